@@ -1,0 +1,51 @@
+import type { ImageBlock, JsonSchema, TextBlock, ToolDefinition } from "../messages/index.js";
+
+/** What a tool returns: plain text, or text and image blocks. Throwing `ToolError` (or anything) makes an `is_error` result. */
+export type ToolOutput =
+  | string
+  | Array<TextBlock | ImageBlock>
+  | { content: string | Array<TextBlock | ImageBlock>; isError: boolean };
+
+export interface ToolContext {
+  /** Aborted when the run is aborted; a tool must stop promptly and release what it holds. */
+  signal: AbortSignal;
+  /** The id of the tool_use block being answered. */
+  toolUseId: string;
+  /** Per-run shared state (e.g. the set of files Read this session), keyed by whoever owns it. */
+  state: Map<string, unknown>;
+}
+
+/**
+ * A tool the model can call. `inputSchema` is validated (ajv, compiled lazily and cached) before `run`,
+ * so `run` receives input that matches it. `run` is called at most once per tool_use block.
+ */
+export interface Tool<Input = Record<string, unknown>> {
+  name: string;
+  /** Written for the model: when to use it, and its limits. */
+  description: string;
+  inputSchema: JsonSchema;
+  /** Anthropic `eager_input_streaming`: true for tools that carry large parameters (a file's content). */
+  eagerInputStreaming?: boolean;
+  /** Runs alone: never concurrently with other calls of the same turn. */
+  sequential?: boolean;
+  /** Has no side effects (allowed in plan mode). */
+  readOnly?: boolean;
+  run(input: Input, context: ToolContext): Promise<ToolOutput>;
+  /** A short human summary of a call for the terminal, e.g. `Read src/a.ts`. */
+  summarize?(input: Input): string;
+}
+
+/** Thrown by a tool: its message goes back to the model as an `is_error` tool_result. */
+export class ToolError extends Error {
+  override name = "ToolError";
+}
+
+export function toToolDefinition(tool: Tool<never>): ToolDefinition {
+  const def: ToolDefinition = {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+  };
+  if (tool.eagerInputStreaming !== undefined) def.eager_input_streaming = tool.eagerInputStreaming;
+  return def;
+}

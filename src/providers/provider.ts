@@ -1,0 +1,43 @@
+import type { Message, TextBlock, ToolDefinition } from "../messages/index.js";
+import type { StreamEvent } from "../stream/stream-event.js";
+
+/** One model call, in the neutral shape: the three fields plus generation settings. */
+export interface ModelRequest {
+  model: string;
+  /** Stable for a session: the prompt-cache prefix starts here. */
+  system: TextBlock[];
+  tools: ToolDefinition[];
+  messages: Message[];
+  maxTokens: number;
+  temperature?: number;
+  stopSequences?: string[];
+  /** Extended thinking / reasoning budget in tokens, where the provider has it. */
+  thinkingBudget?: number;
+  /** Vendor-only options, namespaced by provider name (e.g. `{ anthropic: { ... } }`). */
+  providerOptions?: Record<string, Record<string, unknown>>;
+}
+
+export interface CallOptions {
+  /** Honoured at every await: an abort ends the stream with `stop_reason: "aborted"`. */
+  signal?: AbortSignal;
+}
+
+/** The exact HTTP request a provider would send; `mitsu inspect` and `--dump-requests` show it. */
+export interface EncodedRequest {
+  url: string;
+  method: "POST";
+  /** Secrets (API keys) replaced by `"<redacted>"`. */
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/**
+ * An adapter for one wire protocol. `stream` never throws once called: every failure, including
+ * HTTP errors after retries are exhausted, ends in a `message-end` event with `stop_reason: "error"`.
+ */
+export interface Provider {
+  /** The wire protocol: `anthropic`, `openai-chat`, `openai-responses`, `gemini`. */
+  readonly api: string;
+  encode(request: ModelRequest): EncodedRequest;
+  stream(request: ModelRequest, options?: CallOptions): AsyncIterable<StreamEvent>;
+}
