@@ -20,6 +20,11 @@ export interface ModelRequest {
 export interface CallOptions {
   /** Honoured at every await: an abort ends the stream with `stop_reason: "aborted"`. */
   signal?: AbortSignal;
+  /**
+   * Decode string values of tool input as they stream (`tool-input-delta.strings`), for a UI that shows
+   * them live. Default true; false skips that work when only the finished input matters.
+   */
+  liveInput?: boolean;
 }
 
 /** The exact HTTP request a provider would send; `mitsu inspect` and `--dump-requests` show it. */
