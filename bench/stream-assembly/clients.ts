@@ -1,0 +1,183 @@
+/**
+ * One function per (library, mode): each makes one request for a tool_use of `size` characters and
+ * returns the length of the assembled `content`, so every client provably did the whole job.
+ * `overBudget()` lets a quadratic client stop early; it then returns -1.
+ */
+
+import { createAnthropic } from "@ai-sdk/anthropic";
+import Anthropic from "@anthropic-ai/sdk";
+import { jsonSchema, parsePartialJson, streamText } from "ai";
+import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
+import type { ModelRequest } from "../../src/providers/provider.js";
+
+export interface ClientRun {
+  url: string;
+  size: number;
+  overBudget: () => boolean;
+}
+
+const MODEL = "claude-sonnet-4-5";
+const schema = {
+  type: "object",
+  properties: { file_path: { type: "string" }, content: { type: "string" } },
+  required: ["file_path", "content"],
+} as const;
+const prompt = (size: number) => `Write the file. size=${size}`;
+
+function contentLength(input: unknown): number {
+  const content = (input as { content?: unknown } | undefined)?.content;
+  if (typeof content !== "string") throw new Error("the assembled input has no content string");
+  return content.length;
+}
+
+/** The floor: SSE split by hand, one JSON.parse per event, concatenation, one JSON.parse of the input. */
+export async function floor({ url, size }: ClientRun): Promise<number> {
+  const response = await fetch(`${url}/v1/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" },
+    body: JSON.stringify({
+      model: MODEL,
+      max_tokens: 64000,
+      stream: true,
+      tools: [
+        {
+          name: "write_file",
+          description: "Write a file",
+          input_schema: schema,
+          eager_input_streaming: true,
+        },
+      ],
+      messages: [{ role: "user", content: prompt(size) }],
+    }),
+  });
+  if (!response.body) throw new Error("no body");
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  let pending = "";
+  for await (const bytes of response.body) {
+    pending += decoder.decode(bytes, { stream: true });
+    let end = pending.indexOf("\n\n");
+    while (end !== -1) {
+      const frame = pending.slice(0, end);
+      pending = pending.slice(end + 2);
+      const data = frame.indexOf("data: ");
+      if (data !== -1) {
+        const event = JSON.parse(frame.slice(data + 6)) as {
+          delta?: { type: string; partial_json?: string };
+        };
+        if (event.delta?.type === "input_json_delta") parts.push(event.delta.partial_json ?? "");
+      }
+      end = pending.indexOf("\n\n");
+    }
+  }
+  return contentLength(JSON.parse(parts.join("")));
+}
+
+function mitsuRequest(size: number): ModelRequest {
+  return {
+    model: MODEL,
+    maxTokens: 64000,
+    system: [],
+    tools: [
+      { name: "write_file", description: "Write a file", input_schema: schema, eager_input_streaming: true },
+    ],
+    messages: [{ role: "user", content: [{ type: "text", text: prompt(size) }] }],
+  };
+}
+
+async function mitsu({ url, size }: ClientRun, live: boolean): Promise<number> {
+  const provider = createAnthropicProvider({ apiKey: "bench", baseURL: url });
+  let shown = 0;
+  for await (const event of provider.stream(mitsuRequest(size), { liveInput: live })) {
+    if (event.type === "tool-input-delta") {
+      for (const chunk of event.strings) shown += chunk.text.length;
+    } else if (event.type === "message-end") {
+      const block = event.message.content.find((b) => b.type === "tool_use");
+      if (!block || block.type !== "tool_use")
+        throw new Error(`no tool_use: ${JSON.stringify(event.message.error)}`);
+      const length = contentLength(block.input);
+      if (live && shown !== length) throw new Error(`live view showed ${shown} of ${length} characters`);
+      return length;
+    }
+  }
+  throw new Error("stream ended without message-end");
+}
+
+export const mitsuLive = (run: ClientRun) => mitsu(run, true);
+export const mitsuFinal = (run: ClientRun) => mitsu(run, false);
+
+async function anthropicSdk({ url, size, overBudget }: ClientRun, live: boolean): Promise<number> {
+  const client = new Anthropic({ apiKey: "bench", baseURL: url, maxRetries: 0 });
+  const stream = client.messages.stream({
+    model: MODEL,
+    max_tokens: 64000,
+    tools: [{ name: "write_file", description: "Write a file", input_schema: schema }],
+    messages: [{ role: "user", content: prompt(size) }],
+  });
+  let stopped = false;
+  if (live) {
+    let calls = 0;
+    stream.on("inputJson", (_delta, snapshot) => {
+      // What a UI does: show the partial input's content as it grows.
+      contentLengthOrZero(snapshot);
+      if (++calls % 32 === 0 && overBudget()) {
+        stopped = true;
+        stream.abort();
+      }
+    });
+  }
+  try {
+    const message = await stream.finalMessage();
+    const block = message.content.find((b) => b.type === "tool_use");
+    return contentLength(block?.type === "tool_use" ? block.input : undefined);
+  } catch (error) {
+    if (stopped) return -1;
+    throw error;
+  }
+}
+
+function contentLengthOrZero(value: unknown): number {
+  const content = (value as { content?: unknown } | undefined)?.content;
+  return typeof content === "string" ? content.length : 0;
+}
+
+export const anthropicSdkLive = (run: ClientRun) => anthropicSdk(run, true);
+export const anthropicSdkFinal = (run: ClientRun) => anthropicSdk(run, false);
+
+async function aiSdk({ url, size, overBudget }: ClientRun, live: boolean): Promise<number> {
+  const anthropic = createAnthropic({ apiKey: "bench", baseURL: `${url}/v1` });
+  const abort = new AbortController();
+  const result = streamText({
+    model: anthropic(MODEL),
+    maxOutputTokens: 64000,
+    prompt: prompt(size),
+    tools: { write_file: { description: "Write a file", inputSchema: jsonSchema(schema) } },
+    abortSignal: abort.signal,
+  });
+  let text = "";
+  let deltas = 0;
+  try {
+    for await (const part of result.fullStream) {
+      if (live && part.type === "tool-input-delta") {
+        text += part.delta;
+        // What the AI SDK's UI layer does with a partial tool input.
+        contentLengthOrZero((await parsePartialJson(text)).value);
+        if (++deltas % 32 === 0 && overBudget()) {
+          abort.abort();
+          return -1;
+        }
+      } else if (part.type === "tool-call") {
+        return contentLength(part.input);
+      } else if (part.type === "error") {
+        throw part.error;
+      }
+    }
+  } catch (error) {
+    if (abort.signal.aborted) return -1;
+    throw error;
+  }
+  throw new Error("ai: no tool-call part");
+}
+
+export const aiLive = (run: ClientRun) => aiSdk(run, true);
+export const aiFinal = (run: ClientRun) => aiSdk(run, false);
