@@ -1,0 +1,30 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+
+/**
+ * A folder name for a project: its absolute path with every character that is not a letter or digit
+ * replaced by `-` (`/work/main` → `-work-main`), so one flat folder holds every project.
+ */
+export function projectSlug(cwd: string): string {
+  return resolve(cwd).replace(/[^A-Za-z0-9]/g, "-");
+}
+
+/** `<home>/.mitsu/projects/<slug>/memory` — the folder is not created here; the model creates it on first Write. */
+export function memoryDir(options: { cwd: string; home?: string }): string {
+  return join(options.home ?? homedir(), ".mitsu", "projects", projectSlug(options.cwd), "memory");
+}
+
+/**
+ * The system prompt's memory section. It points to the folder rather than including MEMORY.md:
+ * memory changes during a session, the system prompt must not (the prompt cache starts there), and the
+ * model reads it when it decides it needs it.
+ */
+export function renderMemorySection(dir: string): string {
+  return [
+    "# Persistent memory",
+    `You have a persistent memory folder at ${dir}. It survives between sessions in this project; nothing else in this conversation does.`,
+    `- At the start of a task that may build on earlier work, Read ${join(dir, "MEMORY.md")} if it exists: it is the index of what you saved.`,
+    "- Save what a future session would need and could not easily rediscover: the user's stated preferences, decisions and their reasons, hard-won facts about this project. Use Write and Edit; keep MEMORY.md short, with one line per topic file.",
+    "- Do not save secrets, or anything the code or git history already records.",
+  ].join("\n");
+}

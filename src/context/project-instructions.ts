@@ -1,0 +1,209 @@
+import { readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+/** Where an instruction file came from. */
+export type InstructionKind = "user" | "project" | "local" | "import";
+
+export interface InstructionFile {
+  /** Absolute path. */
+  path: string;
+  content: string;
+  kind: InstructionKind;
+  /** For imports: the file whose `@path` brought this one in. */
+  importedBy?: string;
+  /** 0 for files found by discovery; n for an import n levels down. */
+  depth: number;
+  /** Problems met while reading this file's imports (missing, cycle, too deep), also shown in `text`. */
+  notes: string[];
+}
+
+/** A file's identity on disk at load time; `mtimeMs` is -1 for a file that did not exist. */
+export interface FileStamp {
+  path: string;
+  mtimeMs: number;
+  size: number;
+}
+
+export interface ProjectInstructions {
+  /** In the order they appear in `text`: user file, then from the repository root down to cwd, imports after their importer. */
+  files: InstructionFile[];
+  /** Every note from every file. */
+  notes: string[];
+  /** The rendered text for the `<system-reminder>`; "" when there is no file. */
+  text: string;
+  /** Every path looked at, present or not: a new AGENTS.md appearing counts as a change. */
+  stamps: FileStamp[];
+}
+
+export interface LoadProjectInstructionsOptions {
+  cwd: string;
+  /** For `~/.mitsu/AGENTS.md` and `~/` imports; default `os.homedir()`. */
+  home?: string;
+  /** Default 5. */
+  maxImportDepth?: number;
+  /** A longer file is cut, with a note; default 100 000 characters. */
+  maxFileChars?: number;
+}
+
+/** File names looked for in every folder from the repository root down to cwd, in this order. */
+export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"] as const;
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The folders from the repository root (the nearest folder above cwd holding `.git`) down to cwd; only cwd outside a repository. */
+export async function instructionFolders(cwd: string): Promise<string[]> {
+  const start = resolve(cwd);
+  const chain: string[] = [];
+  for (let dir = start; ; dir = dirname(dir)) {
+    chain.push(dir);
+    // `.git` is a folder in a clone and a file in a worktree or submodule: both mark a root.
+    if (await exists(join(dir, ".git"))) return chain.reverse();
+    if (dirname(dir) === dir) return [start];
+  }
+}
+
+/**
+ * `@path` imports in a file: outside fenced code blocks and inline code, preceded by the start of a line
+ * or whitespace (so `a@b.com` is not one), and containing a `/` or `.` (so an `@mention` of a person is not).
+ */
+export function findImports(content: string): string[] {
+  const found: string[] = [];
+  let fence: string | undefined;
+  for (const line of content.split("\n")) {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === undefined) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const outsideCode = line.replace(/`[^`]*`/g, " ");
+    for (const match of outsideCode.matchAll(/(?:^|\s)@(\S+)/g)) {
+      const token = match[1]!.replace(/[.,;:!?)\]}>"']+$/, "");
+      if (token !== "" && /[./]/.test(token)) found.push(token);
+    }
+  }
+  return found;
+}
+
+function resolveImport(token: string, importer: string, home: string): string {
+  if (token === "~" || token.startsWith("~/")) return join(home, token.slice(1));
+  return isAbsolute(token) ? token : resolve(dirname(importer), token);
+}
+
+async function stampOf(path: string): Promise<FileStamp> {
+  try {
+    const s = await stat(path);
+    return { path, mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return { path, mtimeMs: -1, size: -1 };
+  }
+}
+
+/** Reads AGENTS.md / CLAUDE.md / CLAUDE.local.md from the repository root down to cwd, `~/.mitsu/AGENTS.md`, and their imports. */
+export async function loadProjectInstructions(
+  options: LoadProjectInstructionsOptions,
+): Promise<ProjectInstructions> {
+  const home = options.home ?? homedir();
+  const maxDepth = options.maxImportDepth ?? 5;
+  const maxChars = options.maxFileChars ?? 100_000;
+  const files: InstructionFile[] = [];
+  const stamps: FileStamp[] = [];
+  const included = new Set<string>();
+
+  const include = async (
+    path: string,
+    kind: InstructionKind,
+    depth: number,
+    stack: string[],
+    importedBy?: string,
+  ): Promise<{ missing: boolean; error?: string }> => {
+    stamps.push(await stampOf(path));
+    let content: string;
+    try {
+      content = await readFile(path, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
+      return { missing: false, error: (error as Error).message };
+    }
+    included.add(path);
+    const file: InstructionFile = { path, content, kind, depth, notes: [] };
+    if (importedBy !== undefined) file.importedBy = importedBy;
+    if (content.length > maxChars) {
+      file.content = content.slice(0, maxChars);
+      file.notes.push(`${path} is longer than ${maxChars} characters; the rest was left out.`);
+    }
+    files.push(file);
+    for (const token of findImports(file.content)) {
+      const target = resolveImport(token, path, home);
+      if (stack.includes(target) || target === path) {
+        file.notes.push(
+          `Import cycle: ${[...stack, path, target].join(" → ")}; @${token} was not imported again.`,
+        );
+      } else if (included.has(target)) {
+        // Imported twice from different files: the content is already above.
+      } else if (depth + 1 > maxDepth) {
+        file.notes.push(`@${token} was not imported: imports nest at most ${maxDepth} levels deep.`);
+      } else {
+        const result = await include(target, "import", depth + 1, [...stack, path], path);
+        if (result.missing) file.notes.push(`@${token} was not imported: ${target} does not exist.`);
+        else if (result.error) file.notes.push(`@${token} was not imported: ${result.error}`);
+      }
+    }
+    return { missing: false };
+  };
+
+  const top = async (path: string, kind: InstructionKind) => {
+    if (included.has(path)) return;
+    const result = await include(path, kind, 0, []);
+    if (result.error) {
+      const note = `${path} could not be read: ${result.error}`;
+      files.push({ path, content: "", kind, depth: 0, notes: [note] });
+    }
+  };
+
+  await top(join(home, ".mitsu", "AGENTS.md"), "user");
+  for (const dir of await instructionFolders(options.cwd)) {
+    for (const name of INSTRUCTION_FILE_NAMES) {
+      await top(join(dir, name), name === "CLAUDE.local.md" ? "local" : "project");
+    }
+  }
+  const notes = files.flatMap((f) => f.notes);
+  return { files, notes, text: renderProjectInstructions(files), stamps };
+}
+
+const KIND_LABEL: Record<InstructionKind, string> = {
+  user: "the user's own instructions for every project",
+  project: "project instructions, checked into the codebase",
+  local: "the user's private instructions for this project, not checked in",
+  import: "imported",
+};
+
+export function renderProjectInstructions(files: readonly InstructionFile[]): string {
+  if (files.length === 0) return "";
+  const sections = files.map((file) => {
+    const label = file.kind === "import" ? `imported by ${file.importedBy}` : KIND_LABEL[file.kind];
+    const notes = file.notes.map((note) => `\n\nNote: ${note}`).join("");
+    return `Contents of ${file.path} (${label}):\n\n${file.content.trimEnd()}${notes}`;
+  });
+  return [
+    "Instructions for this project follow, from the files named below, most general first; where they disagree, the later and more specific file wins. They override default behaviour: follow them exactly as written.",
+    ...sections,
+  ].join("\n\n");
+}
+
+/** True when any file looked at by `loadProjectInstructions` changed, appeared or disappeared since. */
+export async function instructionsChanged(stamps: readonly FileStamp[]): Promise<boolean> {
+  for (const old of stamps) {
+    const now = await stampOf(old.path);
+    if (now.mtimeMs !== old.mtimeMs || now.size !== old.size) return true;
+  }
+  return false;
+}
