@@ -1,0 +1,282 @@
+import type { Dirent } from "node:fs";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseFrontmatter } from "./parse-frontmatter.js";
+import { isError, readCommand, readSkill } from "./read-fields.js";
+import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
+
+export interface DiscoverOptions {
+  /** The project folder: `.mitsu/`, `.claude/` and `.agents/` are looked up here. */
+  cwd: string;
+  /** The user's home (default `os.homedir()`): `~/.mitsu/skills/` and `~/.mitsu/commands/`. */
+  home?: string;
+  /** The shipped skills folder (default: the package's `skills/`); `null` loads none. */
+  builtinDir?: string | null;
+}
+
+export interface DiscoverResult {
+  /** Sorted by name; names are unique across skills and commands. */
+  skills: Skill[];
+  /** Sorted by name. */
+  commands: Command[];
+  /** Skipped files and notices, in discovery order. */
+  warnings: SkillWarning[];
+}
+
+/** The package's `skills/` folder: `src/skills` and `dist/skills` both sit two levels below the root. */
+export const BUILTIN_SKILLS_DIR = fileURLToPath(new URL("../../skills/", import.meta.url));
+
+const SOURCE_RANK: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2 };
+const MAX_LISTED_FILES = 50;
+const MAX_DEPTH = 4;
+
+interface Root {
+  dir: string;
+  source: SkillSource;
+  kind: "skill" | "command";
+}
+
+/**
+ * Finds skills (`<root>/<folder>/SKILL.md`) and commands (`<root>/**\/*.md`) in the project, the user's home
+ * and the shipped folder. Never throws for bad files: each becomes a warning naming the file and the field,
+ * and everything else still loads. On a same-name conflict project beats user beats builtin (and, from the same
+ * place, a skill beats a command, and `.mitsu` beats `.claude` beats `.agents`); the loser is reported.
+ */
+export async function discoverSkills(options: DiscoverOptions): Promise<DiscoverResult> {
+  const home = options.home ?? homedir();
+  const builtin = options.builtinDir === undefined ? BUILTIN_SKILLS_DIR : options.builtinDir;
+  const roots: Root[] = [
+    { dir: join(options.cwd, ".mitsu", "skills"), source: "project", kind: "skill" },
+    { dir: join(options.cwd, ".claude", "skills"), source: "project", kind: "skill" },
+    { dir: join(options.cwd, ".agents", "skills"), source: "project", kind: "skill" },
+    { dir: join(options.cwd, ".mitsu", "commands"), source: "project", kind: "command" },
+    { dir: join(options.cwd, ".claude", "commands"), source: "project", kind: "command" },
+    { dir: join(home, ".mitsu", "skills"), source: "user", kind: "skill" },
+    { dir: join(home, ".mitsu", "commands"), source: "user", kind: "command" },
+  ];
+  if (builtin !== null) roots.push({ dir: builtin, source: "builtin", kind: "skill" });
+
+  // Run from the home folder, `~/.mitsu` is both the project's and the user's: read it once, as the project's.
+  const seen = new Set<string>();
+  const unique: Root[] = [];
+  for (const root of roots) {
+    const real = await realpath(root.dir).catch(() => undefined);
+    if (real === undefined || seen.has(`${root.kind}:${real}`)) continue;
+    seen.add(`${root.kind}:${real}`);
+    unique.push(root);
+  }
+
+  const warnings: SkillWarning[] = [];
+  const found = await Promise.all(
+    unique.map((root) =>
+      root.kind === "skill" ? readSkillRoot(root, warnings) : readCommandRoot(root, warnings),
+    ),
+  );
+
+  const candidates = found.flat().map((entry, order) => ({ entry, order }));
+  candidates.sort(
+    (a, b) =>
+      SOURCE_RANK[a.entry.source] - SOURCE_RANK[b.entry.source] ||
+      (a.entry.kind === b.entry.kind ? 0 : a.entry.kind === "skill" ? -1 : 1) ||
+      a.order - b.order,
+  );
+  const winners = new Map<string, Skill | Command>();
+  for (const { entry } of candidates) {
+    const winner = winners.get(entry.name);
+    if (winner === undefined) {
+      winners.set(entry.name, entry);
+      continue;
+    }
+    warnings.push({
+      path: entry.path,
+      field: "name",
+      message: `/${entry.name} is also defined by ${winner.path} (${winner.source} ${winner.kind}), which takes precedence`,
+      skipped: true,
+    });
+  }
+  const all = [...winners.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return {
+    skills: all.filter((entry): entry is Skill => entry.kind === "skill"),
+    commands: all.filter((entry): entry is Command => entry.kind === "command"),
+    warnings,
+  };
+}
+
+async function readSkillRoot(root: Root, warnings: SkillWarning[]): Promise<Skill[]> {
+  const entries = await listDir(root.dir, warnings);
+  const skills: Skill[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const dir = join(root.dir, entry.name);
+    if (!(await isDirectory(entry, dir))) {
+      if (entry.name.toLowerCase().endsWith(".md")) {
+        const folder = entry.name.replace(/\.md$/i, "").toLowerCase();
+        warnings.push({
+          path: dir,
+          field: "SKILL.md",
+          message: `a skill is a folder holding SKILL.md: move this file to ${folder}/SKILL.md`,
+          skipped: true,
+        });
+      }
+      continue;
+    }
+    const inside = await listDir(dir, warnings);
+    const path = join(dir, "SKILL.md");
+    if (!inside.some((e) => e.name === "SKILL.md")) {
+      const near = inside.find((e) => e.name.toLowerCase() === "skill.md");
+      warnings.push({
+        path: near ? join(dir, near.name) : dir,
+        field: "SKILL.md",
+        message: near
+          ? `must be named SKILL.md (upper case), not ${near.name}`
+          : "the folder has no SKILL.md",
+        skipped: true,
+      });
+      continue;
+    }
+    const text = await readText(path, warnings);
+    if (text === undefined) continue;
+    const parsed = parseFrontmatter(text);
+    if (!parsed.ok) {
+      warnings.push({ path, field: parsed.field, message: parsed.message, skipped: true });
+      continue;
+    }
+    if (!parsed.hasFrontmatter) {
+      warnings.push({
+        path,
+        field: "frontmatter",
+        message: "is missing: SKILL.md must start with `---`, then `name:` and `description:`, then `---`",
+        skipped: true,
+      });
+      continue;
+    }
+    const files = await listFiles(dir);
+    const skill = readSkill(parsed.data, {
+      body: parsed.body,
+      path,
+      dir,
+      folder: entry.name,
+      source: root.source,
+      files,
+    });
+    if (isError(skill)) {
+      warnings.push({ path, field: skill.field, message: skill.message, skipped: true });
+      continue;
+    }
+    noteRepairs(path, parsed.repaired, warnings);
+    skills.push(skill);
+  }
+  return skills;
+}
+
+async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Command[]> {
+  const commands: Command[] = [];
+  const walk = async (dir: string, namespace: string[]): Promise<void> => {
+    for (const entry of await listDir(dir, warnings)) {
+      if (entry.name.startsWith(".")) continue;
+      const path = join(dir, entry.name);
+      if (await isDirectory(entry, path)) {
+        if (namespace.length < MAX_DEPTH) await walk(path, [...namespace, entry.name]);
+        continue;
+      }
+      if (!entry.name.toLowerCase().endsWith(".md")) continue;
+      const name = [...namespace, entry.name.slice(0, -3)].join(":");
+      const bad = [...namespace, entry.name.slice(0, -3)].find((part) => !/^[A-Za-z0-9][\w.-]*$/.test(part));
+      if (bad !== undefined) {
+        warnings.push({
+          path,
+          field: "name",
+          message: `"${bad}" cannot be typed as /${name}: use letters, digits, "-", "_" and "." in file and folder names`,
+          skipped: true,
+        });
+        continue;
+      }
+      const text = await readText(path, warnings);
+      if (text === undefined) continue;
+      const parsed = parseFrontmatter(text);
+      if (!parsed.ok) {
+        warnings.push({ path, field: parsed.field, message: parsed.message, skipped: true });
+        continue;
+      }
+      const command = readCommand(parsed.data, { name, body: parsed.body, path, source: root.source });
+      if (isError(command)) {
+        warnings.push({ path, field: command.field, message: command.message, skipped: true });
+        continue;
+      }
+      noteRepairs(path, parsed.repaired, warnings);
+      commands.push(command);
+    }
+  };
+  await walk(root.dir, []);
+  return commands;
+}
+
+function noteRepairs(path: string, repaired: string[], warnings: SkillWarning[]): void {
+  for (const field of repaired) {
+    warnings.push({
+      path,
+      field,
+      message: "is not valid YAML unquoted; read as plain text (quote the value to silence this)",
+      skipped: false,
+    });
+  }
+}
+
+/** Sorted entries of a folder; a missing folder is simply empty, any other failure is a warning. */
+async function listDir(dir: string, warnings: SkillWarning[]): Promise<Dirent[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") {
+      warnings.push({
+        path: dir,
+        field: "file",
+        message: `cannot be read (${code ?? String(cause)})`,
+        skipped: true,
+      });
+    }
+    return [];
+  }
+}
+
+async function readText(path: string, warnings: SkillWarning[]): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
+    warnings.push({ path, field: "file", message: `cannot be read (${code})`, skipped: true });
+    return undefined;
+  }
+}
+
+/** Follows symbolic links, as users link shared skill folders into a project. */
+async function isDirectory(entry: Dirent, path: string): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
+}
+
+/** The skill folder's other files, to point to (never to load): relative POSIX paths, sorted, capped. */
+async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (current: string, depth: number): Promise<void> => {
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => [] as Dirent[]);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (out.length > MAX_LISTED_FILES) return;
+      if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+      const path = join(current, entry.name);
+      if (entry.isDirectory()) {
+        if (depth < MAX_DEPTH) await walk(path, depth + 1);
+      } else if (!(current === dir && entry.name === "SKILL.md")) {
+        out.push(relative(dir, path).split(sep).join("/"));
+      }
+    }
+  };
+  await walk(dir, 0);
+  return out.length > MAX_LISTED_FILES ? [...out.slice(0, MAX_LISTED_FILES), "…"] : out;
+}

@@ -1,0 +1,126 @@
+import { parseDocument } from "yaml";
+
+export type FrontmatterResult =
+  | {
+      ok: true;
+      /** The frontmatter mapping; `{}` when the file has none or it is empty. */
+      data: Record<string, unknown>;
+      /** The markdown after the frontmatter, without leading blank lines or trailing whitespace. */
+      body: string;
+      hasFrontmatter: boolean;
+      /** Fields whose unquoted single-line value was not valid YAML and was read as plain text instead. */
+      repaired: string[];
+    }
+  | {
+      ok: false;
+      /** The field at fault when the error points at one, else `frontmatter`. */
+      field: string;
+      message: string;
+    };
+
+/**
+ * Fields whose value is always plain text. When the YAML fails and such a field's value is unquoted on one line
+ * (`description: Use when: the user asks`, `argument-hint: [env] [tag]` as Claude Code's docs write it), the
+ * value is quoted and the YAML read again — files in the wild are written that way and a user expects them to load.
+ */
+const TEXT_FIELDS = new Set([
+  "name",
+  "description",
+  "argument-hint",
+  "model",
+  "license",
+  "compatibility",
+  "allowed-tools",
+]);
+
+/** Strips a UTF-8 BOM and turns CRLF / CR line ends into LF: both are common in the wild and mean nothing. */
+export function normalizeText(text: string): string {
+  const withoutBom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom.replace(/\r\n?/g, "\n");
+}
+
+/**
+ * Splits `---`-delimited YAML frontmatter from a markdown file and parses it with the `yaml` package.
+ * Never throws: invalid YAML, an unterminated block or a frontmatter that is not a mapping come back as
+ * `{ ok: false }` with the field and the file line at fault.
+ */
+export function parseFrontmatter(text: string): FrontmatterResult {
+  const normalized = normalizeText(text);
+  const lines = normalized.split("\n");
+  if (lines[0]?.trimEnd() !== "---") {
+    return { ok: true, data: {}, body: trimBody(normalized), hasFrontmatter: false, repaired: [] };
+  }
+  const end = lines.findIndex((line, i) => i > 0 && (line.trimEnd() === "---" || line.trimEnd() === "..."));
+  if (end < 0) {
+    return { ok: false, field: "frontmatter", message: "the opening `---` has no closing `---` line" };
+  }
+  const yamlLines = lines.slice(1, end);
+  const body = trimBody(lines.slice(end + 1).join("\n"));
+
+  const first = readYaml(yamlLines.join("\n"));
+  if (first.ok) return mappingOrError(first.value, body, []);
+
+  const repaired: string[] = [];
+  const quoted = yamlLines.map((line) => {
+    const match = /^([A-Za-z][\w-]*):[ \t]+(\S.*)$/.exec(line);
+    const key = match?.[1];
+    const value = match?.[2]?.trimEnd();
+    if (key === undefined || value === undefined || !TEXT_FIELDS.has(key)) return line;
+    if (/^["'|>&*!]/.test(value) || readYaml(line).ok) return line;
+    repaired.push(key);
+    return `${key}: '${value.replaceAll("'", "''")}'`;
+  });
+  if (repaired.length > 0) {
+    const second = readYaml(quoted.join("\n"));
+    if (second.ok) return mappingOrError(second.value, body, repaired);
+  }
+
+  // Report the first error against the file's own line numbers (the frontmatter starts on line 2).
+  const line = first.line;
+  const key = line === undefined ? undefined : /^([A-Za-z][\w-]*):/.exec(yamlLines[line - 1] ?? "")?.[1];
+  const where =
+    line === undefined ? "" : ` at line ${line + 1}${first.col === undefined ? "" : `, column ${first.col}`}`;
+  return { ok: false, field: key ?? "frontmatter", message: `invalid YAML${where}: ${first.message}` };
+}
+
+type YamlRead = { ok: true; value: unknown } | { ok: false; message: string; line?: number; col?: number };
+
+function readYaml(source: string): YamlRead {
+  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
+  const error = doc.errors[0];
+  if (error) {
+    const result: YamlRead = {
+      ok: false,
+      message: error.message.split("\n")[0]!.replace(/ at line \d+.*$/, ""),
+    };
+    const pos = error.linePos?.[0];
+    if (pos) {
+      result.line = pos.line;
+      result.col = pos.col;
+    }
+    return result;
+  }
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: 100 }) };
+  } catch (cause) {
+    return { ok: false, message: cause instanceof Error ? cause.message : String(cause) };
+  }
+}
+
+function mappingOrError(value: unknown, body: string, repaired: string[]): FrontmatterResult {
+  if (value === null || value === undefined)
+    return { ok: true, data: {}, body, hasFrontmatter: true, repaired };
+  if (typeof value !== "object" || Array.isArray(value)) {
+    const got = Array.isArray(value) ? "a list" : `a ${typeof value}`;
+    return {
+      ok: false,
+      field: "frontmatter",
+      message: `must be a mapping of \`key: value\` fields, got ${got}`,
+    };
+  }
+  return { ok: true, data: value as Record<string, unknown>, body, hasFrontmatter: true, repaired };
+}
+
+function trimBody(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, "").trimEnd();
+}
