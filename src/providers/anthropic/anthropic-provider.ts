@@ -1,0 +1,92 @@
+import type { RetryOptions } from "../http/retry-policy.js";
+import { streamWithRetries } from "../http/stream-with-retries.js";
+import type { Provider } from "../provider.js";
+import { decodeAnthropicStream } from "./decode-stream.js";
+import { encodeAnthropicRequest } from "./encode-request.js";
+import { parseAnthropicError } from "./parse-anthropic-error.js";
+
+export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
+export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
+export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
+
+export interface AnthropicOptions {
+  /** Sent as `x-api-key`. Not read from the environment here: the model registry does that. */
+  apiKey?: string;
+  /** Without the `/v1` path (as `ANTHROPIC_BASE_URL`); default `https://api.anthropic.com`. */
+  baseURL?: string;
+  fetch?: typeof fetch;
+  /** Extra headers, sent after the defaults; an `anthropic-beta` here is combined with the beta option. */
+  headers?: Record<string, string>;
+  /** `anthropic-version`; default `2023-06-01`. */
+  anthropicVersion?: string;
+  /**
+   * Sends the legacy `anthropic-beta: fine-grained-tool-streaming-2025-05-14` header, which turns on eager input
+   * streaming for every tool that does not say `eager_input_streaming: false`.
+   */
+  fineGrainedBetaHeader?: boolean;
+  retry?: RetryOptions;
+  /** Test seam: the backoff wait (must reject when the signal aborts). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Test seam: the jitter source. */
+  random?: () => number;
+}
+
+const SECRET_HEADERS = new Set(["x-api-key", "authorization"]);
+
+/** The Messages API adapter (`api: "anthropic"`): `POST {baseURL}/v1/messages` with `stream: true`. */
+export function createAnthropicProvider(options: AnthropicOptions = {}): Provider {
+  const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
+  const headers = buildHeaders(options);
+  return {
+    api: "anthropic",
+    encode(request) {
+      const redacted: Record<string, string> = {};
+      for (const [name, value] of Object.entries(headers)) {
+        redacted[name] = SECRET_HEADERS.has(name.toLowerCase()) ? "<redacted>" : value;
+      }
+      return { url, method: "POST", headers: redacted, body: encodeAnthropicRequest(request) };
+    },
+    stream(request, callOptions = {}) {
+      const { signal, liveInput } = callOptions;
+      return streamWithRetries({
+        post: {
+          url,
+          headers,
+          body: encodeAnthropicRequest(request),
+          parseError: parseAnthropicError,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        },
+        decode: (response) => decodeAnthropicStream(response.body, { signal, liveInput }),
+        signal,
+        retry: options.retry,
+        sleep: options.sleep,
+        random: options.random,
+      });
+    },
+  };
+}
+
+function buildHeaders(options: AnthropicOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    "anthropic-version": options.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
+  };
+  if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+  const betas: string[] = [];
+  if (options.fineGrainedBetaHeader) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    // Header names are case-insensitive: a caller's `Anthropic-Version` replaces ours rather than doubling it.
+    const key = name.toLowerCase();
+    if (key === "anthropic-beta")
+      betas.push(
+        ...value
+          .split(",")
+          .map((b) => b.trim())
+          .filter(Boolean),
+      );
+    else headers[key] = value;
+  }
+  if (betas.length > 0) headers["anthropic-beta"] = [...new Set(betas)].join(",");
+  return headers;
+}
