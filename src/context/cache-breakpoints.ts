@@ -41,11 +41,13 @@ function lastCacheable(message: Message): number {
 /** Every marker in a request, in wire order (tools, system, messages). */
 export function findBreakpoints(request: ModelRequest): BreakpointPosition[] {
   const found: BreakpointPosition[] = [];
-  request.tools.forEach((t, index) => hasMarker(t) && found.push({ part: "tools", index }));
-  request.system.forEach((b, index) => hasMarker(b) && found.push({ part: "system", index }));
-  request.messages.forEach((m, index) =>
-    m.content.forEach((b, block) => hasMarker(b) && found.push({ part: "messages", index, block })),
-  );
+  for (const [index, tool] of request.tools.entries())
+    if (hasMarker(tool)) found.push({ part: "tools", index });
+  for (const [index, b] of request.system.entries()) if (hasMarker(b)) found.push({ part: "system", index });
+  for (const [index, m] of request.messages.entries()) {
+    for (const [block, b] of m.content.entries())
+      if (hasMarker(b)) found.push({ part: "messages", index, block });
+  }
   return found;
 }
 
