@@ -1,0 +1,214 @@
+import { BodyWriter } from "../body-writer.js";
+import { type PlannedTurn, planTurn } from "../plan-turn.js";
+import { SimScriptError } from "../script-error.js";
+import type { Exchange, SimContext } from "../sim-context.js";
+import { sleep } from "../sleep.js";
+import { estimateTokens } from "../token-estimate.js";
+import type { SimFault, SimTurn, SimUsage } from "../types.js";
+import { cacheBlocks } from "./cache-blocks.js";
+import { eagerToolNames } from "./eager-tools.js";
+import {
+  anthropicErrorBody,
+  defaultErrorMessage,
+  errorTypeForStatus,
+  statusForErrorType,
+} from "./error-body.js";
+import { AnthropicEventWriter } from "./event-writer.js";
+import { messageJson } from "./message-json.js";
+import { streamTurn } from "./stream-turn.js";
+import { validateRequest } from "./validate-request.js";
+
+interface MessagesBody {
+  model: string;
+  max_tokens: number;
+  stream?: boolean;
+  tools?: unknown;
+  system?: unknown;
+  messages: unknown[];
+  stop_sequences?: unknown;
+}
+
+/** POST /v1/messages: authenticate, validate, take the next scripted turn, and answer it. */
+export async function handleMessages(ctx: SimContext, ex: Exchange): Promise<void> {
+  const requestId = ctx.ids.next("req_011");
+  const headers = ex.log.headers;
+  if (!headers["x-api-key"] && !headers.authorization) {
+    return sendError(ex, requestId, 401, "authentication_error", "x-api-key header is required");
+  }
+  if (ex.bodyError !== undefined) {
+    return sendError(
+      ex,
+      requestId,
+      400,
+      "invalid_request_error",
+      `There was an error parsing the body: ${ex.bodyError}`,
+    );
+  }
+  const invalid = validateRequest(ex.log.body);
+  if (invalid) return sendError(ex, requestId, 400, "invalid_request_error", invalid);
+  const body = ex.log.body as MessagesBody;
+
+  try {
+    const step = ctx.queue.next(ex.log);
+    if (step.kind === "exhausted") {
+      return sendError(
+        ex,
+        requestId,
+        500,
+        "api_error",
+        `simulator script exhausted after ${step.served} turns`,
+        {
+          "x-should-retry": "false",
+        },
+      );
+    }
+    if (step.kind === "http-fault") return sendHttpFault(ex, requestId, step.fault);
+    await serveTurn(ctx, ex, requestId, body, step.turn);
+  } catch (error) {
+    if (!(error instanceof SimScriptError)) throw error;
+    sendError(ex, requestId, 500, "api_error", `simulator script error: ${error.message}`, {
+      "x-should-retry": "false",
+    });
+  }
+}
+
+async function serveTurn(
+  ctx: SimContext,
+  ex: Exchange,
+  requestId: string,
+  body: MessagesBody,
+  turn: SimTurn,
+): Promise<void> {
+  const { options } = ctx;
+  const eager = eagerToolNames(body.tools, ex.log.headers);
+  if (body.stream === true) checkBufferedInputs(turn, eager);
+  const fault = turn.fault;
+  let limitChars = body.max_tokens * options.charsPerToken;
+  if (fault?.kind === "max-tokens") limitChars = Math.min(limitChars, fault.afterChars);
+  const plan = planTurn(turn, limitChars, () => ctx.ids.next("toolu_01"));
+  const message = { id: ctx.ids.next("msg_01"), model: body.model, stopSequence: stopSequenceOf(plan, body) };
+
+  const account = ctx.cache.account(body.model, cacheBlocks(body));
+  const usage: SimUsage = {
+    input_tokens: account.inputTokens,
+    cache_creation_input_tokens: account.writeTokens,
+    cache_read_input_tokens: account.readTokens,
+    output_tokens: estimateTokens(plan.outputChars, options.charsPerToken),
+    cache_creation: {
+      ephemeral_5m_input_tokens: account.write5mTokens,
+      ephemeral_1h_input_tokens: account.write1hTokens,
+    },
+  };
+  // Built before the turn is consumed: a script error must leave the script as it was.
+  const json = body.stream === true ? undefined : JSON.stringify(messageJson(plan, message, usage));
+  ctx.queue.consume();
+  ex.log.usage = usage;
+  if (fault && fault.kind !== "http") ex.log.fault = fault.kind;
+
+  const writer = new BodyWriter(ex.res, fault?.kind === "disconnect" ? fault.afterBytes : undefined);
+  if (json === undefined) {
+    ex.log.status = 200;
+    ex.res.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      "request-id": requestId,
+    });
+    const events = new AnthropicEventWriter(
+      writer,
+      fault?.kind === "error-event" ? fault : undefined,
+      requestId,
+    );
+    await streamTurn({
+      plan,
+      message,
+      usage,
+      eager,
+      textChunk: options.textChunk,
+      inputChunk: options.inputChunk,
+      delayMs: options.delayMs,
+      events,
+      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+    });
+    return;
+  }
+  await sleep(generationSteps(plan, options.textChunk, options.inputChunk) * options.delayMs);
+  if (fault?.kind === "error-event") {
+    const type = fault.errorType ?? "overloaded_error";
+    return sendError(ex, requestId, statusForErrorType(type), type, defaultErrorMessage(type));
+  }
+  ex.log.status = 200;
+  ex.res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(json),
+    "request-id": requestId,
+  });
+  writer.write(json);
+  writer.end();
+}
+
+/** A buffered tool's input is validated by the API before release, so invalid JSON there is a script bug. */
+function checkBufferedInputs(turn: SimTurn, eager: ReadonlySet<string>): void {
+  for (const [index, block] of turn.content.entries()) {
+    if (block.type !== "tool_use" || !("rawInput" in block) || eager.has(block.name)) continue;
+    if (block.rawInput === "" || isJsonObject(block.rawInput)) continue;
+    throw new SimScriptError(
+      `scripted block ${index}: tool_use "${block.name}" has a rawInput that is not a JSON object, but the tool ` +
+        "is buffered (the real API validates buffered input before releasing it). Make the tool eager " +
+        "(eager_input_streaming: true, or the fine-grained-tool-streaming beta) or script valid JSON.",
+    );
+  }
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+function stopSequenceOf(plan: PlannedTurn, body: MessagesBody): string | null {
+  if (plan.stopReason !== "stop_sequence") return null;
+  const first: unknown = Array.isArray(body.stop_sequences) ? body.stop_sequences[0] : undefined;
+  return typeof first === "string" ? first : "";
+}
+
+function generationSteps(plan: PlannedTurn, textChunk: number, inputChunk: number): number {
+  let steps = 0;
+  for (const block of plan.blocks) {
+    const size = block.type === "tool_use" ? inputChunk : textChunk;
+    steps += Math.ceil(block.content.length / Math.max(1, size));
+  }
+  return steps;
+}
+
+function sendHttpFault(ex: Exchange, requestId: string, fault: Extract<SimFault, { kind: "http" }>): void {
+  const extra: Record<string, string> = {};
+  if (fault.retryAfterSeconds !== undefined) extra["retry-after"] = String(fault.retryAfterSeconds);
+  if (fault.retryAfterMs !== undefined) extra["retry-after-ms"] = String(fault.retryAfterMs);
+  const type = errorTypeForStatus(fault.status);
+  ex.log.fault = "http";
+  sendError(ex, requestId, fault.status, type, defaultErrorMessage(type), extra);
+}
+
+/** Answers an error in Anthropic's shape and records it in the log. */
+export function sendError(
+  ex: Exchange,
+  requestId: string,
+  status: number,
+  type: string,
+  message: string,
+  extraHeaders: Record<string, string> = {},
+): void {
+  ex.log.status = status;
+  ex.log.error = message;
+  const json = JSON.stringify(anthropicErrorBody(type, message, requestId));
+  ex.res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(json),
+    "request-id": requestId,
+    ...extraHeaders,
+  });
+  ex.res.end(json);
+}

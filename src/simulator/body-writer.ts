@@ -1,0 +1,57 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * Writes a response body and applies a `disconnect` fault: once `disconnectAfterBytes` bytes of body have
+ * been written, the socket is destroyed (after those bytes are flushed), as when a connection drops.
+ */
+export class BodyWriter {
+  private written = 0;
+  private dropped = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly disconnectAfterBytes: number | undefined,
+  ) {}
+
+  /** True once the body can take no more bytes (fault applied, client gone, or ended). */
+  get closed(): boolean {
+    return this.dropped || this.res.destroyed || this.res.writableEnded;
+  }
+
+  /** Writes `text`; returns false if nothing more may be written. */
+  write(text: string): boolean {
+    if (this.closed) return false;
+    const bytes = Buffer.from(text, "utf8");
+    const limit = this.disconnectAfterBytes;
+    if (limit !== undefined && this.written + bytes.length >= limit) {
+      this.drop(bytes.subarray(0, Math.max(0, limit - this.written)));
+      return false;
+    }
+    this.written += bytes.length;
+    this.res.write(bytes);
+    return true;
+  }
+
+  end(): void {
+    if (this.closed) return;
+    if (this.disconnectAfterBytes !== undefined && this.written >= this.disconnectAfterBytes) {
+      this.drop(Buffer.alloc(0));
+      return;
+    }
+    this.res.end();
+  }
+
+  private drop(last: Buffer): void {
+    this.dropped = true;
+    this.written += last.length;
+    const socket = this.res.socket;
+    if (!socket) return;
+    const destroy = () => socket.destroy();
+    if (last.length > 0) this.res.write(last, destroy);
+    else {
+      // Headers go out with the first write; flush them so the client sees a response that then breaks.
+      this.res.flushHeaders();
+      socket.write(Buffer.alloc(0), destroy);
+    }
+  }
+}

@@ -1,0 +1,16 @@
+/** mitsu/simulator: a loopback provider API simulator for tests, benchmarks and demos. */
+
+export { CACHE_LOOKBACK_BLOCKS, type CacheAccount, type CacheBlock, CacheModel } from "./cache-model.js";
+export { startSimulator } from "./server.js";
+export type {
+  LoggedRequest,
+  ScriptEntry,
+  SimBlock,
+  SimFault,
+  SimMark,
+  SimStopReason,
+  SimTurn,
+  SimUsage,
+  Simulator,
+  SimulatorOptions,
+} from "./types.js";

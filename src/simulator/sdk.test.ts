@@ -1,0 +1,124 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSimulator } from "./server.js";
+import type { Simulator, SimulatorOptions } from "./types.js";
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+async function client(options: SimulatorOptions): Promise<Anthropic> {
+  sim = await startSimulator(options);
+  return new Anthropic({ apiKey: "sk-test", baseURL: sim.url, maxRetries: 2 });
+}
+
+const weatherTool = {
+  name: "get_weather",
+  description: "Weather for a city",
+  input_schema: { type: "object" as const, properties: { city: { type: "string" } } },
+};
+
+const turn = {
+  content: [
+    { type: "thinking" as const, thinking: "The user wants the weather in Paris.", signature: "sig-abc" },
+    { type: "text" as const, text: "Let me check the weather in Paris for you." },
+    { type: "tool_use" as const, id: "toolu_1", name: "get_weather", input: { city: "Paris", days: [1, 2] } },
+  ],
+};
+
+describe("the official Anthropic SDK against the simulator", () => {
+  it("messages.create (non-streaming) returns the scripted message", async () => {
+    const anthropic = await client({ script: [turn] });
+    const message = await anthropic.messages.create({
+      model: "claude-sim",
+      max_tokens: 1000,
+      tools: [weatherTool],
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+    });
+    expect(message.model).toBe("claude-sim");
+    expect(message.id).toMatch(/^msg_01/);
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "The user wants the weather in Paris.", signature: "sig-abc" },
+      { type: "text", text: "Let me check the weather in Paris for you." },
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris", days: [1, 2] } },
+    ]);
+    expect(message.usage.output_tokens).toBeGreaterThan(0);
+    expect(sim?.requests).toHaveLength(1);
+    expect(sim?.requests[0]?.status).toBe(200);
+  });
+
+  it("messages.stream().finalMessage() assembles the scripted message from small deltas", async () => {
+    const anthropic = await client({ script: [turn], textChunk: 3, inputChunk: 5 });
+    const stream = anthropic.messages.stream({
+      model: "claude-sim",
+      max_tokens: 1000,
+      tools: [weatherTool],
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+    });
+    const texts: string[] = [];
+    stream.on("text", (t) => texts.push(t));
+    const message = await stream.finalMessage();
+    expect(texts.length).toBeGreaterThan(5);
+    expect(texts.join("")).toBe("Let me check the weather in Paris for you.");
+    expect(message.stop_reason).toBe("tool_use");
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "The user wants the weather in Paris.", signature: "sig-abc" },
+      { type: "text", text: "Let me check the weather in Paris for you." },
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris", days: [1, 2] } },
+    ]);
+  });
+
+  it("a validation failure surfaces as BadRequestError with the API's message", async () => {
+    const anthropic = await client({ script: [turn] });
+    const call = anthropic.messages.create({
+      model: "claude-sim",
+      max_tokens: 100,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_x", name: "get_weather", input: {} }] },
+        { role: "user", content: "no result here" },
+      ],
+    });
+    await expect(call).rejects.toBeInstanceOf(Anthropic.BadRequestError);
+    await expect(call).rejects.toThrow(
+      "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_x.",
+    );
+    expect(sim?.requests).toHaveLength(1);
+    expect(sim?.requests[0]?.status).toBe(400);
+    expect(sim?.requests[0]?.error).toMatch(/^messages\.1: `tool_use` ids/);
+  });
+
+  it("a 429 with retry-after is retried by the SDK and then served", async () => {
+    const anthropic = await client({
+      script: [
+        {
+          content: [{ type: "text", text: "served" }],
+          fault: { kind: "http", status: 429, retryAfterMs: 5 },
+        },
+      ],
+    });
+    const message = await anthropic.messages.create({
+      model: "claude-sim",
+      max_tokens: 100,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(message.content).toEqual([{ type: "text", text: "served" }]);
+    expect(sim?.requests.map((r) => r.status)).toEqual([429, 200]);
+    expect(sim?.requests[0]?.error).toMatch(/rate limit/);
+  });
+
+  it("an exhausted script is a 500 api_error the SDK does not retry", async () => {
+    const anthropic = await client({ script: [] });
+    const call = anthropic.messages.create({
+      model: "m",
+      max_tokens: 10,
+      messages: [{ role: "user", content: "hi" }],
+    });
+    await expect(call).rejects.toBeInstanceOf(Anthropic.InternalServerError);
+    await expect(call).rejects.toThrow("simulator script exhausted after 0 turns");
+    expect(sim?.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CacheModel } from "./cache-model.js";
+import type { IdSource } from "./id-source.js";
+import type { ScriptQueue } from "./script-queue.js";
+import type { LoggedRequest, SimMark } from "./types.js";
+
+/** Options with their defaults applied. */
+export interface ResolvedOptions {
+  textChunk: number;
+  inputChunk: number;
+  delayMs: number;
+  charsPerToken: number;
+  minCacheableTokens: number;
+  now: () => number;
+  onMark: (mark: SimMark) => void;
+}
+
+/** What every protocol handler shares: one script, one cache, one log per simulator. */
+export interface SimContext {
+  readonly options: ResolvedOptions;
+  readonly queue: ScriptQueue;
+  readonly cache: CacheModel;
+  readonly ids: IdSource;
+  readonly requests: LoggedRequest[];
+}
+
+/** One HTTP exchange, already read and logged; the handler fills in `log.status`, `log.error`, `log.usage`. */
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly log: LoggedRequest;
+  /** Index of `log` in `SimContext.requests`. */
+  readonly index: number;
+  /** Why the body is not JSON, when it is not (log.body then holds the raw text). */
+  readonly bodyError: string | undefined;
+}

@@ -1,0 +1,124 @@
+/**
+ * The simulator's public types. Scripts are provider-neutral: the same `SimTurn` is rendered in the wire
+ * format of whichever protocol the request came in on (Anthropic Messages today).
+ */
+
+/** One scripted content block of an assistant turn. */
+export type SimBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature?: string }
+  | { type: "redacted_thinking"; data: string }
+  /** Streamed as `JSON.stringify(input)`. */
+  | { type: "tool_use"; id?: string; name: string; input: unknown }
+  /** `rawInput` is the exact text streamed; it may be invalid JSON (only for eager tools, see the brief). */
+  | { type: "tool_use"; id?: string; name: string; rawInput: string };
+
+export type SimStopReason =
+  | "end_turn"
+  | "tool_use"
+  | "max_tokens"
+  | "stop_sequence"
+  | "pause_turn"
+  | "refusal";
+
+/** One scripted assistant turn: served to exactly one successful request. */
+export interface SimTurn {
+  content: SimBlock[];
+  /** Default: "tool_use" if any tool_use block, else "end_turn". A max_tokens cut overrides it. */
+  stopReason?: SimStopReason;
+  fault?: SimFault;
+}
+
+export type SimFault =
+  /**
+   * The next `times` (default 1) requests get this HTTP error, in the provider's real error shape, before the
+   * turn is served. `retryAfterSeconds` / `retryAfterMs` set the `retry-after` / `retry-after-ms` headers.
+   */
+  | { kind: "http"; status: number; retryAfterSeconds?: number; retryAfterMs?: number; times?: number }
+  /**
+   * After `afterEvents` SSE events (message_start and ping count), an `event: error` frame, then the stream ends
+   * with no message_delta / message_stop. `errorType` defaults to "overloaded_error". If the turn has fewer
+   * events, the error follows the last one. In non-streaming mode the request gets the matching HTTP error.
+   */
+  | { kind: "error-event"; afterEvents: number; errorType?: string }
+  /** The socket is destroyed after `afterBytes` bytes of response body. */
+  | { kind: "disconnect"; afterBytes: number }
+  /**
+   * Generation stops after `afterChars` characters (code points) of block content (text, thinking, tool input):
+   * stop_reason max_tokens; a cut tool_use gets no content_block_stop, as on the real API.
+   */
+  | { kind: "max-tokens"; afterChars: number };
+
+/** A script entry: a turn, or a function of the request that returns one (for dynamic answers). */
+export type ScriptEntry = SimTurn | ((request: LoggedRequest) => SimTurn);
+
+/** Token counts as the provider reports them (Anthropic names). */
+export interface SimUsage {
+  input_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  output_tokens: number;
+  /** The cache write split by TTL, as in Anthropic's `usage.cache_creation`. */
+  cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
+}
+
+/** Every request the simulator received, in arrival order, including the rejected ones. */
+export interface LoggedRequest {
+  protocol: "anthropic";
+  method: string;
+  /** The path without the query string. */
+  path: string;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  /** The parsed JSON body (the raw text when it was not JSON; undefined when empty). */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read any field of the request they sent
+  body: any;
+  /** The HTTP status answered. */
+  status: number;
+  /** The error message answered (HTTP errors, script errors); absent for served turns. */
+  error?: string;
+  /** Usage reported for a served turn. */
+  usage?: SimUsage;
+  /** Which fault of the turn was applied to this request, if any. */
+  fault?: SimFault["kind"];
+}
+
+/** Progress marks of the generation, for tests that order client-side observations against the server. */
+export interface SimMark {
+  kind: "generation-end";
+  /** Index of the request in `Simulator.requests`. */
+  request: number;
+  /** Content block index. */
+  block: number;
+}
+
+export interface SimulatorOptions {
+  /** Served in order, one per successful request. */
+  script?: ScriptEntry[];
+  /** Characters per text_delta / thinking_delta (default 12). */
+  textChunk?: number;
+  /** Characters per input_json_delta (default 64). */
+  inputChunk?: number;
+  /** Pause between delta events, in ms (default 0). */
+  delayMs?: number;
+  /** Token estimate: characters per token (default 4). */
+  charsPerToken?: number;
+  /** Smallest prefix, in tokens, that a breakpoint may cache (default 1024). */
+  minCacheableTokens?: number;
+  /** Clock for cache TTLs (default Date.now). */
+  now?: () => number;
+  /** Host to listen on (default 127.0.0.1; the port is always chosen by the OS). */
+  host?: string;
+  /** Called synchronously at generation progress marks (see SimMark). Must not throw. */
+  onMark?: (mark: SimMark) => void;
+}
+
+export interface Simulator {
+  /** Base URL, e.g. http://127.0.0.1:43123 (what ANTHROPIC_BASE_URL takes). */
+  readonly url: string;
+  readonly requests: LoggedRequest[];
+  /** Appends entries to the script. */
+  enqueue(...entries: ScriptEntry[]): void;
+  /** Stops listening and drops open connections. */
+  close(): Promise<void>;
+}
