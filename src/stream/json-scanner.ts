@@ -109,7 +109,8 @@ export class JsonScanner {
           const from = i;
           while (c !== 0x22 && c !== 0x5c && c >= 0x20) {
             if (++i === len) {
-              examined += i - from;
+              // The run's first character was counted on entry; no terminator was examined.
+              examined += i - from - 1;
               break main;
             }
             c = s.charCodeAt(i);
