@@ -20,7 +20,10 @@ export const WIRE_DIR = join(
 export function wireBody(name: string): Uint8Array {
   const text = readFileSync(join(WIRE_DIR, name));
   if (name.endsWith(".sse")) return new Uint8Array(text);
-  const payloads = JSON.parse(text.toString("utf8")) as string[];
+  // The recorded files hold each payload as a JSON value (one source line each); strings are accepted too.
+  const payloads = (JSON.parse(text.toString("utf8")) as unknown[]).map((p) =>
+    typeof p === "string" ? p : JSON.stringify(p),
+  );
   const anthropic = name.startsWith("anthropic-");
   const framed = payloads
     .map((p) => {
