@@ -85,6 +85,7 @@ class AnthropicMessageState {
   private usage: Usage = emptyUsage();
   private stopReason: string | undefined;
   private stopSequence: string | undefined;
+  private container: Record<string, unknown> | undefined;
   stopped = false;
   error: ProviderError | undefined;
 
@@ -156,6 +157,8 @@ class AnthropicMessageState {
     const delta = isPlainObject(payload.delta) ? payload.delta : {};
     if (typeof delta.stop_reason === "string") this.stopReason = delta.stop_reason;
     if (typeof delta.stop_sequence === "string") this.stopSequence = delta.stop_sequence;
+    // The code-execution container, to reuse next turn via `providerOptions.anthropic.container`.
+    if (isPlainObject(delta.container)) this.container = delta.container;
     if (!isPlainObject(payload.usage)) return [];
     this.overwriteUsage(payload.usage);
     return [{ type: "usage", usage: { ...this.usage } }];
@@ -222,6 +225,7 @@ class AnthropicMessageState {
     if (this.model !== undefined) message.model = this.model;
     if (this.id !== undefined) message.id = this.id;
     if (this.stopSequence !== undefined) message.meta = { ...message.meta, stop_sequence: this.stopSequence };
+    if (this.container !== undefined) message.meta = { ...message.meta, container: this.container };
     const out: StreamAttemptResult = { message, contentDelivered };
     if (error && !aborted) out.error = error;
     return out;
