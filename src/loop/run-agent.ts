@@ -1,0 +1,352 @@
+import {
+  type AssistantMessage,
+  addUsage,
+  emptyUsage,
+  type Message,
+  type TextBlock,
+  type ToolResultBlock,
+  type ToolUseBlock,
+  type Usage,
+} from "../messages/index.js";
+import type { CallOptions, ModelRequest, Provider } from "../providers/provider.js";
+import type { AgentEvent, AgentStopReason } from "./agent-event.js";
+import { checkTranscript } from "./check-transcript.js";
+import {
+  cutCallMessage,
+  cutToolCall,
+  DEFAULT_MAX_TOKENS_CAP,
+  type MaxTokensPolicy,
+  notRunInCutMessage,
+} from "./max-tokens-policy.js";
+import type { CanUseTool } from "./permission.js";
+import { errorResult, INTERRUPTED_MESSAGE, runTools } from "./run-tools.js";
+import { type Tool, toToolDefinition } from "./tool.js";
+
+export interface RunAgentOptions {
+  provider: Provider;
+  model: string;
+  /** A string is sent as one text block (none when empty). Stable for the run: the cache prefix starts here. */
+  system?: string | TextBlock[];
+  tools?: Tool<never>[];
+  /** The transcript so far; the new user message, if any, is the last one. Not mutated. */
+  messages: Message[];
+  /** The most model calls this run makes (a max_tokens retry and a pause_turn continuation are calls). Default 50. */
+  maxTurns?: number;
+  /** Default 8192. */
+  maxTokens?: number;
+  maxTokensPolicy?: MaxTokensPolicy;
+  signal?: AbortSignal;
+  /** Asked before each call whose input is valid; a deny is the call's result and the tool never runs. */
+  canUseTool?: CanUseTool;
+  /**
+   * Called before each request with the request about to be sent; may return a changed request (the context
+   * module adds `<system-reminder>` blocks and cache breakpoints here). What it returns is what is sent AND
+   * what is stored in the transcript (history is append-only, as sent). It may change and add messages, but
+   * not remove any.
+   */
+  prepareRequest?: (request: ModelRequest, info: { turn: number }) => ModelRequest | Promise<ModelRequest>;
+  /**
+   * The session-log hook: called once with each message that enters the transcript, in the form that is sent,
+   * before the next request is sent. That is the caller's last message when it is a user message (the new
+   * prompt), each assistant message as soon as its stream ends, and each user message of tool results just
+   * before the request that carries it (after `prepareRequest` may have added reminders to it) or at the end
+   * of the run. If it throws, the run stops with reason `error`: a message that cannot be logged is never sent.
+   */
+  onMessage?: (message: Message) => void | Promise<void>;
+  temperature?: number;
+  thinkingBudget?: number;
+  providerOptions?: ModelRequest["providerOptions"];
+  /** Passed to the provider (`CallOptions.liveInput`): false when nobody shows tool input as it streams. */
+  liveInput?: boolean;
+  /** `ToolContext.state`, shared by the tools of the run. Default: a new Map. */
+  toolState?: Map<string, unknown>;
+}
+
+/** How a run ended: the payload of its `agent-end` event. */
+export type AgentResult = Omit<Extract<AgentEvent, { type: "agent-end" }>, "type">;
+
+type AgentError = { type: string; message: string };
+
+const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_MAX_TOKENS = 8192;
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function failedMessage(type: string, message: string): AssistantMessage {
+  return { role: "assistant", content: [], stop_reason: "error", incomplete: true, error: { type, message } };
+}
+
+function toolUses(message: Message): ToolUseBlock[] {
+  return message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
+}
+
+/** The text of the result given to a tool_use left unanswered when the run ends for `reason`. */
+function notRunMessage(reason: AgentStopReason, error: AgentError | undefined): string {
+  if (reason === "aborted") return INTERRUPTED_MESSAGE;
+  if (reason === "refusal") return "Not run: the response ended with a refusal.";
+  if (reason === "error" && error) return `Not run: the run stopped with an error: ${error.message}`;
+  return `Not run: the run ended (${reason}).`;
+}
+
+/**
+ * The tool-use loop. Sends the transcript, streams the answer (every provider event is re-yielded with its
+ * `turn`, as it arrives), runs the tools it asks for, sends their results, and so on until the model stops.
+ *
+ * Contract: never throws for model or tool failures; the last event is always `agent-end`, whose payload is
+ * also the generator's return value. Stops on end_turn, stop_sequence, refusal, max_tokens (outside a tool
+ * call), error, abort, and at `maxTurns`; `pause_turn` continues without a new user message. Every request
+ * passes `checkTranscript` first (if not, nothing is sent and the run ends with a loud `invalid_transcript`
+ * error), and every transcript the run hands back passes it too: a tool_use the run leaves unanswered (abort,
+ * refusal, error) gets an `is_error` result before `agent-end`. A response that failed (`stop_reason: error`)
+ * is not appended, so running again with `result.messages` retries it; it is `lastMessage`.
+ */
+export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
+  const { provider, model, canUseTool, onMessage, prepareRequest } = options;
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const baseMaxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const retryCut = options.maxTokensPolicy?.retry ?? true;
+  const maxTokensCap = options.maxTokensPolicy?.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP;
+  const signal = options.signal ?? new AbortController().signal;
+  const tools = options.tools ?? [];
+  const state = options.toolState ?? new Map<string, unknown>();
+  const system: TextBlock[] =
+    typeof options.system === "string"
+      ? options.system === ""
+        ? []
+        : [{ type: "text", text: options.system }]
+      : (options.system ?? []);
+  const callOptions: CallOptions = { signal };
+  if (options.liveInput !== undefined) callOptions.liveInput = options.liveInput;
+
+  let messages: Message[] = [...options.messages];
+  /** Messages before this index have been given to `onMessage` (or were the caller's history). */
+  let reported = messages.length - (messages.at(-1)?.role === "user" ? 1 : 0);
+  let usage: Usage = emptyUsage();
+  let lastMessage: AssistantMessage | undefined;
+  let turn = 0;
+
+  /** Gives the unreported messages to `onMessage`; returns the error if it threw. */
+  const report = async (): Promise<AgentError | undefined> => {
+    while (reported < messages.length) {
+      const message = messages[reported] as Message;
+      reported++;
+      try {
+        await onMessage?.(message);
+      } catch (error) {
+        return { type: "on_message_error", message: `onMessage failed: ${errorMessage(error)}` };
+      }
+    }
+    return undefined;
+  };
+
+  /** Appends a user message of results the loop wrote itself (no tool ran), announcing each call. */
+  function* answer(calls: ToolUseBlock[], results: ToolResultBlock[]): Generator<AgentEvent> {
+    for (const [i, block] of calls.entries()) {
+      const result = results[i] as ToolResultBlock;
+      yield { type: "tool-call-start", turn, block };
+      yield { type: "tool-call-end", turn, block, result, durationMs: 0 };
+    }
+    const message: Message = { role: "user", content: results };
+    messages.push(message);
+    yield { type: "message", turn, message };
+  }
+
+  async function* end(reason: AgentStopReason, error?: AgentError): AsyncGenerator<AgentEvent, AgentResult> {
+    const last = messages.at(-1);
+    const pending = last?.role === "assistant" ? toolUses(last) : [];
+    if (pending.length > 0) {
+      const text = notRunMessage(reason, error);
+      yield* answer(
+        pending,
+        pending.map((block) => errorResult(block.id, text)),
+      );
+    }
+    const logError = await report();
+    if (logError && reason !== "error") {
+      reason = "error";
+      error = logError;
+    }
+    const result: AgentResult = { reason, messages, usage };
+    if (lastMessage) result.lastMessage = lastMessage;
+    if (error) result.error = error;
+    yield { type: "agent-end", ...result };
+    return result;
+  }
+
+  async function* loop(): AsyncGenerator<AgentEvent, AgentResult> {
+    const names = new Set<string>();
+    for (const tool of tools) {
+      if (names.has(tool.name))
+        return yield* end("error", { type: "invalid_tools", message: `Two tools are named ${tool.name}` });
+      names.add(tool.name);
+    }
+    const toolDefinitions = tools.map(toToolDefinition);
+    let maxTokens = baseMaxTokens;
+    let retried = false;
+
+    for (;;) {
+      if (signal.aborted) return yield* end("aborted");
+      if (turn >= maxTurns) return yield* end("max_turns");
+      turn++;
+
+      let request: ModelRequest = {
+        model,
+        system,
+        tools: toolDefinitions,
+        messages: [...messages],
+        maxTokens,
+      };
+      if (options.temperature !== undefined) request.temperature = options.temperature;
+      if (options.thinkingBudget !== undefined) request.thinkingBudget = options.thinkingBudget;
+      if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
+      if (prepareRequest) {
+        try {
+          request = await prepareRequest(request, { turn });
+        } catch (error) {
+          return yield* end("error", {
+            type: "prepare_request_error",
+            message: `prepareRequest failed: ${errorMessage(error)}`,
+          });
+        }
+        if (request.messages.length < messages.length) {
+          const message =
+            "mitsu bug: prepareRequest removed messages from the transcript (history is append-only)";
+          return yield* end("error", { type: "invalid_transcript", message });
+        }
+        messages = [...request.messages];
+      }
+      const problems = checkTranscript(request.messages);
+      if (problems.length > 0) {
+        const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
+        return yield* end("error", { type: "invalid_transcript", message });
+      }
+      const logError = await report();
+      if (logError) return yield* end("error", logError);
+      if (signal.aborted) return yield* end("aborted");
+
+      yield { type: "turn-start", turn, request };
+      let message: AssistantMessage | undefined;
+      try {
+        for await (const event of provider.stream(request, callOptions)) {
+          if (event.type === "message-end") message = event.message;
+          yield { ...event, turn };
+        }
+      } catch (error) {
+        // The Provider contract says a stream never throws; if one does, it is an error like any other.
+        message ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
+      }
+      message ??= failedMessage("provider_error", "The provider stream ended without a message-end event");
+      lastMessage = message;
+      if (message.usage) usage = addUsage(usage, message.usage);
+      const stop = message.stop_reason;
+
+      if (stop === "error") {
+        const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
+        return yield* end("error", { type: failure.type, message: failure.message });
+      }
+      if (stop === "aborted" || signal.aborted) {
+        if (message.content.length > 0) {
+          messages.push(message);
+          yield { type: "message", turn, message };
+        }
+        return yield* end("aborted");
+      }
+
+      const cut = cutToolCall(message);
+      if (cut) {
+        if (retryCut && !retried && maxTokens < maxTokensCap && turn < maxTurns) {
+          const next = Math.min(maxTokens * 2, maxTokensCap);
+          yield {
+            type: "warning",
+            turn,
+            code: "max_tokens_retry",
+            message: `Output was cut at max_tokens (${maxTokens}) inside a ${cut.name} call; retrying the turn with max_tokens ${next}.`,
+          };
+          retried = true;
+          maxTokens = next;
+          continue;
+        }
+        messages.push(message);
+        yield { type: "message", turn, message };
+        const cutError = await report();
+        if (cutError) return yield* end("error", cutError);
+        const calls = toolUses(message);
+        yield* answer(
+          calls,
+          calls.map((block) =>
+            errorResult(
+              block.id,
+              block.input_status === "incomplete"
+                ? cutCallMessage(block, maxTokens)
+                : notRunInCutMessage(maxTokens),
+            ),
+          ),
+        );
+        retried = false;
+        maxTokens = baseMaxTokens;
+        continue;
+      }
+      retried = false;
+      maxTokens = baseMaxTokens;
+
+      if (message.content.length === 0) {
+        // The API rejects an empty assistant message anywhere but at the end, so it is not kept.
+        yield {
+          type: "warning",
+          turn,
+          code: "empty_response",
+          message: "The model answered with no content.",
+        };
+        if (stop === "pause_turn") continue;
+        return yield* end(
+          stop === "max_tokens" || stop === "refusal" || stop === "stop_sequence" ? stop : "end_turn",
+        );
+      }
+      messages.push(message);
+      yield { type: "message", turn, message };
+      const appendError = await report();
+      if (appendError) return yield* end("error", appendError);
+
+      const calls = toolUses(message);
+      if (calls.length > 0 && stop !== "refusal") {
+        const results = yield* runTools({
+          calls,
+          tools,
+          turn,
+          signal,
+          state,
+          ...(canUseTool ? { canUseTool } : {}),
+        });
+        const resultMessage: Message = { role: "user", content: results };
+        messages.push(resultMessage);
+        yield { type: "message", turn, message: resultMessage };
+        if (signal.aborted) return yield* end("aborted");
+        continue;
+      }
+      if (stop === "pause_turn") continue;
+      if (stop === "refusal" || stop === "max_tokens" || stop === "stop_sequence") return yield* end(stop);
+      return yield* end("end_turn");
+    }
+  }
+
+  try {
+    return yield* loop();
+  } catch (error) {
+    // A bug in mitsu or in a hook (not a model or tool failure, which never throw): still end properly.
+    return yield* end("error", {
+      type: "internal_error",
+      message: `mitsu internal error: ${errorMessage(error)}`,
+    });
+  }
+}
+
+/** Runs `runAgent` to its end, dropping the events; resolves with the `agent-end` payload. */
+export async function runAgentToEnd(options: RunAgentOptions): Promise<AgentResult> {
+  const run = runAgent(options);
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return next.value;
+  }
+}

@@ -1,0 +1,182 @@
+import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import type { AgentEvent } from "./agent-event.js";
+import { AsyncQueue } from "./async-queue.js";
+import type { CanUseTool } from "./permission.js";
+import type { Tool, ToolContext, ToolOutput } from "./tool.js";
+import { validateInput } from "./validate-input.js";
+
+/** The text of the result of a call that an abort stopped, or that never started because of one. */
+export const INTERRUPTED_MESSAGE = "The tool call was interrupted by the user.";
+
+export interface RunToolsOptions {
+  /** The tool_use blocks of one assistant message, in call order. */
+  calls: readonly ToolUseBlock[];
+  tools: readonly Tool<never>[];
+  /** The turn that asked for the calls; copied onto the events. */
+  turn: number;
+  signal: AbortSignal;
+  canUseTool?: CanUseTool;
+  /** `ToolContext.state`, shared by every call of the run. */
+  state: Map<string, unknown>;
+}
+
+/** An `is_error` result; the API rejects an error result without content, so there is always some text. */
+export function errorResult(toolUseId: string, message: string): ToolResultBlock {
+  return {
+    type: "tool_result",
+    tool_use_id: toolUseId,
+    content: message || "The tool call failed.",
+    is_error: true,
+  };
+}
+
+function outputToResult(toolUseId: string, tool: Tool<never>, output: ToolOutput): ToolResultBlock {
+  if (typeof output === "string" || Array.isArray(output)) {
+    return { type: "tool_result", tool_use_id: toolUseId, content: output };
+  }
+  if (output !== null && typeof output === "object" && "content" in output) {
+    const { content, isError } = output;
+    if (typeof content === "string" || Array.isArray(content)) {
+      if (!isError) return { type: "tool_result", tool_use_id: toolUseId, content };
+      if (content.length > 0) return { type: "tool_result", tool_use_id: toolUseId, content, is_error: true };
+      return errorResult(toolUseId, `${tool.name} failed without a message.`);
+    }
+  }
+  return errorResult(
+    toolUseId,
+    `${tool.name} returned a value that is not a tool output (a bug in the tool).`,
+  );
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}
+
+/**
+ * Splits the calls into batches that run one after another, in call order: consecutive calls of ordinary
+ * tools form one batch and run concurrently; a call of a `sequential` tool is a batch of its own. So
+ * `[Read a, Read b, Bash, Read c]` runs `{a, b}`, then `Bash` alone, then `{c}`: a sequential tool never
+ * overlaps another call, and every call still sees the effects of the calls the model wrote before it.
+ */
+export function batchCalls(
+  calls: readonly ToolUseBlock[],
+  tools: ReadonlyMap<string, Tool<never>>,
+): number[][] {
+  const batches: number[][] = [];
+  let open: number[] | undefined;
+  calls.forEach((call, i) => {
+    if (tools.get(call.name)?.sequential === true) {
+      batches.push([i]);
+      open = undefined;
+    } else if (open) {
+      open.push(i);
+    } else {
+      open = [i];
+      batches.push(open);
+    }
+  });
+  return batches;
+}
+
+/** Resolves with `run`'s value, or with `undefined` as soon as `signal` aborts. */
+function unlessAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener("abort", onAbort, { once: true });
+    run.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      () => {
+        // `run` is built never to reject; this only keeps a broken promise from going unhandled.
+        signal.removeEventListener("abort", onAbort);
+        resolve(undefined);
+      },
+    );
+  });
+}
+
+/**
+ * Runs the tool calls of one turn and returns their results, one per call, in call order.
+ *
+ * Each call: unparseable or cut input (`input_status`) → `is_error` result `{"INVALID_JSON": raw}`, the tool
+ * does not run; unknown tool → `is_error` naming the available tools; input checked against `inputSchema`;
+ * `canUseTool` asked (a deny is the result, the tool never runs; an allow may replace the input, which is
+ * checked again); then `run`. A throw becomes an `is_error` result with its message. Never throws.
+ *
+ * Concurrency: see `batchCalls`. On abort, every call not finished gets the interrupted result at once
+ * (a running tool sees the abort through `ToolContext.signal`; its late result is dropped).
+ *
+ * Yields `tool-call-start` and `tool-call-end` for every call, also for calls that never run, so a UI
+ * can always close what it opened.
+ */
+export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentEvent, ToolResultBlock[]> {
+  const { calls, turn, signal, canUseTool, state } = options;
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  const results: ToolResultBlock[] = new Array(calls.length);
+  const queue = new AsyncQueue<AgentEvent>();
+
+  const execute = async (block: ToolUseBlock): Promise<ToolResultBlock> => {
+    const id = block.id;
+    if (block.input_status !== undefined) {
+      return errorResult(id, JSON.stringify({ INVALID_JSON: block.raw_input ?? "" }));
+    }
+    const tool = tools.get(block.name);
+    if (!tool) {
+      const names = [...tools.keys()].join(", ") || "(none)";
+      return errorResult(id, `Unknown tool: ${block.name}. Available tools: ${names}`);
+    }
+    let input = block.input;
+    const invalid = validateInput(tool, input);
+    if (invalid) return errorResult(id, invalid);
+    if (canUseTool) {
+      let decision: Awaited<ReturnType<CanUseTool>>;
+      try {
+        decision = await canUseTool(tool, input, { toolUseId: id, signal });
+      } catch (error) {
+        return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
+      }
+      if (decision.behavior === "deny")
+        return errorResult(id, decision.message || `${tool.name} was denied.`);
+      if (decision.input) {
+        input = decision.input;
+        const edited = validateInput(tool, input);
+        if (edited) return errorResult(id, edited);
+      }
+    }
+    if (signal.aborted) return errorResult(id, INTERRUPTED_MESSAGE);
+    try {
+      // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
+      const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
+      return outputToResult(id, tool, await run.call(tool, input, { signal, toolUseId: id, state }));
+    } catch (error) {
+      return errorResult(id, errorMessage(error));
+    }
+  };
+
+  const runOne = async (index: number): Promise<void> => {
+    const block = calls[index] as ToolUseBlock;
+    queue.push({ type: "tool-call-start", turn, block });
+    const started = performance.now();
+    const settled = signal.aborted
+      ? undefined
+      : await unlessAborted(
+          execute(block).catch((error: unknown) => errorResult(block.id, errorMessage(error))),
+          signal,
+        );
+    const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
+    results[index] = result;
+    queue.push({ type: "tool-call-end", turn, block, result, durationMs: performance.now() - started });
+  };
+
+  const work = (async () => {
+    for (const batch of batchCalls(calls, tools)) await Promise.all(batch.map(runOne));
+  })().finally(() => queue.close());
+
+  yield* queue;
+  await work;
+  return results;
+}
