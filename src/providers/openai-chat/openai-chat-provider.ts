@@ -1,0 +1,79 @@
+import type { RetryOptions } from "../http/retry-policy.js";
+import { streamWithRetries } from "../http/stream-with-retries.js";
+import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import { parseOpenAIError } from "../shared/parse-openai-error.js";
+import { redactHeaders } from "../shared/redact-headers.js";
+import { decodeOpenAIChatStream } from "./decode-stream.js";
+import { encodeOpenAIChatRequest } from "./encode-request.js";
+import { type KnownServer, type OpenAIChatQuirks, resolveQuirks } from "./quirks.js";
+
+export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+export interface OpenAIChatProviderOptions {
+  /** Sent as `Authorization: Bearer …`; local servers need none. */
+  apiKey?: string | undefined;
+  /** Includes the version path, as `OPENAI_BASE_URL` does: default `https://api.openai.com/v1`. */
+  baseURL?: string | undefined;
+  fetch?: typeof fetch | undefined;
+  /** Extra headers on every request (they win over the defaults). */
+  headers?: Record<string, string> | undefined;
+  retry?: RetryOptions | undefined;
+  /** A known server's name or quirks over the defaults (see `resolveQuirks`). */
+  quirks?: KnownServer | Partial<OpenAIChatQuirks> | undefined;
+  /** `reasoning_effort` for reasoning models (`minimal`, `low`, `medium`, `high`); not sent when absent. */
+  reasoningEffort?: string | undefined;
+  /** Waits between retries (tests make them instant). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Ids for tool calls that arrive without one; default random `call_…`. */
+  newId?: (() => string) | undefined;
+}
+
+/**
+ * The Chat Completions adapter, for OpenAI and every compatible server (Ollama, llama.cpp, vLLM, LM Studio,
+ * OpenRouter): a base URL plus quirks held as data. `stream` never throws (see `Provider`).
+ */
+export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}): Provider {
+  const baseURL = (options.baseURL ?? OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const quirks = resolveQuirks(options.quirks, baseURL);
+  const url = `${baseURL}/chat/completions`;
+
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+  Object.assign(headers, options.headers);
+  const body = (request: ModelRequest) =>
+    encodeOpenAIChatRequest(
+      request,
+      options.reasoningEffort !== undefined
+        ? { quirks, reasoningEffort: options.reasoningEffort }
+        : { quirks },
+    );
+
+  return {
+    api: "openai-chat",
+    encode(request: ModelRequest): EncodedRequest {
+      return { url, method: "POST", headers: redactHeaders(headers), body: body(request) };
+    },
+    stream(request: ModelRequest, call: CallOptions = {}) {
+      const signal = call.signal;
+      return streamWithRetries({
+        post: {
+          url,
+          headers,
+          body: body(request),
+          parseError: parseOpenAIError,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        },
+        decode: (response) =>
+          decodeOpenAIChatStream(response, {
+            signal,
+            live: call.liveInput ?? true,
+            reasoningField: quirks.reasoningField,
+            newId: options.newId,
+          }),
+        signal,
+        retry: options.retry,
+        sleep: options.sleep,
+      });
+    },
+  };
+}

@@ -1,0 +1,266 @@
+import type { AssistantMessage, BlockMeta, ContentBlock, StopReason, Usage } from "../../messages/index.js";
+import { emptyUsage } from "../../messages/index.js";
+import { JsonAccumulator } from "../../stream/json-accumulator.js";
+import type { StreamEvent } from "../../stream/stream-event.js";
+import { toolUseFromJson } from "./tool-use-from-json.js";
+
+/** How a message ended: the stop reason, and for failures the error and whether content was cut. */
+export interface Termination {
+  stopReason: StopReason;
+  error?: NonNullable<AssistantMessage["error"]>;
+  incomplete?: boolean;
+}
+
+type OpenBlock =
+  | { kind: "text"; index: number; text: string; meta?: BlockMeta }
+  | { kind: "thinking"; index: number; text: string; meta?: BlockMeta }
+  | { kind: "tool"; index: number; toolUseId: string; name: string; acc: JsonAccumulator; meta?: BlockMeta };
+
+/**
+ * Builds one assistant message from a provider's wire events and queues the neutral `StreamEvent`s for it.
+ * Shared by the adapters so that every provider follows the same lifecycle: `message-start` once, then
+ * `*-start / *-delta / *-end` per block, `usage`, and exactly one `message-end`.
+ *
+ * Blocks are opened under a key the decoder chooses (an OpenAI tool-call index, a Responses item id), so several
+ * can be open at once and their deltas may interleave; a block's event id is its position in `content`, fixed
+ * when it opens. Tool input goes through a `JsonAccumulator` per call (linear in the bytes received).
+ *
+ * The decoder calls the methods for each wire event and yields `drain()` after each one. After `end`, every other
+ * call is ignored: the message is final.
+ */
+export class MessageAssembler {
+  private readonly content: ContentBlock[] = [];
+  private readonly open = new Map<string, OpenBlock>();
+  private queue: StreamEvent[] = [];
+  private readonly live: boolean;
+  private usage: Usage = emptyUsage();
+  private model: string | undefined;
+  private messageId: string | undefined;
+  private meta: Record<string, unknown> | undefined;
+  private toolCount = 0;
+  private startedFlag = false;
+  private endedFlag = false;
+
+  constructor(options: { live?: boolean } = {}) {
+    this.live = options.live ?? true;
+  }
+
+  get started(): boolean {
+    return this.startedFlag;
+  }
+
+  get ended(): boolean {
+    return this.endedFlag;
+  }
+
+  /** Tool calls opened so far (a finished turn with calls stops with `tool_use`). */
+  get toolUses(): number {
+    return this.toolCount;
+  }
+
+  /** Whether any block has been opened or added. */
+  get hasContent(): boolean {
+    return this.content.length > 0;
+  }
+
+  /** Queues `message-start` (once); later calls only fill in a model or id not known before. */
+  start(model?: string, id?: string): void {
+    if (this.endedFlag) return;
+    if (model !== undefined && this.model === undefined) this.model = model;
+    if (id !== undefined && this.messageId === undefined) this.messageId = id;
+    if (this.startedFlag) return;
+    this.startedFlag = true;
+    const event: StreamEvent = { type: "message-start" };
+    if (this.model !== undefined) event.model = this.model;
+    if (this.messageId !== undefined) event.id = this.messageId;
+    this.queue.push(event);
+  }
+
+  isOpen(key: string): boolean {
+    return this.open.has(key);
+  }
+
+  openKind(key: string): OpenBlock["kind"] | undefined {
+    return this.open.get(key)?.kind;
+  }
+
+  /** Opens a text block under `key` (no-op if one is open there). */
+  openText(key: string, meta?: BlockMeta): void {
+    if (this.endedFlag || this.open.has(key)) return;
+    const index = this.reserve({ type: "text", text: "" });
+    this.open.set(key, meta ? { kind: "text", index, text: "", meta } : { kind: "text", index, text: "" });
+    this.queue.push({ type: "text-start", id: String(index) });
+  }
+
+  /** Appends text, opening the block on the first non-empty delta. */
+  text(key: string, delta: string): void {
+    if (this.endedFlag || delta === "") return;
+    this.openText(key);
+    const block = this.open.get(key);
+    if (block?.kind !== "text") return;
+    block.text += delta;
+    this.queue.push({ type: "text-delta", id: String(block.index), delta });
+  }
+
+  openThinking(key: string, meta?: BlockMeta): void {
+    if (this.endedFlag || this.open.has(key)) return;
+    const index = this.reserve({ type: "thinking", thinking: "" });
+    this.open.set(
+      key,
+      meta ? { kind: "thinking", index, text: "", meta } : { kind: "thinking", index, text: "" },
+    );
+    this.queue.push({ type: "thinking-start", id: String(index) });
+  }
+
+  thinking(key: string, delta: string): void {
+    if (this.endedFlag || delta === "") return;
+    this.openThinking(key);
+    const block = this.open.get(key);
+    if (block?.kind !== "thinking") return;
+    block.text += delta;
+    this.queue.push({ type: "thinking-delta", id: String(block.index), delta });
+  }
+
+  /** Merges provider data into an open block's meta (e.g. a Gemini `thoughtSignature` that arrives late). */
+  mergeMeta(key: string, meta: BlockMeta): void {
+    const block = this.open.get(key);
+    if (!block) return;
+    block.meta = { ...block.meta, ...meta };
+  }
+
+  /** Opens a tool call: queues `tool-input-start`. */
+  toolStart(key: string, toolUseId: string, name: string, meta?: BlockMeta): void {
+    if (this.endedFlag || this.open.has(key)) return;
+    const index = this.reserve({ type: "tool_use", id: toolUseId, name, input: {} });
+    const acc = new JsonAccumulator({ live: this.live });
+    this.open.set(
+      key,
+      meta
+        ? { kind: "tool", index, toolUseId, name, acc, meta }
+        : { kind: "tool", index, toolUseId, name, acc },
+    );
+    this.toolCount++;
+    this.queue.push({ type: "tool-input-start", id: String(index), toolUseId, name });
+  }
+
+  /** Feeds a raw JSON fragment of the call's input. */
+  toolDelta(key: string, fragment: string): void {
+    const block = this.open.get(key);
+    if (this.endedFlag || block?.kind !== "tool" || fragment === "") return;
+    const strings = block.acc.push(fragment);
+    this.queue.push({ type: "tool-input-delta", id: String(block.index), delta: fragment, strings });
+  }
+
+  /**
+   * Closes whatever block is open under `key`. For a tool call, `fullArguments` (when the provider repeats the
+   * whole input at the end, like Responses' `.done`) is authoritative if it differs from what was streamed.
+   * `cut` marks a call that stopped before its end (max_tokens): empty input is then `incomplete`, not `{}`.
+   */
+  close(key: string, options: { fullArguments?: string; cut?: boolean; signature?: string } = {}): void {
+    const block = this.open.get(key);
+    if (this.endedFlag || !block) return;
+    this.open.delete(key);
+    const id = String(block.index);
+    if (block.kind === "text") {
+      const done: ContentBlock = { type: "text", text: block.text };
+      if (block.meta) done.meta = block.meta;
+      this.content[block.index] = done;
+      this.queue.push({ type: "text-end", id, text: block.text });
+    } else if (block.kind === "thinking") {
+      const done: ContentBlock = { type: "thinking", thinking: block.text };
+      if (options.signature !== undefined) done.signature = options.signature;
+      if (block.meta) done.meta = block.meta;
+      this.content[block.index] = done;
+      const event: StreamEvent = { type: "thinking-end", id, thinking: block.text };
+      if (options.signature !== undefined) event.signature = options.signature;
+      this.queue.push(event);
+    } else {
+      let result = block.acc.finish();
+      if (options.fullArguments !== undefined && options.fullArguments !== block.acc.text) {
+        const check = new JsonAccumulator({ live: false });
+        check.push(options.fullArguments);
+        result = check.finish();
+      }
+      const done = toolUseFromJson(block.toolUseId, block.name, result, options.cut !== true, block.meta);
+      this.content[block.index] = done;
+      this.queue.push({ type: "tool-input-end", id, block: done });
+    }
+  }
+
+  /** Closes every open block of the given kinds (all when omitted), in content order. */
+  closeAll(kinds?: ReadonlyArray<OpenBlock["kind"]>, options: { cut?: boolean } = {}): void {
+    const keys = [...this.open.entries()]
+      .filter(([, b]) => kinds === undefined || kinds.includes(b.kind))
+      .sort((a, b) => a[1].index - b[1].index)
+      .map(([k]) => k);
+    for (const key of keys) this.close(key, options);
+  }
+
+  /** A block that arrives whole (an image, a provider block mitsu does not know). */
+  block(block: ContentBlock): void {
+    if (this.endedFlag) return;
+    const index = this.reserve(block);
+    if (block.type === "tool_use") this.toolCount++;
+    this.queue.push({ type: "block", id: String(index), block });
+  }
+
+  /** Sets the message's usage (providers report cumulative totals: the last report wins) and queues `usage`. */
+  setUsage(usage: Usage): void {
+    if (this.endedFlag) return;
+    this.usage = usage;
+    this.queue.push({ type: "usage", usage });
+  }
+
+  /** Provider-only data for the whole message (`AssistantMessage.meta`). */
+  setMeta(key: string, value: unknown): void {
+    this.meta = { ...this.meta, [key]: value };
+  }
+
+  /**
+   * Finishes the message and returns it (without queueing `message-end`, which the caller sends): closes open
+   * blocks — a tool call still open was cut, so its input is judged as received, `incomplete` unless it happens to
+   * be complete JSON — and sets the stop reason, usage, error and meta.
+   */
+  finish(termination: Termination): AssistantMessage {
+    this.closeAll(undefined, { cut: true });
+    this.endedFlag = true;
+    const message: AssistantMessage = {
+      role: "assistant",
+      content: this.content,
+      stop_reason: termination.stopReason,
+      // Zeros when the provider never reported usage: every message-end carries it.
+      usage: this.usage,
+    };
+    if (this.model !== undefined) message.model = this.model;
+    if (this.messageId !== undefined) message.id = this.messageId;
+    if (termination.incomplete) message.incomplete = true;
+    if (termination.error) message.error = termination.error;
+    if (this.meta) message.meta = this.meta;
+    return message;
+  }
+
+  /** `finish`, then queues the `message-end` itself (for a stream that is not run by `streamWithRetries`). */
+  end(termination: Termination): void {
+    if (this.endedFlag) return;
+    this.start();
+    const message = this.finish(termination);
+    this.queue.push({ type: "message-end", message });
+  }
+
+  /** Whether events are queued. */
+  get pending(): boolean {
+    return this.queue.length > 0;
+  }
+
+  /** The events queued since the last call. */
+  drain(): StreamEvent[] {
+    const events = this.queue;
+    this.queue = [];
+    return events;
+  }
+
+  private reserve(placeholder: ContentBlock): number {
+    this.content.push(placeholder);
+    return this.content.length - 1;
+  }
+}
