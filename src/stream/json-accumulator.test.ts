@@ -96,7 +96,10 @@ function referenceStatus(t: string): Status {
         if (d !== ",") throw BAD;
       }
     }
-    if (c === '"') return string();
+    if (c === '"') {
+      string();
+      return;
+    }
     for (const word of ["true", "false", "null"]) {
       if (c === word[0]) {
         for (const ch of word) expectChar(ch);
