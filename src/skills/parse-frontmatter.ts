@@ -67,6 +67,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     const value = match?.[2]?.trimEnd();
     if (key === undefined || value === undefined || !TEXT_FIELDS.has(key)) return line;
     if (/^["'|>&*!]/.test(value) || readYaml(line).ok) return line;
+    // A bracket opens a YAML list or mapping; only the hint is commonly written `[a] [b]` and meant as text.
+    if (/^[[{]/.test(value) && key !== "argument-hint") return line;
     repaired.push(key);
     return `${key}: '${value.replaceAll("'", "''")}'`;
   });
@@ -77,16 +79,25 @@ export function parseFrontmatter(text: string): FrontmatterResult {
 
   // Report the first error against the file's own line numbers (the frontmatter starts on line 2).
   const line = first.line;
-  const key = line === undefined ? undefined : /^([A-Za-z][\w-]*):/.exec(yamlLines[line - 1] ?? "")?.[1];
+  const key = line === undefined ? undefined : fieldAt(yamlLines, line - 1);
   const where =
     line === undefined ? "" : ` at line ${line + 1}${first.col === undefined ? "" : `, column ${first.col}`}`;
   return { ok: false, field: key ?? "frontmatter", message: `invalid YAML${where}: ${first.message}` };
 }
 
+/** The top-level field whose value holds line `index` (the nearest unindented `key:` at or above it). */
+function fieldAt(lines: string[], index: number): string | undefined {
+  for (let i = Math.min(index, lines.length - 1); i >= 0; i--) {
+    const key = /^([A-Za-z][\w-]*)\s*:/.exec(lines[i] ?? "")?.[1];
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
+
 type YamlRead = { ok: true; value: unknown } | { ok: false; message: string; line?: number; col?: number };
 
 function readYaml(source: string): YamlRead {
-  const doc = parseDocument(source, { prettyErrors: false, uniqueKeys: true });
+  const doc = parseDocument(source, { prettyErrors: true, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
     const result: YamlRead = {
