@@ -69,8 +69,8 @@ export async function instructionFolders(cwd: string): Promise<string[]> {
 }
 
 /**
- * `@path` imports in a file: outside fenced code blocks and inline code, preceded by the start of a line
- * or whitespace (so `a@b.com` is not one), and containing a `/` or `.` (so an `@mention` of a person is not).
+ * `@path` imports in a file: outside fenced code blocks and inline code, preceded by the start of a line,
+ * whitespace or an opening bracket or quote (so `a@b.com` is not one), and containing a `/` or `.` (so an `@mention` of a person is not).
  */
 export function findImports(content: string): string[] {
   const found: string[] = [];
@@ -84,7 +84,7 @@ export function findImports(content: string): string[] {
     }
     if (fence !== undefined) continue;
     const outsideCode = line.replace(/`[^`]*`/g, " ");
-    for (const match of outsideCode.matchAll(/(?:^|\s)@(\S+)/g)) {
+    for (const match of outsideCode.matchAll(/(?:^|[\s([{"'])@([^\s()[\]{}"']+)/g)) {
       const token = match[1]!.replace(/[.,;:!?)\]}>"']+$/, "");
       if (token !== "" && /[./]/.test(token)) found.push(token);
     }
