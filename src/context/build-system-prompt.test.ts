@@ -42,7 +42,12 @@ describe("buildSystemPrompt", () => {
   it("holds the core rules, the memory folder, the environment and the git snapshot", async () => {
     const cwd = gitRepo();
     writeFileSync(join(cwd, "dirty.txt"), "x");
-    const [core, memory, env] = await buildSystemPrompt({ cwd, model: "claude-x", home: "/home/u", ...fixed });
+    const [core, memory, env] = await buildSystemPrompt({
+      cwd,
+      model: "claude-x",
+      home: "/home/u",
+      ...fixed,
+    });
     expect(core!.text).toContain("Never commit unless the user asks");
     expect(core!.text).toContain("Read a file before you change it");
     expect(memory!.text).toContain(memoryDir({ cwd, home: "/home/u" }));
@@ -93,7 +98,9 @@ describe("memory folder", () => {
   it("derives the slug from the absolute working folder", () => {
     expect(projectSlug("/work/main")).toBe("-work-main");
     expect(projectSlug("/a/b.c_d")).toBe("-a-b-c-d");
-    expect(memoryDir({ cwd: "/work/main", home: "/home/u" })).toBe("/home/u/.mitsu/projects/-work-main/memory");
+    expect(memoryDir({ cwd: "/work/main", home: "/home/u" })).toBe(
+      "/home/u/.mitsu/projects/-work-main/memory",
+    );
   });
 
   it("formats the local date", () => {

@@ -24,7 +24,10 @@ describe("project instruction discovery", () => {
       "repo/pkg/app/AGENTS.md": "app agents",
       "AGENTS.md": "outside the repository: never read",
     });
-    const result = await loadProjectInstructions({ cwd: join(root, "repo/pkg/app"), home: join(root, "home") });
+    const result = await loadProjectInstructions({
+      cwd: join(root, "repo/pkg/app"),
+      home: join(root, "home"),
+    });
     expect(result.files.map((f) => [f.path.slice(root.length), f.kind])).toEqual([
       ["/home/.mitsu/AGENTS.md", "user"],
       ["/repo/AGENTS.md", "project"],
@@ -90,11 +93,22 @@ describe("@path imports", () => {
   });
 
   it("detects a cycle with a clear note and no infinite loop", async () => {
-    const root = tree({ "r/.git/HEAD": "", "r/AGENTS.md": "@a.md", "r/a.md": "A @b.md", "r/b.md": "B @a.md" });
+    const root = tree({
+      "r/.git/HEAD": "",
+      "r/AGENTS.md": "@a.md",
+      "r/a.md": "A @b.md",
+      "r/b.md": "B @a.md",
+    });
     const result = await loadProjectInstructions({ cwd: join(root, "r"), home: root });
-    expect(result.files.map((f) => f.path.slice(root.length))).toEqual(["/r/AGENTS.md", "/r/a.md", "/r/b.md"]);
+    expect(result.files.map((f) => f.path.slice(root.length))).toEqual([
+      "/r/AGENTS.md",
+      "/r/a.md",
+      "/r/b.md",
+    ]);
     expect(result.notes).toHaveLength(1);
-    expect(result.notes[0]).toMatch(/^Import cycle: .*AGENTS\.md → .*a\.md → .*b\.md → .*a\.md; @a\.md was not imported again\.$/);
+    expect(result.notes[0]).toMatch(
+      /^Import cycle: .*AGENTS\.md → .*a\.md → .*b\.md → .*a\.md; @a\.md was not imported again\.$/,
+    );
   });
 
   it("notes a missing import instead of failing, and imports a shared file only once", async () => {
@@ -105,7 +119,9 @@ describe("@path imports", () => {
       "r/shared.md": "shared text",
     });
     const result = await loadProjectInstructions({ cwd: join(root, "r"), home: root });
-    expect(result.notes).toEqual([`@missing.md was not imported: ${join(root, "r/missing.md")} does not exist.`]);
+    expect(result.notes).toEqual([
+      `@missing.md was not imported: ${join(root, "r/missing.md")} does not exist.`,
+    ]);
     expect(result.files.filter((f) => f.content === "shared text")).toHaveLength(1);
     expect(result.text).toContain("does not exist");
   });
