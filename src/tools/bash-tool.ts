@@ -1,0 +1,190 @@
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
+import type { Tool } from "../loop/tool.js";
+import { ToolError } from "../loop/tool.js";
+import { buildCommandEnv } from "./build-command-env.js";
+import { CappedOutput } from "./capped-output.js";
+import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
+
+export interface BashInput {
+  command: string;
+  /** Milliseconds; default 120 000, at most 600 000. */
+  timeout?: number;
+  /** A short description of what the command does, for the user. */
+  description?: string;
+}
+
+export interface BashToolOptions {
+  /** Where commands start (each command starts there; `cd` does not carry over to the next call). */
+  cwd: string;
+  /** The environment commands start from, before provider API keys are dropped. Default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Where full outputs are saved when the result had to be cut; created on first use (mode 0700). */
+  outputDir: string;
+  /** The shell, run as `<shell> -c <command>`. Default `bash`. */
+  shell?: string;
+  /** Characters of output in the result (head and tail kept). Default 30 000. */
+  maxOutputChars?: number;
+  /** Time a process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
+  killGraceMs?: number;
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+}
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+
+let outputSequence = 0;
+
+/**
+ * Runs a shell command in the workspace. Each command runs in its own process group (`detached`), so a
+ * timeout or an abort stops everything it started, background jobs included; when the shell exits, any
+ * process it left running in its group is stopped too, so no command leaves orphans behind. Calls of one
+ * turn may run concurrently (each has its own group); commands that must not overlap should be chained
+ * in one call.
+ */
+export function createBashTool(options: BashToolOptions): Tool<BashInput> {
+  const maxOutputChars = options.maxOutputChars ?? 30_000;
+  const killGraceMs = options.killGraceMs ?? 2000;
+  const defaultTimeout = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
+  const maxTimeout = options.maxTimeoutMs ?? BASH_MAX_TIMEOUT_MS;
+  const shell = options.shell ?? "bash";
+  return {
+    name: "Bash",
+    description: [
+      "Executes a bash command and returns its output (stdout and stderr interleaved) and its exit code.",
+      "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
+      `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
+      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep.`,
+      "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
+      "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
+      "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
+      "- description: a short phrase (5-10 words) saying what the command does, shown to the user.",
+    ].join("\n"),
+    inputSchema: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "The command to execute" },
+        timeout: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxTimeout,
+          description: `Timeout in milliseconds (default ${defaultTimeout}, max ${maxTimeout})`,
+        },
+        description: { type: "string", description: "What the command does, in 5-10 words" },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+    summarize: (input) => {
+      const firstLine = input.command.split("\n")[0] ?? "";
+      const cut =
+        firstLine.length > 80 || input.command.includes("\n") ? `${firstLine.slice(0, 80)}…` : firstLine;
+      return `Bash ${cut}`;
+    },
+    async run(input, context) {
+      if (input.command.trim() === "") throw new ToolError("command is empty.");
+      if (context.signal.aborted) throw new ToolError("The command was aborted before it started.");
+      const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
+      const output = new CappedOutput(maxOutputChars, () => {
+        mkdirSync(options.outputDir, { recursive: true, mode: 0o700 });
+        outputSequence++;
+        return join(options.outputDir, `bash-${Date.now()}-${outputSequence}.log`);
+      });
+      const child = spawn(shell, ["-c", input.command], {
+        cwd: options.cwd,
+        env: buildCommandEnv(options.env ?? process.env),
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+      const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
+      child.stdout.on("data", (chunk: Buffer) => output.push(decoders[0].write(chunk)));
+      child.stderr.on("data", (chunk: Buffer) => output.push(decoders[1].write(chunk)));
+
+      let stoppedBy: "timeout" | "abort" | undefined;
+      let leftovers = false;
+      const pgid = child.pid;
+      const stop = (reason: "timeout" | "abort") => {
+        if (stoppedBy || pgid === undefined) return;
+        stoppedBy = reason;
+        void killProcessGroup(pgid, killGraceMs).then(() => {
+          // Something outside the group may still hold the pipes open: stop waiting for them.
+          child.stdout.destroy();
+          child.stderr.destroy();
+        });
+      };
+      const timer = setTimeout(() => stop("timeout"), timeoutMs);
+      const onAbort = () => stop("abort");
+      context.signal.addEventListener("abort", onAbort, { once: true });
+
+      try {
+        const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+          (resolve, reject) => {
+            child.once("error", reject);
+            child.once("exit", (code, signal) => resolve({ code, signal }));
+          },
+        ).catch((error: NodeJS.ErrnoException) => {
+          throw new ToolError(`Cannot run the command with ${shell}: ${error.message}`);
+        });
+        // The shell is gone; what it left running in its group (`cmd &`) would outlive the call.
+        if (pgid !== undefined && !stoppedBy && processGroupExists(pgid)) {
+          leftovers = true;
+          await killProcessGroup(pgid, killGraceMs);
+        }
+        await closed;
+        output.push(decoders[0].end());
+        output.push(decoders[1].end());
+        const kept = await output.finish();
+        return formatResult(kept, exit, { stoppedBy, leftovers, timeoutMs });
+      } finally {
+        clearTimeout(timer);
+        context.signal.removeEventListener("abort", onAbort);
+      }
+    },
+  };
+}
+
+interface Ending {
+  stoppedBy: "timeout" | "abort" | undefined;
+  leftovers: boolean;
+  timeoutMs: number;
+}
+
+function formatResult(
+  kept: Awaited<ReturnType<CappedOutput["finish"]>>,
+  exit: { code: number | null; signal: NodeJS.Signals | null },
+  ending: Ending,
+) {
+  const parts: string[] = [kept.text === "" ? "(no output)" : kept.text.replace(/\n$/, "")];
+  const notes: string[] = [];
+  if (kept.truncated) {
+    if (kept.fullOutputPath) {
+      notes.push(
+        `Output was ${kept.totalChars} characters; only its beginning and end are shown. The whole output is saved in ${kept.fullOutputPath}: Read it (with offset and limit) or Grep it to see the rest.`,
+      );
+    } else {
+      notes.push(
+        `Output was ${kept.totalChars} characters; only its beginning and end are shown (the whole output could not be saved: ${kept.saveError ?? "unknown error"}).`,
+      );
+    }
+  }
+  if (ending.leftovers) {
+    notes.push("Processes the command left running in the background were stopped.");
+  }
+  if (ending.stoppedBy === "timeout") {
+    notes.push(
+      `The command timed out after ${ending.timeoutMs} ms and was stopped, with every process it started. Pass a larger timeout (at most ${BASH_MAX_TIMEOUT_MS} ms) or run less at once.`,
+    );
+  } else if (exit.code !== null) {
+    notes.push(`Exit code: ${exit.code}`);
+  } else {
+    notes.push(`Terminated by signal ${exit.signal ?? "unknown"}`);
+  }
+  if (notes.length > 0) parts.push(notes.map((note) => `[${note}]`).join("\n"));
+  const text = parts.join("\n\n");
+  if (ending.stoppedBy === "abort") throw new ToolError(`The command was aborted.\n\n${text}`);
+  return { content: text, isError: ending.stoppedBy === "timeout" };
+}

@@ -1,0 +1,53 @@
+import type { Stats } from "node:fs";
+import { ToolError } from "../loop/tool.js";
+
+/** The key of the tracker in `ToolContext.state`, so it lives exactly as long as one run. */
+export const READ_TRACKER_KEY = "mitsu.tools.readTracker";
+
+interface ReadRecord {
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * Which files the model has Read in this run, and how they looked then. Write and Edit consult it so the
+ * model never overwrites a file it has not seen, nor one that changed on disk (the user, a formatter)
+ * since it looked. Keyed by real path.
+ */
+export class ReadTracker {
+  private readonly records = new Map<string, ReadRecord>();
+
+  /** Records that the model has seen `path` as it is now (after a Read, or after its own Write/Edit). */
+  record(path: string, stats: Pick<Stats, "mtimeMs" | "size">): void {
+    this.records.set(path, { mtimeMs: stats.mtimeMs, size: stats.size });
+  }
+
+  has(path: string): boolean {
+    return this.records.has(path);
+  }
+
+  /** Throws a ToolError unless `path` was Read in this run and has not changed on disk since. */
+  assertFresh(path: string, stats: Pick<Stats, "mtimeMs" | "size">, displayPath: string): void {
+    const seen = this.records.get(path);
+    if (!seen) {
+      throw new ToolError(
+        `${displayPath} exists but has not been Read in this session. Read it first, then change it (this keeps you from overwriting content you have not seen).`,
+      );
+    }
+    if (seen.mtimeMs !== stats.mtimeMs || seen.size !== stats.size) {
+      throw new ToolError(
+        `${displayPath} has changed on disk since you last Read it (the user or a tool such as a formatter modified it). Read it again before changing it.`,
+      );
+    }
+  }
+}
+
+/** The run's tracker, created on first use. */
+export function getReadTracker(state: Map<string, unknown>): ReadTracker {
+  let tracker = state.get(READ_TRACKER_KEY);
+  if (!(tracker instanceof ReadTracker)) {
+    tracker = new ReadTracker();
+    state.set(READ_TRACKER_KEY, tracker);
+  }
+  return tracker as ReadTracker;
+}

@@ -1,0 +1,36 @@
+import { lstat, readlink, realpath } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** Enough hops for any sane chain of symbolic links; more means a loop. */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * The real path of `path`, symbolic links resolved, even when the path does not exist yet: the nearest
+ * existing ancestor is resolved and the missing tail appended. A dangling symbolic link is followed to
+ * where it points (writing through it would create its target), so a link to a missing file outside a
+ * folder cannot hide where a write would land. `path` must be absolute.
+ */
+export async function resolveRealPath(path: string, hops = 0): Promise<string> {
+  if (hops > MAX_LINK_HOPS) throw new Error(`Too many levels of symbolic links at ${path}`);
+  try {
+    return await realpath(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+  }
+  const stats = await lstat(path).catch(() => undefined);
+  if (stats?.isSymbolicLink()) {
+    const target = resolve(dirname(path), await readlink(path));
+    return resolveRealPath(target, hops + 1);
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await resolveRealPath(parent, hops), basename(path));
+}
+
+/** True when `path` is `root` or lies below it (both absolute and normalised). */
+export function isInside(root: string, path: string): boolean {
+  if (path === root) return true;
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  return path.startsWith(prefix);
+}

@@ -1,0 +1,69 @@
+import { homedir } from "node:os";
+import { isAbsolute, relative, resolve } from "node:path";
+import { ToolError } from "../loop/tool.js";
+import { isInside, resolveRealPath } from "./real-path.js";
+
+/**
+ * The folders the file tools may touch. `roots[0]` is the working folder: relative paths resolve against
+ * it. A path is accepted only when its real path (symbolic links resolved, also for files that do not
+ * exist yet) lies inside the real path of a root, so `..`, absolute paths elsewhere and links that point
+ * out are all refused, with a message that tells the model which folders it may use.
+ */
+export class Workspace {
+  readonly roots: readonly string[];
+
+  constructor(roots: string[]) {
+    if (roots.length === 0) throw new Error("Workspace needs at least one root folder");
+    this.roots = roots.map((root) => resolve(root));
+  }
+
+  /** The working folder: relative paths resolve against it. */
+  get cwd(): string {
+    return this.roots[0]!;
+  }
+
+  /** The absolute path `path` names, before links are resolved (`~/` expands to the home folder). */
+  absolute(path: string): string {
+    if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
+    return resolve(this.cwd, path);
+  }
+
+  /** The real path of `path` if it lies inside a root; otherwise throws a ToolError that says why. */
+  async resolve(path: string): Promise<string> {
+    if (path.includes("\0"))
+      throw new ToolError(`Invalid path ${JSON.stringify(path)}: it contains a NUL byte.`);
+    const absolute = this.absolute(path);
+    let real: string;
+    try {
+      real = await resolveRealPath(absolute);
+    } catch (error) {
+      throw new ToolError(`Cannot resolve ${path}: ${(error as Error).message}`);
+    }
+    const realRoots = await Promise.all(this.roots.map((root) => resolveRealPath(root)));
+    if (realRoots.some((root) => isInside(root, real))) return real;
+    const lexicallyInside =
+      this.roots.some((root) => isInside(root, absolute)) ||
+      realRoots.some((root) => isInside(root, absolute));
+    const where = `The file tools can only reach ${this.describeRoots()}.`;
+    if (lexicallyInside) {
+      throw new ToolError(
+        `Access denied: ${path} resolves through a symbolic link to ${real}, which is outside the workspace. ${where}`,
+      );
+    }
+    throw new ToolError(`Access denied: ${path} (${absolute}) is outside the workspace. ${where}`);
+  }
+
+  /** `path` relative to the working folder when inside it (shorter for the model), else absolute. */
+  display(path: string): string {
+    const rel = relative(this.cwd, path);
+    if (rel === "") return ".";
+    if (rel.startsWith("..") || isAbsolute(rel)) return path;
+    return rel;
+  }
+
+  private describeRoots(): string {
+    const [cwd, ...rest] = this.roots;
+    const extra = rest.length > 0 ? ` and ${rest.join(", ")}` : "";
+    return `the working folder ${cwd}${extra} (the user can add folders with --add-dir)`;
+  }
+}
