@@ -105,12 +105,13 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       child.stderr.on("data", (chunk: Buffer) => output.push(decoders[1].write(chunk)));
 
       let stoppedBy: "timeout" | "abort" | undefined;
+      let stopped: Promise<void> = Promise.resolve();
       let leftovers = false;
       const pgid = child.pid;
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
-        void killProcessGroup(pgid, killGraceMs).then(() => {
+        stopped = killProcessGroup(pgid, killGraceMs).then(() => {
           // Something outside the group may still hold the pipes open: stop waiting for them.
           child.stdout.destroy();
           child.stderr.destroy();
@@ -135,6 +136,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           await killProcessGroup(pgid, killGraceMs);
         }
         await closed;
+        await stopped;
         output.push(decoders[0].end());
         output.push(decoders[1].end());
         const kept = await output.finish();

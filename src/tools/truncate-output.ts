@@ -24,9 +24,10 @@ export function truncateOutput(text: string, maxChars: number): TruncatedOutput 
   if (tailBreak !== -1 && tailBreak < tailStart + half * 0.2) tailStart = tailBreak + 1;
   const middle = text.slice(headEnd, tailStart);
   const omittedLines = countLines(middle);
-  const marker = `\n... [${middle.length} characters (${omittedLines} lines) omitted] ...\n`;
+  const head = text.slice(0, headEnd);
+  const marker = `${head.endsWith("\n") ? "" : "\n"}... [${middle.length} characters (${omittedLines} lines) omitted] ...\n`;
   return {
-    text: `${text.slice(0, headEnd)}${marker}${text.slice(tailStart)}`,
+    text: `${head}${marker}${text.slice(tailStart)}`,
     truncated: true,
     omittedChars: middle.length,
     omittedLines,
