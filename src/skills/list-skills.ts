@@ -41,13 +41,13 @@ export function formatSkillsReport(result: DiscoverResult, options: { cwd?: stri
 
 /**
  * The slash part of `/help`: each command and user-invocable skill as `/name <argument-hint>  description`,
- * sorted by name and aligned.
+ * sorted by name and aligned; descriptions are cut at 80 characters.
  */
 export function formatSlashHelp(catalog: { skills: readonly Skill[]; commands: readonly Command[] }): string {
   const rows: Array<[string, string]> = [];
   for (const entry of [...catalog.skills.filter((s) => s.userInvocable), ...catalog.commands]) {
     const usage = `/${entry.name}${entry.argumentHint ? ` ${entry.argumentHint}` : ""}`;
-    rows.push([usage, oneLine(entry.description ?? "")]);
+    rows.push([usage, oneLine(entry.description ?? "", 80)]);
   }
   if (rows.length === 0) return "No slash commands or skills found (see `mitsu skills`).";
   rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
