@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CACHE_LOOKBACK_BLOCKS, type CacheBlock, CacheModel } from "./cache-model.js";
 import { startSimulator } from "./server.js";
-import { messagesBody, postMessages, readSse } from "./test-http.js";
+import { messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimUsage, Simulator } from "./types.js";
 
 let sim: Simulator | undefined;
@@ -29,7 +29,7 @@ function conversation(n: number, system = SYSTEM) {
 async function usageOf(body: unknown): Promise<SimUsage> {
   const res = await postMessages(sim!.url, body);
   expect(res.status).toBe(200);
-  return (await res.json()).usage;
+  return (await readJson(res)).usage;
 }
 
 const total = (u: SimUsage) => u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
@@ -92,7 +92,7 @@ describe("prompt cache over HTTP", () => {
     for (const m of messages.slice(0, 3)) m.content[0]!.cache_control = cc;
     const res = await postMessages(sim.url, body);
     expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toBe(
+    expect((await readJson(res)).error.message).toBe(
       "A maximum of 4 blocks with cache_control may be provided. Found 5.",
     );
     expect((await usageOf(conversation(3))).cache_read_input_tokens).toBe(0);

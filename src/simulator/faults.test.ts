@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator } from "./server.js";
-import { messagesBody, postMessages, readSse } from "./test-http.js";
+import { messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimTurn, Simulator, SimulatorOptions } from "./types.js";
 
 let sim: Simulator | undefined;
@@ -59,7 +59,7 @@ describe("faults", () => {
       expect(res.status).toBe(529);
       expect(res.headers.get("retry-after")).toBe("3");
       expect(res.headers.get("retry-after-ms")).toBe("7");
-      const body = await res.json();
+      const body = await readJson(res);
       expect(body).toMatchObject({
         type: "error",
         error: { type: "overloaded_error", message: "Overloaded" },
@@ -68,7 +68,7 @@ describe("faults", () => {
     }
     const ok = await postMessages(s.url, messagesBody());
     expect(ok.status).toBe(200);
-    expect((await ok.json()).content).toEqual([{ type: "text", text: "after" }]);
+    expect((await readJson(ok)).content).toEqual([{ type: "text", text: "after" }]);
     expect(s.requests.map((r) => [r.status, r.fault])).toEqual([
       [529, "http"],
       [529, "http"],
@@ -83,12 +83,12 @@ describe("faults", () => {
         { ...text("y"), fault: { kind: "http", status: 429 } },
       ],
     });
-    expect((await (await postMessages(s.url, messagesBody())).json()).error.type).toBe("api_error");
+    expect((await readJson(await postMessages(s.url, messagesBody()))).error.type).toBe("api_error");
     await (await postMessages(s.url, messagesBody())).text();
     const limited = await postMessages(s.url, messagesBody());
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBeNull();
-    expect((await limited.json()).error.type).toBe("rate_limit_error");
+    expect((await readJson(limited)).error.type).toBe("rate_limit_error");
   });
 
   it("error-event: an error frame after N events, no message_delta/stop, and the turn is consumed", async () => {
@@ -135,7 +135,7 @@ describe("faults", () => {
     ]);
     const res = await postMessages(s.url, messagesBody());
     expect(res.status).toBe(529);
-    expect((await res.json()).error.type).toBe("overloaded_error");
+    expect((await readJson(res)).error.type).toBe("overloaded_error");
   });
 
   it("disconnect: the socket is destroyed after exactly N body bytes (streaming)", async () => {
@@ -200,7 +200,7 @@ describe("faults", () => {
     expect(joined(whole)).toBe("0123456789".repeat(6));
     expect(whole.find((e) => e.event === "message_delta")?.data.delta.stop_reason).toBe("end_turn");
     // Non-streaming respects max_tokens as well.
-    const json = await (await postMessages(s.url, messagesBody({ max_tokens: 5 }))).json();
+    const json = await readJson(await postMessages(s.url, messagesBody({ max_tokens: 5 })));
     expect(json.content).toEqual([{ type: "text", text: "01234567890123456789" }]);
     expect(json.stop_reason).toBe("max_tokens");
     expect(json.usage.output_tokens).toBe(5);
@@ -212,7 +212,7 @@ describe("faults", () => {
         { content: [{ type: "tool_use", id: "toolu_a", name: "w", input: { long: "z".repeat(100) } }] },
       ],
     });
-    const json = await (await postMessages(s.url, messagesBody({ max_tokens: 3 }))).json();
+    const json = await readJson(await postMessages(s.url, messagesBody({ max_tokens: 3 })));
     expect(json.content).toEqual([{ type: "tool_use", id: "toolu_a", name: "w", input: {} }]);
     expect(json.stop_reason).toBe("max_tokens");
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator } from "./server.js";
-import { API_HEADERS, messagesBody, postMessages, readSse } from "./test-http.js";
+import { API_HEADERS, messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { LoggedRequest, Simulator, SimulatorOptions } from "./types.js";
 
 let sim: Simulator | undefined;
@@ -146,10 +146,10 @@ describe("Anthropic SSE stream", () => {
       ],
     });
     s.enqueue({ content: [{ type: "text", text: "second" }] });
-    const a = await (
-      await postMessages(s.url, messagesBody({ messages: [{ role: "user", content: "ping" }] }))
-    ).json();
-    const b = await (await postMessages(s.url, messagesBody())).json();
+    const a = await readJson(
+      await postMessages(s.url, messagesBody({ messages: [{ role: "user", content: "ping" }] })),
+    );
+    const b = await readJson(await postMessages(s.url, messagesBody()));
     expect(a.content).toEqual([{ type: "text", text: "you said ping" }]);
     expect(b.content).toEqual([{ type: "text", text: "second" }]);
     expect(seen[0]?.headers["x-api-key"]).toBe("sk-test");
@@ -161,7 +161,7 @@ describe("Anthropic SSE stream", () => {
     await (await postMessages(s.url, messagesBody())).text();
     const res = await postMessages(s.url, messagesBody());
     expect(res.status).toBe(500);
-    const body = await res.json();
+    const body = await readJson(res);
     expect(body).toMatchObject({
       type: "error",
       error: { type: "api_error", message: "simulator script exhausted after 1 turns" },
@@ -174,7 +174,7 @@ describe("Anthropic SSE stream", () => {
     const s = await start({});
     const res = await fetch(`${s.url}/v1/nothing?x=1`, { method: "POST", headers: API_HEADERS, body: "{}" });
     expect(res.status).toBe(404);
-    expect(await res.json()).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+    expect(await readJson(res)).toMatchObject({ type: "error", error: { type: "not_found_error" } });
     expect(s.requests[0]).toMatchObject({ path: "/v1/nothing", status: 404, method: "POST" });
   });
 
@@ -185,6 +185,6 @@ describe("Anthropic SSE stream", () => {
     const res = await postMessages(s.url, messagesBody());
     expect(res.status).toBe(500);
     expect(res.headers.get("x-should-retry")).toBe("false");
-    expect((await res.json()).error.message).toMatch(/simulator script error: .*not JSON-serialisable/);
+    expect((await readJson(res)).error.message).toMatch(/simulator script error: .*not JSON-serialisable/);
   });
 });

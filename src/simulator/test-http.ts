@@ -57,3 +57,9 @@ export async function readSse(
   if (buffer.trim() !== "") throw new Error(`stream ended inside a frame: ${JSON.stringify(buffer)}`);
   return events;
 }
+
+/** The JSON body of a response, untyped for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary fields of the answer
+export async function readJson(res: Response): Promise<any> {
+  return res.json();
+}

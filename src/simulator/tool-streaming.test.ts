@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator } from "./server.js";
-import { API_HEADERS, messagesBody, postMessages, readSse } from "./test-http.js";
+import { API_HEADERS, messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimBlock, Simulator } from "./types.js";
 
 let sim: Simulator | undefined;
@@ -95,7 +95,7 @@ describe("rawInput", () => {
     const res = await postMessages(sim.url, messagesBody({ stream: true, tools: tools(false) }));
     expect(res.status).toBe(500);
     expect(res.headers.get("x-should-retry")).toBe("false");
-    const message: string = (await res.json()).error.message;
+    const message: string = (await readJson(res)).error.message;
     expect(message).toMatch(
       /simulator script error: .*"t" has a rawInput that is not a JSON object.*buffered/,
     );
@@ -110,7 +110,7 @@ describe("rawInput", () => {
     sim = await startSimulator({ script: [{ content: [{ type: "tool_use", name: "t", rawInput: raw }] }] });
     const res = await postMessages(sim.url, messagesBody({ tools: tools(true) }));
     expect(res.status).toBe(500);
-    expect((await res.json()).error.message).toMatch(/non-streaming response cannot carry/);
+    expect((await readJson(res)).error.message).toMatch(/non-streaming response cannot carry/);
   });
 
   it('an empty rawInput (the no-arguments wire shape) streams only "" and is {} without streaming', async () => {
@@ -123,7 +123,7 @@ describe("rawInput", () => {
       .filter((e) => e.event === "content_block_delta")
       .map((e) => e.data.delta.partial_json);
     expect(deltas).toEqual([""]);
-    const json = await (await postMessages(sim.url, messagesBody({ tools: tools(false) }))).json();
+    const json = await readJson(await postMessages(sim.url, messagesBody({ tools: tools(false) })));
     expect(json.content).toEqual([{ type: "tool_use", id: "toolu_n", name: "t", input: {} }]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator } from "./server.js";
-import { API_HEADERS, messagesBody, postMessages } from "./test-http.js";
+import { API_HEADERS, messagesBody, postMessages, readJson } from "./test-http.js";
 import type { Simulator } from "./types.js";
 
 let sim: Simulator;
@@ -159,7 +159,7 @@ describe("request validation (400 invalid_request_error)", () => {
     const before = sim.requests.length;
     const res = await postMessages(sim.url, body);
     expect(res.status).toBe(400);
-    const json = await res.json();
+    const json = await readJson(res);
     expect(json).toEqual({
       type: "error",
       error: { type: "invalid_request_error", message },
@@ -172,7 +172,7 @@ describe("request validation (400 invalid_request_error)", () => {
   it("a body that is not JSON is a 400 and is logged as text", async () => {
     const res = await postMessages(sim.url, "{not json");
     expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toMatch(/^There was an error parsing the body/);
+    expect((await readJson(res)).error.message).toMatch(/^There was an error parsing the body/);
     expect(sim.requests.at(-1)?.body).toBe("{not json");
   });
 
@@ -180,7 +180,7 @@ describe("request validation (400 invalid_request_error)", () => {
     const { "x-api-key": _key, ...headers } = API_HEADERS;
     const res = await postMessages(sim.url, messagesBody(), headers);
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({
+    expect(await readJson(res)).toMatchObject({
       type: "error",
       error: { type: "authentication_error", message: "x-api-key header is required" },
     });
@@ -214,6 +214,6 @@ describe("valid transcripts pass validation (and reach the script)", () => {
     const res = await postMessages(sim.url, body, headers);
     // The script is empty: a valid request gets past validation to the exhausted-script 500.
     expect(res.status).toBe(500);
-    expect((await res.json()).error.message).toMatch(/script exhausted/);
+    expect((await readJson(res)).error.message).toMatch(/script exhausted/);
   });
 });
