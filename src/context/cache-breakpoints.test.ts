@@ -71,13 +71,14 @@ describe("applyCacheBreakpoints", () => {
 
   it("respects markers the caller put on system or tools and counts them", () => {
     const r = request([{ role: "user", content: [text("go")] }, ...turn(1)], {
-      system: [{ ...text("core"), cache_control: { type: "ephemeral", ttl: "1h" } }, text("env")],
-      tools: [{ ...tool("Read"), cache_control: { type: "ephemeral" } }, tool("Bash")],
+      system: [{ ...text("core"), cache_control: { type: "ephemeral" } }, text("env")],
+      tools: [{ ...tool("Read"), cache_control: { type: "ephemeral", ttl: "1h" } }, tool("Bash")],
     });
     const sent = applyCacheBreakpoints(r);
     // 2 fixed + tail + last system block = 4: no room for the last tool or the older message.
     expect(where(sent)).toEqual(["tools[0]", "system[0]", "system[1]", "messages[2].content[0]"]);
-    expect(sent.system[0]!.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(sent.tools[0]!.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(sent.system[0]!.cache_control).toEqual({ type: "ephemeral" });
   });
 
   it("refuses a request whose system and tools already carry more than 4 markers", () => {
@@ -92,6 +93,17 @@ describe("applyCacheBreakpoints", () => {
   it("uses the 1h TTL when asked", () => {
     const sent = applyCacheBreakpoints(request([{ role: "user", content: [text("hi")] }]), { ttl: "1h" });
     expect(sent.messages[0]!.content[0]).toMatchObject({ cache_control: { type: "ephemeral", ttl: "1h" } });
+  });
+
+  it("sends a 1h marker that would follow a 5m one as 5m (Anthropic wants longer TTLs first)", () => {
+    const r = request([{ role: "user", content: [text("hi")] }], {
+      system: [{ ...text("core"), cache_control: { type: "ephemeral" } }, text("env")],
+    });
+    const sent = applyCacheBreakpoints(r, { ttl: "1h" });
+    expect(sent.tools[1]!.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(sent.system[1]!.cache_control).toEqual({ type: "ephemeral" });
+    expect(sent.messages[0]!.content[0]).toMatchObject({ cache_control: { type: "ephemeral" } });
+    expect(r.system[1]!.cache_control).toBeUndefined();
   });
 
   it("skips blocks that cannot carry a marker (thinking, empty text)", () => {

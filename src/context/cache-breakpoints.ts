@@ -68,6 +68,9 @@ export function findBreakpoints(request: ModelRequest): BreakpointPosition[] {
  * Every other marker in `messages` is removed. Moving markers does not break the cache: the cache key
  * is the content up to a block, not its `cache_control` (see `cacheView`), so the bytes that matter
  * are unchanged and the previous entry still matches.
+ *
+ * Anthropic requires 1h markers to come before 5m ones: a 1h marker after a 5m one (e.g. the caller
+ * marked system with 5m and asked for `ttl: "1h"`) is sent as 5m rather than rejected.
  */
 export function applyCacheBreakpoints(
   request: ModelRequest,
@@ -123,7 +126,28 @@ export function applyCacheBreakpoints(
     });
     return { ...message, content } as Message;
   });
-  return { ...request, system, tools, messages };
+  return orderTtls({ ...request, system, tools, messages });
+}
+
+/** Turns any 1h marker that follows a 5m marker (wire order: tools, system, messages) into 5m. Changes only copies. */
+function orderTtls(request: ModelRequest): ModelRequest {
+  let seen5m = false;
+  const fix = <T extends object>(item: T): T => {
+    const control = (item as { cache_control?: CacheControl }).cache_control;
+    if (control === undefined) return item;
+    if (control.ttl !== "1h") {
+      seen5m = true;
+      return item;
+    }
+    return seen5m ? { ...item, cache_control: { type: "ephemeral" } } : item;
+  };
+  const tools = request.tools.map(fix);
+  const system = request.system.map(fix);
+  const messages = request.messages.map((message) => {
+    const content = message.content.map(fix);
+    return content.every((b, i) => b === message.content[i]) ? message : ({ ...message, content } as Message);
+  });
+  return { ...request, tools, system, messages };
 }
 
 /** The newest existing marker before `before`, else the last cacheable block of the newest user message before it. */
