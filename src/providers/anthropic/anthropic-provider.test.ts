@@ -522,4 +522,25 @@ describe("createAnthropicProvider: abort", () => {
     expect(run.calls).toHaveLength(1);
     expect(run.message.stop_reason).toBe("aborted");
   });
+
+  it("a consumer that stops iterating early cancels the response body", async () => {
+    let cancelled = false;
+    const bytes = wireBody("anthropic-tool-use-basic.sse");
+    const provider = createAnthropicProvider({
+      apiKey: "k",
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(c) {
+              c.enqueue(bytes.subarray(0, 900));
+            },
+            cancel() {
+              cancelled = true;
+            },
+          }),
+        ),
+    });
+    for await (const event of provider.stream(request)) if (event.type === "text-delta") break;
+    expect(cancelled).toBe(true);
+  });
 });

@@ -36,7 +36,8 @@ export interface StreamWithRetriesArgs {
  * - A retryable failure inside the stream (an overload error event, a dropped connection) is retried only if no
  *   content event has been delivered yet; otherwise the partial message ends as the decoder left it.
  * - An abort (during the request, the stream or a backoff wait) ends with `stop_reason: "aborted"`.
- * Retry counting and the budget span HTTP and mid-stream retries together.
+ * Retry counting and the budget span HTTP and mid-stream retries together. After a `retry` event a new attempt
+ * starts over with its own `message-start`; what came before it was only `message-start` / `usage`.
  */
 export async function* streamWithRetries(args: StreamWithRetriesArgs): AsyncGenerator<StreamEvent, void> {
   const { signal } = args;
