@@ -7,6 +7,7 @@ import {
   simpleRequest,
   streamFixture,
 } from "../../../test/provider-harness.js";
+import type { ThinkingBlock } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { createOpenAIResponsesProvider } from "./openai-responses-provider.js";
 
@@ -49,9 +50,10 @@ describe("OpenAI Responses fixtures decode to their message under any byte split
           },
         });
         // The encrypted content of the finished item, not the placeholder of `added`.
-        const reasoning = (
-          m.content[0] as { meta: { "openai-responses": { reasoning: { encrypted_content: string } } } }
-        ).meta["openai-responses"].reasoning;
+        const meta = (m.content[0] as ThinkingBlock).meta?.["openai-responses"] as {
+          reasoning: { encrypted_content: string };
+        };
+        const reasoning = meta.reasoning;
         expect(reasoning.encrypted_content.startsWith("gAAAAABoyXvxI6jw")).toBe(true);
         expect(m.content[1]).toEqual({
           type: "tool_use",
