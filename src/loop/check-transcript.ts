@@ -37,13 +37,15 @@ export function checkTranscript(messages: readonly Message[]): string[] {
 
     for (const block of message.content) {
       if (block.type === "tool_use") {
-        if (role !== "assistant") problems.push(`${at}: tool_use ${block.id} is in a ${role} message`);
+        if (role !== "assistant")
+          problems.push(`${at}: tool_use ${block.id} is in a message of role ${role}`);
         const first = seenToolUse.get(block.id);
         if (first !== undefined)
           problems.push(`${at}: duplicate tool_use id ${block.id} (first in messages[${first}])`);
         else seenToolUse.set(block.id, i);
       } else if (block.type === "tool_result") {
-        if (role !== "user") problems.push(`${at}: tool_result ${block.tool_use_id} is in a ${role} message`);
+        if (role !== "user")
+          problems.push(`${at}: tool_result ${block.tool_use_id} is in a message of role ${role}`);
         if (block.is_error === true && isEmptyContent(block.content)) {
           problems.push(`${at}: tool_result ${block.tool_use_id} has is_error but no content`);
         }

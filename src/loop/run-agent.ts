@@ -215,13 +215,14 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
             "mitsu bug: prepareRequest removed messages from the transcript (history is append-only)";
           return yield* end("error", { type: "invalid_transcript", message });
         }
-        messages = [...request.messages];
       }
       const problems = checkTranscript(request.messages);
       if (problems.length > 0) {
         const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
         return yield* end("error", { type: "invalid_transcript", message });
       }
+      // Only now does the prepared transcript become the history: one that fails the check is never kept.
+      messages = [...request.messages];
       const logError = await report();
       if (logError) return yield* end("error", logError);
       if (signal.aborted) return yield* end("aborted");

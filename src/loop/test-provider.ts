@@ -61,6 +61,7 @@ export class TestProvider implements Provider {
 
 function untilAborted(pause: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
   return new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
     signal?.addEventListener("abort", () => resolve(), { once: true });
     pause.then(
       () => resolve(),
