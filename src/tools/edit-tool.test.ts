@@ -23,7 +23,8 @@ afterEach(() => rm(base, { recursive: true, force: true }));
 
 const workspace = () => new Workspace([root]);
 const edit = () => createEditTool({ workspace: workspace() });
-const readFirst = (path = "math.js") => createReadTool({ workspace: workspace() }).run({ file_path: path }, ctx);
+const readFirst = (path = "math.js") =>
+  createReadTool({ workspace: workspace() }).run({ file_path: path }, ctx);
 
 describe("Edit", () => {
   it("replaces one exact match and returns a unified diff", async () => {
@@ -85,7 +86,10 @@ describe("Edit", () => {
   it("points out a match that differs only in whitespace", async () => {
     await readFirst();
     const error = await edit()
-      .run({ file_path: "math.js", old_string: "function sub(a, b) {\n    return a - b;", new_string: "x" }, ctx)
+      .run(
+        { file_path: "math.js", old_string: "function sub(a, b) {\n    return a - b;", new_string: "x" },
+        ctx,
+      )
       .catch((e: Error) => e);
     expect(String(error)).toContain("differs only in whitespace");
     expect(String(error)).toContain("lines 5-6");

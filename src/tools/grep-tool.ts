@@ -103,7 +103,14 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
         );
       });
       const mode = input.output_mode ?? "files_with_matches";
-      const args = ["--no-config", "--hidden", "--glob=!.git", "--sort=path", "--color=never"];
+      const args = [
+        "--no-config",
+        "--no-require-git",
+        "--hidden",
+        "--glob=!.git",
+        "--sort=path",
+        "--color=never",
+      ];
       if (mode === "files_with_matches") args.push("--files-with-matches");
       else if (mode === "count") args.push("--count", "--with-filename");
       else {

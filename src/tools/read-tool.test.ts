@@ -9,7 +9,11 @@ import { Workspace } from "./workspace.js";
 
 let base: string;
 let root: string;
-const context = (): ToolContext => ({ signal: new AbortController().signal, toolUseId: "t1", state: new Map() });
+const context = (): ToolContext => ({
+  signal: new AbortController().signal,
+  toolUseId: "t1",
+  state: new Map(),
+});
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 
 beforeEach(async () => {
@@ -41,7 +45,10 @@ describe("Read", () => {
 
   it("caps lines by default and cuts long lines", async () => {
     await writeFile(join(root, "big.txt"), `${"x".repeat(50)}\n${"y\n".repeat(20)}`);
-    const result = (await tool({ defaultLimit: 5, maxLineChars: 10 }).run({ file_path: "big.txt" }, context())) as string;
+    const result = (await tool({ defaultLimit: 5, maxLineChars: 10 }).run(
+      { file_path: "big.txt" },
+      context(),
+    )) as string;
     expect(result.split("\n")[0]).toBe("     1\txxxxxxxxxx… [line cut: 50 characters]");
     expect(result).toContain("Showing lines 1-5 of 21");
     expect(result).toContain("1 line(s) longer than 10 characters were cut");
@@ -56,7 +63,9 @@ describe("Read", () => {
 
   it("refuses an offset past the end", async () => {
     await writeFile(join(root, "s.txt"), "one\ntwo\n");
-    await expect(tool().run({ file_path: "s.txt", offset: 5 }, context())).rejects.toThrow(/has 2 lines; offset 5/);
+    await expect(tool().run({ file_path: "s.txt", offset: 5 }, context())).rejects.toThrow(
+      /has 2 lines; offset 5/,
+    );
   });
 
   it("notes an empty file", async () => {
@@ -70,13 +79,17 @@ describe("Read", () => {
   });
 
   it("refuses a missing file", async () => {
-    await expect(tool().run({ file_path: "nope.txt" }, context())).rejects.toThrow(/does not exist: nope\.txt/);
+    await expect(tool().run({ file_path: "nope.txt" }, context())).rejects.toThrow(
+      /does not exist: nope\.txt/,
+    );
   });
 
   it("refuses binary files: NUL bytes, or bytes that are not UTF-8", async () => {
     await writeFile(join(root, "a.bin"), Buffer.from([0x41, 0x00, 0x42]));
     await writeFile(join(root, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
-    await expect(tool().run({ file_path: "a.bin" }, context())).rejects.toThrow(/binary file \(it contains NUL/);
+    await expect(tool().run({ file_path: "a.bin" }, context())).rejects.toThrow(
+      /binary file \(it contains NUL/,
+    );
     await expect(tool().run({ file_path: "latin1.txt" }, context())).rejects.toThrow(/not valid UTF-8/);
   });
 
@@ -105,8 +118,12 @@ describe("Read", () => {
   it("refuses paths outside the workspace, and symbolic links that point out", async () => {
     await writeFile(join(base, "secret.txt"), "secret");
     await symlink(join(base, "secret.txt"), join(root, "link.txt"));
-    await expect(tool().run({ file_path: "../secret.txt" }, context())).rejects.toThrow(/outside the workspace/);
-    await expect(tool().run({ file_path: join(base, "secret.txt") }, context())).rejects.toThrow(/Access denied/);
+    await expect(tool().run({ file_path: "../secret.txt" }, context())).rejects.toThrow(
+      /outside the workspace/,
+    );
+    await expect(tool().run({ file_path: join(base, "secret.txt") }, context())).rejects.toThrow(
+      /Access denied/,
+    );
     await expect(tool().run({ file_path: "link.txt" }, context())).rejects.toThrow(/symbolic link/);
   });
 

@@ -3,7 +3,12 @@ import { truncateOutput } from "./truncate-output.js";
 
 describe("truncateOutput", () => {
   it("returns text that fits unchanged", () => {
-    expect(truncateOutput("abc\ndef", 10)).toEqual({ text: "abc\ndef", truncated: false, omittedChars: 0, omittedLines: 0 });
+    expect(truncateOutput("abc\ndef", 10)).toEqual({
+      text: "abc\ndef",
+      truncated: false,
+      omittedChars: 0,
+      omittedLines: 0,
+    });
   });
 
   it("keeps the head and the tail within the cap, at line breaks, with a marker", () => {

@@ -41,7 +41,9 @@ describe("Workspace.resolve", () => {
 
   it("refuses an absolute path elsewhere, and names the folders it may use", async () => {
     const ws = new Workspace([root]);
-    await expect(ws.resolve("/etc/passwd")).rejects.toThrow(/Access denied: \/etc\/passwd .*outside the workspace/);
+    await expect(ws.resolve("/etc/passwd")).rejects.toThrow(
+      /Access denied: \/etc\/passwd .*outside the workspace/,
+    );
     await expect(ws.resolve("/etc/passwd")).rejects.toThrow(root);
   });
 

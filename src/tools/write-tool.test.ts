@@ -1,4 +1,16 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -9,7 +21,11 @@ import { createWriteTool } from "./write-tool.js";
 
 let base: string;
 let root: string;
-const context = (): ToolContext => ({ signal: new AbortController().signal, toolUseId: "t1", state: new Map() });
+const context = (): ToolContext => ({
+  signal: new AbortController().signal,
+  toolUseId: "t1",
+  state: new Map(),
+});
 
 beforeEach(async () => {
   base = await realpath(await mkdtemp(join(tmpdir(), "mitsu-write-")));
@@ -60,7 +76,9 @@ describe("Write", () => {
     await writeFile(join(root, "f.txt"), "v1");
     const { read, write } = tools();
     await read.run({ file_path: "f.txt" }, context());
-    await expect(write.run({ file_path: "f.txt", content: "v2" }, context())).rejects.toThrow(/not been Read/);
+    await expect(write.run({ file_path: "f.txt", content: "v2" }, context())).rejects.toThrow(
+      /not been Read/,
+    );
   });
 
   it("refuses a file that changed on disk since it was Read", async () => {

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ToolContext } from "../loop/tool.js";
+import { createBashTool } from "./bash-tool.js";
+import { createBuiltinTools } from "./create-builtin-tools.js";
+
+let base: string;
+let root: string;
+const context = (signal = new AbortController().signal): ToolContext => ({
+  signal,
+  toolUseId: "t1",
+  state: new Map(),
+});
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "mitsu-bash-test-")));
+  root = join(base, "project");
+  await mkdir(root);
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const bash = (extra: Partial<Parameters<typeof createBashTool>[0]> = {}) =>
+  createBashTool({
+    cwd: root,
+    outputDir: join(base, "out"),
+    env: { PATH: process.env.PATH },
+    killGraceMs: 300,
+    ...extra,
+  });
+
+/** Alive and not a zombie (a zombie has ended; it only waits for its parent to collect its status). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (!existsSync("/proc/self/stat")) return true;
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function pidsIn(file: string): Promise<number[]> {
+  const text = await readFile(file, "utf8");
+  return text.split(/\s+/).filter(Boolean).map(Number);
+}
+
+describe("Bash", () => {
+  it("runs in the working folder and returns interleaved output and the exit code", async () => {
+    const result = await bash().run({ command: "pwd; echo out; echo err >&2; exit 3" }, context());
+    expect(result).toEqual({ content: `${root}\nout\nerr\n\n[Exit code: 3]`, isError: false });
+  });
+
+  it("says when there is no output", async () => {
+    expect(await bash().run({ command: "true" }, context())).toEqual({
+      content: "(no output)\n\n[Exit code: 0]",
+      isError: false,
+    });
+  });
+
+  it("drops provider API keys from the environment, and keeps the rest", async () => {
+    const env = {
+      PATH: process.env.PATH,
+      ANTHROPIC_API_KEY: "a",
+      OPENAI_API_KEY: "o",
+      GEMINI_API_KEY: "g",
+      GOOGLE_API_KEY: "go",
+      MISTRAL_API_KEY: "m",
+      KEEP_ME: "kept",
+    };
+    const result = await bash({ env }).run({ command: "env | grep -E '_API_KEY|KEEP_ME' | sort" }, context());
+    expect(result).toEqual({ content: "KEEP_ME=kept\n\n[Exit code: 0]", isError: false });
+  });
+
+  it("kills the whole process group on timeout: no orphans", async () => {
+    const result = await bash().run(
+      {
+        command: "sleep 30 & echo $! > pids; (sleep 30; true) & echo $! >> pids; echo started; sleep 30",
+        timeout: 500,
+      },
+      context(),
+    );
+    expect(result).toMatchObject({ isError: true });
+    const text = (result as { content: string }).content;
+    expect(text).toContain("started");
+    expect(text).toContain("timed out after 500 ms");
+    const pids = await pidsIn(join(root, "pids"));
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+  });
+
+  it("kills a process that ignores SIGTERM, after the grace period", async () => {
+    const result = await bash().run(
+      { command: "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > pids; sleep 30", timeout: 300 },
+      context(),
+    );
+    expect(result).toMatchObject({ isError: true });
+    for (const pid of await pidsIn(join(root, "pids"))) expect(alive(pid)).toBe(false);
+  });
+
+  it("kills the whole process group on abort, and reports the abort as an error", async () => {
+    const controller = new AbortController();
+    const running = bash().run(
+      { command: "sleep 30 & echo $! > pids; echo go; sleep 30" },
+      context(controller.signal),
+    );
+    while (!existsSync(join(root, "pids")) || (await readFile(join(root, "pids"), "utf8")) === "") {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    controller.abort();
+    await expect(running).rejects.toThrow(/aborted/);
+    for (const pid of await pidsIn(join(root, "pids"))) expect(alive(pid)).toBe(false);
+  });
+
+  it("stops processes left in the background when the command ends, instead of hanging", async () => {
+    const result = await bash().run({ command: "sleep 30 & echo $! > pids; echo done" }, context());
+    expect((result as { content: string }).content).toContain("done\n\n[Processes the command left running");
+    for (const pid of await pidsIn(join(root, "pids"))) expect(alive(pid)).toBe(false);
+  });
+
+  it("keeps the head and tail of a long output and saves the whole of it for Read", async () => {
+    const tools = createBuiltinTools({ cwd: root, tempDir: base, env: { PATH: process.env.PATH } });
+    const bashTool = tools.find((tool) => tool.name === "Bash")!;
+    const read = tools.find((tool) => tool.name === "Read")!;
+    const ctx = context();
+    const result = (await bashTool.run({ command: "seq 1 100000" }, ctx)) as { content: string };
+    const text = result.content;
+    expect(text.startsWith("1\n2\n3\n")).toBe(true);
+    expect(text).toContain(
+      "99999\n100000\n\n[Output was 588895 characters; only its beginning and end are shown.",
+    );
+    expect(text.length).toBeLessThan(32_000);
+    const path = /saved in (\S+): Read it/.exec(text)?.[1];
+    expect(path).toBeDefined();
+    const saved = await readFile(path!, "utf8");
+    expect(saved.split("\n")).toHaveLength(100_001);
+    expect(await read.run({ file_path: path, offset: 50_000, limit: 2 }, ctx)).toMatch(
+      /^ 50000\t50000\n 50001\t50001/,
+    );
+  });
+
+  it("rejects an empty command; its schema caps the timeout at 10 minutes", async () => {
+    await expect(bash().run({ command: "  " }, context())).rejects.toThrow(/empty/);
+    expect(bash().inputSchema).toMatchObject({
+      properties: { timeout: { maximum: 600_000 } },
+      required: ["command"],
+    });
+    expect(bash().summarize?.({ command: "npm test\nnpm run lint" })).toBe("Bash npm test…");
+  });
+
+  it("reports a shell that cannot be started", async () => {
+    await expect(bash({ shell: join(base, "no-shell") }).run({ command: "true" }, context())).rejects.toThrow(
+      /Cannot run the command/,
+    );
+  });
+});

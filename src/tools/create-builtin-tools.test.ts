@@ -1,0 +1,70 @@
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type ToolContext, toToolDefinition } from "../loop/tool.js";
+import { createBuiltinTools } from "./create-builtin-tools.js";
+
+let base: string;
+const context = (): ToolContext => ({
+  signal: new AbortController().signal,
+  toolUseId: "t1",
+  state: new Map(),
+});
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "mitsu-builtin-")));
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+describe("createBuiltinTools", () => {
+  it("returns the six tools with Claude Code's names and input fields", () => {
+    const tools = createBuiltinTools({ cwd: base });
+    expect(tools.map((tool) => tool.name)).toEqual(["Read", "Write", "Edit", "Bash", "Grep", "Glob"]);
+    const fields = Object.fromEntries(
+      tools.map((tool) => [tool.name, Object.keys((tool.inputSchema as { properties: object }).properties)]),
+    );
+    expect(fields).toEqual({
+      Read: ["file_path", "offset", "limit"],
+      Write: ["file_path", "content"],
+      Edit: ["file_path", "old_string", "new_string", "replace_all"],
+      Bash: ["command", "timeout", "description"],
+      Grep: [
+        "pattern",
+        "path",
+        "glob",
+        "type",
+        "output_mode",
+        "-i",
+        "-n",
+        "-A",
+        "-B",
+        "-C",
+        "multiline",
+        "head_limit",
+      ],
+      Glob: ["pattern", "path"],
+    });
+    expect(tools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["Read", "Grep", "Glob"]);
+    expect(tools.filter((tool) => tool.eagerInputStreaming).map((tool) => tool.name)).toEqual([
+      "Write",
+      "Edit",
+    ]);
+    for (const tool of tools) {
+      expect(tool.description.length).toBeGreaterThan(100);
+      expect(typeof tool.summarize).toBe("function");
+    }
+    expect(toToolDefinition(tools[1]!)).toMatchObject({ name: "Write", eager_input_streaming: true });
+  });
+
+  it("lets the file tools reach additional roots", async () => {
+    const extra = await mkdtemp(join(base, "extra-"));
+    await writeFile(join(extra, "x.txt"), "extra");
+    const [read] = createBuiltinTools({ cwd: join(base), additionalRoots: [extra] });
+    expect(await read!.run({ file_path: join(extra, "x.txt") }, context())).toBe("     1\textra");
+    const [readOnlyCwd] = createBuiltinTools({ cwd: join(extra) });
+    await expect(readOnlyCwd!.run({ file_path: join(base, "y.txt") }, context())).rejects.toThrow(
+      /Access denied/,
+    );
+  });
+});
