@@ -60,6 +60,20 @@ describe("project instruction discovery", () => {
   });
 });
 
+describe("unreadable files", () => {
+  it("notes a file that cannot be read instead of failing", async () => {
+    const root = tree({
+      "r/.git/HEAD": "",
+      "r/AGENTS.md/inside.txt": "a folder named AGENTS.md",
+      "r/CLAUDE.md": "ok",
+    });
+    const result = await loadProjectInstructions({ cwd: join(root, "r"), home: root });
+    expect(result.files.map((f) => f.content)).toEqual(["", "ok"]);
+    expect(result.notes).toEqual([expect.stringMatching(/AGENTS\.md could not be read: .*EISDIR/)]);
+    expect(result.text).toContain("Note: ");
+  });
+});
+
 describe("@path imports", () => {
   it("follows nested imports relative to the importing file, and ~/ from home", async () => {
     const root = tree({
