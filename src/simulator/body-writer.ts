@@ -32,9 +32,10 @@ export class BodyWriter {
     return true;
   }
 
+  /** Ends the body; a disconnect fault that the body was too short to reach drops the socket here instead. */
   end(): void {
     if (this.closed) return;
-    if (this.disconnectAfterBytes !== undefined && this.written >= this.disconnectAfterBytes) {
+    if (this.disconnectAfterBytes !== undefined) {
       this.drop(Buffer.alloc(0));
       return;
     }

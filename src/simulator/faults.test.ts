@@ -147,6 +147,15 @@ describe("faults", () => {
     expect(s.requests[0]?.fault).toBe("disconnect");
   });
 
+  it("disconnect: a stream shorter than N bytes is dropped, unterminated, after its last byte", async () => {
+    const s = await start({
+      script: [{ ...text("short"), fault: { kind: "disconnect", afterBytes: 1_000_000 } }],
+    });
+    const got = await rawPost(s.url, streamBody());
+    expect(got.broken).toBe(true);
+    expect(got.bytes).toBeGreaterThan(0);
+  });
+
   it("disconnect: a non-streaming body is cut too, and fetch sees the break", async () => {
     const s = await start({
       script: [{ ...text("y".repeat(500)), fault: { kind: "disconnect", afterBytes: 40 } }],

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { handleMessages, sendError } from "./anthropic/handle-messages.js";
+import { handleCountTokens } from "./anthropic/handle-count-tokens.js";
+import { handleMessages } from "./anthropic/handle-messages.js";
+import { sendError } from "./anthropic/send-error.js";
 import { CacheModel } from "./cache-model.js";
 import { IdSource } from "./id-source.js";
 import { ScriptQueue } from "./script-queue.js";
@@ -12,6 +14,7 @@ type Handler = (ctx: SimContext, ex: Exchange) => Promise<void>;
 /** Routes by method and path (query string ignored); each protocol adds its endpoints here. */
 const ROUTES: { method: string; path: string; protocol: LoggedRequest["protocol"]; handler: Handler }[] = [
   { method: "POST", path: "/v1/messages", protocol: "anthropic", handler: handleMessages },
+  { method: "POST", path: "/v1/messages/count_tokens", protocol: "anthropic", handler: handleCountTokens },
 ];
 
 /**

@@ -41,7 +41,10 @@ export type SimFault =
    * events, the error follows the last one. In non-streaming mode the request gets the matching HTTP error.
    */
   | { kind: "error-event"; afterEvents: number; errorType?: string }
-  /** The socket is destroyed after `afterBytes` bytes of response body. */
+  /**
+   * The socket is destroyed after `afterBytes` bytes of response body (after the whole body, unterminated,
+   * when it is shorter).
+   */
   | { kind: "disconnect"; afterBytes: number }
   /**
    * Generation stops after `afterChars` characters (code points) of block content (text, thinking, tool input):

@@ -144,6 +144,11 @@ const cases: [string, unknown, string][] = [
     "messages.1.content.0.input: Input should be a valid dictionary",
   ],
   [
+    "a cache_control ttl other than 5m or 1h",
+    messagesBody({ system: [{ type: "text", text: "s", cache_control: { type: "ephemeral", ttl: "2h" } }] }),
+    "cache_control.ttl: Input should be '5m' or '1h' (got \"2h\")",
+  ],
+  [
     "five cache_control blocks",
     messagesBody({
       tools: [tool("a", { cache_control: { type: "ephemeral" } })],

@@ -7,14 +7,10 @@ import { estimateTokens } from "../token-estimate.js";
 import type { SimFault, SimTurn, SimUsage } from "../types.js";
 import { cacheBlocks } from "./cache-blocks.js";
 import { eagerToolNames } from "./eager-tools.js";
-import {
-  anthropicErrorBody,
-  defaultErrorMessage,
-  errorTypeForStatus,
-  statusForErrorType,
-} from "./error-body.js";
+import { defaultErrorMessage, errorTypeForStatus, statusForErrorType } from "./error-body.js";
 import { AnthropicEventWriter } from "./event-writer.js";
 import { messageJson } from "./message-json.js";
+import { rejectedBeforeValidation, sendError } from "./send-error.js";
 import { streamTurn } from "./stream-turn.js";
 import { validateRequest } from "./validate-request.js";
 
@@ -31,19 +27,7 @@ interface MessagesBody {
 /** POST /v1/messages: authenticate, validate, take the next scripted turn, and answer it. */
 export async function handleMessages(ctx: SimContext, ex: Exchange): Promise<void> {
   const requestId = ctx.ids.next("req_011");
-  const headers = ex.log.headers;
-  if (!headers["x-api-key"] && !headers.authorization) {
-    return sendError(ex, requestId, 401, "authentication_error", "x-api-key header is required");
-  }
-  if (ex.bodyError !== undefined) {
-    return sendError(
-      ex,
-      requestId,
-      400,
-      "invalid_request_error",
-      `There was an error parsing the body: ${ex.bodyError}`,
-    );
-  }
+  if (rejectedBeforeValidation(ex, requestId)) return;
   const invalid = validateRequest(ex.log.body);
   if (invalid) return sendError(ex, requestId, 400, "invalid_request_error", invalid);
   const body = ex.log.body as MessagesBody;
@@ -190,25 +174,4 @@ function sendHttpFault(ex: Exchange, requestId: string, fault: Extract<SimFault,
   const type = errorTypeForStatus(fault.status);
   ex.log.fault = "http";
   sendError(ex, requestId, fault.status, type, defaultErrorMessage(type), extra);
-}
-
-/** Answers an error in Anthropic's shape and records it in the log. */
-export function sendError(
-  ex: Exchange,
-  requestId: string,
-  status: number,
-  type: string,
-  message: string,
-  extraHeaders: Record<string, string> = {},
-): void {
-  ex.log.status = status;
-  ex.log.error = message;
-  const json = JSON.stringify(anthropicErrorBody(type, message, requestId));
-  ex.res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
-    "request-id": requestId,
-    ...extraHeaders,
-  });
-  ex.res.end(json);
 }

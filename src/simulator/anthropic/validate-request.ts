@@ -11,13 +11,22 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export function validateRequest(body: unknown): string | undefined {
   if (!body || typeof body !== "object" || Array.isArray(body)) return "Request body must be a JSON object";
   const b = body as Record<string, unknown>;
-  if (b.model === undefined) return "model: Field required";
-  if (typeof b.model !== "string" || b.model === "") return "model: Input should be a valid string";
+  const model = checkModel(b.model);
+  if (model) return model;
   if (b.max_tokens === undefined) return "max_tokens: Field required";
   if (typeof b.max_tokens !== "number" || !Number.isInteger(b.max_tokens)) {
     return "max_tokens: Input should be a valid integer";
   }
   if (b.max_tokens < 1) return "max_tokens: Input should be greater than or equal to 1";
+  return validatePrompt(b);
+}
+
+/** The checks shared with count_tokens (which has no max_tokens): model, messages, system, tools, cache_control. */
+export function validatePrompt(body: unknown): string | undefined {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return "Request body must be a JSON object";
+  const b = body as Record<string, unknown>;
+  const model = checkModel(b.model);
+  if (model) return model;
   if (b.stream !== undefined && typeof b.stream !== "boolean")
     return "stream: Input should be a valid boolean";
   if (b.messages === undefined) return "messages: Field required";
@@ -29,6 +38,12 @@ export function validateRequest(body: unknown): string | undefined {
     validateTranscript(b.messages) ??
     checkCacheControl(b.tools, b.system, b.messages)
   );
+}
+
+function checkModel(model: unknown): string | undefined {
+  if (model === undefined) return "model: Field required";
+  if (typeof model !== "string" || model === "") return "model: Input should be a valid string";
+  return undefined;
 }
 
 function checkSystem(system: unknown): string | undefined {
@@ -66,15 +81,22 @@ function checkTools(tools: unknown): string | undefined {
 
 function checkCacheControl(tools: unknown, system: unknown, messages: unknown[]): string | undefined {
   let found = 0;
+  let badTtl: string | undefined;
   const visit = (block: unknown) => {
     if (!block || typeof block !== "object") return;
     const b = block as { cache_control?: unknown; type?: unknown; content?: unknown };
-    if (b.cache_control !== undefined && b.cache_control !== null) found++;
+    if (b.cache_control !== undefined && b.cache_control !== null) {
+      found++;
+      const ttl = (b.cache_control as { ttl?: unknown }).ttl;
+      if (ttl !== undefined && ttl !== "5m" && ttl !== "1h") badTtl ??= String(ttl);
+    }
     if (b.type === "tool_result" && Array.isArray(b.content)) b.content.forEach(visit);
   };
   if (Array.isArray(tools)) tools.forEach(visit);
   if (Array.isArray(system)) system.forEach(visit);
   for (const message of messages) contentBlocks((message as { content?: unknown }).content)?.forEach(visit);
+  if (badTtl !== undefined)
+    return `cache_control.ttl: Input should be '5m' or '1h' (got ${JSON.stringify(badTtl)})`;
   if (found > MAX_CACHE_BREAKPOINTS) {
     return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${found}.`;
   }
