@@ -1,0 +1,128 @@
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { PermissionRuleError, type PermissionRule, parsePermissionRule, type RuleOrigin } from "./permission-rule.js";
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Rules from every settings file, in order user, project, local (all of them apply; deny wins over ask over allow). */
+export interface LoadedRules {
+  allow: PermissionRule[];
+  ask: PermissionRule[];
+  deny: PermissionRule[];
+}
+
+export interface LoadedSettings {
+  rules: LoadedRules;
+  /** The most specific file's `defaultMode` (local over project over user), if any says one. */
+  defaultMode?: PermissionMode;
+  /** `additionalDirectories` of every file, resolved against the file's project root (or home). */
+  additionalDirectories: string[];
+  /** The settings files that exist and were read. */
+  files: string[];
+}
+
+/** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+}
+
+export interface LoadSettingsOptions {
+  /** The project root: `.mitsu/settings.json` and `.mitsu/settings.local.json` are read there. */
+  cwd: string;
+  /** The home folder for `~/.mitsu/settings.json` and `~/` in rules. Default `os.homedir()`. */
+  home?: string;
+}
+
+/**
+ * Reads `~/.mitsu/settings.json` (user), `.mitsu/settings.json` (project, shared in git) and
+ * `.mitsu/settings.local.json` (project, untracked). A missing file is skipped; a file that exists but
+ * cannot be used throws a `SettingsError` naming it, since silently dropping someone's deny rules would be
+ * worse than stopping. Keys other than `permissions` are left to whoever reads them.
+ */
+export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
+  const home = resolve(options.home ?? homedir());
+  const cwd = resolve(options.cwd);
+  const sources = [
+    { file: join(home, ".mitsu", "settings.json"), root: home },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd },
+  ];
+  const result: LoadedSettings = { rules: { allow: [], ask: [], deny: [] }, additionalDirectories: [], files: [] };
+  for (const { file, root } of sources) {
+    const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
+    });
+    // When the project is the home folder, its settings.json is the user file: read it once.
+    if (text === undefined || result.files.includes(file)) continue;
+    result.files.push(file);
+    applySettings(parseSettings(text, file), { source: file, root, home }, result);
+  }
+  return result;
+}
+
+interface PermissionsSection {
+  allow?: unknown;
+  ask?: unknown;
+  deny?: unknown;
+  defaultMode?: unknown;
+  additionalDirectories?: unknown;
+}
+
+function parseSettings(text: string, file: string): PermissionsSection | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
+  }
+  if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
+  if (value.permissions === undefined) return undefined;
+  if (!isObject(value.permissions)) {
+    throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
+  }
+  return value.permissions as PermissionsSection;
+}
+
+function applySettings(section: PermissionsSection | undefined, origin: RuleOrigin, into: LoadedSettings): void {
+  if (!section) return;
+  const file = origin.source;
+  for (const behavior of ["allow", "ask", "deny"] as const) {
+    const list = stringList(section[behavior], `permissions.${behavior}`, file);
+    list.forEach((text, index) => {
+      try {
+        into.rules[behavior].push(parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`));
+      } catch (error) {
+        if (error instanceof PermissionRuleError) throw new SettingsError(error.message);
+        throw error;
+      }
+    });
+  }
+  if (section.defaultMode !== undefined) {
+    const mode = section.defaultMode;
+    if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
+      throw new SettingsError(
+        `permissions.defaultMode in settings file ${file} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}.`,
+      );
+    }
+    into.defaultMode = mode as PermissionMode;
+  }
+  for (const folder of stringList(section.additionalDirectories, "permissions.additionalDirectories", file)) {
+    const expanded = folder === "~" || folder.startsWith("~/") ? join(origin.home, folder.slice(2)) : folder;
+    into.additionalDirectories.push(resolve(origin.root, expanded));
+  }
+}
+
+function stringList(value: unknown, key: string, file: string): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw new SettingsError(`${key} in settings file ${file} must be an array of strings.`);
+  }
+  return value as string[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,151 @@
+import { isAbsolute, relative } from "node:path";
+import ignore, { type Ignore } from "ignore";
+import { parse } from "shell-quote";
+
+export type RuleBehavior = "allow" | "ask" | "deny";
+
+/** Where a rule came from, for error messages and for resolving its relative paths. */
+export interface RuleOrigin {
+  /** e.g. `/p/.mitsu/settings.json`, `--allowedTools`, or `session` (allowed "always" at a prompt). */
+  source: string;
+  /** The folder `./` and `/` refer to in file rules: the project root that holds `.mitsu/`, or the cwd. */
+  root: string;
+  /** The folder `~/` refers to. */
+  home: string;
+}
+
+/**
+ * One parsed rule: `Tool`, `Tool(specifier)`, `mcp__server` or `mcp__server__tool`.
+ * - File rules (`Read`, `Edit`, `Write`) take gitignore-style globs: `./x` and `x` and `/x` are relative to
+ *   the origin's root (as in Claude Code, a single `/` is NOT the filesystem root), `//x` is absolute,
+ *   `~/x` is in the home folder. `Edit(…)` covers every file-editing tool (Edit and Write); `Read(…)` covers
+ *   Read, and Grep and Glob by their search path (best effort: a search of a parent folder is not seen
+ *   as touching a denied file below it).
+ * - `Bash(cmd)` matches one command exactly; `Bash(prefix:*)` matches it and what extends it by whole words;
+ *   other `*` are wildcards. They are matched against each simple command of a compound line.
+ * - `WebFetch(domain:example.com)` matches that host.
+ */
+export interface PermissionRule {
+  /** The rule as written. */
+  text: string;
+  toolName: string;
+  specifier?: string;
+  origin: RuleOrigin;
+  /** Compiled file glob (file rules only). */
+  files?: { base: string; matcher: Ignore };
+  /** Compiled Bash matcher (Bash rules only). */
+  command?: (words: string[]) => boolean;
+}
+
+/** A rule that cannot be parsed; the message names the rule and where it was written. */
+export class PermissionRuleError extends Error {
+  override name = "PermissionRuleError";
+}
+
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+export const FILE_RULE_TOOLS = new Set(["Read", "Edit", "Write"]);
+
+/** Parses a rule; `where` says where it was written (e.g. `permissions.allow[2] in /p/.mitsu/settings.json`). */
+export function parsePermissionRule(text: string, origin: RuleOrigin, where = origin.source): PermissionRule {
+  const fail = (why: string): never => {
+    throw new PermissionRuleError(`Invalid permission rule ${JSON.stringify(text)} (${where}): ${why}`);
+  };
+  const trimmed = text.trim();
+  if (trimmed === "") fail("it is empty");
+  const open = trimmed.indexOf("(");
+  const toolName = open === -1 ? trimmed : trimmed.slice(0, open);
+  if (!TOOL_NAME.test(toolName)) {
+    fail(`${JSON.stringify(toolName)} is not a tool name (expected e.g. Read, Bash(npm test:*), mcp__server__tool)`);
+  }
+  const rule: PermissionRule = { text: trimmed, toolName, origin };
+  if (open === -1) return rule;
+  if (!trimmed.endsWith(")")) fail('it has no closing ")"');
+  const specifier = trimmed.slice(open + 1, -1).trim();
+  if (specifier === "") fail(`the parentheses are empty; write ${toolName} alone to match every call`);
+  if (toolName.startsWith("mcp__")) fail("MCP rules take no parentheses: write mcp__server or mcp__server__tool");
+  rule.specifier = specifier;
+  if (specifier === "*") return rule;
+  if (FILE_RULE_TOOLS.has(toolName)) rule.files = compileFileGlob(specifier, origin);
+  else if (toolName === "Bash") rule.command = compileCommandPattern(specifier, fail);
+  return rule;
+}
+
+function compileFileGlob(specifier: string, origin: RuleOrigin): { base: string; matcher: Ignore } {
+  let base = origin.root;
+  let pattern = specifier;
+  if (specifier.startsWith("//")) {
+    base = "/";
+    pattern = specifier.slice(1);
+  } else if (specifier === "~" || specifier.startsWith("~/")) {
+    base = origin.home;
+    pattern = `/${specifier.slice(2)}`;
+  } else if (specifier.startsWith("./")) {
+    pattern = `/${specifier.slice(2)}`;
+  }
+  if (pattern === "/" || pattern === "") pattern = "**";
+  return { base, matcher: ignore().add(pattern) };
+}
+
+function compileCommandPattern(specifier: string, fail: (why: string) => never): (words: string[]) => boolean {
+  if (specifier.endsWith(":*")) {
+    const prefix = words(specifier.slice(0, -2), fail);
+    if (prefix.length === 0) fail('":*" needs a command before it, e.g. Bash(npm run test:*)');
+    return (command) => prefix.length <= command.length && prefix.every((word, i) => command[i] === word);
+  }
+  if (specifier.includes("*")) {
+    const escaped = specifier.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const pattern = new RegExp(`^${escaped.join(".*")}$`, "s");
+    return (command) => pattern.test(command.join(" "));
+  }
+  const exact = words(specifier, fail);
+  return (command) => exact.length === command.length && exact.every((word, i) => command[i] === word);
+}
+
+function words(text: string, fail: (why: string) => never): string[] {
+  const tokens = parse(text, (name) => `$${name}`);
+  return tokens.map((token) => {
+    if (typeof token === "string") return token;
+    if (!("op" in token)) return fail("comments are not allowed in a Bash rule");
+    const { op, pattern } = token as { op: string; pattern?: string };
+    return op === "glob" ? (pattern ?? "*") : op;
+  });
+}
+
+/** The tool names a rule's name stands for (Edit covers Write; Read covers Grep and Glob). */
+export function ruleAppliesToTool(rule: PermissionRule, toolName: string): boolean {
+  if (rule.toolName === toolName) return true;
+  if (rule.toolName === "Edit") return toolName === "Write" || toolName === "MultiEdit" || toolName === "NotebookEdit";
+  if (rule.toolName === "Read") return toolName === "Grep" || toolName === "Glob";
+  // `mcp__server` (and `mcp__server__*`) cover every tool of that server.
+  if (rule.toolName.startsWith("mcp__") && toolName.startsWith("mcp__")) {
+    const server = rule.toolName.replace(/__\*$/, "");
+    return server.split("__").length === 2 && toolName.startsWith(`${server}__`);
+  }
+  return false;
+}
+
+/**
+ * Whether a file rule covers one of a call's paths. `path` is absolute; `realBase` is the rule's base with
+ * links resolved (so a rule for `./src/**` also covers the real path of a file under a linked project root).
+ */
+export function fileRuleMatches(rule: PermissionRule, path: string, realBase?: string): boolean {
+  if (!rule.files) return true;
+  const files = rule.files;
+  const test = (base: string) => {
+    const rel = relative(base, path);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
+    return files.matcher.ignores(rel);
+  };
+  return test(files.base) || (realBase !== undefined && realBase !== files.base && test(realBase));
+}
+
+/** Whether a WebFetch rule (`domain:host`) covers a URL. */
+export function urlRuleMatches(rule: PermissionRule, url: unknown): boolean {
+  if (!rule.specifier) return true;
+  if (!rule.specifier.startsWith("domain:") || typeof url !== "string") return false;
+  try {
+    return new URL(url).hostname === rule.specifier.slice("domain:".length);
+  } catch {
+    return false;
+  }
+}
