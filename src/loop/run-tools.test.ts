@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { AgentEvent } from "./agent-event.js";
@@ -310,6 +311,20 @@ describe("runTools", () => {
     const starts = events.filter((e) => e.type === "tool-call-start").map((e) => e.block.id);
     expect(starts.sort()).toEqual(["1", "2", "3"]);
     expect(ends.sort()).toEqual(["1", "2", "3"]);
+  });
+
+  it("adds one abort listener per turn, not one per call, and removes it (no MaxListenersExceededWarning)", async () => {
+    const signal = new AbortController().signal;
+    const counts: number[] = [];
+    const tool = makeTool("T", async () => {
+      counts.push(getEventListeners(signal, "abort").length);
+      await tick();
+      return "ok";
+    });
+    const calls = Array.from({ length: 12 }, (_, i) => toolUse(String(i), "T"));
+    await drain({ calls, tools: [tool], signal });
+    expect(counts).toEqual(Array(12).fill(1));
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 
   it("reports the duration of each call", async () => {

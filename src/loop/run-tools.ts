@@ -79,24 +79,18 @@ export function batchCalls(
   return batches;
 }
 
-/** Resolves with `run`'s value, or with `undefined` as soon as `signal` aborts. */
-function unlessAborted<T>(run: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve) => {
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener("abort", onAbort, { once: true });
-    run.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      () => {
-        // `run` is built never to reject; this only keeps a broken promise from going unhandled.
-        signal.removeEventListener("abort", onAbort);
-        resolve(undefined);
-      },
-    );
+/**
+ * A promise that resolves when `signal` aborts, with ONE listener for the whole turn however many calls
+ * race against it (an AbortSignal warns of a leak past 10 listeners); `dispose` removes it.
+ */
+function watchAbort(signal: AbortSignal): { aborted: Promise<undefined>; dispose: () => void } {
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
   });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { aborted, dispose: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /**
@@ -163,18 +157,22 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     const started = performance.now();
     const settled = signal.aborted
       ? undefined
-      : await unlessAborted(
+      : await Promise.race([
           execute(block).catch((error: unknown) => errorResult(block.id, errorMessage(error))),
-          signal,
-        );
+          abort.aborted,
+        ]);
     const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
     results[index] = result;
     queue.push({ type: "tool-call-end", turn, block, result, durationMs: performance.now() - started });
   };
 
+  const abort = watchAbort(signal);
   const work = (async () => {
     for (const batch of batchCalls(calls, tools)) await Promise.all(batch.map(runOne));
-  })().finally(() => queue.close());
+  })().finally(() => {
+    abort.dispose();
+    queue.close();
+  });
 
   yield* queue;
   await work;

@@ -60,13 +60,19 @@ export class TestProvider implements Provider {
 }
 
 function untilAborted(pause: Promise<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (signal?.aborted) resolve();
-    signal?.addEventListener("abort", () => resolve(), { once: true });
-    pause.then(
-      () => resolve(),
-      () => resolve(),
+  if (!signal)
+    return pause.then(
+      () => {},
+      () => {},
     );
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    pause.then(done, done);
   });
 }
 
