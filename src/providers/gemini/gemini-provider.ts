@@ -1,0 +1,69 @@
+import type { RetryOptions } from "../http/retry-policy.js";
+import { streamWithRetries } from "../http/stream-with-retries.js";
+import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import { redactHeaders } from "../shared/redact-headers.js";
+import { decodeGeminiStream } from "./decode-stream.js";
+import { encodeGeminiRequest } from "./encode-request.js";
+import { parseGeminiError } from "./parse-gemini-error.js";
+
+export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
+
+export interface GeminiProviderOptions {
+  /** Sent as `x-goog-api-key`. */
+  apiKey?: string | undefined;
+  /** Without the version path, as `GEMINI_BASE_URL`: default `https://generativelanguage.googleapis.com`. */
+  baseURL?: string | undefined;
+  /** The version path segment; default `v1beta` (where tools, thinking and system instructions live). */
+  apiVersion?: string | undefined;
+  fetch?: typeof fetch | undefined;
+  /** Extra headers on every request (they win over the defaults). */
+  headers?: Record<string, string> | undefined;
+  retry?: RetryOptions | undefined;
+  /** Waits between retries (tests make them instant). */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** Ids for function calls that come without one; default random `call_…`. */
+  newId?: (() => string) | undefined;
+}
+
+/**
+ * The Gemini adapter: `POST {baseURL}/{apiVersion}/models/{model}:streamGenerateContent?alt=sse` with
+ * `x-goog-api-key`. `stream` never throws (see `Provider`).
+ */
+export function createGeminiProvider(options: GeminiProviderOptions = {}): Provider {
+  const baseURL = (options.baseURL ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const version = options.apiVersion ?? "v1beta";
+  const urlFor = (model: string) =>
+    `${baseURL}/${version}/models/${encodeURIComponent(model.replace(/^models\//, ""))}:streamGenerateContent?alt=sse`;
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+  if (options.apiKey) headers["x-goog-api-key"] = options.apiKey;
+  Object.assign(headers, options.headers);
+
+  return {
+    api: "gemini",
+    encode(request: ModelRequest): EncodedRequest {
+      return {
+        url: urlFor(request.model),
+        method: "POST",
+        headers: redactHeaders(headers),
+        body: encodeGeminiRequest(request),
+      };
+    },
+    stream(request: ModelRequest, call: CallOptions = {}) {
+      const signal = call.signal;
+      return streamWithRetries({
+        post: {
+          url: urlFor(request.model),
+          headers,
+          body: encodeGeminiRequest(request),
+          parseError: parseGeminiError,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+        },
+        decode: (response) =>
+          decodeGeminiStream(response, { signal, live: call.liveInput ?? true, newId: options.newId }),
+        signal,
+        retry: options.retry,
+        sleep: options.sleep,
+      });
+    },
+  };
+}
