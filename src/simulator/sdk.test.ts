@@ -96,7 +96,7 @@ describe("the official Anthropic SDK against the simulator", () => {
       script: [
         {
           content: [{ type: "text", text: "served" }],
-          fault: { kind: "http", status: 429, retryAfterMs: 5 },
+          fault: { kind: "http", status: 429, retryAfterSeconds: 1, retryAfterMs: 5 },
         },
       ],
     });
