@@ -19,7 +19,9 @@ export interface JsonAccumulatorOptions {
  * Caveat for UIs: with duplicate keys, chunks for both values arrive at the same path (JSON.parse keeps the last).
  */
 export class JsonAccumulator {
-  private raw = "";
+  /** Fragments since the last join; joined once when the text is needed (never O(n²)). */
+  private readonly parts: string[] = [];
+  private joined = "";
   private readonly scanner: JsonScanner | undefined;
 
   constructor(options: JsonAccumulatorOptions = {}) {
@@ -33,19 +35,22 @@ export class JsonAccumulator {
    * inside an escape or between the halves of a surrogate pair: such characters are delivered with the next push.
    */
   push(fragment: string): readonly StringChunk[] {
-    // V8 keeps repeated concatenation as a rope and flattens it once (at JSON.parse): linear, not quadratic.
-    this.raw += fragment;
+    this.parts.push(fragment);
     return this.scanner === undefined ? NO_CHUNKS : this.scanner.scan(fragment);
   }
 
   /** All text received so far. */
   get text(): string {
-    return this.raw;
+    if (this.parts.length > 0) {
+      this.joined += this.parts.join("");
+      this.parts.length = 0;
+    }
+    return this.joined;
   }
 
   /** The verdict on all text received so far (see the class comment). Does not end the accumulator. */
   finish(): JsonResult {
-    const raw = this.raw;
+    const raw = this.text;
     let parseError: string;
     try {
       // JSON.parse is the authority for `ok` and builds the value natively; the scanner only explains failures.

@@ -69,13 +69,15 @@ export class JsonScanner {
   private literal = "";
   private literalPos = 0;
   private hexCount = 0;
-  private hex = 0;
   /** The string state an escape returns to. */
   private escapeOf = STRING;
-  /** The decoded key read so far. */
-  private key = "";
-  /** Decoded value characters not yet delivered (escapes, a held high surrogate). */
-  private pending = "";
+  /** The raw text of the key read so far, and whether it holds an escape. */
+  private keyRaw = "";
+  private keyEscaped = false;
+  /** The raw characters of an escape cut by the end of the previous fragment (a value string's). */
+  private carry = "";
+  /** A decoded high surrogate held back until the next code unit is known. */
+  private held = "";
   private stringPath: JsonPath | undefined;
   private error = "";
 
@@ -96,8 +98,12 @@ export class JsonScanner {
     const path = this.path;
     let out: StringChunk[] | undefined;
     let i = 0;
-    // Start of the raw (escape-free) run of the current string within this fragment.
-    let runStart = 0;
+    // Start of the current string's raw text in this fragment not yet decoded (value) or kept (key).
+    let segStart = 0;
+    // Whether that raw text holds an escape (so it needs decoding); an escape carried in counts.
+    let escaped = this.carry !== "";
+    // Where an escape that the escape states handle began in this fragment (-1: it began earlier).
+    let escapeStart = -1;
     let examined = 0;
 
     main: while (i < len) {
@@ -107,8 +113,21 @@ export class JsonScanner {
         case STRING:
         case KEY_STRING: {
           const from = i;
-          while (c !== 0x22 && c !== 0x5c && c >= 0x20) {
-            if (++i === len) {
+          // The hot loop: plain characters, and escapes complete in this fragment, are only validated here;
+          // a string's raw text is decoded once per scan (see `flushValue`), never character by character.
+          for (;;) {
+            if (c === 0x22 || c < 0x20) break;
+            if (c === 0x5c) {
+              const e = i + 1 < len ? s.charCodeAt(i + 1) : -1;
+              if (e === 0x75 && i + 5 < len && isHex4(s, i + 2)) i += 6;
+              else if (e !== 0x75 && isShortEscape(e)) i += 2;
+              else break; // cut by the fragment's end, or invalid: the escape states handle (and report) it
+              escaped = true;
+              if (i === len) {
+                examined += i - from - 1;
+                break main;
+              }
+            } else if (++i === len) {
               // The run's first character was counted on entry; no terminator was examined.
               examined += i - from - 1;
               break main;
@@ -117,28 +136,24 @@ export class JsonScanner {
           }
           examined += i - from;
           if (c === 0x22) {
-            if (track) {
-              if (state === STRING) {
-                const text = this.pending + s.slice(runStart, i);
-                this.pending = "";
-                if (text.length > 0) {
-                  out ??= [];
-                  out.push({ path: this.stringPath ?? Object.freeze(path.slice()), text });
-                }
+            if (state === STRING) {
+              if (track) {
+                out = this.flushValue(s.slice(segStart, i), escaped, true, out);
                 this.stringPath = undefined;
-              } else {
-                path[path.length - 1] = this.key + s.slice(runStart, i);
-                this.key = "";
               }
+              state = kinds.length === 0 ? DONE : AFTER_VALUE;
+            } else {
+              if (track) {
+                const raw = this.keyRaw + s.slice(segStart, i);
+                path[path.length - 1] = escaped || this.keyEscaped ? (JSON.parse(`"${raw}"`) as string) : raw;
+                this.keyRaw = "";
+                this.keyEscaped = false;
+              }
+              state = COLON;
             }
             i++;
-            if (state === KEY_STRING) state = COLON;
-            else state = kinds.length === 0 ? DONE : AFTER_VALUE;
           } else if (c === 0x5c) {
-            if (track) {
-              if (state === STRING) this.pending += s.slice(runStart, i);
-              else this.key += s.slice(runStart, i);
-            }
+            escapeStart = i;
             this.escapeOf = state;
             state = ESCAPE;
             i++;
@@ -149,61 +164,34 @@ export class JsonScanner {
           }
           continue;
         }
-        case ESCAPE: {
-          let decoded: number;
-          switch (c) {
-            case 0x22:
-            case 0x5c:
-            case 0x2f:
-              decoded = c;
-              break;
-            case 0x62:
-              decoded = 0x08;
-              break;
-            case 0x66:
-              decoded = 0x0c;
-              break;
-            case 0x6e:
-              decoded = 0x0a;
-              break;
-            case 0x72:
-              decoded = 0x0d;
-              break;
-            case 0x74:
-              decoded = 0x09;
-              break;
-            case 0x75:
-              state = UNICODE;
-              this.hexCount = 0;
-              this.hex = 0;
-              i++;
-              continue;
-            default:
-              this.fail(`invalid escape: ${describe(c)} after a backslash at offset ${this.offset + i}`);
-              state = INVALID;
-              break main;
+        case ESCAPE:
+          if (c === 0x75) {
+            state = UNICODE;
+            this.hexCount = 0;
+            i++;
+            continue;
           }
-          if (track) this.append(decoded);
+          if (!isShortEscape(c)) {
+            this.fail(`invalid escape: ${describe(c)} after a backslash at offset ${this.offset + i}`);
+            state = INVALID;
+            break main;
+          }
           state = this.escapeOf;
-          runStart = ++i;
+          escaped = true;
+          i++;
           continue;
-        }
-        case UNICODE: {
-          const digit = hexValue(c);
-          if (digit < 0) {
+        case UNICODE:
+          if (hexValue(c) < 0) {
             this.fail(`invalid hex digit ${describe(c)} in a \\u escape at offset ${this.offset + i}`);
             state = INVALID;
             break main;
           }
-          this.hex = this.hex * 16 + digit;
           i++;
           if (++this.hexCount === 4) {
-            if (track) this.append(this.hex);
             state = this.escapeOf;
-            runStart = i;
+            escaped = true;
           }
           continue;
-        }
         case VALUE:
         case VALUE_OR_CLOSE:
           if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) {
@@ -213,7 +201,8 @@ export class JsonScanner {
           switch (c) {
             case 0x22:
               state = STRING;
-              runStart = ++i;
+              segStart = ++i;
+              escaped = false;
               continue;
             case 0x7b:
               kinds.push(OBJECT);
@@ -276,7 +265,8 @@ export class JsonScanner {
           }
           if (c === 0x22) {
             state = KEY_STRING;
-            runStart = ++i;
+            segStart = ++i;
+            escaped = false;
             continue;
           }
           if (c === 0x7d && state === KEY_OR_CLOSE) {
@@ -407,21 +397,20 @@ export class JsonScanner {
       }
     }
 
-    if (track) {
-      if (state === KEY_STRING) this.key += s.slice(runStart, len);
-      else if (state === STRING || ((state === ESCAPE || state === UNICODE) && this.escapeOf === STRING)) {
-        // The string continues in a later fragment: deliver what it has so far.
-        let text = state === STRING ? this.pending + s.slice(runStart, len) : this.pending;
-        const last = text.charCodeAt(text.length - 1);
-        if (last >= 0xd800 && last <= 0xdbff) {
-          // Hold a high surrogate until its partner (or whatever follows) is known.
-          this.pending = text.slice(-1);
-          text = text.slice(0, -1);
-        } else this.pending = "";
-        if (text.length > 0) {
-          this.stringPath ??= Object.freeze(path.slice());
-          out ??= [];
-          out.push({ path: this.stringPath, text });
+    if (track && state !== INVALID) {
+      const inEscape = state === ESCAPE || state === UNICODE;
+      if (state === KEY_STRING || (inEscape && this.escapeOf === KEY_STRING)) {
+        // Keys are short: keep their raw text and decode once, at the closing quote.
+        this.keyRaw += s.slice(segStart, len);
+        this.keyEscaped ||= escaped;
+      } else if (state === STRING) {
+        out = this.flushValue(s.slice(segStart, len), escaped, false, out);
+      } else if (inEscape && this.escapeOf === STRING) {
+        // Deliver the text before the cut escape; carry the escape's raw characters to the next fragment.
+        if (escapeStart < 0) this.carry += s;
+        else {
+          out = this.flushValue(s.slice(segStart, escapeStart), escaped, false, out);
+          this.carry = s.slice(escapeStart);
         }
       }
     }
@@ -446,21 +435,69 @@ export class JsonScanner {
     return { status: "incomplete" };
   }
 
-  private append(code: number): void {
-    const ch = String.fromCharCode(code);
-    if (this.escapeOf === STRING) this.pending += ch;
-    else this.key += ch;
+  /**
+   * Decodes a value string's raw text from this fragment (after any carried escape) and adds it to `out` as the
+   * string's one chunk for this scan. Unless the string closed here, a final high surrogate is held back.
+   */
+  private flushValue(
+    raw: string,
+    escaped: boolean,
+    closed: boolean,
+    out: StringChunk[] | undefined,
+  ): StringChunk[] | undefined {
+    if (this.carry !== "") {
+      raw = this.carry + raw;
+      this.carry = "";
+    }
+    // The raw text was validated (complete escapes, no control characters): JSON.parse decodes it natively.
+    let text = this.held + (escaped ? (JSON.parse(`"${raw}"`) as string) : raw);
+    this.held = "";
+    if (!closed) {
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.held = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+    }
+    if (text.length === 0) return out;
+    this.stringPath ??= Object.freeze(this.path.slice());
+    const chunk: StringChunk = { path: this.stringPath, text };
+    if (out === undefined) return [chunk];
+    out.push(chunk);
+    return out;
   }
 
   private fail(message: string): void {
     this.error = message;
-    this.pending = "";
   }
 
   private unexpected(c: number, i: number): typeof INVALID {
     this.fail(`unexpected character ${describe(c)} at offset ${this.offset + i}`);
     return INVALID;
   }
+}
+
+/** Whether `c` may follow a backslash as a one-character escape: " \\ / b f n r t. */
+function isShortEscape(c: number): boolean {
+  return (
+    c === 0x22 ||
+    c === 0x5c ||
+    c === 0x2f ||
+    c === 0x62 ||
+    c === 0x66 ||
+    c === 0x6e ||
+    c === 0x72 ||
+    c === 0x74
+  );
+}
+
+function isHex4(s: string, at: number): boolean {
+  return (
+    hexValue(s.charCodeAt(at)) >= 0 &&
+    hexValue(s.charCodeAt(at + 1)) >= 0 &&
+    hexValue(s.charCodeAt(at + 2)) >= 0 &&
+    hexValue(s.charCodeAt(at + 3)) >= 0
+  );
 }
 
 function hexValue(c: number): number {

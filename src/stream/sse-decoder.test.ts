@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { chunkedResponse, splitBytes, WIRE_DIR, wireBody } from "../../test/fixtures.js";
-import { decodeSse, type SseEvent } from "./sse-decoder.js";
+import { decodeSse, decodeSseBatches, type SseEvent } from "./sse-decoder.js";
 
 const encoder = new TextEncoder();
 
@@ -39,6 +39,10 @@ describe("decodeSse on the recorded wire fixtures", () => {
     }
     expect(await collect(iterableOf(splitBytes(bytes, 99, 5)))).toEqual(whole);
     expect(await collect(streamOf(splitBytes(bytes, 7, 1)))).toEqual(whole);
+    const batches: SseEvent[][] = [];
+    for await (const batch of decodeSseBatches(streamOf(splitBytes(bytes, 5, 64)))) batches.push(batch);
+    expect(batches.every((batch) => batch.length > 0)).toBe(true);
+    expect(batches.flat()).toEqual(whole);
   });
 
   test("Anthropic events carry their names and JSON data", async () => {
@@ -132,6 +136,43 @@ describe("decodeSse framing", () => {
       for await (const event of decodeSse(failing())) seen.push(event.data);
     }).rejects.toThrow("socket hang up");
     expect(seen).toEqual(["a"]);
+  });
+});
+
+describe("decodeSse as an async generator", () => {
+  test("calls made at once are answered in order, then done", async () => {
+    const body = streamOf(splitBytes(encoder.encode("data: 1\n\ndata: 2\n\ndata: 3\n\n"), 2, 4));
+    const events = decodeSse(body);
+    const results = await Promise.all([1, 2, 3, 4, 5].map(() => events.next()));
+    expect(results.map((r) => (r.done === true ? "done" : r.value.data))).toEqual([
+      "1",
+      "2",
+      "3",
+      "done",
+      "done",
+    ]);
+  });
+
+  test("return() ends it and cancels the body; throw() rethrows", async () => {
+    let cancelled = 0;
+    const make = () =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode("data: 1\n\ndata: 2\n\n"));
+        },
+        cancel() {
+          cancelled++;
+        },
+      });
+    const first = decodeSse(make());
+    expect((await first.next()).value).toEqual({ event: undefined, data: "1" });
+    expect(await first.return(undefined)).toEqual({ done: true, value: undefined });
+    expect(await first.next()).toEqual({ done: true, value: undefined });
+    const second = decodeSse(make());
+    await second.next();
+    await expect(second.throw(new Error("consumer failed"))).rejects.toThrow("consumer failed");
+    expect(cancelled).toBe(2);
+    expect(second[Symbol.asyncIterator]()).toBe(second);
   });
 });
 

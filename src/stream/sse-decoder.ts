@@ -26,16 +26,31 @@ interface ByteSource {
  * UTF-8 character split across reads decodes intact. Lines may end in \n, \r\n or \r; comments are skipped.
  * An event left without its blank line at the end of the body is still delivered (some servers end that way).
  *
- * Honours `options.signal`: on abort, the body is cancelled and the generator throws `signal.reason`. When the
- * consumer stops iterating early, the body is cancelled too. Errors of the body itself propagate as thrown.
+ * Honours `options.signal`: on abort, the body is cancelled and the generator throws `signal.reason` (events
+ * already decoded but not yet taken are dropped). When the consumer stops early (`break`, `return()`), the body
+ * is cancelled too. Errors of the body itself propagate as thrown.
+ *
+ * One event per step costs a promise per event; a hot path can take `decodeSseBatches` instead.
  */
-export async function* decodeSse(
+export function decodeSse(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   options: DecodeSseOptions = {},
 ): AsyncGenerator<SseEvent> {
+  return new SseEventIterator(decodeSseBatches(body, options), options.signal);
+}
+
+/**
+ * `decodeSse`, one array per read of the body: the events that read completed (never an empty array). The same
+ * framing, flush, abort and cancellation rules; about half the per-event cost for a consumer that loops over
+ * each batch itself.
+ */
+export async function* decodeSseBatches(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  options: DecodeSseOptions = {},
+): AsyncGenerator<SseEvent[]> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const events: SseEvent[] = [];
+  let events: SseEvent[] = [];
   const parser = createParser({
     onEvent: (e) => {
       events.push(
@@ -52,23 +67,92 @@ export async function* decodeSse(
       if (result.done) break;
       const text = decoder.decode(result.value, { stream: true });
       if (text.length > 0) parser.feed(text);
-      for (let i = 0; i < events.length; i++) {
+      if (events.length > 0) {
         signal?.throwIfAborted();
-        yield events[i]!;
+        const batch = events;
+        events = [];
+        yield batch;
       }
-      events.length = 0;
     }
     ended = true;
     // The decoder's remainder, then a blank line: ends a last line and dispatches a last event that lacked its own
     // blank line. After a properly ended stream the extra blank lines dispatch nothing.
     parser.feed(`${decoder.decode()}\n\n`);
-    for (const event of events) {
+    if (events.length > 0) {
       signal?.throwIfAborted();
-      yield event;
+      yield events;
     }
   } finally {
     if (ended) source.release();
     else source.cancel(signal?.aborted ? signal.reason : undefined);
+  }
+}
+
+/**
+ * Hands out the events of each batch one at a time with an already-settled promise, which costs far less than an
+ * async generator's `yield` per event. Calls are serialised as an async generator's are.
+ */
+class SseEventIterator implements AsyncGenerator<SseEvent, undefined, unknown> {
+  private batch: SseEvent[] = [];
+  private head = 0;
+  /** The last step queued (a read of the body, a stop); later calls run after it, as an async generator's do. */
+  private tail: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly batches: AsyncGenerator<SseEvent[]>,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  next(): Promise<IteratorResult<SseEvent, undefined>> {
+    // The fast path: nothing in flight and an event at hand.
+    if (this.tail === undefined && this.head < this.batch.length && this.signal?.aborted !== true) {
+      return Promise.resolve({ done: false, value: this.batch[this.head++]! });
+    }
+    return this.queue(() => this.nextNow());
+  }
+
+  return(): Promise<IteratorResult<SseEvent, undefined>> {
+    return this.queue(() => this.stop().then(() => ({ done: true, value: undefined })));
+  }
+
+  throw(error: unknown): Promise<IteratorResult<SseEvent, undefined>> {
+    return this.queue(() => this.stop().then(() => Promise.reject(error)));
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private async nextNow(): Promise<IteratorResult<SseEvent, undefined>> {
+    if (this.signal?.aborted === true && this.head < this.batch.length) {
+      const reason: unknown = this.signal.reason;
+      await this.stop();
+      throw reason;
+    }
+    if (this.head < this.batch.length) return { done: false, value: this.batch[this.head++]! };
+    const result = await this.batches.next();
+    if (result.done === true) return { done: true, value: undefined };
+    this.batch = result.value;
+    this.head = 1;
+    return { done: false, value: result.value[0]! };
+  }
+
+  /** Drops what is left and ends the batches generator, whose `finally` cancels the body. */
+  private async stop(): Promise<void> {
+    this.batch = [];
+    this.head = 0;
+    await this.batches.return(undefined);
+  }
+
+  private queue<T>(operation: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    const step = previous === undefined ? operation() : previous.then(operation, operation);
+    this.tail = step;
+    const clear = () => {
+      if (this.tail === step) this.tail = undefined;
+    };
+    step.then(clear, clear);
+    return step;
   }
 }
 
