@@ -1,7 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { PermissionRuleError, type PermissionRule, parsePermissionRule, type RuleOrigin } from "./permission-rule.js";
+import {
+  type PermissionRule,
+  PermissionRuleError,
+  parsePermissionRule,
+  type RuleOrigin,
+} from "./permission-rule.js";
 
 export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -49,7 +54,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     { file: join(cwd, ".mitsu", "settings.json"), root: cwd },
     { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd },
   ];
-  const result: LoadedSettings = { rules: { allow: [], ask: [], deny: [] }, additionalDirectories: [], files: [] };
+  const result: LoadedSettings = {
+    rules: { allow: [], ask: [], deny: [] },
+    additionalDirectories: [],
+    files: [],
+  };
   for (const { file, root } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
@@ -86,14 +95,20 @@ function parseSettings(text: string, file: string): PermissionsSection | undefin
   return value.permissions as PermissionsSection;
 }
 
-function applySettings(section: PermissionsSection | undefined, origin: RuleOrigin, into: LoadedSettings): void {
+function applySettings(
+  section: PermissionsSection | undefined,
+  origin: RuleOrigin,
+  into: LoadedSettings,
+): void {
   if (!section) return;
   const file = origin.source;
   for (const behavior of ["allow", "ask", "deny"] as const) {
     const list = stringList(section[behavior], `permissions.${behavior}`, file);
     list.forEach((text, index) => {
       try {
-        into.rules[behavior].push(parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`));
+        into.rules[behavior].push(
+          parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`),
+        );
       } catch (error) {
         if (error instanceof PermissionRuleError) throw new SettingsError(error.message);
         throw error;

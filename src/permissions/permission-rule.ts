@@ -55,14 +55,17 @@ export function parsePermissionRule(text: string, origin: RuleOrigin, where = or
   const open = trimmed.indexOf("(");
   const toolName = open === -1 ? trimmed : trimmed.slice(0, open);
   if (!TOOL_NAME.test(toolName)) {
-    fail(`${JSON.stringify(toolName)} is not a tool name (expected e.g. Read, Bash(npm test:*), mcp__server__tool)`);
+    fail(
+      `${JSON.stringify(toolName)} is not a tool name (expected e.g. Read, Bash(npm test:*), mcp__server__tool)`,
+    );
   }
   const rule: PermissionRule = { text: trimmed, toolName, origin };
   if (open === -1) return rule;
   if (!trimmed.endsWith(")")) fail('it has no closing ")"');
   const specifier = trimmed.slice(open + 1, -1).trim();
   if (specifier === "") fail(`the parentheses are empty; write ${toolName} alone to match every call`);
-  if (toolName.startsWith("mcp__")) fail("MCP rules take no parentheses: write mcp__server or mcp__server__tool");
+  if (toolName.startsWith("mcp__"))
+    fail("MCP rules take no parentheses: write mcp__server or mcp__server__tool");
   rule.specifier = specifier;
   if (specifier === "*") return rule;
   if (FILE_RULE_TOOLS.has(toolName)) rule.files = compileFileGlob(specifier, origin);
@@ -86,7 +89,10 @@ function compileFileGlob(specifier: string, origin: RuleOrigin): { base: string;
   return { base, matcher: ignore().add(pattern) };
 }
 
-function compileCommandPattern(specifier: string, fail: (why: string) => never): (words: string[]) => boolean {
+function compileCommandPattern(
+  specifier: string,
+  fail: (why: string) => never,
+): (words: string[]) => boolean {
   if (specifier.endsWith(":*")) {
     const prefix = words(specifier.slice(0, -2), fail);
     if (prefix.length === 0) fail('":*" needs a command before it, e.g. Bash(npm run test:*)');
@@ -114,7 +120,8 @@ function words(text: string, fail: (why: string) => never): string[] {
 /** The tool names a rule's name stands for (Edit covers Write; Read covers Grep and Glob). */
 export function ruleAppliesToTool(rule: PermissionRule, toolName: string): boolean {
   if (rule.toolName === toolName) return true;
-  if (rule.toolName === "Edit") return toolName === "Write" || toolName === "MultiEdit" || toolName === "NotebookEdit";
+  if (rule.toolName === "Edit")
+    return toolName === "Write" || toolName === "MultiEdit" || toolName === "NotebookEdit";
   if (rule.toolName === "Read") return toolName === "Grep" || toolName === "Glob";
   // `mcp__server` (and `mcp__server__*`) cover every tool of that server.
   if (rule.toolName.startsWith("mcp__") && toolName.startsWith("mcp__")) {

@@ -1,0 +1,57 @@
+import { dirname, isAbsolute, relative } from "node:path";
+
+/** How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`. */
+export function describeToolCall(toolName: string, input: Record<string, unknown>): string {
+  const argument =
+    toolName === "Bash"
+      ? input.command
+      : (input.file_path ?? input.notebook_path ?? input.pattern ?? input.url ?? input.skill ?? undefined);
+  if (typeof argument !== "string") return toolName;
+  const oneLine = argument.replace(/\s*\n\s*/g, " ⏎ ");
+  return `${toolName}(${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine})`;
+}
+
+/** Programs whose first argument is a subcommand worth keeping in a suggested prefix (`git push`, `npm test`). */
+const SUBCOMMAND_PROGRAMS = new Set([
+  "bun",
+  "cargo",
+  "deno",
+  "docker",
+  "gh",
+  "git",
+  "go",
+  "kubectl",
+  "npm",
+  "npx",
+  "pip",
+  "pnpm",
+  "poetry",
+  "uv",
+  "yarn",
+]);
+
+/**
+ * A prefix rule that would allow one simple command and its variants: `Bash(rm:*)` for `rm -rf build`,
+ * `Bash(git push:*)`, `Bash(npm run test:*)`.
+ */
+export function suggestBashRule(words: string[]): string | undefined {
+  const first = words[0];
+  if (first === undefined || /[()]/.test(first)) return undefined;
+  const prefix = [first];
+  const second = words[1];
+  if (SUBCOMMAND_PROGRAMS.has(first) && second !== undefined && /^[A-Za-z0-9][\w:.-]*$/.test(second)) {
+    prefix.push(second);
+    const third = words[2];
+    if (second === "run" && third !== undefined && /^[A-Za-z0-9][\w:.-]*$/.test(third)) prefix.push(third);
+  }
+  return `Bash(${prefix.join(" ")}:*)`;
+}
+
+/** A rule for the folder of a file: `Edit(./src/**)`, or `Edit(//abs/dir/**)` outside the working folder. */
+export function suggestFileRule(ruleName: string, path: string, cwd: string): string {
+  const folder = dirname(path);
+  const rel = relative(cwd, folder);
+  if (rel === "") return `${ruleName}(./**)`;
+  if (!rel.startsWith("..") && !isAbsolute(rel)) return `${ruleName}(./${rel}/**)`;
+  return `${ruleName}(/${folder}/**)`;
+}

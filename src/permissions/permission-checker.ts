@@ -1,0 +1,291 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
+import type { Tool } from "../loop/tool.js";
+import { isInside, resolveRealPath } from "../tools/real-path.js";
+import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
+import type { LoadedRules, PermissionMode } from "./load-settings.js";
+import {
+  fileRuleMatches,
+  type PermissionRule,
+  parsePermissionRule,
+  type RuleOrigin,
+  ruleAppliesToTool,
+  urlRuleMatches,
+} from "./permission-rule.js";
+import { splitShellCommand } from "./split-shell-command.js";
+
+/** What the terminal is asked when a call needs the user's decision. */
+export interface PermissionRequest {
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  /** The call in rule-like form, e.g. `Bash(rm -rf build)`. */
+  display: string;
+  /** Rules that "allow always" adds for this session (e.g. `["Bash(rm:*)"]`); the terminal may offer to save them. */
+  suggestedRules: string[];
+  /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
+  reason: string;
+}
+
+export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
+
+export interface PermissionCheckerOptions {
+  rules: LoadedRules;
+  mode: PermissionMode;
+  /** `--allowedTools`: rules that allow. */
+  allowedTools?: string[];
+  /** `--disallowedTools`: rules that deny. */
+  disallowedTools?: string[];
+  /** The working folder: the root of CLI and session rules, and of the workspace (with additionalDirectories). */
+  cwd: string;
+  /** More workspace folders (`--add-dir`, `permissions.additionalDirectories`), where acceptEdits allows edits. */
+  additionalDirectories?: string[];
+  /** The folder `~/` refers to in CLI and session rules. Default `os.homedir()`. */
+  home?: string;
+  /** Asks the user. Absent in print mode: a call that would be asked is denied, with a message on how to allow it. */
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+}
+
+export interface PermissionChecker extends CanUseTool {
+  /** Adds a session allow rule (as "allow always" does) and returns it as written; throws on a malformed rule. */
+  allowAlways(rule: string): string;
+  /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
+  setMode(mode: PermissionMode): void;
+}
+
+/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
+const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
+
+type Verdict =
+  | { behavior: "allow" }
+  | { behavior: "deny"; message: string }
+  | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean };
+
+/** Facts about one call that rules are matched against. */
+interface CallFacts {
+  toolName: string;
+  /** Absolute candidates for the path a file tool touches: as written, and with links resolved. */
+  paths: string[];
+  /** For Grep and Glob: the path is a folder searched below. */
+  searchesFolder: boolean;
+  bash?: ReturnType<typeof splitShellCommand>;
+  url?: unknown;
+}
+
+/**
+ * Decides each tool call: an explicit deny rule (settings or `--disallowedTools`) always denies; plan mode
+ * then denies every tool that is not read-only; bypassPermissions allows the rest; an `ask` rule asks;
+ * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
+ * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
+ * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
+ * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
+ */
+export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
+  const home = options.home ?? homedir();
+  const cwd = resolve(options.cwd);
+  let mode = options.mode;
+  const cli = (flag: string): RuleOrigin => ({ source: flag, root: cwd, home });
+  const deny = [
+    ...options.rules.deny,
+    ...(options.disallowedTools ?? []).map((text, i) =>
+      parsePermissionRule(text, cli("--disallowedTools"), `--disallowedTools[${i}]`),
+    ),
+  ];
+  const ask = [...options.rules.ask];
+  const allow = [
+    ...options.rules.allow,
+    ...(options.allowedTools ?? []).map((text, i) =>
+      parsePermissionRule(text, cli("--allowedTools"), `--allowedTools[${i}]`),
+    ),
+  ];
+  const workspaceRoots = [cwd, ...(options.additionalDirectories ?? []).map((dir) => resolve(cwd, dir))];
+  const realBases = new Map<string, Promise<string>>();
+  const realBase = (base: string) => {
+    let real = realBases.get(base);
+    if (!real) {
+      real = resolveRealPath(base).catch(() => base);
+      realBases.set(base, real);
+    }
+    return real;
+  };
+
+  async function gatherFacts(tool: Tool<never>, input: Record<string, unknown>): Promise<CallFacts> {
+    const facts: CallFacts = { toolName: tool.name, paths: [], searchesFolder: SEARCH_TOOLS.has(tool.name) };
+    if (tool.name === "Bash" && typeof input.command === "string")
+      facts.bash = splitShellCommand(input.command);
+    if (tool.name === "WebFetch") facts.url = input.url;
+    const raw = facts.searchesFolder ? (input.path ?? ".") : (input.file_path ?? input.notebook_path);
+    if (typeof raw === "string") {
+      const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
+      const real = await resolveRealPath(expanded).catch(() => expanded);
+      facts.paths = real === expanded ? [expanded] : [expanded, real];
+    }
+    return facts;
+  }
+
+  /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
+  async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
+    if (!ruleAppliesToTool(rule, facts.toolName)) return false;
+    if (rule.specifier === undefined || rule.specifier === "*") return true;
+    if (rule.files) {
+      if (facts.paths.length === 0) return false;
+      const base = await realBase(rule.files.base);
+      const probe = (path: string) =>
+        fileRuleMatches(rule, path, base) ||
+        // A denied file below a searched folder: the search would read it.
+        (need === "any" && facts.searchesFolder && fileRuleMatches(rule, `${path}/_`, base));
+      return need === "any" ? facts.paths.some(probe) : facts.paths.every(probe);
+    }
+    if (facts.toolName === "WebFetch") return urlRuleMatches(rule, facts.url);
+    return false;
+  }
+
+  function bashCommandMatches(rule: PermissionRule, words: string[]): boolean {
+    if (!ruleAppliesToTool(rule, "Bash")) return false;
+    if (rule.specifier === undefined || rule.specifier === "*") return true;
+    return rule.command?.(words) ?? false;
+  }
+
+  async function firstMatch(rules: PermissionRule[], facts: CallFacts): Promise<PermissionRule | undefined> {
+    for (const rule of rules) {
+      if (facts.bash) {
+        const split = facts.bash;
+        if (!ruleAppliesToTool(rule, "Bash")) continue;
+        if (rule.specifier === undefined || split.commands.some((words) => bashCommandMatches(rule, words))) {
+          return rule;
+        }
+      } else if (await covers(rule, facts, "any")) return rule;
+    }
+    return undefined;
+  }
+
+  async function allowed(facts: CallFacts): Promise<boolean> {
+    if (facts.bash) {
+      const { commands, complete } = facts.bash;
+      if (allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.specifier === undefined)) return true;
+      return (
+        complete &&
+        commands.length > 0 &&
+        commands.every((words) => allow.some((rule) => bashCommandMatches(rule, words)))
+      );
+    }
+    for (const rule of allow) if (await covers(rule, facts, "all")) return true;
+    return false;
+  }
+
+  async function decide(tool: Tool<never>, facts: CallFacts, display: string): Promise<Verdict> {
+    const denyRule = await firstMatch(deny, facts);
+    if (denyRule) {
+      return {
+        behavior: "deny",
+        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
+      };
+    }
+    if (mode === "plan" && !tool.readOnly) {
+      return {
+        behavior: "deny",
+        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
+      };
+    }
+    if (mode === "bypassPermissions") return { behavior: "allow" };
+    const askRule = await firstMatch(ask, facts);
+    if (askRule) return { behavior: "ask", askRule };
+    if (await allowed(facts)) return { behavior: "allow" };
+    if (mode === "acceptEdits" && EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
+      const roots = await Promise.all(workspaceRoots.map(realBase));
+      const real = facts.paths[facts.paths.length - 1]!;
+      if (roots.some((root) => isInside(root, real))) return { behavior: "allow" };
+    }
+    if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
+    return { behavior: "ask", incomplete: facts.bash !== undefined && !facts.bash.complete };
+  }
+
+  function suggestions(facts: CallFacts): string[] {
+    if (facts.bash) {
+      if (!facts.bash.complete) return [];
+      const rules = facts.bash.commands
+        .filter((words) => !allow.some((rule) => bashCommandMatches(rule, words)))
+        .map(suggestBashRule)
+        .filter((rule): rule is string => rule !== undefined);
+      return [...new Set(rules)];
+    }
+    const path = facts.paths[0];
+    if (path !== undefined && EDIT_TOOLS.has(facts.toolName)) return [suggestFileRule("Edit", path, cwd)];
+    if (path !== undefined && facts.toolName === "Read") return [suggestFileRule("Read", path, cwd)];
+    return [facts.toolName];
+  }
+
+  const checker = (async (tool, input, context): Promise<PermissionDecision> => {
+    const facts = await gatherFacts(tool, input);
+    const display = describeToolCall(tool.name, input);
+    const verdict = await decide(tool, facts, display);
+    if (verdict.behavior !== "ask") return verdict;
+    const suggestedRules = suggestions(facts);
+    const reason = verdict.askRule
+      ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
+      : "no rule allows it";
+    if (!options.ask) {
+      return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
+    }
+    if (context.signal.aborted)
+      return { behavior: "deny", message: "The run was aborted before permission was given." };
+    const answer = await options.ask({
+      toolName: tool.name,
+      input,
+      toolUseId: context.toolUseId,
+      display,
+      suggestedRules,
+      reason,
+    });
+    if (answer === "deny") {
+      return {
+        behavior: "deny",
+        message: `The user denied permission to use ${display}. Do not retry it as it is; ask the user what to do instead if it is unclear.`,
+      };
+    }
+    if (answer === "allow_always") for (const rule of suggestedRules) checker.allowAlways(rule);
+    return { behavior: "allow" };
+  }) as PermissionChecker;
+
+  checker.allowAlways = (text: string) => {
+    const rule = parsePermissionRule(
+      text,
+      { source: "session", root: cwd, home },
+      "allowed for this session",
+    );
+    allow.push(rule);
+    return rule.text;
+  };
+  checker.setMode = (next: PermissionMode) => {
+    mode = next;
+  };
+  return checker;
+}
+
+/** Where a rule was written, for messages: `in permissions.deny of /p/.mitsu/settings.json`. */
+function whereRule(rule: PermissionRule, list: "deny" | "ask"): string {
+  const source = rule.origin.source;
+  return source.startsWith("--") ? `given with ${source}` : `in permissions.${list} of ${source}`;
+}
+
+function printModeDenial(
+  display: string,
+  suggestedRules: string[],
+  verdict: Extract<Verdict, { behavior: "ask" }>,
+) {
+  const head = `Permission to use ${display} was denied: mitsu is running without a terminal to ask.`;
+  if (verdict.askRule) {
+    const rule = verdict.askRule;
+    return `${head} The rule ${JSON.stringify(rule.text)} ${whereRule(rule, "ask")} requires asking; run mitsu interactively to approve it, or remove that rule.`;
+  }
+  if (verdict.incomplete || suggestedRules.length === 0) {
+    return `${head} This command uses shell features that rules cannot be checked against (such as backquotes); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
+  }
+  const quoted = suggestedRules.map((rule) => JSON.stringify(rule));
+  const list =
+    quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
+  return `${head} To allow it, add ${list} to permissions.allow in .mitsu/settings.json or pass --allowedTools ${quoted.join(" ")}`;
+}
