@@ -9,7 +9,7 @@ import { cacheBlocks } from "./cache-blocks.js";
 import { eagerToolNames } from "./eager-tools.js";
 import { defaultErrorMessage, errorTypeForStatus, statusForErrorType } from "./error-body.js";
 import { AnthropicEventWriter } from "./event-writer.js";
-import { messageJson } from "./message-json.js";
+import { messageContent, messageJson } from "./message-json.js";
 import { rejectedBeforeValidation, sendError } from "./send-error.js";
 import { streamTurn } from "./stream-turn.js";
 import { validateRequest } from "./validate-request.js";
@@ -72,6 +72,8 @@ async function serveTurn(
   const plan = planTurn(turn, limitChars, () => ctx.ids.next("toolu_01"));
   const message = { id: ctx.ids.next("msg_01"), model: body.model, stopSequence: stopSequenceOf(plan, body) };
 
+  // Built before the cache is touched and the turn consumed: a script error must leave both as they were.
+  const content = body.stream === true ? undefined : messageContent(plan);
   const account = ctx.cache.account(body.model, cacheBlocks(body));
   const usage: SimUsage = {
     input_tokens: account.inputTokens,
@@ -83,8 +85,7 @@ async function serveTurn(
       ephemeral_1h_input_tokens: account.write1hTokens,
     },
   };
-  // Built before the turn is consumed: a script error must leave the script as it was.
-  const json = body.stream === true ? undefined : JSON.stringify(messageJson(plan, message, usage));
+  const json = content === undefined ? undefined : JSON.stringify(messageJson(content, plan, message, usage));
   ctx.queue.consume();
   ex.log.usage = usage;
   if (fault && fault.kind !== "http") ex.log.fault = fault.kind;

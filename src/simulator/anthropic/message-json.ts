@@ -7,6 +7,7 @@ import type { SimUsage } from "../types.js";
  * name with `input: {}` (its input was never completed); a thinking block cut short has an empty signature.
  */
 export function messageJson(
+  content: unknown[],
   plan: PlannedTurn,
   message: { id: string; model: string; stopSequence: string | null },
   usage: SimUsage,
@@ -16,11 +17,16 @@ export function messageJson(
     type: "message",
     role: "assistant",
     model: message.model,
-    content: plan.blocks.map(contentOf),
+    content,
     stop_reason: plan.stopReason,
     stop_sequence: message.stopSequence,
     usage: { ...usage, service_tier: "standard" },
   };
+}
+
+/** The response content blocks; throws SimScriptError for tool input that a JSON response cannot carry. */
+export function messageContent(plan: PlannedTurn): unknown[] {
+  return plan.blocks.map(contentOf);
 }
 
 function contentOf(block: PlannedBlock): unknown {
