@@ -7,6 +7,7 @@ import {
   simpleRequest,
   streamFixture,
 } from "../../../test/provider-harness.js";
+import type { ToolUseBlock } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { createGeminiProvider } from "./gemini-provider.js";
 
@@ -73,7 +74,7 @@ describe("Gemini fixtures decode to their message under any byte split", () => {
       (m) => {
         expect(m.content).toHaveLength(1);
         expect(m.content[0]).toMatchObject({ type: "tool_use", name: "get_country", input: {} });
-        const meta = (m.content[0] as { meta: { gemini: { thoughtSignature: string } } }).meta.gemini;
+        const meta = (m.content[0] as ToolUseBlock).meta?.gemini as { thoughtSignature: string };
         expect(meta.thoughtSignature.startsWith("EpwICpkIAXLI2nxlU6gs")).toBe(true);
         expect(m.stop_reason).toBe("tool_use");
         // Thought tokens count as output.

@@ -76,10 +76,11 @@ describe("toGeminiSchema", () => {
       p: { type: "object", properties: { x: { type: "number" } }, required: ["x"], description: "Where" },
       q: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, required: ["a"] },
     });
-    let node = (converted?.properties as Record<string, Record<string, unknown>>).n;
+    type Node = { properties?: Record<string, Node> };
+    let node = (converted as Node).properties?.n;
     let depth = 0;
-    while (node && (node.properties as Record<string, Record<string, unknown>> | undefined)?.next) {
-      node = (node.properties as Record<string, Record<string, unknown>>).next;
+    while (node?.properties?.next) {
+      node = node.properties.next;
       depth++;
     }
     expect(depth).toBeLessThanOrEqual(8);
