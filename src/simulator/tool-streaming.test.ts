@@ -21,7 +21,7 @@ async function timeline(tool: Record<string, unknown>, headers: Record<string, s
   const block: SimBlock = { type: "tool_use", name: "write", input: bigInput };
   sim = await startSimulator({
     script: [{ content: [block] }],
-    inputChunk: 16,
+    inputChunk: 8,
     delayMs: 5,
     onMark: (mark) => order.push(`generated:${mark.block}`),
   });
@@ -50,7 +50,7 @@ describe("tool input release", () => {
   it("buffered (the default): no fragment arrives until generation ends, then all of them", async () => {
     const { order, json } = await timeline({ name: "write", input_schema: schema });
     expect(order[0]).toBe("generated:0");
-    expect(order.filter((o) => o === "delta").length).toBe(Math.ceil(JSON.stringify(bigInput).length / 16));
+    expect(order.filter((o) => o === "delta").length).toBe(Math.ceil(JSON.stringify(bigInput).length / 8));
     expect(JSON.parse(json)).toEqual(bigInput);
   });
 
