@@ -67,7 +67,8 @@ async function serveTurn(
   const eager = eagerToolNames(body.tools, ex.log.headers);
   if (body.stream === true) checkBufferedInputs(turn, eager);
   const fault = turn.fault;
-  let limitChars = body.max_tokens * options.charsPerToken;
+  const limitByRequest = body.max_tokens * options.charsPerToken;
+  let limitChars = limitByRequest;
   if (fault?.kind === "max-tokens") limitChars = Math.min(limitChars, fault.afterChars);
   const plan = planTurn(turn, limitChars, () => ctx.ids.next("toolu_01"));
   const message = { id: ctx.ids.next("msg_01"), model: body.model, stopSequence: stopSequenceOf(plan, body) };
@@ -86,7 +87,10 @@ async function serveTurn(
     },
   };
   const json = content === undefined ? undefined : JSON.stringify(messageJson(content, plan, message, usage));
-  ctx.queue.consume();
+  // A cut by the request's own max_tokens leaves the turn queued: the same model asked again with a larger
+  // max_tokens generates the same answer, which is what a client's retry-with-more-tokens expects.
+  const cutByRequestLimit = plan.cut && !(fault?.kind === "max-tokens" && fault.afterChars < limitByRequest);
+  if (!cutByRequestLimit) ctx.queue.consume();
   ex.log.usage = usage;
   if (fault && fault.kind !== "http") ex.log.fault = fault.kind;
 
