@@ -42,7 +42,8 @@ export class PermissionRuleError extends Error {
   override name = "PermissionRuleError";
 }
 
-const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** A tool name, or `mcp__server__*` for all of a server's tools. */
+const TOOL_NAME = /^([A-Za-z_][A-Za-z0-9_-]*|mcp__[A-Za-z0-9_-]+__\*)$/;
 export const FILE_RULE_TOOLS = new Set(["Read", "Edit", "Write"]);
 
 /** Parses a rule; `where` says where it was written (e.g. `permissions.allow[2] in /p/.mitsu/settings.json`). */

@@ -1,0 +1,107 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettings, SettingsError } from "./load-settings.js";
+
+let base: string;
+let home: string;
+let project: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "mitsu-settings-")));
+  home = join(base, "home");
+  project = join(base, "project");
+  await mkdir(join(home, ".mitsu"), { recursive: true });
+  await mkdir(join(project, ".mitsu"), { recursive: true });
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const write = (path: string, value: unknown) =>
+  writeFile(path, typeof value === "string" ? value : JSON.stringify(value));
+
+describe("loadSettings", () => {
+  it("returns empty rules when there are no settings files", async () => {
+    expect(await loadSettings({ cwd: project, home })).toEqual({
+      rules: { allow: [], ask: [], deny: [] },
+      additionalDirectories: [],
+      files: [],
+    });
+  });
+
+  it("merges user, project and local rules, each with its file and root", async () => {
+    await write(join(home, ".mitsu", "settings.json"), {
+      permissions: { deny: ["Read(~/.ssh/**)"], defaultMode: "plan" },
+    });
+    await write(join(project, ".mitsu", "settings.json"), {
+      permissions: {
+        allow: ["Bash(npm test:*)"],
+        ask: ["Bash(git push:*)"],
+        additionalDirectories: ["../shared"],
+      },
+      model: "ignored-here",
+    });
+    await write(join(project, ".mitsu", "settings.local.json"), {
+      permissions: { allow: ["Edit(./src/**)"], defaultMode: "acceptEdits" },
+    });
+    const settings = await loadSettings({ cwd: project, home });
+    expect(settings.files).toEqual([
+      join(home, ".mitsu", "settings.json"),
+      join(project, ".mitsu", "settings.json"),
+      join(project, ".mitsu", "settings.local.json"),
+    ]);
+    expect(settings.rules.allow.map((rule) => rule.text)).toEqual(["Bash(npm test:*)", "Edit(./src/**)"]);
+    expect(settings.rules.ask.map((rule) => rule.text)).toEqual(["Bash(git push:*)"]);
+    expect(settings.rules.deny[0]).toMatchObject({
+      text: "Read(~/.ssh/**)",
+      origin: { source: join(home, ".mitsu", "settings.json"), root: home, home },
+    });
+    expect(settings.rules.allow[1]?.origin).toMatchObject({
+      source: join(project, ".mitsu", "settings.local.json"),
+    });
+    expect(settings.defaultMode).toBe("acceptEdits");
+    expect(settings.additionalDirectories).toEqual([join(base, "shared")]);
+  });
+
+  it("names the file when its JSON is invalid", async () => {
+    const file = join(project, ".mitsu", "settings.json");
+    await write(file, '{ "permissions": { "allow": ["Read",] } }');
+    const error = await loadSettings({ cwd: project, home }).catch((e: Error) => e);
+    expect(error).toBeInstanceOf(SettingsError);
+    expect((error as Error).message).toContain(`Invalid JSON in settings file ${file}`);
+  });
+
+  it("names the file and the entry for a malformed rule", async () => {
+    const file = join(project, ".mitsu", "settings.local.json");
+    await write(file, { permissions: { deny: ["Read", "Bash(rm -rf"] } });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      `Invalid permission rule "Bash(rm -rf" (permissions.deny[1] in ${file}): it has no closing ")"`,
+    );
+  });
+
+  it("rejects settings of the wrong shape, naming the file and the key", async () => {
+    const file = join(home, ".mitsu", "settings.json");
+    await write(file, "[]");
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      `Settings file ${file} must contain a JSON object`,
+    );
+    await write(file, { permissions: [] });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      /"permissions" in settings file .* must be an object/,
+    );
+    await write(file, { permissions: { allow: "Read" } });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      `permissions.allow in settings file ${file} must be an array of strings`,
+    );
+    await write(file, { permissions: { defaultMode: "yolo" } });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      /defaultMode .* must be one of default, acceptEdits/,
+    );
+  });
+
+  it("reads the home folder's settings once when the project is the home folder", async () => {
+    await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls)"] } });
+    const settings = await loadSettings({ cwd: home, home });
+    expect(settings.rules.allow).toHaveLength(1);
+  });
+});

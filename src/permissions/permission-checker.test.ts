@@ -1,0 +1,282 @@
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Tool } from "../loop/tool.js";
+import type { LoadedRules } from "./load-settings.js";
+import {
+  createPermissionChecker,
+  type PermissionCheckerOptions,
+  type PermissionRequest,
+} from "./permission-checker.js";
+import { parsePermissionRule } from "./permission-rule.js";
+
+let base: string;
+let project: string;
+
+beforeEach(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), "mitsu-perm-")));
+  project = join(base, "project");
+  await mkdir(join(project, "secrets"), { recursive: true });
+});
+afterEach(() => rm(base, { recursive: true, force: true }));
+
+const tool = (name: string, readOnly = false) =>
+  ({ name, description: "", inputSchema: {}, readOnly, run: async () => "" }) as unknown as Tool<never>;
+const TOOLS = {
+  Read: tool("Read", true),
+  Grep: tool("Grep", true),
+  Glob: tool("Glob", true),
+  Write: tool("Write"),
+  Edit: tool("Edit"),
+  Bash: tool("Bash"),
+  Skill: tool("Skill"),
+  Task: tool("Task"),
+  mcp: tool("mcp__github__create_issue"),
+};
+const ctx = { toolUseId: "toolu_1", signal: new AbortController().signal };
+
+function rules(spec: { allow?: string[]; ask?: string[]; deny?: string[] } = {}): LoadedRules {
+  const origin = {
+    source: join(project, ".mitsu", "settings.json"),
+    root: project,
+    home: join(base, "home"),
+  };
+  const parse = (list: string[] = []) => list.map((text) => parsePermissionRule(text, origin));
+  return { allow: parse(spec.allow), ask: parse(spec.ask), deny: parse(spec.deny) };
+}
+
+function checker(extra: Partial<PermissionCheckerOptions> = {}) {
+  return createPermissionChecker({ rules: rules(), mode: "default", cwd: project, ...extra });
+}
+
+const bash = (command: string) => [TOOLS.Bash, { command }] as const;
+
+describe("defaults", () => {
+  it("allow Read, Grep, Glob and Skill; ask (so, without a terminal, deny) Write, Edit, Bash, MCP and Task", async () => {
+    const check = checker();
+    for (const name of ["Read", "Grep", "Glob", "Skill"] as const) {
+      expect(await check(TOOLS[name], { file_path: "a.ts", pattern: "x" }, ctx)).toEqual({
+        behavior: "allow",
+      });
+    }
+    for (const name of ["Write", "Edit", "Bash", "mcp", "Task"] as const) {
+      expect(await check(TOOLS[name], { file_path: "a.ts", command: "ls" }, ctx)).toMatchObject({
+        behavior: "deny",
+      });
+    }
+  });
+});
+
+describe("print mode (no terminal to ask)", () => {
+  it("denies with a message for the model that tells the user how to allow it", async () => {
+    expect(await checker()(...bash("rm -rf build"), ctx)).toEqual({
+      behavior: "deny",
+      message:
+        'Permission to use Bash(rm -rf build) was denied: mitsu is running without a terminal to ask. To allow it, add "Bash(rm:*)" to permissions.allow in .mitsu/settings.json or pass --allowedTools "Bash(rm:*)"',
+    });
+  });
+
+  it("suggests one rule per command not yet allowed, and folder rules for edits", async () => {
+    const check = checker({ allowedTools: ["Bash(npm test:*)"] });
+    const decision = await check(...bash("npm test && git push origin main | npm run test:unit"), ctx);
+    expect(decision).toMatchObject({
+      message: expect.stringContaining(
+        'add "Bash(git push:*)" and "Bash(npm run test:unit:*)" to permissions.allow',
+      ),
+    });
+    expect(await check(TOOLS.Write, { file_path: "src/new.ts", content: "" }, ctx)).toMatchObject({
+      message: expect.stringContaining('add "Edit(./src/**)"'),
+    });
+  });
+
+  it("says when an ask rule is what requires asking, and when a command cannot be checked", async () => {
+    const check = checker({ rules: rules({ allow: ["Bash"], ask: ["Bash(git push:*)"] }) });
+    expect(await check(...bash("git push"), ctx)).toMatchObject({
+      message: expect.stringContaining(
+        `The rule "Bash(git push:*)" in permissions.ask of ${project}/.mitsu/settings.json requires asking`,
+      ),
+    });
+    expect(await checker({ allowedTools: ["Bash(echo:*)"] })(...bash("echo `rm -rf /`"), ctx)).toMatchObject({
+      message: expect.stringContaining("shell features that rules cannot be checked against"),
+    });
+  });
+});
+
+describe("Bash rules against compound commands", () => {
+  it("allow only when every command is allowed", async () => {
+    const check = checker({ rules: rules({ allow: ["Bash(npm test:*)"] }) });
+    expect(await check(...bash("npm test"), ctx)).toEqual({ behavior: "allow" });
+    expect(await check(...bash("npm test -- --watch=false"), ctx)).toEqual({ behavior: "allow" });
+    expect(await check(...bash("npm test && rm -rf /"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("npm test; rm -rf /"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("npm test | sh"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("npm test\nrm -rf /"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("npm test $(rm -rf /)"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("(npm test) && (rm -rf /)"), ctx)).toMatchObject({ behavior: "deny" });
+  });
+
+  it("deny when any command is denied, even if the tool is allowed", async () => {
+    const check = checker({ rules: rules({ allow: ["Bash"], deny: ["Bash(rm:*)"] }) });
+    expect(await check(...bash("ls"), ctx)).toEqual({ behavior: "allow" });
+    const denied = await check(...bash("ls && (cd x; rm -rf y)"), ctx);
+    expect(denied).toEqual({
+      behavior: "deny",
+      message: `Permission to use Bash(ls && (cd x; rm -rf y)) was denied by the rule "Bash(rm:*)" in permissions.deny of ${project}/.mitsu/settings.json.`,
+    });
+  });
+});
+
+describe("precedence", () => {
+  it("deny wins over ask, and ask over allow", async () => {
+    const asked: PermissionRequest[] = [];
+    const ask = async (request: PermissionRequest) => {
+      asked.push(request);
+      return "allow_once" as const;
+    };
+    const both = checker({
+      rules: rules({ allow: ["Bash(git:*)"], ask: ["Bash(git:*)"], deny: ["Bash(git push:*)"] }),
+      ask,
+    });
+    expect(await both(...bash("git push"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(asked).toHaveLength(0);
+    expect(await both(...bash("git status"), ctx)).toEqual({ behavior: "allow" });
+    expect(asked.map((request) => request.reason)).toEqual([
+      `the rule "Bash(git:*)" in permissions.ask of ${project}/.mitsu/settings.json requires asking`,
+    ]);
+  });
+
+  it("treats --allowedTools and --disallowedTools as allow and deny rules", async () => {
+    const check = checker({ allowedTools: ["Edit", "mcp__github"], disallowedTools: ["Edit(./secrets/**)"] });
+    expect(await check(TOOLS.Write, { file_path: "src/a.ts" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.mcp, {}, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Edit, { file_path: "secrets/key" }, ctx)).toEqual({
+      behavior: "deny",
+      message:
+        'Permission to use Edit(secrets/key) was denied by the rule "Edit(./secrets/**)" given with --disallowedTools.',
+    });
+    expect(() => checker({ allowedTools: ["Bash("] })).toThrow(/--allowedTools\[0\]/);
+  });
+});
+
+describe("file rules", () => {
+  it("deny Read, Grep and Glob of a denied folder, also through a symbolic link", async () => {
+    await symlink(join(project, "secrets"), join(project, "innocent"));
+    const check = checker({ rules: rules({ deny: ["Read(./secrets/**)"] }) });
+    expect(await check(TOOLS.Read, { file_path: "secrets/key.pem" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Read, { file_path: join(project, "secrets", "key.pem") }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Read, { file_path: "innocent/key.pem" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Grep, { pattern: "x", path: "secrets" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Glob, { pattern: "*", path: "secrets" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Read, { file_path: "src/a.ts" }, ctx)).toEqual({ behavior: "allow" });
+  });
+
+  it("allow an Edit only when the path and its real path both match", async () => {
+    await mkdir(join(project, "src"));
+    await symlink(join(project, "secrets"), join(project, "src", "link"));
+    const check = checker({ rules: rules({ allow: ["Edit(./src/**)"] }) });
+    expect(await check(TOOLS.Edit, { file_path: "src/a.ts" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Write, { file_path: "src/new/b.ts" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Edit, { file_path: "src/link/key" }, ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(TOOLS.Edit, { file_path: "README.md" }, ctx)).toMatchObject({ behavior: "deny" });
+  });
+});
+
+describe("modes", () => {
+  it("acceptEdits allows Write and Edit inside the workspace only, and still asks for Bash", async () => {
+    const check = checker({ mode: "acceptEdits", additionalDirectories: [join(base, "shared")] });
+    expect(await check(TOOLS.Edit, { file_path: "src/a.ts" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Write, { file_path: join(base, "shared", "x.md") }, ctx)).toEqual({
+      behavior: "allow",
+    });
+    expect(await check(TOOLS.Write, { file_path: join(base, "elsewhere.txt") }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(...bash("ls"), ctx)).toMatchObject({ behavior: "deny" });
+  });
+
+  it("bypassPermissions allows everything except explicit denies", async () => {
+    const check = checker({
+      mode: "bypassPermissions",
+      rules: rules({ ask: ["Bash(ls)"], deny: ["Bash(rm:*)"] }),
+    });
+    expect(await check(...bash("ls"), ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.mcp, {}, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(...bash("rm x"), ctx)).toMatchObject({ behavior: "deny" });
+  });
+
+  it("plan allows only read-only tools, even when a rule allows others", async () => {
+    const check = checker({ mode: "plan", rules: rules({ allow: ["Bash", "Edit"] }) });
+    expect(await check(TOOLS.Read, { file_path: "a" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(...bash("ls"), ctx)).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("plan mode"),
+    });
+    expect(await check(TOOLS.Edit, { file_path: "a" }, ctx)).toMatchObject({ behavior: "deny" });
+  });
+
+  it("can be switched during a session", async () => {
+    const check = checker();
+    expect(await check(TOOLS.Edit, { file_path: "a" }, ctx)).toMatchObject({ behavior: "deny" });
+    check.setMode("acceptEdits");
+    expect(await check(TOOLS.Edit, { file_path: "a" }, ctx)).toEqual({ behavior: "allow" });
+  });
+});
+
+describe("asking", () => {
+  it("passes the call, its display and suggested rules; allow_always adds session rules", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request);
+        return "allow_always";
+      },
+    });
+    expect(await check(...bash("rm -rf build"), ctx)).toEqual({ behavior: "allow" });
+    expect(asked[0]).toEqual({
+      toolName: "Bash",
+      input: { command: "rm -rf build" },
+      toolUseId: "toolu_1",
+      display: "Bash(rm -rf build)",
+      suggestedRules: ["Bash(rm:*)"],
+      reason: "no rule allows it",
+    });
+    expect(await check(...bash("rm -rf dist"), ctx)).toEqual({ behavior: "allow" });
+    expect(asked).toHaveLength(1);
+  });
+
+  it("allow_once does not remember; deny tells the model the user refused", async () => {
+    let answer: "allow_once" | "deny" = "allow_once";
+    let count = 0;
+    const check = checker({
+      ask: async () => {
+        count++;
+        return answer;
+      },
+    });
+    expect(await check(...bash("make"), ctx)).toEqual({ behavior: "allow" });
+    answer = "deny";
+    expect(await check(...bash("make"), ctx)).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("The user denied permission to use Bash(make)"),
+    });
+    expect(count).toBe(2);
+  });
+
+  it("allowAlways adds a rule by hand and returns it", async () => {
+    const check = checker();
+    expect(check.allowAlways(" Bash(npm run build:*) ")).toBe("Bash(npm run build:*)");
+    expect(await check(...bash("npm run build"), ctx)).toEqual({ behavior: "allow" });
+    expect(() => check.allowAlways("Bash(")).toThrow(/no closing/);
+  });
+});

