@@ -160,3 +160,14 @@ describe("Bash", () => {
     );
   });
 });
+
+describe("Bash and finished background processes", () => {
+  it("does not report an orphan that already ended (a zombie) as left running", async () => {
+    // The orphan holds the fifo open until it exits, so `cat` returns only once it has ended.
+    const result = await bash().run(
+      { command: "mkfifo f && ( (exec 3>f) & ) && cat f && echo done" },
+      context(),
+    );
+    expect(result).toEqual({ content: "done\n\n[Exit code: 0]", isError: false });
+  });
+});
