@@ -1,8 +1,31 @@
-import type { AssistantMessage, BlockMeta, ContentBlock, StopReason, Usage } from "../../messages/index.js";
+import type {
+  AssistantMessage,
+  BlockMeta,
+  ContentBlock,
+  StopReason,
+  ToolUseBlock,
+  Usage,
+} from "../../messages/index.js";
 import { emptyUsage } from "../../messages/index.js";
 import { JsonAccumulator } from "../../stream/json-accumulator.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { toolUseFromJson } from "./tool-use-from-json.js";
+
+export interface CloseOptions {
+  /** The whole input as the provider repeats it at the end; wins over the streamed text if they differ. */
+  fullArguments?: string;
+  /** The call stopped before its end (max_tokens): empty input is then `incomplete`, not `{}`. */
+  cut?: boolean;
+  /** A thinking block's signature. */
+  signature?: string;
+  /**
+   * The call is invalid whatever its input (a malformed XML tag): `input_status: "invalid"`, and this reason in
+   * `meta.protocolError`, for the message back to the model.
+   */
+  invalid?: string;
+  /** With `invalid`: the text to keep as `raw_input` (default: the input text received). */
+  raw?: string;
+}
 
 /** How a message ended: the stop reason, and for failures the error and whether content was cut. */
 export interface Termination {
@@ -151,12 +174,8 @@ export class MessageAssembler {
     this.queue.push({ type: "tool-input-delta", id: String(block.index), delta: fragment, strings });
   }
 
-  /**
-   * Closes whatever block is open under `key`. For a tool call, `fullArguments` (when the provider repeats the
-   * whole input at the end, like Responses' `.done`) is authoritative if it differs from what was streamed.
-   * `cut` marks a call that stopped before its end (max_tokens): empty input is then `incomplete`, not `{}`.
-   */
-  close(key: string, options: { fullArguments?: string; cut?: boolean; signature?: string } = {}): void {
+  /** Closes whatever block is open under `key` (see `CloseOptions`); queues its `*-end` event. */
+  close(key: string, options: CloseOptions = {}): void {
     const block = this.open.get(key);
     if (this.endedFlag || !block) return;
     this.open.delete(key);
@@ -174,6 +193,18 @@ export class MessageAssembler {
       const event: StreamEvent = { type: "thinking-end", id, thinking: block.text };
       if (options.signature !== undefined) event.signature = options.signature;
       this.queue.push(event);
+    } else if (options.invalid !== undefined) {
+      const done: ToolUseBlock = {
+        type: "tool_use",
+        id: block.toolUseId,
+        name: block.name,
+        input: {},
+        raw_input: options.raw ?? block.acc.text,
+        input_status: "invalid",
+        meta: { ...block.meta, protocolError: options.invalid },
+      };
+      this.content[block.index] = done;
+      this.queue.push({ type: "tool-input-end", id, block: done });
     } else {
       let result = block.acc.finish();
       if (options.fullArguments !== undefined && options.fullArguments !== block.acc.text) {
