@@ -504,6 +504,12 @@ describe("JsonAccumulator against JSON.parse (differential fuzz)", () => {
       const { result, pushes } = accumulate(fragments);
       expect(result, JSON.stringify(fragments)).toEqual(whole);
       if (result.status === "ok" && expected === "ok") checkChunks(pushes, result.value);
+      if (status !== "invalid") {
+        // Valid so far: the live scanner's fast path must have handled every run itself (a performance guard).
+        const live = new JsonScanner({ strings: true });
+        for (const fragment of fragments) live.scan(fragment);
+        expect(live.fastPathMisses, JSON.stringify(fragments)).toBe(0);
+      }
     }
   }
 
@@ -551,17 +557,24 @@ describe("JsonAccumulator against JSON.parse (differential fuzz)", () => {
 });
 
 describe("JsonScanner linearity", () => {
-  test("examines each character once (twice for the one that ends a number), whatever the fragment size", () => {
+  test("examines each character a bounded number of times, whatever the fragment size", () => {
     const content = 'line with \\"quotes\\" and \\u00e9 and 😀\\n'.repeat(5000);
     const text = `{"file_path": "big.txt", "n": [1, 22, 3.5e3], "content": "${content}"}`;
     for (const size of [1, 7, 64, 4096]) {
-      const scanner = new JsonScanner({ strings: true });
+      const live = new JsonScanner({ strings: true });
+      const verdictOnly = new JsonScanner();
       let received = "";
       for (let i = 0; i < text.length; i += size) {
-        for (const chunk of scanner.scan(text.slice(i, i + size))) received += chunk.text;
+        const fragment = text.slice(i, i + size);
+        for (const chunk of live.scan(fragment)) received += chunk.text;
+        verdictOnly.scan(fragment);
       }
-      expect(scanner.verdict().status).toBe("ok");
-      expect(scanner.examined).toBeLessThanOrEqual(text.length + 3);
+      expect(live.verdict().status).toBe("ok");
+      expect(verdictOnly.verdict().status).toBe("ok");
+      // The character loop: once each, plus the three characters that end numbers.
+      expect(verdictOnly.examined).toBeLessThanOrEqual(text.length + 3);
+      // The live fast path: a search and a JSON.parse per run.
+      expect(live.examined).toBeLessThanOrEqual(2 * text.length + 3);
       expect(received).toBe(`big.txt${JSON.parse(`"${content}"`) as string}`);
     }
   });

@@ -58,8 +58,13 @@ export interface JsonScannerOptions {
  * still open: that code unit waits for the next one, so a pair is never split between chunks.
  */
 export class JsonScanner {
-  /** Characters examined so far (a few are examined twice: the one that ends a number). For linearity checks. */
+  /**
+   * Characters examined so far, for linearity checks: each once by the character loop (the one that ends a number
+   * twice), or twice by the fast path for live value strings (a native search, then JSON.parse).
+   */
   examined = 0;
+  /** How often the live fast path had to hand a run to the character loop; on valid text, never. */
+  fastPathMisses = 0;
   private state = VALUE;
   private readonly track: boolean;
   /** Characters consumed by earlier scans: turns a fragment index into a text offset. */
@@ -105,6 +110,7 @@ export class JsonScanner {
     // Where an escape that the escape states handle began in this fragment (-1: it began earlier).
     let escapeStart = -1;
     let examined = 0;
+    let fast = track;
 
     main: while (i < len) {
       examined++;
@@ -112,6 +118,55 @@ export class JsonScanner {
       switch (state) {
         case STRING:
         case KEY_STRING: {
+          if (state === STRING && fast) {
+            // The fast path for a value string's run: find its end natively, then let one JSON.parse of the raw
+            // run both validate it (escapes, control characters) and decode it. If that fails, the character loop
+            // below takes over from here and reports where.
+            let quote = s.indexOf('"', i);
+            while (quote !== -1 && isEscaped(s, i, quote)) quote = s.indexOf('"', quote + 1);
+            let end = quote === -1 ? len : quote;
+            let cut = -1;
+            if (quote === -1) {
+              // An escape cut by the fragment's end is left to the escape states (and carried to the next scan).
+              const last = s.lastIndexOf("\\");
+              if (last >= i && isEscaped(s, i, last + 1)) {
+                if (last + 1 === len || (s.charCodeAt(last + 1) === 0x75 && last + 6 > len)) cut = end = last;
+              }
+            }
+            let decoded: string | undefined;
+            try {
+              decoded = JSON.parse(`"${this.carry}${s.slice(segStart, end)}"`) as string;
+            } catch {
+              // Not again in this scan: the character loop reads the rest, so the cost stays linear.
+              fast = false;
+              this.fastPathMisses++;
+              decoded = undefined;
+            }
+            if (decoded !== undefined) {
+              // Counted once for the search and once for JSON.parse's pass.
+              examined += 2 * (end - i) - 1;
+              this.carry = "";
+              if (quote !== -1) {
+                out = this.emitValue(decoded, true, out);
+                this.stringPath = undefined;
+                state = kinds.length === 0 ? DONE : AFTER_VALUE;
+                i = quote + 1;
+                continue;
+              }
+              out = this.emitValue(decoded, false, out);
+              segStart = end;
+              escaped = false;
+              if (cut === -1) {
+                i = len;
+                break main;
+              }
+              escapeStart = cut;
+              this.escapeOf = STRING;
+              state = ESCAPE;
+              i = cut + 1;
+              continue;
+            }
+          }
           const from = i;
           // The hot loop: plain characters, and escapes complete in this fragment, are only validated here;
           // a string's raw text is decoded once per scan (see `flushValue`), never character by character.
@@ -450,7 +505,16 @@ export class JsonScanner {
       this.carry = "";
     }
     // The raw text was validated (complete escapes, no control characters): JSON.parse decodes it natively.
-    let text = this.held + (escaped ? (JSON.parse(`"${raw}"`) as string) : raw);
+    return this.emitValue(escaped ? (JSON.parse(`"${raw}"`) as string) : raw, closed, out);
+  }
+
+  /** Adds decoded value text to `out` as the string's chunk; holds back a final high surrogate unless `closed`. */
+  private emitValue(
+    decoded: string,
+    closed: boolean,
+    out: StringChunk[] | undefined,
+  ): StringChunk[] | undefined {
+    let text = this.held + decoded;
     this.held = "";
     if (!closed) {
       const last = text.charCodeAt(text.length - 1);
@@ -489,6 +553,13 @@ function isShortEscape(c: number): boolean {
     c === 0x72 ||
     c === 0x74
   );
+}
+
+/** Whether the character at `at` follows an odd run of backslashes that starts at or after `from`. */
+function isEscaped(s: string, from: number, at: number): boolean {
+  let k = at - 1;
+  while (k >= from && s.charCodeAt(k) === 0x5c) k--;
+  return (at - 1 - k) % 2 === 1;
 }
 
 function isHex4(s: string, at: number): boolean {
