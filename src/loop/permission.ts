@@ -8,5 +8,9 @@ export type PermissionDecision =
 export type CanUseTool = (
   tool: Tool<never>,
   input: Record<string, unknown>,
-  context: { toolUseId: string; signal: AbortSignal },
+  context: {
+    toolUseId: string;
+    signal: AbortSignal /** the run's ToolContext.state */;
+    state?: Map<string, unknown>;
+  },
 ) => Promise<PermissionDecision> | PermissionDecision;

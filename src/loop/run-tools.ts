@@ -129,7 +129,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal, state });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
       }

@@ -45,6 +45,11 @@ export interface PermissionCheckerOptions {
   home?: string;
   /** Asks the user. Absent in print mode: a call that would be asked is denied, with a message on how to allow it. */
   ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  /**
+   * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
+   * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
+   */
+  preApproved?: (state: Map<string, unknown>) => readonly string[];
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -95,7 +100,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     ),
   ];
   const ask = [...options.rules.ask];
-  const allow = [
+  const allowRules = [
     ...options.rules.allow,
     ...(options.allowedTools ?? []).map((text, i) =>
       parsePermissionRule(text, cli("--allowedTools"), `--allowedTools[${i}]`),
@@ -162,7 +167,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return undefined;
   }
 
-  async function allowed(facts: CallFacts): Promise<boolean> {
+  async function allowed(facts: CallFacts, extra: readonly PermissionRule[]): Promise<boolean> {
+    const allow = extra.length === 0 ? allowRules : [...allowRules, ...extra];
     if (facts.bash) {
       const { commands, complete } = facts.bash;
       if (allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.specifier === undefined)) return true;
@@ -176,7 +182,31 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return false;
   }
 
-  async function decide(tool: Tool<never>, facts: CallFacts, display: string): Promise<Verdict> {
+  const preApprovedRules = new Map<string, PermissionRule>();
+  function preApproved(state: Map<string, unknown> | undefined): PermissionRule[] {
+    if (!options.preApproved || !state) return [];
+    const rules: PermissionRule[] = [];
+    for (const text of options.preApproved(state)) {
+      let rule = preApprovedRules.get(text);
+      if (!rule) {
+        rule = parsePermissionRule(
+          text,
+          { source: "skill", root: cwd, home },
+          "allowed-tools of an active skill",
+        );
+        preApprovedRules.set(text, rule);
+      }
+      rules.push(rule);
+    }
+    return rules;
+  }
+
+  async function decide(
+    tool: Tool<never>,
+    facts: CallFacts,
+    display: string,
+    extra: readonly PermissionRule[],
+  ): Promise<Verdict> {
     const denyRule = await firstMatch(deny, facts);
     if (denyRule) {
       return {
@@ -193,7 +223,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
-    if (await allowed(facts)) return { behavior: "allow" };
+    if (await allowed(facts, extra)) return { behavior: "allow" };
     if (mode === "acceptEdits" && EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
       const roots = await Promise.all(workspaceRoots.map(realBase));
       const real = facts.paths[facts.paths.length - 1]!;
@@ -207,7 +237,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (facts.bash) {
       if (!facts.bash.complete) return [];
       const rules = facts.bash.commands
-        .filter((words) => !allow.some((rule) => bashCommandMatches(rule, words)))
+        .filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)))
         .map(suggestBashRule)
         .filter((rule): rule is string => rule !== undefined);
       return [...new Set(rules)];
@@ -221,7 +251,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
     const facts = await gatherFacts(tool, input);
     const display = describeToolCall(tool.name, input);
-    const verdict = await decide(tool, facts, display);
+    const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = suggestions(facts);
     const reason = verdict.askRule
@@ -256,7 +286,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       { source: "session", root: cwd, home },
       "allowed for this session",
     );
-    allow.push(rule);
+    allowRules.push(rule);
     return rule.text;
   };
   checker.setMode = (next: PermissionMode) => {

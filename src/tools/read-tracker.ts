@@ -22,6 +22,11 @@ export class ReadTracker {
     this.records.set(path, { mtimeMs: stats.mtimeMs, size: stats.size });
   }
 
+  /** The files seen so far with their mtime then (for the "a file you Read changed on disk" reminder). */
+  entries(): Array<{ path: string; mtimeMs: number }> {
+    return [...this.records].map(([path, record]) => ({ path, mtimeMs: record.mtimeMs }));
+  }
+
   has(path: string): boolean {
     return this.records.has(path);
   }

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import { homedir } from "node:os";
+import { main } from "./main.js";
+
+const abort = new AbortController();
+let interrupts = 0;
+process.on("SIGINT", () => {
+  // The first Ctrl-C stops the run cleanly (pending tool calls are answered, the log is kept); the second exits.
+  if (++interrupts > 1) process.exit(130);
+  abort.abort(new Error("interrupted"));
+});
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  home: homedir(),
+  signal: abort.signal,
+});

@@ -1,0 +1,125 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { type Context, createContext } from "../context/index.js";
+import type { CanUseTool } from "../loop/permission.js";
+import { type Tool, toToolDefinition } from "../loop/tool.js";
+import type { ToolUseBlock } from "../messages/index.js";
+import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
+import { resolveModel } from "../providers/model-registry.js";
+import type { Provider } from "../providers/provider.js";
+import { withXmlToolProtocol } from "../providers/xml/index.js";
+import {
+  activeAllowedTools,
+  createSkillTool,
+  type DiscoverResult,
+  discoverSkills,
+  renderSkillsList,
+} from "../skills/index.js";
+import { createBuiltinTools } from "../tools/create-builtin-tools.js";
+import { getReadTracker } from "../tools/read-tracker.js";
+import type { PermissionMode } from "./cli-options.js";
+import { createDumpingFetch } from "./dumping-fetch.js";
+
+export interface SessionConfig {
+  cwd: string;
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  model: string;
+  permissionMode: PermissionMode;
+  allowedTools?: string[];
+  disallowedTools?: string[];
+  addDirs?: string[];
+  toolProtocol?: "native" | "xml";
+  dumpRequests?: string;
+  appendSystemPrompt?: string;
+  /** The terminal's prompt for "ask" decisions; without it an ask is a denial (print mode). */
+  ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
+  onWarning?: (message: string) => void;
+  fetch?: typeof fetch;
+}
+
+/** Everything one mitsu session needs: the provider, the stable system and tools, the hooks for the loop. */
+export interface Session {
+  provider: Provider;
+  /** The model id sent to the provider (without the `provider:` prefix). */
+  model: string;
+  maxOutputTokens: number;
+  tools: Tool<never>[];
+  context: Context;
+  canUseTool: CanUseTool;
+  toolState: Map<string, unknown>;
+  catalog: DiscoverResult;
+  /** The short human summary of a call, from the tool's `summarize`. */
+  summarize(block: ToolUseBlock): string;
+}
+
+/** Assembles a session for a workspace: model, tools (built-in + Skill), permissions, skills, context. */
+export async function buildSession(config: SessionConfig): Promise<Session> {
+  const cwd = resolve(config.cwd);
+  const home = config.home ?? homedir();
+  const env = config.env ?? process.env;
+  const fetchImpl = config.dumpRequests
+    ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch)
+    : (config.fetch ?? fetch);
+  const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
+  const provider = config.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
+
+  const settings = await loadSettings({ cwd, home });
+  const catalog = await discoverSkills({ cwd, home });
+  for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
+
+  const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
+  const tools: Tool<never>[] = [
+    ...(createBuiltinTools({ cwd, additionalRoots, env }) as Tool<never>[]),
+    createSkillTool(() => catalog.skills) as unknown as Tool<never>,
+  ];
+  const toolState = new Map<string, unknown>();
+  const canUseTool = createPermissionChecker({
+    rules: settings.rules,
+    mode:
+      config.permissionMode === "default" && settings.defaultMode
+        ? settings.defaultMode
+        : config.permissionMode,
+    additionalDirectories: additionalRoots,
+    home,
+    preApproved: activeAllowedTools,
+    allowedTools: config.allowedTools ?? [],
+    disallowedTools: config.disallowedTools ?? [],
+    cwd,
+    ...(config.ask ? { ask: config.ask } : {}),
+  });
+
+  const context = await createContext({
+    cwd,
+    home,
+    model: resolved.model,
+    tools: tools.map((t) => toToolDefinition(t)),
+    skills: () => renderSkillsList(catalog.skills) || undefined,
+    trackedFiles: () => getReadTracker(toolState).entries(),
+    ...(config.appendSystemPrompt ? { extra: config.appendSystemPrompt } : {}),
+    onWarning: (warning) => config.onWarning?.(warning.message),
+    env,
+  });
+
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  return {
+    provider,
+    model: resolved.model,
+    maxOutputTokens: resolved.entry.maxOutputTokens,
+    tools,
+    context,
+    canUseTool,
+    toolState,
+    catalog,
+    summarize(block) {
+      const tool = byName.get(block.name);
+      try {
+        return tool?.summarize
+          ? tool.summarize(block.input as never)
+          : `${block.name}(${JSON.stringify(block.input)})`;
+      } catch {
+        return block.name;
+      }
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import { sizeBreakdown } from "../context/index.js";
+import { toToolDefinition } from "../loop/tool.js";
+import type { ModelRequest } from "../providers/provider.js";
+import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { buildSession } from "./build-session.js";
+import type { PrintIo } from "./print-mode.js";
+
+export interface InspectOptions {
+  prompt: string;
+  model: string;
+  provider: string | undefined;
+  maxTokens: number | undefined;
+  toolProtocol: "native" | "xml";
+  json: boolean;
+  addDirs: string[];
+}
+
+/** Placeholder keys so that a request can be shown without one; `encode` redacts keys anyway. */
+const PLACEHOLDER_KEYS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"];
+
+/**
+ * `mitsu inspect "prompt"`: the exact HTTP request mitsu would send first for this workspace — system,
+ * tools and messages with the reminders and cache breakpoints — and what each part weighs. Sends nothing.
+ */
+export async function inspectCommand(options: InspectOptions, io: PrintIo): Promise<number> {
+  const env = { ...io.env };
+  for (const key of PLACEHOLDER_KEYS) env[key] ??= "<not set>";
+  const model = withProvider(options.model, options.provider);
+  const session = await buildSession({
+    cwd: io.cwd,
+    home: io.home,
+    env,
+    model,
+    permissionMode: "default",
+    addDirs: options.addDirs,
+    toolProtocol: options.toolProtocol,
+    onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
+  });
+  let text = options.prompt;
+  const slash = parseSlash(text);
+  if (slash) {
+    const target = findSlashTarget(slash.name, session.catalog);
+    if (!target) {
+      io.stderr.write(`mitsu: unknown command /${slash.name}\n`);
+      return 1;
+    }
+    text = expandInvocation(target, slash.args);
+    activateSkill(session.toolState, target);
+  }
+  const request: ModelRequest = {
+    model: session.model,
+    system: session.context.system,
+    tools: session.tools.map((t) => toToolDefinition(t)),
+    messages: [{ role: "user", content: [{ type: "text", text }] }],
+    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
+  };
+  const prepared = await session.context.prepareRequest(request, { turn: 1 });
+  const encoded = session.provider.encode(prepared);
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(`POST ${encoded.url}\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
+  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+  io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
+  return 0;
+}
+
+/** `--provider openai-chat` with `--model anthropic:x` or `x` → `openai-chat:x`. */
+export function withProvider(model: string, provider: string | undefined): string {
+  if (!provider) return model;
+  const colon = model.indexOf(":");
+  return `${provider}:${colon === -1 ? model : model.slice(colon + 1)}`;
+}

@@ -1,0 +1,165 @@
+import { join } from "node:path";
+import { memoryDir } from "../context/index.js";
+import type { AgentEvent } from "../loop/agent-event.js";
+import type { AgentResult } from "../loop/run-agent.js";
+import type { Message } from "../messages/index.js";
+import { loadSession, resumeMessages, SessionLog } from "../session/index.js";
+import {
+  activateSkill,
+  expandInvocation,
+  findSlashTarget,
+  formatSlashHelp,
+  parseSlash,
+} from "../skills/index.js";
+import { buildSession, type Session } from "./build-session.js";
+import type { CliOptions } from "./cli-options.js";
+import { latestSession } from "./latest-session.js";
+import { runPrompt } from "./run-prompt.js";
+import { colorEnabled, createStyle } from "./style.js";
+import { createTextRenderer } from "./text-renderer.js";
+
+export interface PrintIo {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  home: string;
+  signal?: AbortSignal;
+}
+
+/** Exit codes: 0 the model finished; 1 an error or an unfinished answer (max turns, max tokens, refusal); 130 interrupted. */
+export function exitCodeFor(result: AgentResult): number {
+  if (result.reason === "end_turn" || result.reason === "stop_sequence") return 0;
+  if (result.reason === "aborted") return 130;
+  return 1;
+}
+
+/** `mitsu -p`: one prompt, streamed to the terminal (or as JSON), then exit. */
+export async function printMode(options: CliOptions, io: PrintIo): Promise<number> {
+  const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
+  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  const prompt = options.prompt ?? "";
+  if (prompt.trim() === "") {
+    io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
+    return 1;
+  }
+  const session = await buildSession({
+    cwd: io.cwd,
+    home: io.home,
+    env: io.env,
+    model: options.model,
+    permissionMode: options.permissionMode,
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    addDirs: options.addDirs,
+    toolProtocol: options.toolProtocol,
+    ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
+    ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    onWarning: warn,
+  });
+
+  let text = prompt;
+  const slash = parseSlash(prompt);
+  if (slash) {
+    if (slash.name === "help") {
+      io.stdout.write(`${formatSlashHelp(session.catalog)}\n`);
+      return 0;
+    }
+    const target = findSlashTarget(slash.name, session.catalog);
+    if (!target) {
+      io.stderr.write(
+        `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
+      );
+      return 1;
+    }
+    if (target.kind === "skill" && !target.userInvocable) {
+      io.stderr.write(
+        `mitsu: /${slash.name} is not user-invocable (user-invocable: false in ${target.path}).\n`,
+      );
+      return 1;
+    }
+    text = expandInvocation(target, slash.args);
+    activateSkill(session.toolState, target);
+  }
+
+  const { history, log } = openSessionLog(options, session, io, warn);
+  const render =
+    options.outputFormat === "text"
+      ? createTextRenderer({
+          write: (s) => io.stdout.write(s),
+          style,
+          summarize: (b) => session.summarize(b),
+        })
+      : options.outputFormat === "stream-json"
+        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)
+        : () => {};
+
+  const result = await runPrompt({
+    session,
+    history,
+    prompt: text,
+    maxTurns: options.maxTurns,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    ...(io.signal ? { signal: io.signal } : {}),
+    onEvent: render,
+    ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
+    liveInput: options.outputFormat !== "json",
+  });
+
+  if (options.outputFormat === "json") {
+    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path))}\n`);
+  } else if (options.outputFormat === "text" && options.verbose) {
+    const u = result.usage;
+    io.stderr.write(
+      style.dim(
+        `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${log ? `; session ${log.path}` : ""}\n`,
+      ),
+    );
+  }
+  return exitCodeFor(result);
+}
+
+function openSessionLog(
+  options: CliOptions,
+  session: Session,
+  io: PrintIo,
+  warn: (message: string) => void,
+): { history: Message[]; log: SessionLog | undefined } {
+  const dir = join(memoryDir({ cwd: io.cwd, home: io.home }), "..", "sessions");
+  const path = options.resume ?? (options.continueSession ? latestSession(dir) : undefined);
+  if (options.continueSession && !path) warn("no earlier session in this folder; starting a new one");
+  if (path) {
+    const loaded = loadSession(path);
+    if (loaded.truncatedTail)
+      warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+    return { history: resumeMessages(loaded.messages), log: SessionLog.reopen(path, loaded.header) };
+  }
+  if (options.noSessionLog) return { history: [], log: undefined };
+  return {
+    history: [],
+    log: SessionLog.create(dir, { cwd: io.cwd, model: `${session.provider.api}:${session.model}` }),
+  };
+}
+
+function finalText(result: AgentResult): string {
+  const content = result.lastMessage?.content ?? [];
+  return content
+    .filter((b) => b.type === "text")
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join("");
+}
+
+/** The `--output-format json` result object. */
+export function jsonResult(result: AgentResult, sessionPath: string | undefined) {
+  return {
+    type: "result",
+    is_error: exitCodeFor(result) !== 0,
+    stop_reason: result.reason,
+    result: finalText(result),
+    num_turns: result.messages.filter((m) => m.role === "assistant").length,
+    usage: result.usage,
+    ...(result.error ? { error: result.error } : {}),
+    ...(sessionPath ? { session: sessionPath } : {}),
+    messages: result.messages,
+  };
+}

@@ -1,0 +1,66 @@
+import type { AgentEvent } from "../loop/agent-event.js";
+import { type AgentResult, runAgent } from "../loop/run-agent.js";
+import type { Message, TextBlock } from "../messages/index.js";
+import type { Session } from "./build-session.js";
+
+export interface RunPromptOptions {
+  session: Session;
+  /** The transcript so far (a resumed session), without the new prompt. */
+  history: Message[];
+  prompt: string;
+  maxTurns: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+  onEvent: (event: AgentEvent) => void;
+  onMessage?: (message: Message) => void;
+  /** False when nobody shows tool input as it streams (json output). */
+  liveInput?: boolean;
+}
+
+/** Runs one user prompt through the loop with the session's context, tools and permissions. */
+export async function runPrompt(options: RunPromptOptions): Promise<AgentResult> {
+  const { session } = options;
+  const messages = appendPrompt(options.history, options.prompt);
+  const warnings: AgentEvent[] = [];
+  const generator = runAgent({
+    provider: session.provider,
+    model: session.model,
+    system: session.context.system,
+    tools: session.tools,
+    messages,
+    maxTurns: options.maxTurns,
+    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
+    canUseTool: session.canUseTool,
+    toolState: session.toolState,
+    prepareRequest: async (request, info) => {
+      const before = session.context.warnings.length;
+      const prepared = await session.context.prepareRequest(request, info);
+      for (const w of session.context.warnings.slice(before)) {
+        warnings.push({ type: "warning", turn: info.turn, code: w.code, message: w.message });
+      }
+      return prepared;
+    },
+    ...(options.onMessage ? { onMessage: options.onMessage } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
+  });
+  for (;;) {
+    const next = await generator.next();
+    for (const warning of warnings.splice(0)) options.onEvent(warning);
+    if (next.done) return next.value;
+    options.onEvent(next.value);
+  }
+}
+
+/**
+ * Adds the prompt as a new user message, or to the last user message when the history ends with one (a
+ * resumed session whose pending tool calls were answered as interrupted): roles must alternate.
+ */
+export function appendPrompt(history: readonly Message[], prompt: string): Message[] {
+  const text: TextBlock = { type: "text", text: prompt };
+  const last = history.at(-1);
+  if (last?.role === "user") {
+    return [...history.slice(0, -1), { role: "user", content: [...last.content, text] }];
+  }
+  return [...history, { role: "user", content: [text] }];
+}

@@ -1,0 +1,28 @@
+/** ANSI styling that turns itself off for pipes and under NO_COLOR. */
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+export function createStyle(enabled: boolean): Style {
+  const wrap = (open: number, close: number) => (text: string) =>
+    enabled ? `\u001b[${open}m${text}\u001b[${close}m` : text;
+  return {
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
+}
+
+export function colorEnabled(stream: NodeJS.WriteStream): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
+  if (process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true;
+}

@@ -1,0 +1,3 @@
+export * from "./load-session.js";
+export * from "./resume-messages.js";
+export * from "./session-log.js";
