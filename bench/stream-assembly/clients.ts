@@ -17,11 +17,11 @@ export interface ClientRun {
 }
 
 const MODEL = "claude-sonnet-4-5";
-const schema = {
+const schema: { type: "object"; properties: Record<string, { type: string }>; required: string[] } = {
   type: "object",
   properties: { file_path: { type: "string" }, content: { type: "string" } },
   required: ["file_path", "content"],
-} as const;
+};
 const prompt = (size: number) => `Write the file. size=${size}`;
 
 function contentLength(input: unknown): number {
