@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import type { OpenAIChatQuirks } from "./openai-chat/quirks.js";
+
+/** The wire protocols a provider entry may name. */
+export const APIS = ["anthropic", "openai-chat", "openai-responses", "gemini"] as const;
+export type Api = (typeof APIS)[number];
+
+/** One model of a custom provider: an id, or an id with its limits (and a tool protocol). */
+export interface CustomModel {
+  id: string;
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  /** `xml` for a model without function calling: the provider is wrapped in the XML-tag protocol. */
+  toolProtocol?: "native" | "xml";
+}
+
+/**
+ * A provider entry of `~/.mitsu/models.json`. Under a built-in name (`anthropic`, `openai`, `openai-responses`,
+ * `gemini`) it amends that provider (base URL, headers, more models); under any other name it defines one.
+ */
+export interface CustomProvider {
+  /** The wire protocol; required for a new provider, fixed for a built-in one. */
+  api?: Api;
+  /** As the official clients take it: with `/v1` for OpenAI-style servers, without a version path otherwise. */
+  baseURL?: string;
+  /** A literal key (prefer `apiKeyEnv`). */
+  apiKey?: string;
+  /** The environment variable that holds the key; when it is unset, resolution fails naming it. */
+  apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  /** For `openai-chat`: a known server's name (`ollama`, `vllm`, …) or quirks over the defaults. */
+  quirks?: string | Partial<OpenAIChatQuirks>;
+  models?: CustomModel[];
+}
+
+export interface ModelsConfig {
+  providers: Record<string, CustomProvider>;
+}
+
+/** Where the file lives: `{home}/.mitsu/models.json`. */
+export function modelsConfigPath(home: string = homedir()): string {
+  return join(home, ".mitsu", "models.json");
+}
+
+/**
+ * Reads `~/.mitsu/models.json`: an absent file is an empty config; a file that is not valid JSON or does not
+ * have the documented shape is an Error naming the file and the field.
+ */
+export function loadModelsConfig(home?: string): ModelsConfig {
+  const path = modelsConfigPath(home);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { providers: {} };
+    throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  return parseModelsConfig(raw, path);
+}
+
+/** Validates the parsed file (see `CustomProvider`). */
+export function parseModelsConfig(raw: unknown, where = "models.json"): ModelsConfig {
+  const fail = (field: string, what: string): never => {
+    throw new Error(`${where}: ${field} ${what}`);
+  };
+  if (!isObject(raw)) return fail("the file", "must be a JSON object");
+  if (raw.providers === undefined) return { providers: {} };
+  if (!isObject(raw.providers)) return fail("providers", "must be an object of provider entries");
+  const providers: Record<string, CustomProvider> = {};
+  for (const [name, entry] of Object.entries(raw.providers)) {
+    const at = `providers.${name}`;
+    if (!isObject(entry)) return fail(at, "must be an object");
+    const out: CustomProvider = {};
+    if (entry.api !== undefined) {
+      if (!APIS.includes(entry.api as Api)) return fail(`${at}.api`, `must be one of ${APIS.join(", ")}`);
+      out.api = entry.api as Api;
+    }
+    for (const key of ["baseURL", "apiKey", "apiKeyEnv"] as const) {
+      const value = entry[key];
+      if (value === undefined) continue;
+      if (typeof value !== "string" || value === "")
+        return fail(`${at}.${key}`, "must be a non-empty string");
+      out[key] = value;
+    }
+    if (entry.headers !== undefined) {
+      if (!isObject(entry.headers) || !Object.values(entry.headers).every((v) => typeof v === "string")) {
+        return fail(`${at}.headers`, "must be an object of strings");
+      }
+      out.headers = entry.headers as Record<string, string>;
+    }
+    if (entry.quirks !== undefined) {
+      if (typeof entry.quirks !== "string" && !isObject(entry.quirks)) {
+        return fail(`${at}.quirks`, "must be a server name or an object");
+      }
+      out.quirks = entry.quirks as string | Partial<OpenAIChatQuirks>;
+    }
+    if (entry.models !== undefined) {
+      if (!Array.isArray(entry.models)) return fail(`${at}.models`, "must be an array");
+      out.models = entry.models.map((m, i) => parseModel(m, `${at}.models[${i}]`, fail));
+    }
+    providers[name] = out;
+  }
+  return { providers };
+}
+
+function parseModel(raw: unknown, at: string, fail: (field: string, what: string) => never): CustomModel {
+  if (typeof raw === "string" && raw !== "") return { id: raw };
+  if (!isObject(raw) || typeof raw.id !== "string" || raw.id === "") {
+    return fail(at, 'must be a model id or {"id": …, "contextWindow"?: …, "maxOutputTokens"?: …}');
+  }
+  const model: CustomModel = { id: raw.id };
+  for (const key of ["contextWindow", "maxOutputTokens"] as const) {
+    const value = raw[key];
+    if (value === undefined) continue;
+    if (typeof value !== "number" || !Number.isInteger(value) || value <= 0) {
+      return fail(`${at}.${key}`, "must be a positive integer");
+    }
+    model[key] = value;
+  }
+  if (raw.toolProtocol !== undefined) {
+    if (raw.toolProtocol !== "native" && raw.toolProtocol !== "xml") {
+      return fail(`${at}.toolProtocol`, 'must be "native" or "xml"');
+    }
+    model.toolProtocol = raw.toolProtocol;
+  }
+  return model;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
