@@ -49,7 +49,7 @@ export function endMessage(events: StreamEvent[]): AssistantMessage {
 
 /** Streams a recorded fixture through a provider built on the given fake fetch, split at `seed` (or whole). */
 export async function streamFixture(
-  make: (fetch: typeof fetch) => Provider,
+  make: (fetch: typeof globalThis.fetch) => Provider,
   name: string,
   request: ModelRequest,
   seed?: number,

@@ -10,7 +10,7 @@ import {
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { createOpenAIChatProvider } from "./openai-chat-provider.js";
 
-const make = (fetch: typeof fetch) =>
+const make = (fetch: typeof globalThis.fetch) =>
   createOpenAIChatProvider({ apiKey: "sk-test", fetch, retry: { maxRetries: 0 } });
 
 /** A Chat Completions body from chunk objects, `[DONE]`-terminated unless told otherwise. */
