@@ -21,7 +21,7 @@ async function toolInputs(name: string, seed: number) {
     } else if (event.type === "content_block_delta" && event.delta?.type === "input_json_delta") {
       const acc = accumulators.get(event.index!)!;
       for (const chunk of acc.push(event.delta.partial_json!)) {
-        shown.set(event.index!, (shown.get(event.index!) ?? "") + `${chunk.path.join(".")}=${chunk.text};`);
+        shown.set(event.index!, `${shown.get(event.index!) ?? ""}${chunk.path.join(".")}=${chunk.text};`);
       }
     }
   }
