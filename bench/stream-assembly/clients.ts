@@ -17,6 +17,7 @@ export interface ClientRun {
 }
 
 const MODEL = "claude-sonnet-4-5";
+(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 const schema: { type: "object"; properties: Record<string, { type: string }>; required: string[] } = {
   type: "object",
   properties: { file_path: { type: "string" }, content: { type: "string" } },
@@ -37,7 +38,7 @@ export async function floor({ url, size }: ClientRun): Promise<number> {
     headers: { "content-type": "application/json", "x-api-key": "bench", "anthropic-version": "2023-06-01" },
     body: JSON.stringify({
       model: MODEL,
-      max_tokens: 64000,
+      max_tokens: 128000,
       stream: true,
       tools: [
         {
@@ -56,19 +57,20 @@ export async function floor({ url, size }: ClientRun): Promise<number> {
   let pending = "";
   for await (const bytes of response.body) {
     pending += decoder.decode(bytes, { stream: true });
-    let end = pending.indexOf("\n\n");
+    let start = 0;
+    let end = pending.indexOf("\n\n", start);
     while (end !== -1) {
-      const frame = pending.slice(0, end);
-      pending = pending.slice(end + 2);
-      const data = frame.indexOf("data: ");
-      if (data !== -1) {
-        const event = JSON.parse(frame.slice(data + 6)) as {
+      const data = pending.indexOf("data: ", start);
+      if (data !== -1 && data < end) {
+        const event = JSON.parse(pending.slice(data + 6, end)) as {
           delta?: { type: string; partial_json?: string };
         };
         if (event.delta?.type === "input_json_delta") parts.push(event.delta.partial_json ?? "");
       }
-      end = pending.indexOf("\n\n");
+      start = end + 2;
+      end = pending.indexOf("\n\n", start);
     }
+    pending = pending.slice(start);
   }
   return contentLength(JSON.parse(parts.join("")));
 }
@@ -76,7 +78,7 @@ export async function floor({ url, size }: ClientRun): Promise<number> {
 function mitsuRequest(size: number): ModelRequest {
   return {
     model: MODEL,
-    maxTokens: 64000,
+    maxTokens: 128000,
     system: [],
     tools: [
       { name: "write_file", description: "Write a file", input_schema: schema, eager_input_streaming: true },
@@ -90,7 +92,7 @@ async function mitsu({ url, size }: ClientRun, live: boolean): Promise<number> {
   let shown = 0;
   for await (const event of provider.stream(mitsuRequest(size), { liveInput: live })) {
     if (event.type === "tool-input-delta") {
-      for (const chunk of event.strings) shown += chunk.text.length;
+      for (const chunk of event.strings) if (chunk.path[0] === "content") shown += chunk.text.length;
     } else if (event.type === "message-end") {
       const block = event.message.content.find((b) => b.type === "tool_use");
       if (!block || block.type !== "tool_use")
@@ -110,7 +112,7 @@ async function anthropicSdk({ url, size, overBudget }: ClientRun, live: boolean)
   const client = new Anthropic({ apiKey: "bench", baseURL: url, maxRetries: 0 });
   const stream = client.messages.stream({
     model: MODEL,
-    max_tokens: 64000,
+    max_tokens: 128000,
     tools: [{ name: "write_file", description: "Write a file", input_schema: schema }],
     messages: [{ role: "user", content: prompt(size) }],
   });
@@ -149,7 +151,7 @@ async function aiSdk({ url, size, overBudget }: ClientRun, live: boolean): Promi
   const abort = new AbortController();
   const result = streamText({
     model: anthropic(MODEL),
-    maxOutputTokens: 64000,
+    maxOutputTokens: 128000,
     prompt: prompt(size),
     tools: { write_file: { description: "Write a file", inputSchema: jsonSchema(schema) } },
     abortSignal: abort.signal,

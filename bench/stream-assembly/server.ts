@@ -6,7 +6,7 @@
 import { startSimulator } from "../../src/simulator/index.js";
 import { makeContent } from "./make-content.js";
 
-const sim = await startSimulator({ inputChunk: 64, textChunk: 64 });
+const sim = await startSimulator({ inputChunk: 64, textChunk: 64, charsPerToken: 100 }); // 4 MiB of input must fit in max_tokens;
 const turns = new Map<number, string>();
 
 function contentFor(size: number): string {
