@@ -84,12 +84,12 @@ async function main(): Promise<void> {
     const context = await createContext({
       cwd: workspace,
       home: join(root, "home"),
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       tools: tools.map((t) => toToolDefinition(t)),
     });
     const result = await runAgentToEnd({
       provider: createAnthropicProvider({ apiKey: "bench", baseURL: sim.url }),
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       system: context.system,
       tools,
       messages: [{ role: "user", content: [{ type: "text", text: "Survey this project, step by step." }] }],

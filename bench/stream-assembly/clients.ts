@@ -16,7 +16,7 @@ export interface ClientRun {
   overBudget: () => boolean;
 }
 
-const MODEL = "claude-sonnet-4-5";
+const MODEL = "claude-sonnet-5-5";
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
 const schema: { type: "object"; properties: Record<string, { type: string }>; required: string[] } = {
   type: "object",

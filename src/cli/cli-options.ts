@@ -28,7 +28,7 @@ export const PERMISSION_MODES: readonly PermissionMode[] = [
   "plan",
 ];
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
-export const DEFAULT_MODEL = "anthropic:claude-sonnet-4-5";
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → ["Read", "Bash(git log:*)", "Edit"]: commas and spaces split, but not inside parentheses. */
 export function splitToolRules(values: readonly string[]): string[] {

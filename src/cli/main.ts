@@ -31,7 +31,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("-p, --print", "print mode: answer the prompt, stream the work, then exit")
     .option(
       "--model <provider:model>",
-      "the model, e.g. anthropic:claude-sonnet-4-5, openai:gpt-5, gemini:gemini-2.5-pro",
+      "the model, e.g. anthropic:claude-sonnet-5-5, openai:gpt-5, gemini:gemini-2.5-pro",
       io.env.MITSU_MODEL || DEFAULT_MODEL,
     )
     .option("--max-turns <n>", "the most model calls for this prompt", positiveInt, 50)
