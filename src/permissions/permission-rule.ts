@@ -21,7 +21,8 @@ export interface RuleOrigin {
  *   `~/x` is in the home folder. `Edit(…)` covers every file-editing tool (Edit and Write); `Read(…)` covers
  *   Read, and Grep and Glob by their search path (best effort: a search of a parent folder is not seen
  *   as touching a denied file below it).
- * - `Bash(cmd)` matches one command exactly; `Bash(prefix:*)` matches it and what extends it by whole words;
+ * - `Bash(cmd)` matches one command exactly; `Bash(prefix:*)` matches it and what extends it by whole words,
+ *   or its last word by a `:` suffix (`Bash(npm run test:*)` covers `npm run test:unit`, not `npm run testing`);
  *   other `*` are wildcards. They are matched against each simple command of a compound line.
  * - `WebFetch(domain:example.com)` matches that host.
  */
@@ -97,7 +98,13 @@ function compileCommandPattern(
   if (specifier.endsWith(":*")) {
     const prefix = words(specifier.slice(0, -2), fail);
     if (prefix.length === 0) fail('":*" needs a command before it, e.g. Bash(npm run test:*)');
-    return (command) => prefix.length <= command.length && prefix.every((word, i) => command[i] === word);
+    // The last word may go on after a ":" (npm script namespaces): `npm run test:*` covers `test:unit`.
+    const last = prefix.length - 1;
+    return (command) =>
+      prefix.length <= command.length &&
+      prefix.every(
+        (word, i) => command[i] === word || (i === last && command[i]?.startsWith(`${word}:`) === true),
+      );
   }
   if (specifier.includes("*")) {
     const escaped = specifier.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
