@@ -45,7 +45,8 @@ describe("Bash through the loop", () => {
     await h.run([
       calls(
         call("env", "Bash", {
-          command: 'echo "[$ANTHROPIC_API_KEY][$OPENAI_API_KEY]"; echo "home=$HOME"; env | grep -c sk-ant || true',
+          command:
+            'echo "[$ANTHROPIC_API_KEY][$OPENAI_API_KEY]"; echo "home=$HOME"; env | grep -c sk-ant || true',
         }),
       ),
     ]);
@@ -67,7 +68,9 @@ describe("Bash through the loop", () => {
     expect(text.length).toBeLessThan(31_000);
     expect(text.startsWith("1\n2\n3\n")).toBe(true);
     expect(text).toMatch(/\n\.\.\. \[\d+ characters omitted\] \.\.\.\n/);
-    expect(text).toContain("19999\n20000\n\n[Output was 108894 characters; only its beginning and end are shown.");
+    expect(text).toContain(
+      "19999\n20000\n\n[Output was 108894 characters; only its beginning and end are shown.",
+    );
     expect(text).toMatch(/\[Exit code: 0\]$/);
     expect(text).not.toContain("\n10000\n");
     expect(savedPath.startsWith(`${h.base}/tmp/`)).toBe(true);

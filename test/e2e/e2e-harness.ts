@@ -13,7 +13,12 @@ import {
   type PermissionCheckerOptions,
 } from "../../src/permissions/index.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
-import { type ScriptEntry, type SimBlock, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import {
+  type ScriptEntry,
+  type SimBlock,
+  type Simulator,
+  startSimulator,
+} from "../../src/simulator/index.js";
 import { createBuiltinTools } from "../../src/tools/create-builtin-tools.js";
 
 /** A provider key put into the environment Bash starts from: no command may ever see it. */

@@ -35,7 +35,9 @@ describe("Read through the loop", () => {
     await h.run([calls(call("bin", "Read", { file_path: "blob.bin" }))]);
     const sent = h.sent("bin");
     expect(sent.is_error).toBe(true);
-    expect(sent.content).toContain("Cannot read blob.bin: it looks like a binary file (it contains NUL bytes");
+    expect(sent.content).toContain(
+      "Cannot read blob.bin: it looks like a binary file (it contains NUL bytes",
+    );
   });
 
   it("returns a PNG as an image block inside the tool_result", async () => {
@@ -71,7 +73,9 @@ describe("Write through the loop", () => {
     await h.put("keep.txt", "original\n");
     await h.run([calls(call("blind", "Write", { file_path: "keep.txt", content: "clobbered\n" }))]);
     expect(h.sent("blind").is_error).toBe(true);
-    expect(h.sentText("blind")).toContain("keep.txt exists but has not been Read in this session. Read it first");
+    expect(h.sentText("blind")).toContain(
+      "keep.txt exists but has not been Read in this session. Read it first",
+    );
     expect(await h.text("keep.txt")).toBe("original\n");
   });
 
@@ -91,7 +95,7 @@ describe("Write through the loop", () => {
 describe("Edit through the loop", () => {
   const files = {
     "once.ts": "const a = 1;\nconst b = 2;\n",
-    "miss.ts": "function greet(name) {\n  return `hi ${name}`;\n}\n",
+    "miss.ts": "function greet(name) {\n  return 'hi ' + name;\n}\n",
     "multi.ts": "x = 1;\ny = 2;\nx = 1;\n",
     "all.ts": "let count = 0;\ncount += 1;\nreturn count;\n",
   };
@@ -101,7 +105,11 @@ describe("Edit through the loop", () => {
     await h.run([
       calls(...Object.keys(files).map((name) => call(`read-${name}`, "Read", { file_path: name }))),
       calls(
-        call("once", "Edit", { file_path: "once.ts", old_string: "const b = 2;", new_string: "const b = 3;" }),
+        call("once", "Edit", {
+          file_path: "once.ts",
+          old_string: "const b = 2;",
+          new_string: "const b = 3;",
+        }),
         call("miss", "Edit", {
           file_path: "miss.ts",
           old_string: "function greet(nme) {",
@@ -139,7 +147,7 @@ describe("Edit through the loop", () => {
         "old_string was not found in miss.ts.",
         "The lines most similar to the first line of old_string:",
         "     1\tfunction greet(name) {",
-        "     2\t  return `hi ${name}`;",
+        "     2\t  return 'hi ' + name;",
       ].join("\n"),
     );
     expect(await h.text("miss.ts")).toBe(files["miss.ts"]);
