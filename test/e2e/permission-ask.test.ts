@@ -1,0 +1,77 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { PermissionAnswer, PermissionRequest } from "../../src/permissions/index.js";
+import { call, calls, E2eHarness } from "./e2e-harness.js";
+
+// The `ask` callback (what the terminal will answer) through the loop: allow once, allow always, deny.
+let h: E2eHarness;
+beforeEach(async () => {
+  h = await E2eHarness.start();
+});
+afterEach(() => h.close());
+
+/** An `ask` that answers from a list, in order, and records what it was asked. */
+function answering(...answers: PermissionAnswer[]) {
+  const asked: PermissionRequest[] = [];
+  const ask = async (request: PermissionRequest): Promise<PermissionAnswer> => {
+    asked.push(request);
+    const answer = answers.shift();
+    if (!answer) throw new Error(`asked once too often: ${request.display}`);
+    return answer;
+  };
+  return { asked, ask };
+}
+
+const twoTouches = [
+  calls(call("one", "Bash", { command: "touch one" })),
+  calls(call("two", "Bash", { command: "touch two" })),
+];
+
+describe("the ask callback through the loop", () => {
+  it("allow_once runs the call, and the next call is asked again", async () => {
+    const { asked, ask } = answering("allow_once", "allow_once");
+    await h.run(twoTouches, { canUseTool: await h.checker({ ask }) });
+    expect(asked).toEqual([
+      {
+        toolName: "Bash",
+        input: { command: "touch one" },
+        toolUseId: "toolu_one",
+        display: "Bash(touch one)",
+        suggestedRules: ["Bash(touch:*)"],
+        reason: "no rule allows it",
+      },
+      expect.objectContaining({ display: "Bash(touch two)", toolUseId: "toolu_two" }),
+    ]);
+    expect(h.exists("one")).toBe(true);
+    expect(h.exists("two")).toBe(true);
+    expect(h.sentText("two")).toBe("(no output)\n\n[Exit code: 0]");
+  });
+
+  it("allow_always runs the call and allows its kind for the rest of the session without asking", async () => {
+    const { asked, ask } = answering("allow_always");
+    await h.run(twoTouches, { canUseTool: await h.checker({ ask }) });
+    expect(asked.map((request) => request.display)).toEqual(["Bash(touch one)"]);
+    expect(h.exists("one")).toBe(true);
+    expect(h.exists("two")).toBe(true);
+    expect(h.sent("two").is_error).toBeUndefined();
+  });
+
+  it("deny sends the refusal to the model, and the call has no effect", async () => {
+    const { asked, ask } = answering("deny");
+    await h.put(".mitsu/settings.json", JSON.stringify({ permissions: { ask: ["Edit(./**)"] } }));
+    await h.run([calls(call("write", "Write", { file_path: "nope.txt", content: "x" }))], {
+      canUseTool: await h.checker({ ask }),
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.reason).toBe(
+      `the rule "Edit(./**)" in permissions.ask of ${h.path(".mitsu/settings.json")} requires asking`,
+    );
+    expect(h.sent("write")).toEqual({
+      type: "tool_result",
+      tool_use_id: "toolu_write",
+      content:
+        "The user denied permission to use Write(nope.txt). Do not retry it as it is; ask the user what to do instead if it is unclear.",
+      is_error: true,
+    });
+    expect(h.exists("nope.txt")).toBe(false);
+  });
+});
