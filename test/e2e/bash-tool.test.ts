@@ -85,7 +85,7 @@ describe("Bash through the loop", () => {
       calls(
         call("slow", "Bash", {
           command: "sleep 30 & echo $! > bg.pid; echo started; sleep 30",
-          timeout: 300,
+          timeout: 1000,
         }),
       ),
     ]);
@@ -93,7 +93,7 @@ describe("Bash through the loop", () => {
     const sent = h.sent("slow");
     expect(sent.is_error).toBe(true);
     expect(resultText(sent)).toBe(
-      "started\n\n[The command timed out after 300 ms and was stopped, with every process it started. Pass a larger timeout (at most 600000 ms) or run less at once.]",
+      "started\n\n[The command timed out after 1000 ms and was stopped, with every process it started. Pass a larger timeout (at most 600000 ms) or run less at once.]",
     );
     const pid = Number(await h.text("bg.pid"));
     expect(pid).toBeGreaterThan(0);

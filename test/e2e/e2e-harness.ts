@@ -122,7 +122,10 @@ export class E2eHarness {
     });
   }
 
-  /** Plays `script` (then a closing `Done.` turn) through the loop with the built-in tools. */
+  /**
+   * Plays `script` (then a closing `Done.` turn) through the loop with the built-in tools. Throws if the run
+   * ends with an error or the simulator rejected a request (an invalid transcript, say).
+   */
   async run(script: ScriptEntry[], options: RunOptions = {}): Promise<RunOutcome> {
     this.sim.enqueue(...script);
     if (options.final !== false) this.sim.enqueue({ content: [{ type: "text", text: "Done." }] });
@@ -137,8 +140,18 @@ export class E2eHarness {
     });
     for (;;) {
       const next = await run.next();
-      if (next.done) return { result: next.value, events };
-      events.push(next.value);
+      if (!next.done) {
+        events.push(next.value);
+        continue;
+      }
+      // No test here expects a failed run or a rejected request: say so loudly rather than let a later
+      // assertion fail for a reason it does not name.
+      const rejected = this.sim.requests.filter((request) => request.status !== 200);
+      if (rejected.length > 0) {
+        throw new Error(`the simulator rejected a request: ${rejected.map((r) => r.error).join("; ")}`);
+      }
+      if (next.value.reason === "error") throw new Error(`the run failed: ${next.value.error?.message}`);
+      return { result: next.value, events };
     }
   }
 

@@ -29,6 +29,7 @@ describe("tool input recovery through the loop", () => {
       is_error: true,
     });
     expect(h.exists("bad.txt")).toBe(false);
+    expect(h.sim.requests).toHaveLength(2);
     expect(events.filter((event) => event.type === "tool-call-end")).toHaveLength(1);
   });
 
