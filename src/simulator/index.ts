@@ -1,6 +1,7 @@
 /** mitsu/simulator: a loopback provider API simulator for tests, benchmarks and demos. */
 
 export { CACHE_LOOKBACK_BLOCKS, type CacheAccount, type CacheBlock, CacheModel } from "./cache-model.js";
+export { type PrefixAccount, PrefixCache, type PrefixCacheOptions } from "./prefix-cache.js";
 export { startSimulator } from "./server.js";
 export type {
   LoggedRequest,
@@ -8,6 +9,7 @@ export type {
   SimBlock,
   SimFault,
   SimMark,
+  SimProtocol,
   SimStopReason,
   SimTurn,
   SimUsage,

@@ -5,16 +5,24 @@ import { handleMessages } from "./anthropic/handle-messages.js";
 import { sendError } from "./anthropic/send-error.js";
 import { CacheModel } from "./cache-model.js";
 import { IdSource } from "./id-source.js";
+import { handleChatCompletions } from "./openai-chat/handle-chat-completions.js";
+import { PrefixCache } from "./prefix-cache.js";
 import { ScriptQueue } from "./script-queue.js";
 import type { Exchange, SimContext } from "./sim-context.js";
 import type { LoggedRequest, Simulator, SimulatorOptions } from "./types.js";
 
 type Handler = (ctx: SimContext, ex: Exchange) => Promise<void>;
 
-/** Routes by method and path (query string ignored); each protocol adds its endpoints here. */
-const ROUTES: { method: string; path: string; protocol: LoggedRequest["protocol"]; handler: Handler }[] = [
+/** Routes by method and path (query string ignored; a RegExp must match the whole path). */
+const ROUTES: {
+  method: string;
+  path: string | RegExp;
+  protocol: LoggedRequest["protocol"];
+  handler: Handler;
+}[] = [
   { method: "POST", path: "/v1/messages", protocol: "anthropic", handler: handleMessages },
   { method: "POST", path: "/v1/messages/count_tokens", protocol: "anthropic", handler: handleCountTokens },
+  { method: "POST", path: "/v1/chat/completions", protocol: "openai-chat", handler: handleChatCompletions },
 ];
 
 /**
@@ -36,6 +44,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     queue: new ScriptQueue(options.script ?? []),
     cache: new CacheModel({ charsPerToken, minCacheableTokens: options.minCacheableTokens ?? 1024, now }),
+    prefixCache: new PrefixCache({ charsPerToken, minCacheableTokens: options.minCacheableTokens ?? 1024 }),
     ids: new IdSource(),
     requests: [],
   };
@@ -77,7 +86,9 @@ async function handle(ctx: SimContext, req: IncomingMessage, res: ServerResponse
   const text = Buffer.concat(chunks).toString("utf8");
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   const method = req.method ?? "GET";
-  const route = ROUTES.find((r) => r.path === path && r.method === method);
+  const route = ROUTES.find(
+    (r) => r.method === method && (typeof r.path === "string" ? r.path === path : r.path.test(path)),
+  );
 
   let body: unknown;
   let bodyError: string | undefined;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CacheModel } from "./cache-model.js";
 import type { IdSource } from "./id-source.js";
+import type { PrefixCache } from "./prefix-cache.js";
 import type { ScriptQueue } from "./script-queue.js";
 import type { LoggedRequest, SimMark } from "./types.js";
 
@@ -20,6 +21,8 @@ export interface SimContext {
   readonly options: ResolvedOptions;
   readonly queue: ScriptQueue;
   readonly cache: CacheModel;
+  /** Automatic prefix caching of the OpenAI and Gemini protocols. */
+  readonly prefixCache: PrefixCache;
   readonly ids: IdSource;
   readonly requests: LoggedRequest[];
 }

@@ -1,6 +1,7 @@
 /**
  * The simulator's public types. Scripts are provider-neutral: the same `SimTurn` is rendered in the wire
- * format of whichever protocol the request came in on (Anthropic Messages today).
+ * format of whichever protocol the request came in on: Anthropic Messages, OpenAI Chat Completions, OpenAI
+ * Responses or Gemini generateContent.
  */
 
 /** One scripted content block of an assistant turn. */
@@ -39,6 +40,10 @@ export type SimFault =
    * After `afterEvents` SSE events (message_start and ping count), an `event: error` frame, then the stream ends
    * with no message_delta / message_stop. `errorType` defaults to "overloaded_error". If the turn has fewer
    * events, the error follows the last one. In non-streaming mode the request gets the matching HTTP error.
+   * Other protocols count their own SSE events (every `data:` chunk) and end in their own error shape:
+   * OpenAI Chat a `data: {"error":{…}}` chunk (no `[DONE]`), Responses an `error` event then `response.failed`,
+   * Gemini a `data: {"error":{code,message,status}}` chunk. `errorType` is an Anthropic error type, translated
+   * (overloaded_error → 503 server_error / UNAVAILABLE, rate_limit_error → 429, api_error → 500, …).
    */
   | { kind: "error-event"; afterEvents: number; errorType?: string }
   /**
@@ -55,7 +60,10 @@ export type SimFault =
 /** A script entry: a turn, or a function of the request that returns one (for dynamic answers). */
 export type ScriptEntry = SimTurn | ((request: LoggedRequest) => SimTurn);
 
-/** Token counts as the provider reports them (Anthropic names). */
+/**
+ * Token counts as the provider reports them (Anthropic names). For OpenAI and Gemini requests the automatic
+ * prefix cache's hit is `cache_read_input_tokens`, the rest of the prompt `input_tokens`, and nothing is written.
+ */
 export interface SimUsage {
   input_tokens: number;
   cache_creation_input_tokens: number;
@@ -65,9 +73,12 @@ export interface SimUsage {
   cache_creation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
+/** The wire protocols the simulator speaks (by the endpoint a request arrived on). */
+export type SimProtocol = "anthropic" | "openai-chat" | "openai-responses" | "gemini";
+
 /** Every request the simulator received, in arrival order, including the rejected ones. */
 export interface LoggedRequest {
-  protocol: "anthropic";
+  protocol: SimProtocol;
   method: string;
   /** The path without the query string. */
   path: string;
@@ -106,7 +117,10 @@ export interface SimulatorOptions {
   delayMs?: number;
   /** Token estimate: characters per token (default 4). */
   charsPerToken?: number;
-  /** Smallest prefix, in tokens, that a breakpoint may cache (default 1024). */
+  /**
+   * Smallest prefix, in tokens, that a breakpoint may cache (default 1024); also the smallest hit of the
+   * automatic prefix cache of OpenAI and Gemini requests (see PrefixCache).
+   */
   minCacheableTokens?: number;
   /** Clock for cache TTLs (default Date.now). */
   now?: () => number;

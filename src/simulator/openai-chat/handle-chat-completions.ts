@@ -1,0 +1,93 @@
+import {
+  invalidError,
+  openAIFaultError,
+  openAIRejected,
+  openAISender,
+  sendOpenAIError,
+} from "../openai-shared/openai-error.js";
+import { promptText } from "../prefix-cache.js";
+import {
+  bodyWriter,
+  commitTurn,
+  generationDelay,
+  planScripted,
+  runScript,
+  sendJson,
+  startSse,
+} from "../scripted-turn.js";
+import type { Exchange, SimContext } from "../sim-context.js";
+import { SseWriter } from "../sse-writer.js";
+import type { SimTurn } from "../types.js";
+import { chatCompletionJson } from "./chat-completion-json.js";
+import { streamChat } from "./stream-chat.js";
+import { validateChatRequest } from "./validate-chat-request.js";
+
+interface ChatBody {
+  model: string;
+  messages: unknown[];
+  tools?: unknown;
+  stream?: boolean | null;
+  stream_options?: { include_usage?: unknown } | null;
+  max_tokens?: number | null;
+  max_completion_tokens?: number | null;
+}
+
+/** OpenAI caches prompt prefixes in steps of this many tokens. */
+export const OPENAI_CACHE_INCREMENT = 128;
+
+/** POST /v1/chat/completions: authenticate, validate, take the next scripted turn, and answer it. */
+export async function handleChatCompletions(ctx: SimContext, ex: Exchange): Promise<void> {
+  const requestId = ctx.ids.next("req_");
+  if (openAIRejected(ex, requestId)) return;
+  const invalid = validateChatRequest(ex.log.body);
+  if (invalid) return sendOpenAIError(ex, requestId, 400, invalidError(invalid));
+  const body = ex.log.body as ChatBody;
+  await runScript(ctx, ex, openAISender(ex, requestId), (turn) => serveTurn(ctx, ex, requestId, body, turn));
+}
+
+async function serveTurn(
+  ctx: SimContext,
+  ex: Exchange,
+  requestId: string,
+  body: ChatBody,
+  turn: SimTurn,
+): Promise<void> {
+  const { options } = ctx;
+  // max_completion_tokens is the current field; max_tokens the deprecated one that compatible servers use.
+  const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
+  const { plan, fault } = planned;
+  const prompt = promptText([body.tools ?? [], ...body.messages]);
+  const account = ctx.prefixCache.account(`openai:${body.model}`, prompt, OPENAI_CACHE_INCREMENT);
+  const tokens = commitTurn(ctx, ex, planned, account);
+  const identity = {
+    id: ctx.ids.next("chatcmpl-"),
+    model: body.model,
+    created: Math.floor(options.now() / 1000),
+  };
+  const headers = { "x-request-id": requestId, "openai-processing-ms": "1" };
+  const writer = bodyWriter(ex, fault);
+  const errorFault = fault?.kind === "error-event" ? openAIFaultError(fault.errorType) : undefined;
+
+  if (body.stream === true) {
+    startSse(ex, headers);
+    const events = new SseWriter(writer, fault?.kind === "error-event" ? fault.afterEvents : undefined, () =>
+      errorFault ? `data: ${JSON.stringify({ error: errorFault.error })}\n\n` : "",
+    );
+    await streamChat({
+      plan,
+      identity,
+      tokens,
+      includeUsage: body.stream_options?.include_usage === true,
+      textChunk: options.textChunk,
+      inputChunk: options.inputChunk,
+      delayMs: options.delayMs,
+      events,
+      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+    });
+    return;
+  }
+  await generationDelay(ctx, plan);
+  if (errorFault) return sendOpenAIError(ex, requestId, errorFault.status, errorFault.error);
+  sendJson(ex, writer, JSON.stringify(chatCompletionJson(plan, identity, tokens)), headers);
+}
