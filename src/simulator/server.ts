@@ -6,6 +6,7 @@ import { sendError } from "./anthropic/send-error.js";
 import { CacheModel } from "./cache-model.js";
 import { IdSource } from "./id-source.js";
 import { handleChatCompletions } from "./openai-chat/handle-chat-completions.js";
+import { handleResponses } from "./openai-responses/handle-responses.js";
 import { PrefixCache } from "./prefix-cache.js";
 import { ScriptQueue } from "./script-queue.js";
 import type { Exchange, SimContext } from "./sim-context.js";
@@ -23,6 +24,7 @@ const ROUTES: {
   { method: "POST", path: "/v1/messages", protocol: "anthropic", handler: handleMessages },
   { method: "POST", path: "/v1/messages/count_tokens", protocol: "anthropic", handler: handleCountTokens },
   { method: "POST", path: "/v1/chat/completions", protocol: "openai-chat", handler: handleChatCompletions },
+  { method: "POST", path: "/v1/responses", protocol: "openai-responses", handler: handleResponses },
 ];
 
 /**

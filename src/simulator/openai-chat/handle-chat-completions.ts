@@ -1,3 +1,4 @@
+import { OPENAI_CACHE_INCREMENT } from "../openai-shared/openai-cache-increment.js";
 import {
   invalidError,
   openAIFaultError,
@@ -31,9 +32,6 @@ interface ChatBody {
   max_tokens?: number | null;
   max_completion_tokens?: number | null;
 }
-
-/** OpenAI caches prompt prefixes in steps of this many tokens. */
-export const OPENAI_CACHE_INCREMENT = 128;
 
 /** POST /v1/chat/completions: authenticate, validate, take the next scripted turn, and answer it. */
 export async function handleChatCompletions(ctx: SimContext, ex: Exchange): Promise<void> {

@@ -1,0 +1,107 @@
+import { OPENAI_CACHE_INCREMENT } from "../openai-shared/openai-cache-increment.js";
+import {
+  invalidError,
+  openAIFaultError,
+  openAIRejected,
+  openAISender,
+  sendOpenAIError,
+} from "../openai-shared/openai-error.js";
+import { promptText } from "../prefix-cache.js";
+import {
+  bodyWriter,
+  commitTurn,
+  generationDelay,
+  planScripted,
+  runScript,
+  sendJson,
+  startSse,
+} from "../scripted-turn.js";
+import type { Exchange, SimContext } from "../sim-context.js";
+import { SseWriter } from "../sse-writer.js";
+import type { SimTurn } from "../types.js";
+import { finishedItem, itemPlans } from "./response-items.js";
+import { type ResponseIdentity, responseObject } from "./response-object.js";
+import { responsesFrame, streamResponse } from "./stream-response.js";
+import { validateResponsesRequest } from "./validate-responses-request.js";
+
+interface ResponsesBody {
+  model: string;
+  input: string | unknown[];
+  instructions?: string | null;
+  tools?: unknown;
+  stream?: boolean | null;
+  max_output_tokens?: number | null;
+}
+
+/** POST /v1/responses: authenticate, validate, take the next scripted turn, and answer it. */
+export async function handleResponses(ctx: SimContext, ex: Exchange): Promise<void> {
+  const requestId = ctx.ids.next("req_");
+  if (openAIRejected(ex, requestId)) return;
+  const invalid = validateResponsesRequest(ex.log.body);
+  if (invalid) return sendOpenAIError(ex, requestId, 400, invalidError(invalid));
+  const body = ex.log.body as ResponsesBody;
+  await runScript(ctx, ex, openAISender(ex, requestId), (turn) => serveTurn(ctx, ex, requestId, body, turn));
+}
+
+async function serveTurn(
+  ctx: SimContext,
+  ex: Exchange,
+  requestId: string,
+  body: ResponsesBody,
+  turn: SimTurn,
+): Promise<void> {
+  const { options } = ctx;
+  const planned = planScripted(ctx, turn, body.max_output_tokens ?? undefined, () => ctx.ids.next("call_"));
+  const { plan, fault } = planned;
+  const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  const prompt = promptText([body.tools ?? [], body.instructions ?? null, ...input]);
+  const account = ctx.prefixCache.account(`openai:${body.model}`, prompt, OPENAI_CACHE_INCREMENT);
+  const tokens = commitTurn(ctx, ex, planned, account);
+  const identity: ResponseIdentity = {
+    id: ctx.ids.next("resp_"),
+    model: body.model,
+    createdAt: Math.floor(options.now() / 1000),
+    request: ex.log.body as Record<string, unknown>,
+  };
+  const items = itemPlans(plan, (prefix) => ctx.ids.next(prefix));
+  const headers = { "x-request-id": requestId, "openai-processing-ms": "1" };
+  const writer = bodyWriter(ex, fault);
+  const errorFault = fault?.kind === "error-event" ? openAIFaultError(fault.errorType) : undefined;
+
+  if (body.stream === true) {
+    startSse(ex, headers);
+    const events: SseWriter = new SseWriter(
+      writer,
+      fault?.kind === "error-event" ? fault.afterEvents : undefined,
+      () => {
+        if (!errorFault) return "";
+        const { error } = errorFault;
+        const failed = responseObject(identity, "failed", [], undefined, {
+          code: error.code,
+          message: error.message,
+        });
+        return (
+          responsesFrame("error", events.events, { error }) +
+          responsesFrame("response.failed", events.events + 1, { response: failed })
+        );
+      },
+    );
+    await streamResponse({
+      plan,
+      items,
+      identity,
+      tokens,
+      textChunk: options.textChunk,
+      inputChunk: options.inputChunk,
+      delayMs: options.delayMs,
+      events,
+      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+    });
+    return;
+  }
+  await generationDelay(ctx, plan);
+  if (errorFault) return sendOpenAIError(ex, requestId, errorFault.status, errorFault.error);
+  const status = plan.stopReason === "max_tokens" ? "incomplete" : "completed";
+  const json = JSON.stringify(responseObject(identity, status, items.map(finishedItem), tokens));
+  sendJson(ex, writer, json, headers);
+}
