@@ -4,6 +4,7 @@ import { handleCountTokens } from "./anthropic/handle-count-tokens.js";
 import { handleMessages } from "./anthropic/handle-messages.js";
 import { sendError } from "./anthropic/send-error.js";
 import { CacheModel } from "./cache-model.js";
+import { handleGenerateContent } from "./gemini/handle-generate-content.js";
 import { IdSource } from "./id-source.js";
 import { handleChatCompletions } from "./openai-chat/handle-chat-completions.js";
 import { handleResponses } from "./openai-responses/handle-responses.js";
@@ -25,6 +26,12 @@ const ROUTES: {
   { method: "POST", path: "/v1/messages/count_tokens", protocol: "anthropic", handler: handleCountTokens },
   { method: "POST", path: "/v1/chat/completions", protocol: "openai-chat", handler: handleChatCompletions },
   { method: "POST", path: "/v1/responses", protocol: "openai-responses", handler: handleResponses },
+  {
+    method: "POST",
+    path: /^\/v1beta\/models\/[^/:]+:(?:streamGenerateContent|generateContent)$/,
+    protocol: "gemini",
+    handler: handleGenerateContent,
+  },
 ];
 
 /**

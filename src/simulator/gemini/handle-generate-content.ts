@@ -1,0 +1,94 @@
+import { promptText } from "../prefix-cache.js";
+import {
+  bodyWriter,
+  commitTurn,
+  generationDelay,
+  planScripted,
+  runScript,
+  sendJson,
+  startSse,
+} from "../scripted-turn.js";
+import type { Exchange, SimContext } from "../sim-context.js";
+import { SseWriter } from "../sse-writer.js";
+import type { SimTurn } from "../types.js";
+import {
+  geminiErrorForStatus,
+  geminiFaultError,
+  geminiRejected,
+  geminiSender,
+  sendGeminiError,
+} from "./gemini-error.js";
+import { geminiFinishReason, geminiParts, geminiResponse, geminiTurn } from "./gemini-parts.js";
+import { geminiFrame, streamGemini } from "./stream-gemini.js";
+import { validateGeminiRequest } from "./validate-gemini-request.js";
+
+interface GeminiBody {
+  contents: unknown[];
+  tools?: unknown;
+  systemInstruction?: unknown;
+  generationConfig?: { maxOutputTokens?: number };
+}
+
+/**
+ * POST /v1beta/models/{model}:streamGenerateContent?alt=sse and :generateContent: authenticate, validate, take
+ * the next scripted turn, and answer it. The streaming form is served as SSE only (`alt=sse`, what every SDK
+ * asks for); without it the real API streams a JSON array, which the simulator does not produce.
+ */
+export async function handleGenerateContent(ctx: SimContext, ex: Exchange): Promise<void> {
+  if (geminiRejected(ex)) return;
+  const [, model = "", method = ""] = /^\/v1beta\/models\/([^/:]+):(\w+)$/.exec(ex.log.path) ?? [];
+  const stream = method === "streamGenerateContent";
+  const query = new URL(ex.req.url ?? "/", "http://sim").searchParams;
+  if (stream && query.get("alt") !== "sse") {
+    const message = "simulator: streamGenerateContent is served as SSE only; add ?alt=sse to the URL";
+    return sendGeminiError(ex, geminiErrorForStatus(400, message));
+  }
+  const invalid = validateGeminiRequest(ex.log.body);
+  if (invalid) return sendGeminiError(ex, geminiErrorForStatus(400, invalid));
+  const body = ex.log.body as GeminiBody;
+  await runScript(ctx, ex, geminiSender(ex), (turn) => serveTurn(ctx, ex, { body, model, stream }, turn));
+}
+
+async function serveTurn(
+  ctx: SimContext,
+  ex: Exchange,
+  request: { body: GeminiBody; model: string; stream: boolean },
+  turn: SimTurn,
+): Promise<void> {
+  const { options } = ctx;
+  const { body, model } = request;
+  const maxTokens = body.generationConfig?.maxOutputTokens;
+  // Gemini gives calls no ids; the planner still wants one per tool_use.
+  const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
+  const gemini = geminiTurn(planned.plan);
+  const { fault } = planned;
+  const prompt = promptText([body.tools ?? [], body.systemInstruction ?? null, ...body.contents]);
+  const account = ctx.prefixCache.account(`gemini:${model}`, prompt);
+  const tokens = commitTurn(ctx, ex, planned, account);
+  const identity = { model, responseId: ctx.ids.next("") };
+  const writer = bodyWriter(ex, fault);
+  const errorFault = fault?.kind === "error-event" ? geminiFaultError(fault.errorType) : undefined;
+
+  if (request.stream) {
+    startSse(ex, {});
+    const events = new SseWriter(writer, fault?.kind === "error-event" ? fault.afterEvents : undefined, () =>
+      errorFault ? geminiFrame({ error: errorFault }) : "",
+    );
+    await streamGemini({
+      turn: gemini,
+      tokens,
+      identity,
+      textChunk: options.textChunk,
+      delayMs: options.delayMs,
+      events,
+      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+    });
+    return;
+  }
+  await generationDelay(ctx, planned.plan);
+  if (errorFault) return sendGeminiError(ex, errorFault);
+  const json = JSON.stringify(
+    geminiResponse(geminiParts(gemini), geminiFinishReason(planned.plan), tokens, identity),
+  );
+  sendJson(ex, writer, json, {});
+}
