@@ -10,6 +10,7 @@ process.on("SIGINT", () => {
   abort.abort(new Error("interrupted"));
 });
 process.exitCode = await main(process.argv.slice(2), {
+  stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,

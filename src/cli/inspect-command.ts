@@ -71,5 +71,7 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
 export function withProvider(model: string, provider: string | undefined): string {
   if (!provider) return model;
   const colon = model.indexOf(":");
-  return `${provider}:${colon === -1 ? model : model.slice(colon + 1)}`;
+  // The wire format's name, or the registry's provider name (`openai` speaks Chat Completions).
+  const name = provider === "openai-chat" ? "openai" : provider;
+  return `${name}:${colon === -1 ? model : model.slice(colon + 1)}`;
 }

@@ -44,8 +44,13 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .choices(PERMISSION_MODES)
         .default("default"),
     )
-    .option("--allowedTools <rules...>", 'permission rules to allow, e.g. "Bash(npm test:*)" Edit', [])
-    .option("--disallowedTools <rules...>", "permission rules to deny", [])
+    .option(
+      "--allowedTools <rules>",
+      'permission rules to allow, comma- or space-separated, e.g. "Bash(npm test:*),Edit" (repeatable)',
+      collect,
+      [],
+    )
+    .option("--disallowedTools <rules>", "permission rules to deny (as --allowedTools)", collect, [])
     .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect, [])
     .option("--dump-requests <dir>", "write every request and response body to files in <dir>")
     .addOption(
@@ -59,7 +64,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage and the session file at the end")
     .action(async (words: string[], opts) => {
-      const stdin = await readStdin();
+      const stdin = io.stdin ? await readStdin(io.stdin) : undefined;
       const argPrompt = words.join(" ").trim();
       const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
       const options: CliOptions = {
@@ -120,6 +125,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       exitCode = await skillsCommand(io);
     });
 
+  // Options after a subcommand's name belong to the subcommand (`mitsu inspect --model …`).
+  program.enablePositionalOptions();
   program.exitOverride();
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),

@@ -21,6 +21,8 @@ import { createTextRenderer } from "./text-renderer.js";
 export interface PrintIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Read for the prompt when it is not a terminal (absent: nothing is read). */
+  stdin?: NodeJS.ReadStream;
   env: NodeJS.ProcessEnv;
   cwd: string;
   home: string;

@@ -317,5 +317,5 @@ function printModeDenial(
   const quoted = suggestedRules.map((rule) => JSON.stringify(rule));
   const list =
     quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
-  return `${head} To allow it, add ${list} to permissions.allow in .mitsu/settings.json or pass --allowedTools ${quoted.join(" ")}`;
+  return `${head} To allow it, add ${list} to permissions.allow in .mitsu/settings.json or pass --allowedTools ${JSON.stringify(suggestedRules.join(","))}`;
 }

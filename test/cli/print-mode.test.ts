@@ -1,0 +1,165 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Simulator } from "../../src/simulator/index.js";
+import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+describe("mitsu -p", () => {
+  it("streams the answer as text and exits 0", async () => {
+    const s = await simulatorEnv({
+      script: [{ content: [{ type: "text", text: "Hello from the model." }] }],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "say hello"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("Hello from the model.");
+    const body = sim.requests[0]?.body;
+    expect(body.model).toBe("claude-sonnet-5-5");
+    expect(body.stream).toBe(true);
+    const texts = body.messages[0].content.map((b: { text?: string }) => b.text ?? "");
+    expect(texts.at(-1)).toBe("say hello");
+    // Project instructions, skills list and the like arrive as <system-reminder> blocks before the prompt.
+    expect(texts.some((t: string) => t.startsWith("<system-reminder>"))).toBe(true);
+  });
+
+  it("without an API key says which variable to set and exits non-zero, sending nothing", async () => {
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "hi"], { cwd, home, env: {} });
+    expect(out.code).not.toBe(0);
+    expect(out.stderr).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("with no prompt at all says so", async () => {
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p"], { cwd, home, env: { ANTHROPIC_API_KEY: "k" } });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("no prompt");
+  });
+
+  it("runs tools, shows their activity, and logs the session before each request", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", name: "Read", input: { file_path: "src/temperature.js" } }] },
+        { content: [{ type: "text", text: "It converts temperatures." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "what does it do?"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("Read");
+    expect(out.stdout).toContain("It converts temperatures.");
+    const result = sim.requests[1]?.body.messages[2].content[0];
+    expect(result.type).toBe("tool_result");
+    expect(JSON.stringify(result.content)).toContain("export function toFahrenheit");
+    const dir = join(home, ".mitsu", "projects");
+    const project = readdirSync(dir)[0]!;
+    const sessions = join(dir, project, "sessions");
+    const file = join(sessions, readdirSync(sessions)[0]!);
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines[0].type).toBe("session");
+    expect(lines.slice(1).map((l: { message: { role: string } }) => l.message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+  });
+
+  it("--continue resumes the latest session: the next request carries the earlier turns", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "text", text: "First answer." }] },
+        { content: [{ type: "text", text: "Second." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    expect((await runMitsu(["-p", "first"], { cwd, home, env: s.env })).code).toBe(0);
+    expect((await runMitsu(["-p", "-c", "second"], { cwd, home, env: s.env })).code).toBe(0);
+    const messages = sim.requests[1]?.body.messages;
+    expect(messages).toHaveLength(3);
+    expect(messages[1].content[0].text).toBe("First answer.");
+  });
+
+  it("--output-format json prints one result object", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "42" }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "json", "answer"], { cwd, home, env: s.env });
+    const result = JSON.parse(out.stdout);
+    expect(result).toMatchObject({
+      type: "result",
+      is_error: false,
+      stop_reason: "end_turn",
+      result: "42",
+      num_turns: 1,
+    });
+    expect(result.usage.output_tokens).toBeGreaterThan(0);
+  });
+
+  it("--output-format stream-json prints one event per line, ending with agent-end", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "stream-json", "go"], { cwd, home, env: s.env });
+    const events = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === "text-delta")).toBe(true);
+    expect(events.at(-1).type).toBe("agent-end");
+  });
+
+  it("an ask in print mode is a denial that tells the user how to allow it; nothing runs", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", name: "Bash", input: { command: "touch pwned" } }] },
+        { content: [{ type: "text", text: "I could not run it." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "make a file"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(existsSync(join(cwd, "pwned"))).toBe(false);
+    const result = sim.requests[1]?.body.messages[2].content[0];
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain("--allowedTools");
+  });
+
+  it("a model error ends with exit code 1 and the error on the terminal", async () => {
+    const s = await simulatorEnv({
+      script: [{ content: [{ type: "text", text: "x" }], fault: { kind: "http", status: 400 } }],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "hi"], { cwd, home, env: s.env });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain("400");
+  });
+
+  it("--dump-requests writes each request and response body, with the key redacted", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "dumped" }] }] });
+    sim = s.sim;
+    const { cwd, home, root } = tempWorkspace();
+    const dir = join(root, "dump");
+    const out = await runMitsu(["-p", "--dump-requests", dir, "hi"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    const request = JSON.parse(readFileSync(join(dir, "0001-request.json"), "utf8"));
+    expect(request.headers["x-api-key"]).toBe("<redacted>");
+    expect(request.body.messages[0].role).toBe("user");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(join(dir, "0001-response.txt"), "utf8")).toContain("event: message_stop");
+  });
+});

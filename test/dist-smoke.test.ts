@@ -1,0 +1,49 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+
+/** The built package, imported the way a user would (npm test builds first). */
+describe("the built package", () => {
+  it("exposes the public API and the simulator subpath, and they work together", async () => {
+    const mitsu = await import(join(root, "dist", "index.js"));
+    const { startSimulator } = await import(join(root, "dist", "simulator", "index.js"));
+    for (const name of [
+      "runAgent",
+      "createAnthropicProvider",
+      "JsonAccumulator",
+      "createBuiltinTools",
+      "createContext",
+    ]) {
+      expect(typeof mitsu[name]).toBe("function");
+    }
+    const sim = await startSimulator({ script: [{ content: [{ type: "text", text: "from dist" }] }] });
+    try {
+      const result = await mitsu.runAgentToEnd({
+        provider: mitsu.createAnthropicProvider({ apiKey: "k", baseURL: sim.url }),
+        model: "claude-sonnet-5-5",
+        messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+      });
+      expect(result.reason).toBe("end_turn");
+      expect(result.lastMessage.content[0].text).toBe("from dist");
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("the mitsu binary runs: --version, and a clear error without a key", () => {
+    const bin = join(root, "dist", "cli", "bin.js");
+    const version = execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" }).trim();
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    const env = { ...process.env };
+    delete env.ANTHROPIC_API_KEY;
+    const run = spawnSync(process.execPath, [bin, "-p", "hi", "--no-session-log"], {
+      encoding: "utf8",
+      env,
+      input: "",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("ANTHROPIC_API_KEY");
+  });
+});
