@@ -1,22 +1,10 @@
 /**
- * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop.
- * This is the library's public API; `mitsu/simulator` and `mitsu/stream` are subpath exports.
+ * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
+ * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
+ * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
+ * permissions, skills and sessions. `mitsu/simulator` and `mitsu/stream` are subpath exports.
  */
-
-// The conversation model and the stream contracts.
-export * from "./messages/index.js";
-export * from "./stream/index.js";
-
-// Providers: one adapter per wire protocol, HTTP with retries, the model registry.
-export type * from "./providers/provider.js";
-export { type AnthropicOptions, createAnthropicProvider } from "./providers/anthropic/anthropic-provider.js";
-export { encodeAnthropicRequest } from "./providers/anthropic/encode-request.js";
-export { postJson } from "./providers/http/post-json.js";
-export { ProviderError } from "./providers/http/provider-error.js";
-export type { RetryOptions } from "./providers/http/retry-policy.js";
-export { streamWithRetries } from "./providers/http/stream-with-retries.js";
-
-// The loop.
+export * from "./context/index.js";
 export type * from "./loop/agent-event.js";
 export { checkTranscript } from "./loop/check-transcript.js";
 export type { MaxTokensPolicy } from "./loop/max-tokens-policy.js";
@@ -25,13 +13,36 @@ export { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from 
 export { INTERRUPTED_MESSAGE } from "./loop/run-tools.js";
 export * from "./loop/tool.js";
 export { validateInput } from "./loop/validate-input.js";
-
-// Context: system prompt, project instructions, reminders, cache breakpoints, prefix diagnostics.
-export * from "./context/index.js";
-
-// Built-in tools, permissions, skills, sessions.
+export * from "./messages/index.js";
 export * from "./permissions/index.js";
+export { type AnthropicOptions, createAnthropicProvider } from "./providers/anthropic/anthropic-provider.js";
+export { encodeAnthropicRequest } from "./providers/anthropic/encode-request.js";
+export { createGeminiProvider, type GeminiProviderOptions } from "./providers/gemini/gemini-provider.js";
+export { postJson } from "./providers/http/post-json.js";
+export { ProviderError } from "./providers/http/provider-error.js";
+export type { RetryOptions } from "./providers/http/retry-policy.js";
+export { streamWithRetries } from "./providers/http/stream-with-retries.js";
+export { DEFAULT_LIMITS, MODEL_CATALOG } from "./providers/model-catalog.js";
+export { type ModelEntry, type ResolvedModel, resolveModel } from "./providers/model-registry.js";
+export {
+  createOpenAIChatProvider,
+  type OpenAIChatProviderOptions,
+} from "./providers/openai-chat/openai-chat-provider.js";
+export { OPENAI_CHAT_QUIRKS } from "./providers/openai-chat/quirks.js";
+export {
+  createOpenAIResponsesProvider,
+  type OpenAIResponsesProviderOptions,
+} from "./providers/openai-responses/openai-responses-provider.js";
+export type * from "./providers/provider.js";
+export { withXmlToolProtocol, type XmlToolProtocolOptions } from "./providers/xml/index.js";
 export * from "./session/index.js";
 export * from "./skills/index.js";
+export * from "./stream/index.js";
+export { createBashTool } from "./tools/bash-tool.js";
 export { type BuiltinToolsOptions, createBuiltinTools } from "./tools/create-builtin-tools.js";
+export { createEditTool } from "./tools/edit-tool.js";
+export { createGlobTool } from "./tools/glob-tool.js";
+export { createGrepTool } from "./tools/grep-tool.js";
+export { createReadTool } from "./tools/read-tool.js";
 export { Workspace } from "./tools/workspace.js";
+export { createWriteTool } from "./tools/write-tool.js";
