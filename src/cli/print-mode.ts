@@ -91,6 +91,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
           write: (s) => io.stdout.write(s),
           style,
           summarize: (b) => session.summarize(b),
+          showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
         ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)

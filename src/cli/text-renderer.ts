@@ -7,6 +7,8 @@ export interface TextRendererOptions {
   style: Style;
   /** Returns the short human summary of a call, e.g. `Read src/a.ts` (the tool's `summarize`). */
   summarize: (block: ToolUseBlock) => string;
+  /** Whether a tool's input is shown as it streams (tools with eager input streaming: a file's content). */
+  showsInputLive: (toolName: string) => boolean;
   /** Lines of a tool result shown under the call (default 4; diffs are shown whole up to 60 lines). */
   resultLines?: number;
 }
@@ -21,6 +23,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const maxLines = options.resultLines ?? 4;
   let atLineStart = true;
   let livePath: string | undefined;
+  /** Block ids whose input is being shown live; their calls then need no second header. */
+  let liveBlock: string | undefined;
+  const shown = new Set<string>();
 
   const out = (text: string) => {
     if (text.length === 0) return;
@@ -50,11 +55,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         newline();
         break;
       case "tool-input-start":
-        newline();
-        out(`${style.cyan("●")} ${style.bold(event.name)} ${style.dim("(streaming input)")}\n`);
         livePath = undefined;
+        liveBlock = undefined;
+        if (!options.showsInputLive(event.name)) break;
+        newline();
+        out(`${style.cyan("●")} ${style.bold(event.name)}\n`);
+        liveBlock = event.id;
+        shown.add(event.toolUseId);
         break;
       case "tool-input-delta":
+        if (event.id !== liveBlock) break;
         for (const chunk of event.strings) {
           const path = chunk.path.join(".");
           if (path !== livePath) {
@@ -66,12 +76,13 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         }
         break;
       case "tool-input-end":
-        newline();
+        if (event.id === liveBlock) newline();
         livePath = undefined;
+        liveBlock = undefined;
         break;
       case "tool-call-start":
         newline();
-        out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+        if (!shown.delete(event.block.id)) out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
         break;
       case "tool-call-end":
         out(renderResult(event.result, style, maxLines));
