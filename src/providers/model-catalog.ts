@@ -21,6 +21,16 @@ export const MODEL_CATALOG: Readonly<
   Record<"anthropic" | "openai" | "gemini", Readonly<Record<string, ModelLimits>>>
 > = Object.freeze({
   anthropic: {
+    // Newer ids known to the installed @anthropic-ai/sdk; limits are the conservative ones of their family
+    // until measured (a larger --max-tokens still passes through).
+    "claude-opus-5-5": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-sonnet-5-5": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-opus-5": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-sonnet-5": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-opus-4-8": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-opus-4-7": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-opus-4-6": { contextWindow: 200_000, maxOutputTokens: 64_000 },
+    "claude-sonnet-4-6": { contextWindow: 200_000, maxOutputTokens: 64_000 },
     "claude-opus-4-5": { contextWindow: 200_000, maxOutputTokens: 64_000 },
     "claude-opus-4-1": { contextWindow: 200_000, maxOutputTokens: 32_000 },
     "claude-opus-4-0": { contextWindow: 200_000, maxOutputTokens: 32_000 },
