@@ -203,6 +203,39 @@ describe("runTools", () => {
     expect(results[1]?.content).toBe(JSON.stringify({ INVALID_JSON: '{"path": "a' }));
   });
 
+  it("puts an adapter's protocol error beside the INVALID_JSON text, so the model reads what to fix", async () => {
+    let ran = false;
+    const tool = makeTool("Read", async () => {
+      ran = true;
+      return "read";
+    });
+    const raw = '<tool_call nme="Read">{"file_path": "/a"}</tool_call>';
+    const reason = 'unknown attribute "nme" (the only attribute is name)';
+    const malformed: ToolUseBlock = {
+      ...toolUse("1", "Read"),
+      raw_input: raw,
+      input_status: "invalid",
+      meta: { protocolError: reason },
+    };
+    // A reason on a cut call is not a protocol error of a finished call: the plain wrapper.
+    const cut: ToolUseBlock = {
+      ...toolUse("2", "Read"),
+      raw_input: '{"file_path": "/a',
+      input_status: "incomplete",
+      meta: { protocolError: reason },
+    };
+    const { results } = await drain({ calls: [malformed, cut], tools: [tool] });
+    expect(ran).toBe(false);
+    expect(results[0]).toEqual({
+      type: "tool_result",
+      tool_use_id: "1",
+      content: JSON.stringify({ INVALID_JSON: raw, error: reason }),
+      is_error: true,
+    });
+    expect(JSON.parse(results[0]?.content as string)).toEqual({ INVALID_JSON: raw, error: reason });
+    expect(results[1]?.content).toBe(JSON.stringify({ INVALID_JSON: '{"file_path": "/a' }));
+  });
+
   it("asks canUseTool: a deny is the result and the tool has no side effect; an allow may edit the input", async () => {
     const written: string[] = [];
     const schema = { type: "object", properties: { text: { type: "string" } } };

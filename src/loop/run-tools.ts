@@ -48,6 +48,20 @@ function outputToResult(toolUseId: string, tool: Tool<never>, output: ToolOutput
   );
 }
 
+/**
+ * The result text for a call whose input cannot be used: `{"INVALID_JSON": raw}`, the exact text received, so
+ * the model sees what it wrote. When the adapter knows why the call is malformed beyond its JSON (the XML-tag
+ * protocol's `meta.protocolError`: an unknown attribute, a tag never closed), the reason goes beside it as
+ * `error`, since the raw text alone would not tell the model what to fix.
+ */
+export function invalidInputMessage(block: ToolUseBlock): string {
+  const reason = block.input_status === "invalid" ? block.meta?.protocolError : undefined;
+  const raw = block.raw_input ?? "";
+  return JSON.stringify(
+    typeof reason === "string" ? { INVALID_JSON: raw, error: reason } : { INVALID_JSON: raw },
+  );
+}
+
 function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
@@ -96,7 +110,8 @@ function watchAbort(signal: AbortSignal): { aborted: Promise<undefined>; dispose
 /**
  * Runs the tool calls of one turn and returns their results, one per call, in call order.
  *
- * Each call: unparseable or cut input (`input_status`) → `is_error` result `{"INVALID_JSON": raw}`, the tool
+ * Each call: unparseable or cut input (`input_status`) → `is_error` result `{"INVALID_JSON": raw}` (with the
+ * adapter's `error` reason when it gave one, see `invalidInputMessage`), the tool
  * does not run; unknown tool → `is_error` naming the available tools; input checked against `inputSchema`;
  * `canUseTool` asked (a deny is the result, the tool never runs; an allow may replace the input, which is
  * checked again); then `run`. A throw becomes an `is_error` result with its message. Never throws.
@@ -115,9 +130,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
 
   const execute = async (block: ToolUseBlock): Promise<ToolResultBlock> => {
     const id = block.id;
-    if (block.input_status !== undefined) {
-      return errorResult(id, JSON.stringify({ INVALID_JSON: block.raw_input ?? "" }));
-    }
+    if (block.input_status !== undefined) return errorResult(id, invalidInputMessage(block));
     const tool = tools.get(block.name);
     if (!tool) {
       const names = [...tools.keys()].join(", ") || "(none)";
