@@ -13,6 +13,8 @@ export interface CliOptions {
   dumpRequests: string | undefined;
   toolProtocol: "native" | "xml";
   appendSystemPrompt: string | undefined;
+  /** Prompt-cache lifetime of the breakpoints (Anthropic): 5 minutes (default) or 1 hour. */
+  cacheTtl: "5m" | "1h";
   continueSession: boolean;
   resume: string | undefined;
   noSessionLog: boolean;

@@ -59,6 +59,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("native"),
     )
     .option("--append-system-prompt <text>", "text added to the end of the system prompt")
+    .addOption(new Option("--cache-ttl <ttl>", "prompt-cache lifetime of the breakpoints").choices(["5m", "1h"]).default("5m"))
     .option("-c, --continue", "continue the most recent session in this folder")
     .option("-r, --resume <file>", "continue the session in this .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
@@ -81,6 +82,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         dumpRequests: opts.dumpRequests,
         toolProtocol: opts.toolProtocol,
         appendSystemPrompt: opts.appendSystemPrompt,
+        cacheTtl: opts.cacheTtl,
         continueSession: opts.continue === true,
         resume: opts.resume,
         noSessionLog: opts.sessionLog === false,
