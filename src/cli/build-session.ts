@@ -32,6 +32,7 @@ export interface SessionConfig {
   toolProtocol?: "native" | "xml";
   dumpRequests?: string;
   appendSystemPrompt?: string;
+  cacheTtl?: "5m" | "1h";
   /** The terminal's prompt for "ask" decisions; without it an ask is a denial (print mode). */
   ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
   onWarning?: (message: string) => void;
@@ -45,12 +46,19 @@ export interface Session {
   model: string;
   maxOutputTokens: number;
   tools: Tool<never>[];
+  /** Replaced by `renew()`; read it at each run, do not keep it. */
   context: Context;
   canUseTool: CanUseTool;
   toolState: Map<string, unknown>;
   catalog: DiscoverResult;
   /** The short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
+  /**
+   * Starts a new conversation in the same session (`/clear`): a fresh context (reminders and prefix checks
+   * start over, as for a first message) and empty tool state (files read, active skills). The provider, the
+   * tools and the permission rules, including those allowed "always" this session, stay.
+   */
+  renew(): Promise<void>;
 }
 
 /** Assembles a session for a workspace: model, tools (built-in + Skill), permissions, skills, context. */
@@ -89,25 +97,27 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     ...(config.ask ? { ask: config.ask } : {}),
   });
 
-  const context = await createContext({
-    cwd,
-    home,
-    model: resolved.model,
-    tools: tools.map((t) => toToolDefinition(t)),
-    skills: () => renderSkillsList(catalog.skills) || undefined,
-    trackedFiles: () => getReadTracker(toolState).entries(),
-    ...(config.appendSystemPrompt ? { extra: config.appendSystemPrompt } : {}),
-    onWarning: (warning) => config.onWarning?.(warning.message),
-    env,
-  });
+  const makeContext = () =>
+    createContext({
+      cwd,
+      home,
+      model: resolved.model,
+      tools: tools.map((t) => toToolDefinition(t)),
+      skills: () => renderSkillsList(catalog.skills) || undefined,
+      trackedFiles: () => getReadTracker(toolState).entries(),
+      ...(config.appendSystemPrompt ? { extra: config.appendSystemPrompt } : {}),
+      ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
+      onWarning: (warning) => config.onWarning?.(warning.message),
+      env,
+    });
 
   const byName = new Map(tools.map((t) => [t.name, t]));
-  return {
+  const session: Session = {
     provider,
     model: resolved.model,
     maxOutputTokens: resolved.entry.maxOutputTokens,
     tools,
-    context,
+    context: await makeContext(),
     canUseTool,
     toolState,
     catalog,
@@ -121,5 +131,10 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
         return block.name;
       }
     },
+    async renew() {
+      session.context = await makeContext();
+      toolState.clear();
+    },
   };
+  return session;
 }

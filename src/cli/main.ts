@@ -8,6 +8,7 @@ import {
   splitToolRules,
 } from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
+import { interactiveMode } from "./interactive-mode.js";
 import { type PrintIo, printMode } from "./print-mode.js";
 import { readStdin } from "./read-stdin.js";
 import { skillsCommand } from "./skills-command.js";
@@ -27,8 +28,14 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   const program = new Command("mitsu")
     .description("An agent is three JSON fields and a loop. mitsu shows you all three.")
     .version(packageVersion(), "-v, --version")
-    .argument("[prompt...]", "the prompt (also read from standard input)")
-    .option("-p, --print", "print mode: answer the prompt, stream the work, then exit")
+    .argument(
+      "[prompt...]",
+      "the prompt (also read from standard input); at a terminal without -p, the first message",
+    )
+    .option(
+      "-p, --print",
+      "print mode: answer the prompt, stream the work, then exit (without it, at a terminal: interactive)",
+    )
     .option(
       "--model <provider:model>",
       "the model, e.g. anthropic:claude-sonnet-5-5, openai:gpt-5, gemini:gemini-2.5-pro",
@@ -59,7 +66,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("native"),
     )
     .option("--append-system-prompt <text>", "text added to the end of the system prompt")
-    .addOption(new Option("--cache-ttl <ttl>", "prompt-cache lifetime of the breakpoints").choices(["5m", "1h"]).default("5m"))
+    .addOption(
+      new Option("--cache-ttl <ttl>", "prompt-cache lifetime of the breakpoints")
+        .choices(["5m", "1h"])
+        .default("5m"),
+    )
     .option("-c, --continue", "continue the most recent session in this folder")
     .option("-r, --resume <file>", "continue the session in this .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
@@ -88,7 +99,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
       };
-      exitCode = await printMode(options, io);
+      // A terminal on stdin and no -p: the conversation at the prompt. Otherwise (a pipe, -p): print mode.
+      exitCode =
+        !options.print && io.stdin?.isTTY === true
+          ? await interactiveMode(options, { ...io, stdin: io.stdin })
+          : await printMode(options, io);
     });
 
   program

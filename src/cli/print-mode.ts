@@ -1,9 +1,6 @@
-import { join } from "node:path";
-import { memoryDir } from "../context/index.js";
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentResult } from "../loop/run-agent.js";
 import type { Message } from "../messages/index.js";
-import { loadSession, resumeMessages, SessionLog } from "../session/index.js";
 import {
   activateSkill,
   expandInvocation,
@@ -11,18 +8,18 @@ import {
   formatSlashHelp,
   parseSlash,
 } from "../skills/index.js";
-import { buildSession, type Session } from "./build-session.js";
+import { buildSession } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
-import { latestSession } from "./latest-session.js";
 import { runPrompt } from "./run-prompt.js";
+import { openSessionLog } from "./session-transcript.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Read for the prompt when it is not a terminal (absent: nothing is read). */
-  stdin?: NodeJS.ReadStream;
+  /** Read for the prompt when it is not a terminal (absent: nothing is read); a terminal starts interactive mode. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
   home: string;
@@ -57,6 +54,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     toolProtocol: options.toolProtocol,
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    cacheTtl: options.cacheTtl,
     onWarning: warn,
   });
 
@@ -91,7 +89,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
           write: (s) => io.stdout.write(s),
           style,
           summarize: (b) => session.summarize(b),
-          showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+          showsInputLive: (name) =>
+            session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
         ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)
@@ -120,28 +119,6 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     );
   }
   return exitCodeFor(result);
-}
-
-function openSessionLog(
-  options: CliOptions,
-  session: Session,
-  io: PrintIo,
-  warn: (message: string) => void,
-): { history: Message[]; log: SessionLog | undefined } {
-  const dir = join(memoryDir({ cwd: io.cwd, home: io.home }), "..", "sessions");
-  const path = options.resume ?? (options.continueSession ? latestSession(dir) : undefined);
-  if (options.continueSession && !path) warn("no earlier session in this folder; starting a new one");
-  if (path) {
-    const loaded = loadSession(path);
-    if (loaded.truncatedTail)
-      warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
-    return { history: resumeMessages(loaded.messages), log: SessionLog.reopen(path, loaded.header) };
-  }
-  if (options.noSessionLog) return { history: [], log: undefined };
-  return {
-    history: [],
-    log: SessionLog.create(dir, { cwd: io.cwd, model: `${session.provider.api}:${session.model}` }),
-  };
 }
 
 function finalText(result: AgentResult): string {

@@ -53,14 +53,11 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
 }
 
 /**
- * Adds the prompt as a new user message, or to the last user message when the history ends with one (a
- * resumed session whose pending tool calls were answered as interrupted): roles must alternate.
+ * Adds the prompt as a new user message, also after a user message (a run that was interrupted or failed
+ * ends with one): the API accepts consecutive user messages, and the history as sent and as logged is never
+ * rewritten, so the session log stays a faithful, append-only copy and the prompt cache still holds.
  */
 export function appendPrompt(history: readonly Message[], prompt: string): Message[] {
   const text: TextBlock = { type: "text", text: prompt };
-  const last = history.at(-1);
-  if (last?.role === "user") {
-    return [...history.slice(0, -1), { role: "user", content: [...last.content, text] }];
-  }
   return [...history, { role: "user", content: [text] }];
 }

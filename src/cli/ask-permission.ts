@@ -1,0 +1,59 @@
+import type { PermissionAnswer, PermissionRequest } from "../permissions/index.js";
+import type { LineInput } from "./line-input.js";
+import type { Style } from "./style.js";
+
+export interface PermissionPromptOptions {
+  input: LineInput;
+  write: (text: string) => void;
+  style: Style;
+}
+
+/** The terminal's answer to the permission checker's `ask`. */
+export interface PermissionPrompt {
+  /**
+   * Shows the call and why it is asked, then reads `y` (allow once), `a` (allow always: the checker adds the
+   * suggested rules for this session) or `n` (deny); anything else asks again. Questions from parallel tool
+   * calls wait their turn: one question on screen at a time. Ended input denies.
+   */
+  ask(request: PermissionRequest): Promise<PermissionAnswer>;
+  /** Denies the question on screen and every waiting one (the run was interrupted). */
+  cancel(): void;
+}
+
+export function createPermissionPrompt(options: PermissionPromptOptions): PermissionPrompt {
+  const { input, write, style } = options;
+  let queue: Promise<unknown> = Promise.resolve();
+  let interrupted = new AbortController();
+
+  async function askOne(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    if (signal.aborted || input.closed) return "deny";
+    write(`${style.yellow("?")} ${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
+    const always = request.suggestedRules.length > 0;
+    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;
+    for (;;) {
+      const line = await input.read(question, { signal, fresh: true });
+      if (line === undefined) {
+        write("\n");
+        return "deny";
+      }
+      const answer = line.trim().toLowerCase();
+      if (answer === "y" || answer === "yes") return "allow_once";
+      if (always && (answer === "a" || answer === "always")) return "allow_always";
+      if (answer === "n" || answer === "no") return "deny";
+      write(style.dim(`  Please answer y${always ? ", a" : ""} or n.\n`));
+    }
+  }
+
+  return {
+    ask(request) {
+      const signal = interrupted.signal;
+      const answer = queue.then(() => askOne(request, signal));
+      queue = answer.catch(() => undefined);
+      return answer;
+    },
+    cancel() {
+      interrupted.abort();
+      interrupted = new AbortController();
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import { createInterface } from "node:readline/promises";
+import { addUsage, emptyUsage, type Message, type Usage } from "../messages/index.js";
+import type { SessionLog } from "../session/index.js";
+import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { createPermissionPrompt } from "./ask-permission.js";
+import { buildSession, type Session } from "./build-session.js";
+import { runBuiltinCommand } from "./builtin-commands.js";
+import type { CliOptions } from "./cli-options.js";
+import { createLineInput } from "./line-input.js";
+import type { PrintIo } from "./print-mode.js";
+import { runPrompt } from "./run-prompt.js";
+import { newSessionLog, openSessionLog } from "./session-transcript.js";
+import { colorEnabled, createStyle, type Style } from "./style.js";
+import { createTextRenderer } from "./text-renderer.js";
+import { packageVersion } from "./version.js";
+
+/** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
+export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
+
+/** What one conversation holds between prompts; `/clear` replaces it. */
+interface Conversation {
+  history: Message[];
+  log: SessionLog | undefined;
+}
+
+/**
+ * `mitsu` at a terminal: a `> ` prompt, each line one run through the loop with the transcript so far, the
+ * run streamed as in print mode, and permission asks answered at the terminal. Ctrl-C stops the run at hand
+ * (the loop answers its pending tool calls, so the transcript stays valid) and returns to the prompt; Ctrl-D,
+ * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
+ * 0, or 130 when `io.signal` (a signal to the process) ended it.
+ */
+export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
+  const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
+  const write = (text: string) => {
+    io.stdout.write(text);
+  };
+  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
+  const input = createLineInput(rl);
+  try {
+    const permissions = createPermissionPrompt({ input, write, style });
+    const session = await buildSession({
+      cwd: io.cwd,
+      home: io.home,
+      env: io.env,
+      model: options.model,
+      permissionMode: options.permissionMode,
+      allowedTools: options.allowedTools,
+      disallowedTools: options.disallowedTools,
+      addDirs: options.addDirs,
+      toolProtocol: options.toolProtocol,
+      ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
+      ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+      ask: (request) => permissions.ask(request),
+      onWarning: warn,
+    });
+    const conversation: Conversation = openSessionLog(options, session, io, warn);
+    write(banner(session, io.cwd, style, conversation.history.length));
+
+    let usage = emptyUsage();
+    let run: AbortController | undefined;
+    const stopRun = () => {
+      run?.abort(new Error("interrupted"));
+      permissions.cancel();
+    };
+    let emptyInterrupts = 0;
+    input.onInterrupt(() => {
+      if (run) return stopRun();
+      if (input.partialLine !== "") {
+        emptyInterrupts = 0;
+        return input.clearLine();
+      }
+      if (++emptyInterrupts >= 2) return input.close();
+      write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
+      rl.prompt();
+    });
+    const onSignal = () => {
+      stopRun();
+      input.close();
+    };
+    io.signal?.addEventListener("abort", onSignal, { once: true });
+
+    try {
+      let first = options.prompt?.trim() ? options.prompt : undefined;
+      if (first !== undefined) write(`> ${first}\n`);
+      for (;;) {
+        const line = first ?? (await input.read("> "));
+        first = undefined;
+        if (line === undefined || io.signal?.aborted) break;
+        emptyInterrupts = 0;
+        const text = await promptText(line, {
+          session,
+          style,
+          write,
+          usage: () => usage,
+          clear: async () => {
+            await session.renew();
+            conversation.history = [];
+            conversation.log = options.noSessionLog ? undefined : newSessionLog(session, io);
+          },
+        });
+        if (text === "exit") break;
+        if (text === undefined) continue;
+
+        run = new AbortController();
+        const result = await runPrompt({
+          session,
+          history: conversation.history,
+          prompt: text,
+          maxTurns: options.maxTurns,
+          ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+          signal: run.signal,
+          onEvent: renderer(session, style, write),
+          onMessage: (message) => conversation.log?.append(message),
+        }).finally(() => {
+          run = undefined;
+        });
+        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
+        conversation.history = result.messages;
+        usage = addUsage(usage, result.usage);
+        if (input.closed) break;
+      }
+    } finally {
+      io.signal?.removeEventListener("abort", onSignal);
+    }
+    write("\n");
+    return io.signal?.aborted ? 130 : 0;
+  } finally {
+    input.close();
+  }
+}
+
+/**
+ * What a typed line asks for: the text to send (the line, or a command or skill expanded, with no model
+ * call for the expansion), "exit", or undefined when nothing is to be sent (empty, a built-in, an error).
+ */
+async function promptText(
+  line: string,
+  context: Parameters<typeof runBuiltinCommand>[1],
+): Promise<string | "exit" | undefined> {
+  const text = line.trim();
+  if (text === "") return undefined;
+  const slash = parseSlash(text);
+  if (!slash) return text;
+  const builtin = await runBuiltinCommand(slash.name, context);
+  if (builtin === "exit") return "exit";
+  if (builtin === "done") return undefined;
+  const target = findSlashTarget(slash.name, context.session.catalog);
+  if (!target) {
+    context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
+    return undefined;
+  }
+  activateSkill(context.session.toolState, target);
+  return expandInvocation(target, slash.args);
+}
+
+function renderer(session: Session, style: Style, write: (text: string) => void) {
+  return createTextRenderer({
+    write,
+    style,
+    summarize: (block) => session.summarize(block),
+    showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+  });
+}
+
+function banner(session: Session, cwd: string, style: Style, resumed: number): string {
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}`)}`;
+  const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
+  return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+}
