@@ -251,6 +251,35 @@ describe("decodeSse cancellation", () => {
     expect(seen).toEqual(["1"]);
   });
 
+  test("abort between reads leaves no unhandled rejection from the read it started (fetch errors the body)", async () => {
+    const controller = new AbortController();
+    const reason = new Error("aborted between events");
+    let sent = false;
+    // Like a fetch body under the same signal: once aborted, a read rejects with the abort.
+    const body = new ReadableStream<Uint8Array>({
+      pull(stream) {
+        if (!sent) {
+          sent = true;
+          stream.enqueue(encoder.encode("data: first\n\n"));
+          return;
+        }
+        return Promise.reject(reason);
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (error: unknown) => unhandled.push(error);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      await expect(async () => {
+        for await (const _event of decodeSse(body, { signal: controller.signal })) controller.abort(reason);
+      }).rejects.toBe(reason);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   test("a consumer that stops early cancels the body", async () => {
     const { body, state } = hangingBody();
     for await (const event of decodeSse(body)) {

@@ -185,7 +185,12 @@ function isReadableStream(body: unknown): body is ReadableStream<Uint8Array> {
 /** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    // The read already started: its rejection (fetch errors the body with the same abort) must not go unhandled,
+    // which would crash a Node process that runs with the default --unhandled-rejections=throw.
+    promise.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
