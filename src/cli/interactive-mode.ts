@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { addUsage, emptyUsage, type Message, type Usage } from "../messages/index.js";
+import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -40,6 +40,23 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
   const input = createLineInput(rl);
   try {
     const permissions = createPermissionPrompt({ input, write, style });
+    let run: AbortController | undefined;
+    const stopRun = () => {
+      run?.abort(new Error("interrupted"));
+      permissions.cancel();
+    };
+    let emptyInterrupts = 0;
+    // Registered before the slow start: without a listener, readline closes the input on Ctrl-C.
+    input.onInterrupt(() => {
+      if (run) return stopRun();
+      if (input.partialLine !== "") {
+        emptyInterrupts = 0;
+        return input.clearLine();
+      }
+      if (++emptyInterrupts >= 2) return input.close();
+      write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
+      rl.prompt();
+    });
     const session = await buildSession({
       cwd: io.cwd,
       home: io.home,
@@ -57,24 +74,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     });
     const conversation: Conversation = openSessionLog(options, session, io, warn);
     write(banner(session, io.cwd, style, conversation.history.length));
-
     let usage = emptyUsage();
-    let run: AbortController | undefined;
-    const stopRun = () => {
-      run?.abort(new Error("interrupted"));
-      permissions.cancel();
-    };
-    let emptyInterrupts = 0;
-    input.onInterrupt(() => {
-      if (run) return stopRun();
-      if (input.partialLine !== "") {
-        emptyInterrupts = 0;
-        return input.clearLine();
-      }
-      if (++emptyInterrupts >= 2) return input.close();
-      write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
-      rl.prompt();
-    });
+
     const onSignal = () => {
       stopRun();
       input.close();

@@ -1,0 +1,311 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
+import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
+
+/** A keyboard: what is written to it reaches mitsu as typed at a terminal (`\r` is Enter, `\x03` Ctrl-C). */
+class FakeTty extends PassThrough {
+  isTTY = true;
+}
+
+/** A terminal screen: keeps what mitsu writes, without ANSI sequences, and wakes whoever waits for a text. */
+class Screen extends Writable {
+  text = "";
+  isTTY = true;
+  columns = 200;
+  private waiters: Array<() => void> = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences are what we strip.
+    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+    for (const wake of this.waiters.splice(0)) wake();
+    done();
+  }
+  /** Resolves once `needle` has appeared `times` times in total. */
+  async waitFor(needle: string, times = 1): Promise<void> {
+    while (this.text.split(needle).length - 1 < times) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`waited for ${JSON.stringify(needle)} ×${times}; screen:\n${this.text}`)),
+          8000,
+        );
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+  count(needle: string): number {
+    return this.text.split(needle).length - 1;
+  }
+}
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+/** Starts `mitsu <args>` at a fake terminal against a simulator serving `options`. */
+async function interactive(options: SimulatorOptions, args: string[] = []) {
+  const s = await simulatorEnv(options);
+  sim = s.sim;
+  const { cwd, home } = tempWorkspace();
+  const keyboard = new FakeTty();
+  const screen = new Screen();
+  const errors = new Screen();
+  const exit = main(args, {
+    stdin: keyboard,
+    stdout: screen,
+    stderr: errors,
+    cwd,
+    home,
+    env: { PATH: process.env.PATH, ...s.env },
+  });
+  return {
+    sim: s.sim,
+    cwd,
+    home,
+    screen,
+    exit,
+    type: (line: string) => keyboard.write(`${line}\r`),
+    press: (keys: string) => keyboard.write(keys),
+  };
+}
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const bash = (command: string) => ({
+  content: [{ type: "tool_use" as const, name: "Bash", input: { command } }],
+});
+type Block = { type: string; text?: string; is_error?: boolean; content?: unknown };
+const blocks = (sim: Simulator, request: number, message: number): Block[] =>
+  sim.requests[request]?.body.messages[message].content;
+
+function sessionFiles(home: string): string[] {
+  const projects = join(home, ".mitsu", "projects");
+  const project = readdirSync(projects)[0]!;
+  const dir = join(projects, project, "sessions");
+  return readdirSync(dir).map((name) => join(dir, name));
+}
+
+describe("mitsu at a terminal (interactive mode)", () => {
+  it("sends the argument first; a second prompt carries the first exchange; the log has all four messages", async () => {
+    const t = await interactive({ script: [text("First answer."), text("Second answer.")] }, ["first"]);
+    await t.screen.waitFor("First answer.");
+    t.type("second");
+    await t.screen.waitFor("Second answer.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.sim.requests).toHaveLength(2);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(blocks(t.sim, 1, 0).at(-1)?.text).toBe("first");
+    expect(blocks(t.sim, 1, 1)[0]?.text).toBe("First answer.");
+    expect(blocks(t.sim, 1, 2).at(-1)?.text).toBe("second");
+    const [file] = sessionFiles(t.home);
+    const roles = readFileSync(file!, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => JSON.parse(line).message.role);
+    expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("asks before Bash; n denies: the command never runs and the model is told", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Understood.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("Bash(touch marker)");
+    expect(t.screen.text).toContain("[a]lways (adds Bash(touch:*))");
+    t.type("n");
+    await t.screen.waitFor("Understood.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(existsSync(join(t.cwd, "marker"))).toBe(false);
+    const result = blocks(t.sim, 1, 2)[0];
+    expect(result?.is_error).toBe(true);
+    expect(JSON.stringify(result?.content)).toContain("denied");
+  });
+
+  it("y runs the call once; an answer it does not know asks again", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Made it.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Allow?");
+    t.type("maybe");
+    await t.screen.waitFor("Allow?", 2);
+    t.type("y");
+    await t.screen.waitFor("Made it.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(existsSync(join(t.cwd, "marker"))).toBe(true);
+    expect(blocks(t.sim, 1, 2)[0]?.is_error).toBeFalsy();
+  });
+
+  it("a runs the call and allows the same call again without asking", async () => {
+    const t = await interactive({
+      script: [bash("touch marker"), bash("touch marker"), text("Twice.")],
+    });
+    t.type("make a marker twice");
+    await t.screen.waitFor("Allow?");
+    t.type("a");
+    await t.screen.waitFor("Twice.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.count("Allow?")).toBe(1);
+    expect(existsSync(join(t.cwd, "marker"))).toBe(true);
+    expect(blocks(t.sim, 1, 2)[0]?.is_error).toBeFalsy();
+    expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
+  });
+
+  it("asks for parallel calls one at a time, each answer to its own call", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            { type: "tool_use", name: "Bash", input: { command: "touch one" } },
+            { type: "tool_use", name: "Write", input: { file_path: "two.txt", content: "2" } },
+          ],
+        },
+        text("Done."),
+      ],
+    });
+    t.type("make two files");
+    await t.screen.waitFor("Allow?");
+    // Both checks are under way; give the second time to (wrongly) show its question over the first.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(t.screen.count("Allow?")).toBe(1);
+    expect(t.screen.text).toContain("Bash(touch one)");
+    t.type("y");
+    await t.screen.waitFor("Allow?", 2);
+    expect(t.screen.text.indexOf("? Write(two.txt)")).toBeGreaterThan(t.screen.text.indexOf("[n]o y"));
+    t.type("n");
+    await t.screen.waitFor("Done.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(existsSync(join(t.cwd, "one"))).toBe(true);
+    expect(existsSync(join(t.cwd, "two.txt"))).toBe(false);
+  });
+
+  it("/help and an unknown /command answer at once, with no request", async () => {
+    const t = await interactive({ script: [] });
+    t.type("/help");
+    await t.screen.waitFor("/commit");
+    t.type("/nope");
+    await t.screen.waitFor("unknown command /nope");
+    t.type("/cost");
+    await t.screen.waitFor("tokens so far: 0 in, 0 out");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.text).toContain("/clear");
+    expect(t.sim.requests).toHaveLength(0);
+  });
+
+  it("/clear starts a new transcript, with the first-message reminders again, in a new session log", async () => {
+    const t = await interactive({ script: [text("One."), text("Two.")] });
+    t.type("first");
+    await t.screen.waitFor("One.");
+    t.type("/clear");
+    t.type("second");
+    await t.screen.waitFor("Two.");
+    t.type("/cost");
+    await t.screen.waitFor("tokens so far");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages).toHaveLength(1);
+    const texts = blocks(t.sim, 1, 0).map((b) => b.text ?? "");
+    expect(texts.at(-1)).toBe("second");
+    expect(texts.some((x) => x.startsWith("<system-reminder>"))).toBe(true);
+    expect(sessionFiles(t.home)).toHaveLength(2);
+    // Usage is counted over the whole session, across /clear.
+    expect(t.screen.text).toMatch(/tokens so far: \d+ in, [1-9]\d* out/);
+  });
+
+  it("Ctrl-C during a slow stream stops that run; the next prompt extends a valid transcript", async () => {
+    const t = await interactive({
+      script: [text(`Counting: ${"one two three four five six seven ".repeat(60)}`), text("Recovered.")],
+      textChunk: 8,
+      delayMs: 5,
+    });
+    t.type("count");
+    await t.screen.waitFor("Counting");
+    t.press("\u0003");
+    await t.screen.waitFor("interrupted");
+    t.type("go on");
+    await t.screen.waitFor("Recovered.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.sim.requests.map((r) => r.status)).toEqual([200, 200]);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    const partial = blocks(t.sim, 1, 1)[0]?.text ?? "";
+    expect(partial.startsWith("Counting")).toBe(true);
+    expect(partial.length).toBeLessThan(400);
+    expect(blocks(t.sim, 1, 2).at(-1)?.text).toBe("go on");
+  });
+
+  it("Ctrl-C at a permission question denies it and stops the run; the transcript stays valid", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Fine.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Allow?");
+    t.press("\u0003");
+    await t.screen.waitFor("interrupted");
+    t.type("never mind");
+    await t.screen.waitFor("Fine.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(existsSync(join(t.cwd, "marker"))).toBe(false);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+    expect(blocks(t.sim, 1, 2)[0]?.is_error).toBe(true);
+    expect(blocks(t.sim, 1, 3).at(-1)?.text).toBe("never mind");
+  });
+
+  it("Ctrl-C twice at an empty prompt leaves; so does Ctrl-D", async () => {
+    const a = await interactive({ script: [] });
+    a.press("\u0003");
+    await a.screen.waitFor("Ctrl-C again");
+    a.press("\u0003");
+    expect(await a.exit).toBe(0);
+    await sim?.close();
+    const b = await interactive({ script: [] });
+    b.press("\u0004");
+    expect(await b.exit).toBe(0);
+  });
+
+  it("Ctrl-C with text on the line clears the line and does not count toward leaving", async () => {
+    const t = await interactive({ script: [text("Cleared.")] });
+    t.press("half a thought");
+    t.press("\u0003");
+    t.press("\u0003");
+    await t.screen.waitFor("Ctrl-C again");
+    t.type("hello");
+    await t.screen.waitFor("Cleared.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(blocks(t.sim, 0, 0).at(-1)?.text).toBe("hello");
+  });
+
+  it("without a terminal on stdin and without -p, it behaves as print mode", async () => {
+    const s = await simulatorEnv({ script: [text("Piped answer.")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const stdin = new PassThrough();
+    stdin.end("a piped prompt");
+    const screen = new Screen();
+    const code = await main([], {
+      stdin,
+      stdout: screen,
+      stderr: new Screen(),
+      cwd,
+      home,
+      env: { PATH: process.env.PATH, ...s.env },
+    });
+    expect(code).toBe(0);
+    expect(screen.text).toContain("Piped answer.");
+    expect(screen.text).not.toContain("> ");
+  });
+});
