@@ -18,7 +18,6 @@ class Screen extends Writable {
   columns = 200;
   private waiters: Array<() => void> = [];
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences are what we strip.
     this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
     for (const wake of this.waiters.splice(0)) wake();
     done();
