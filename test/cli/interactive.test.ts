@@ -4,7 +4,7 @@ import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
-import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
+import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 /** A keyboard: what is written to it reaches mitsu as typed at a terminal (`\r` is Enter, `\x03` Ctrl-C). */
 class FakeTty extends PassThrough {
@@ -286,6 +286,33 @@ describe("mitsu at a terminal (interactive mode)", () => {
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(blocks(t.sim, 0, 0).at(-1)?.text).toBe("hello");
+  });
+
+  it("an interrupted session resumes with -c, and again: the log stays exactly the transcript as sent", async () => {
+    const t = await interactive({
+      script: [bash("touch marker"), text("Resumed once."), text("Resumed twice.")],
+    });
+    t.type("make a marker");
+    await t.screen.waitFor("Allow?");
+    t.press("\u0003");
+    await t.screen.waitFor("interrupted");
+    t.press("\u0004");
+    expect(await t.exit).toBe(0);
+    const env = { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: t.sim.url };
+    const where = { cwd: t.cwd, home: t.home, env };
+    expect((await runMitsu(["-p", "-c", "again"], where)).code).toBe(0);
+    expect((await runMitsu(["-p", "-c", "and again"], where)).code).toBe(0);
+    expect(t.sim.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+    const last = t.sim.requests[2]?.body.messages;
+    expect(last.map((m: { role: string }) => m.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "user",
+      "assistant",
+      "user",
+    ]);
+    expect(sessionFiles(t.home)).toHaveLength(1);
   });
 
   it("without a terminal on stdin and without -p, it behaves as print mode", async () => {
