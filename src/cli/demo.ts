@@ -12,6 +12,7 @@ import { demoScenario } from "./demo-scenario.js";
 import { main } from "./main.js";
 import { colorEnabled, createStyle } from "./style.js";
 
+const model = modelArgument(process.argv.slice(2));
 const source = fileURLToPath(new URL("../../examples/demo-workspace", import.meta.url));
 const root = mkdtempSync(join(tmpdir(), "mitsu-demo-"));
 const workspace = join(root, "demo-workspace");
@@ -31,19 +32,39 @@ const prompt =
 process.stdout.write(
   `${style.bold("mitsu demo")} ${style.dim(`— a SCRIPTED model served by mitsu's simulator at ${sim.url} (no network, no API key)`)}\n` +
     `${style.dim(`workspace: ${workspace}`)}\n` +
-    `${style.dim(`$ mitsu -p --permission-mode acceptEdits --allowedTools "Bash(node --test:*)" "${prompt}"`)}\n\n`,
+    `${style.dim(`$ mitsu -p ${model ? `--model ${model} ` : ""}--permission-mode acceptEdits --allowedTools "Bash(node --test:*)" "${prompt}"`)}\n\n`,
 );
 
 let code = 1;
 try {
   code = await main(
-    ["-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(node --test:*)", "--verbose", prompt],
+    [
+      "-p",
+      ...(model ? ["--model", model] : []),
+      "--permission-mode",
+      "acceptEdits",
+      "--allowedTools",
+      "Bash(node --test:*)",
+      "--verbose",
+      prompt,
+    ],
     {
       stdout: process.stdout,
       stderr: process.stderr,
       cwd: workspace,
       home,
-      env: { ...process.env, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url, MITSU_MODEL: "" },
+      // Every provider's key and base URL point at the simulator, which speaks all their wires: whichever
+      // `--model` picks (anthropic:…, openai:…, openai-responses:…, gemini:…), no request leaves the machine.
+      env: {
+        ...process.env,
+        ANTHROPIC_API_KEY: "sim-key",
+        ANTHROPIC_BASE_URL: sim.url,
+        OPENAI_API_KEY: "sim-key",
+        OPENAI_BASE_URL: `${sim.url}/v1`,
+        GEMINI_API_KEY: "sim-key",
+        GEMINI_BASE_URL: sim.url,
+        MITSU_MODEL: "",
+      },
     },
   );
   process.stdout.write(
@@ -54,3 +75,17 @@ try {
   if (process.argv.includes("--clean")) rmSync(root, { recursive: true, force: true });
 }
 process.exitCode = code;
+
+/** `--model <provider:model>` or `--model=<provider:model>` from the demo's own arguments (`npm run demo -- --model …`). */
+function modelArgument(args: readonly string[]): string | undefined {
+  for (const [i, arg] of args.entries()) {
+    if (arg.startsWith("--model=")) return arg.slice("--model=".length) || missingModel();
+    if (arg === "--model") return args[i + 1] ?? missingModel();
+  }
+  return undefined;
+}
+
+function missingModel(): never {
+  process.stderr.write("npm run demo: --model needs a value, e.g. --model openai:gpt-5\n");
+  process.exit(2);
+}
