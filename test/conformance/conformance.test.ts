@@ -115,7 +115,7 @@ function shape(content: readonly ContentBlock[]): unknown[] {
 }
 
 /** Event types in order, deltas of a run collapsed, usage events left out (their place differs by wire). */
-function kinds(events: readonly StreamEvent[]): string[] {
+function kinds(events: readonly (StreamEvent | AgentEvent)[]): string[] {
   const out: string[] = [];
   for (const event of events) {
     if (event.type === "usage") continue;
@@ -204,7 +204,7 @@ describe.each(ADAPTERS)("conformance: $name", (adapter) => {
   it("runs one tool call through the loop and sends its result back in the API's shape", async () => {
     const s = await simulator();
     const log: string[] = [];
-    const { result } = await run(
+    const { result, events } = await run(
       adapter,
       s,
       [
@@ -215,6 +215,30 @@ describe.each(ADAPTERS)("conformance: $name", (adapter) => {
     );
     expect(result.reason).toBe("end_turn");
     expect(log).toEqual(["Paris"]);
+    // The same neutral events on every wire, the loop's own included.
+    expect(kinds(events)).toEqual([
+      "turn-start",
+      "message-start",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "tool-input-start",
+      "tool-input-delta",
+      "tool-input-end",
+      "message-end",
+      "message",
+      "tool-call-start",
+      "tool-call-end",
+      "message",
+      "turn-start",
+      "message-start",
+      "text-start",
+      "text-delta",
+      "text-end",
+      "message-end",
+      "message",
+      "agent-end",
+    ]);
     // The XML protocol keeps the whitespace the model wrote before a tag: it streamed as text before the tag began.
     const before = adapter.xml ? "Checking.\n" : "Checking.";
     expect(result.messages.map((m) => [m.role, shape(m.content)])).toEqual([
@@ -326,8 +350,9 @@ describe.each(ADAPTERS)("conformance: $name", (adapter) => {
       { type: "thinking", thinking: THOUGHT },
       { type: "tool_use", name: "Weather", input: { city: "Paris" } },
     ]);
-    REASONING_SENT_BACK[adapter.name]?.(s.requests[1]?.body);
-    expect(REASONING_SENT_BACK[adapter.name]).toBeDefined();
+    const sentBack = REASONING_SENT_BACK[adapter.name];
+    expect(sentBack).toBeDefined();
+    sentBack?.(s.requests[1]?.body);
   });
 
   it("retries a turn cut at max_tokens inside a tool call with doubled max_tokens (Gemini: the call never arrives)", async () => {
