@@ -99,9 +99,10 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
       };
-      // A terminal on stdin and no -p: the conversation at the prompt. Otherwise (a pipe, -p): print mode.
+      // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
+      // JSON output for a script): print mode.
       exitCode =
-        !options.print && io.stdin?.isTTY === true
+        !options.print && options.outputFormat === "text" && io.stdin?.isTTY === true
           ? await interactiveMode(options, { ...io, stdin: io.stdin })
           : await printMode(options, io);
     });
