@@ -57,6 +57,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
       rl.prompt();
     });
+    // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
+    rl.on("close", stopRun);
     const session = await buildSession({
       cwd: io.cwd,
       home: io.home,

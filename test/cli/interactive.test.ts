@@ -275,6 +275,24 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(await b.exit).toBe(0);
   });
 
+  it("Ctrl-D during a run stops it and leaves; the log ends with the partial answer", async () => {
+    const t = await interactive({
+      script: [text(`Counting: ${"one two three ".repeat(200)}`)],
+      textChunk: 8,
+      delayMs: 5,
+    });
+    t.type("count");
+    await t.screen.waitFor("Counting");
+    t.press("\u0004");
+    expect(await t.exit).toBe(0);
+    const [file] = sessionFiles(t.home);
+    const lines = readFileSync(file!, "utf8").trim().split("\n").slice(1);
+    const last = JSON.parse(lines.at(-1)!).message;
+    expect(lines).toHaveLength(2);
+    expect(last.role).toBe("assistant");
+    expect(last.content[0].text.length).toBeLessThan(1000);
+  });
+
   it("Ctrl-C with text on the line clears the line and does not count toward leaving", async () => {
     const t = await interactive({ script: [text("Cleared.")] });
     t.press("half a thought");
