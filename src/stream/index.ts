@@ -1,3 +1,4 @@
+export { coalesceDeltas } from "./coalesce-deltas.js";
 export type { JsonAccumulatorOptions } from "./json-accumulator.js";
 export { JsonAccumulator } from "./json-accumulator.js";
 export type { JsonPath } from "./json-path.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunkedResponse, wireBody } from "../../../test/fixtures.js";
+import { chunkedResponse, splitBytes, wireBody } from "../../../test/fixtures.js";
 import type { AssistantMessage } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { sleep as realSleep } from "../http/sleep.js";
@@ -448,7 +448,7 @@ describe("createAnthropicProvider: abort", () => {
         }),
       );
     const run = await runScript([stalling], {}, controller.signal, (event) => {
-      if (event.type === "text-delta" && event.delta.startsWith("'ll")) controller.abort();
+      if (event.type === "text-delta") controller.abort();
     });
     expect(run.message).toMatchObject({
       stop_reason: "aborted",
@@ -467,9 +467,15 @@ describe("createAnthropicProvider: abort", () => {
   it("an abort during a tool input closes the tool_use as incomplete", async () => {
     const bytes = wireBody("anthropic-tool-use-basic.sse");
     const controller = new AbortController();
-    const run = await runScript([() => chunkedResponse([bytes])], {}, controller.signal, (event) => {
-      if (event.type === "tool-input-delta" && event.delta.includes("locati")) controller.abort();
-    });
+    // Small reads, so that the rest of the input is still to come when the abort lands.
+    const run = await runScript(
+      [() => chunkedResponse(splitBytes(bytes, 7, 8))],
+      {},
+      controller.signal,
+      (event) => {
+        if (event.type === "tool-input-delta" && event.delta.includes("locati")) controller.abort();
+      },
+    );
     expect(run.message.stop_reason).toBe("aborted");
     expect(run.message.content[1]).toEqual({
       type: "tool_use",

@@ -1,6 +1,7 @@
 import type { AssistantMessage, StopReason, Usage } from "../../messages/index.js";
 import { emptyUsage } from "../../messages/index.js";
-import { decodeSse } from "../../stream/sse-decoder.js";
+import { coalesceDeltas } from "../../stream/coalesce-deltas.js";
+import { decodeSseBatches } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { networkError, ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
@@ -24,8 +25,10 @@ export function decodeAnthropicStream(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
   options: DecodeAnthropicOptions = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const events = body ? decodeSse(body, options.signal ? { signal: options.signal } : {}) : emptyEvents();
-  return decodeAnthropicEvents(events, options);
+  const batches = body
+    ? decodeSseBatches(body, options.signal ? { signal: options.signal } : {})
+    : emptyEvents();
+  return decodeAnthropicBatches(batches, options);
 }
 
 /**
@@ -35,9 +38,24 @@ export function decodeAnthropicStream(
  * `error` event, a malformed payload and an abort all end the attempt with the content received so far, each
  * open block closed (an open tool_use becomes `input_status: "incomplete"`, with its raw text).
  */
-export async function* decodeAnthropicEvents(
+export function decodeAnthropicEvents(
   events: AsyncIterable<SseMessage>,
   options: DecodeAnthropicOptions = {},
+): AsyncGenerator<StreamEvent, StreamAttemptResult> {
+  return decodeAnthropicBatches(singles(events), options);
+}
+
+async function* singles(events: AsyncIterable<SseMessage>): AsyncGenerator<SseMessage[]> {
+  for await (const event of events) yield [event];
+}
+
+/**
+ * `decodeAnthropicEvents` over the SSE events of each network read: the neutral events of one read are
+ * produced together, adjacent deltas of a block merged (`coalesceDeltas`), so the per-event cost is paid per read.
+ */
+async function* decodeAnthropicBatches(
+  batches: AsyncIterable<SseMessage[]>,
+  options: DecodeAnthropicOptions,
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
   const { signal } = options;
   const state = new AnthropicMessageState(options.liveInput ?? true);
@@ -45,13 +63,21 @@ export async function* decodeAnthropicEvents(
   let aborted = false;
   let failure: ProviderError | undefined;
   try {
-    for await (const sse of events) {
-      for (const event of state.handle(sse)) {
+    for await (const batch of batches) {
+      const out: StreamEvent[] = [];
+      let end = false;
+      for (const sse of batch) {
+        for (const event of state.handle(sse)) out.push(event);
+        if (state.error || state.stopped || signal?.aborted) {
+          end = true;
+          break;
+        }
+      }
+      for (const event of coalesceDeltas(out)) {
         if (event.type !== "message-start" && event.type !== "usage") contentDelivered = true;
         yield event;
       }
-      if (state.error || state.stopped) break;
-      if (signal?.aborted) break;
+      if (end) break;
     }
   } catch (cause) {
     if (!signal?.aborted) failure = networkError(cause, "Connection lost while streaming");
@@ -64,7 +90,7 @@ export async function* decodeAnthropicEvents(
   return state.result(aborted, failure, contentDelivered);
 }
 
-async function* emptyEvents(): AsyncGenerator<SseMessage> {}
+async function* emptyEvents(): AsyncGenerator<SseMessage[]> {}
 
 const KNOWN_STOP_REASONS = new Set<string>([
   "end_turn",
