@@ -1,5 +1,6 @@
 import type { AssistantMessage } from "../src/messages/index.js";
 import type { ModelRequest, Provider } from "../src/providers/provider.js";
+import { coalesceDeltas } from "../src/stream/coalesce-deltas.js";
 import type { StreamEvent } from "../src/stream/stream-event.js";
 import { chunkedResponse, splitBytes, wireBody } from "./fixtures.js";
 
@@ -57,7 +58,8 @@ export async function streamFixture(
   const bytes = wireBody(name);
   const chunks = seed === undefined ? [bytes] : splitBytes(bytes, seed);
   const provider = make(fakeFetch([() => chunkedResponse(chunks)]));
-  return collect(provider.stream(request));
+  // Deltas of one network read are merged, so their count depends on the split; what they carry does not.
+  return coalesceDeltas(await collect(provider.stream(request)));
 }
 
 /** A small neutral request. */

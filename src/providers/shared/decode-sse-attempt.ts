@@ -1,5 +1,6 @@
 import type { AssistantMessage, StopReason } from "../../messages/index.js";
-import { decodeSse, type SseEvent } from "../../stream/sse-decoder.js";
+import { coalesceDeltas } from "../../stream/coalesce-deltas.js";
+import { decodeSseBatches, type SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { abortedError, networkError, ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
@@ -39,14 +40,18 @@ export async function* decodeSseAttempt(
   let outcome: Outcome | undefined;
   try {
     if (response.body === null) throw new ProviderError(invalidStream("the response has no body"));
-    const events = decodeSse(response.body, signal ? { signal } : {});
-    for await (const event of events) {
-      try {
-        outcome = handler.frame(event);
-      } catch (cause) {
-        outcome = { stopReason: "error", error: asStreamError(cause), incomplete: true };
+    // One step per network read: the events of a read are handled together and their deltas merged.
+    const batches = decodeSseBatches(response.body, signal ? { signal } : {});
+    for await (const batch of batches) {
+      for (const event of batch) {
+        try {
+          outcome = handler.frame(event);
+        } catch (cause) {
+          outcome = { stopReason: "error", error: asStreamError(cause), incomplete: true };
+        }
+        if (outcome) break;
       }
-      yield* asm.drain();
+      yield* coalesceDeltas(asm.drain());
       if (outcome) break;
     }
     outcome ??= signal?.aborted ? abortedOutcome(signal) : handler.end();
