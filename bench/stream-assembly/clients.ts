@@ -55,8 +55,11 @@ export async function floor({ url, size }: ClientRun): Promise<number> {
   const decoder = new TextDecoder();
   const parts: string[] = [];
   let pending = "";
-  for await (const bytes of response.body) {
-    pending += decoder.decode(bytes, { stream: true });
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pending += decoder.decode(value, { stream: true });
     let start = 0;
     let end = pending.indexOf("\n\n", start);
     while (end !== -1) {

@@ -3,68 +3,36 @@
  * (64-character input_json_delta fragments over loopback), mitsu side by side with its peers, as ratios
  * to the floor (SSE split + concatenation + one JSON.parse). The server runs in a child process.
  */
-import { fork } from "node:child_process";
+import { execFile, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  aiFinal,
-  aiLive,
-  anthropicSdkFinal,
-  anthropicSdkLive,
-  type ClientRun,
-  floor,
-  mitsuFinal,
-  mitsuLive,
-} from "./clients.js";
+import { promisify } from "node:util";
+import { CLIENTS } from "./client-table.js";
 
+const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
 const KiB = 1024;
 const SIZES = [16 * KiB, 256 * KiB, 1024 * KiB, 4096 * KiB];
 const quick = process.argv.includes("--quick");
-/** CPU seconds after which a (quadratic) peer is stopped and reported as "> budget". */
+/** CPU ms after which a (quadratic) peer is stopped and reported as "> budget". */
 const BUDGET_MS = Number(process.env.BENCH_BUDGET_MS ?? (quick ? 5_000 : 30_000));
 
-type Client = (run: ClientRun) => Promise<number>;
-const CLIENTS: Array<{ name: string; mode: "live" | "final" | "floor"; run: Client }> = [
-  { name: "floor", mode: "floor", run: floor },
-  { name: "mitsu", mode: "live", run: mitsuLive },
-  { name: "@anthropic-ai/sdk", mode: "live", run: anthropicSdkLive },
-  { name: "ai + @ai-sdk/anthropic", mode: "live", run: aiLive },
-  { name: "mitsu", mode: "final", run: mitsuFinal },
-  { name: "@anthropic-ai/sdk", mode: "final", run: anthropicSdkFinal },
-  { name: "ai + @ai-sdk/anthropic", mode: "final", run: aiFinal },
-];
-
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 function repeats(size: number): number {
-  if (quick) return 1;
-  return size <= 16 * KiB ? 15 : size <= 256 * KiB ? 7 : size <= 1024 * KiB ? 5 : 3;
+  if (quick) return 3;
+  return size <= 16 * KiB ? 21 : size <= 256 * KiB ? 11 : size <= 1024 * KiB ? 7 : 5;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
-
-async function measure(client: Client, url: string, size: number): Promise<number> {
-  const times: number[] = [];
-  // One warm-up run at the smallest cost (not counted), then the measured runs.
-  const n = repeats(size);
-  for (let i = -1; i < n; i++) {
-    const start = cpuMs();
-    const length = await client({ url, size, overBudget: () => cpuMs() - start > BUDGET_MS });
-    const spent = cpuMs() - start;
-    if (length === -1) return Number.POSITIVE_INFINITY;
-    if (length !== size) throw new Error(`assembled ${length} characters, expected ${size}`);
-    if (i >= 0) times.push(spent);
-    if (spent > BUDGET_MS / 2) return spent; // slow peers: one run is enough
-  }
-  return median(times);
+/** The median CPU time of one client at one size, measured in a fresh process (see measure.ts). */
+async function measure(key: string, url: string, size: number): Promise<number> {
+  const args = [join(here, "measure.js"), key, String(size), url, String(repeats(size)), String(BUDGET_MS)];
+  const { stdout } = await run(process.execPath, args, {
+    maxBuffer: 1 << 20,
+    env: { ...process.env, AI_SDK_LOG_WARNINGS: "false" },
+  });
+  const value = Number(stdout.trim().split("\n").at(-1));
+  if (Number.isNaN(value)) throw new Error(`${key} at ${size}: no measurement in ${JSON.stringify(stdout)}`);
+  return value;
 }
 
 function fmt(ms: number): string {
@@ -85,14 +53,14 @@ async function main(): Promise<void> {
   try {
     for (const size of sizes) {
       for (const client of CLIENTS) {
-        const key = `${client.mode}:${client.name}`;
+        const key = client.key;
         results[key] ??= {};
         // Once a peer is over budget at one size it is over it at every larger size.
         const previous = Object.values(results[key]).at(-1);
         const ms =
           previous !== undefined && !Number.isFinite(previous)
             ? Number.POSITIVE_INFINITY
-            : await measure(client.run, url, size);
+            : await measure(key, url, size);
         results[key][size] = ms;
         process.stderr.write(`  ${String(size / KiB).padStart(5)} KiB  ${key.padEnd(32)} ${fmt(ms)}\n`);
       }
@@ -104,12 +72,11 @@ async function main(): Promise<void> {
 }
 
 function report(results: Record<string, Record<number, number>>, sizes: number[]): void {
-  const floorRow = results["floor:floor"] ?? {};
+  const floorRow = results.floor ?? {};
   const header = ["mode", "client", ...sizes.map((s) => `${s / KiB} KiB`)];
   const rows: string[][] = [];
   for (const client of CLIENTS) {
-    const key = `${client.mode}:${client.name}`;
-    const row = results[key] ?? {};
+    const row = results[client.key] ?? {};
     rows.push([
       client.mode,
       client.name,
@@ -129,7 +96,7 @@ function report(results: Record<string, Record<number, number>>, sizes: number[]
 
   const MiB = 1024 * KiB;
   const at = (key: string, size: number) => results[key]?.[size] ?? Number.NaN;
-  const f1 = at("floor:floor", MiB);
+  const f1 = at("floor", MiB);
   const checks: Array<[string, number, string]> = [
     ["live ≤ 1.5× floor at 1 MiB", at("live:mitsu", MiB) / f1, "≤ 1.5"],
     ["final ≤ 1.2× floor at 1 MiB", at("final:mitsu", MiB) / f1, "≤ 1.2"],

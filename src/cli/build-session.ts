@@ -107,7 +107,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       trackedFiles: () => getReadTracker(toolState).entries(),
       ...(config.appendSystemPrompt ? { extra: config.appendSystemPrompt } : {}),
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
-      onWarning: (warning) => config.onWarning?.(warning.message),
+      // Context warnings (a broken cache prefix) reach the terminal as the loop's `warning` events (run-prompt.ts).
       env,
     });
 

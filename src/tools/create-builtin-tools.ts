@@ -35,7 +35,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     `mitsu-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
   );
   const workspace = new Workspace(roots);
-  const readable = new Workspace([...roots, outputDir]);
+  const readable = new Workspace([...roots, outputDir], {
+    [outputDir]: "the folder where Bash saves full outputs",
+  });
   const bashOptions = { cwd, outputDir, ...(options.env ? { env: options.env } : {}) };
   return [
     createReadTool({ workspace: readable }),

@@ -27,6 +27,6 @@ describe("truncateOutput", () => {
 
   it("cuts text without line breaks by characters", () => {
     const result = truncateOutput("x".repeat(1000), 100);
-    expect(result.text).toMatch(/^x{50}\n\.\.\. \[900 characters \(1 lines\) omitted\] \.\.\.\nx{50}$/);
+    expect(result.text).toMatch(/^x{50}\n\.\.\. \[900 characters \(1 line\) omitted\] \.\.\.\nx{50}$/);
   });
 });

@@ -25,7 +25,7 @@ export function truncateOutput(text: string, maxChars: number): TruncatedOutput 
   const middle = text.slice(headEnd, tailStart);
   const omittedLines = countLines(middle);
   const head = text.slice(0, headEnd);
-  const marker = `${head.endsWith("\n") ? "" : "\n"}... [${middle.length} characters (${omittedLines} lines) omitted] ...\n`;
+  const marker = `${head.endsWith("\n") ? "" : "\n"}... [${middle.length} characters (${omittedLines} ${omittedLines === 1 ? "line" : "lines"}) omitted] ...\n`;
   return {
     text: `${head}${marker}${text.slice(tailStart)}`,
     truncated: true,

@@ -12,9 +12,13 @@ import { isInside, resolveRealPath } from "./real-path.js";
 export class Workspace {
   readonly roots: readonly string[];
 
-  constructor(roots: string[]) {
+  /** Roots that are not workspace folders, with what they hold (e.g. the folder of saved Bash outputs). */
+  private readonly notes: ReadonlyMap<string, string>;
+
+  constructor(roots: string[], notes: Record<string, string> = {}) {
     if (roots.length === 0) throw new Error("Workspace needs at least one root folder");
     this.roots = roots.map((root) => resolve(root));
+    this.notes = new Map(Object.entries(notes).map(([root, note]) => [resolve(root), note]));
   }
 
   /** The working folder: relative paths resolve against it. */
@@ -63,7 +67,11 @@ export class Workspace {
 
   private describeRoots(): string {
     const [cwd, ...rest] = this.roots;
-    const extra = rest.length > 0 ? ` and ${rest.join(", ")}` : "";
-    return `the working folder ${cwd}${extra} (the user can add folders with --add-dir)`;
+    const folders = rest.filter((root) => !this.notes.has(root));
+    const extra = folders.length > 0 ? ` and ${folders.join(", ")}` : "";
+    const noted = rest
+      .filter((root) => this.notes.has(root))
+      .map((root) => `; also ${this.notes.get(root)} (${root})`);
+    return `the working folder ${cwd}${extra} (the user can add folders with --add-dir)${noted.join("")}`;
   }
 }

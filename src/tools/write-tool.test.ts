@@ -62,7 +62,7 @@ describe("Write", () => {
     const ctx = context();
     await read.run({ file_path: path }, ctx);
     const result = (await write.run({ file_path: path, content: "echo two\n" }, ctx)) as string;
-    expect(result).toContain("Updated run.sh (1 lines, 9 bytes).");
+    expect(result).toContain("Updated run.sh (1 line, 9 bytes).");
     expect(result).toContain("-echo one\n+echo two");
     expect(await readFile(path, "utf8")).toBe("echo two\n");
     expect((await stat(path)).mode & 0o777).toBe(0o751);

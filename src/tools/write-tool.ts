@@ -61,7 +61,8 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
         throw new ToolError(`Cannot write ${shown}: ${error.message}`);
       });
       tracker.record(path, await stat(path));
-      const size = `${countLines(input.content)} lines, ${Buffer.byteLength(input.content)} bytes`;
+      const lines = countLines(input.content);
+      const size = `${lines} ${lines === 1 ? "line" : "lines"}, ${Buffer.byteLength(input.content)} bytes`;
       if (previous === undefined) return `Created ${shown} (${size}).`;
       if (previous === input.content) return `Wrote ${shown} (${size}); its content was already the same.`;
       if (previous.includes("\0")) return `Updated ${shown} (${size}); it was a binary file before.`;
