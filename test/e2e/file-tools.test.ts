@@ -87,7 +87,7 @@ describe("Write through the loop", () => {
     ]);
     expect(await h.text("keep.txt")).toBe("replaced\n");
     const text = h.sentText("over");
-    expect(text).toMatch(/^Updated keep\.txt \(1 lines, 9 bytes\)\.\n\n/);
+    expect(text).toMatch(/^Updated keep\.txt \(1 line, 9 bytes\)\.\n\n/);
     expect(text).toContain("-original\n+replaced");
   });
 });

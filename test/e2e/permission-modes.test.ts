@@ -59,7 +59,7 @@ describe("permission modes through the loop", () => {
       ],
       { canUseTool: await h.checker({ mode: "acceptEdits" }) },
     );
-    expect(h.sentText("write")).toBe("Created docs/plan.md (1 lines, 7 bytes).");
+    expect(h.sentText("write")).toBe("Created docs/plan.md (1 line, 7 bytes).");
     expect(await h.text("docs/plan.md")).toBe("# Plan\n");
     expect(h.sentText("edit")).toMatch(/^Edited notes\.txt \(1 replacement\)\./);
     expect(await h.text("notes.txt")).toBe("final\n");

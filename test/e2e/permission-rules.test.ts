@@ -92,7 +92,7 @@ describe("settings files through the loop", () => {
     expect(h.sent("grep-secret")).toMatchObject({ is_error: true, content: deniedBy("Grep(hunter)") });
     expect(JSON.stringify(h.sentResults())).not.toContain("hunter2");
 
-    expect(h.sentText("src")).toBe("Created src/new.ts (1 lines, 11 bytes).");
+    expect(h.sentText("src")).toBe("Created src/new.ts (1 line, 11 bytes).");
     expect(await h.text("src/new.ts")).toBe("export {};\n");
     expect(h.sent("lib").is_error).toBe(true);
     expect(h.sentText("lib")).toContain('To allow it, add "Edit(./lib/**)" to permissions.allow');
