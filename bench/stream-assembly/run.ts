@@ -102,8 +102,8 @@ function report(results: Record<string, Record<number, number>>, sizes: number[]
     ["final ≤ 1.2× floor at 1 MiB", at("final:mitsu", MiB) / f1, "≤ 1.2"],
     [
       "best live peer / mitsu live at 1 MiB",
-      Math.min(at("live:@anthropic-ai/sdk", MiB), at("live:ai + @ai-sdk/anthropic", MiB)) /
-        at("live:mitsu", MiB),
+      // A peer over the budget counts as the budget: the true ratio is larger.
+      Math.min(at("live:anthropic-sdk", MiB), at("live:ai", MiB), BUDGET_MS) / at("live:mitsu", MiB),
       "≥ 4",
     ],
   ];
