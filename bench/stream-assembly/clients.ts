@@ -98,8 +98,7 @@ async function mitsu({ url, size }: ClientRun, live: boolean): Promise<number> {
       for (const chunk of event.strings) if (chunk.path[0] === "content") shown += chunk.text.length;
     } else if (event.type === "message-end") {
       const block = event.message.content.find((b) => b.type === "tool_use");
-      if (block?.type !== "tool_use")
-        throw new Error(`no tool_use: ${JSON.stringify(event.message.error)}`);
+      if (block?.type !== "tool_use") throw new Error(`no tool_use: ${JSON.stringify(event.message.error)}`);
       const length = contentLength(block.input);
       if (live && shown !== length) throw new Error(`live view showed ${shown} of ${length} characters`);
       return length;
