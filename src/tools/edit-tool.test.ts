@@ -149,6 +149,28 @@ describe("Edit", () => {
     expect(await readFile(join(base, "out.js"), "utf8")).toBe("a + b");
   });
 
+  it("refuses a file that is not valid UTF-8 beyond Read's sniff window instead of corrupting its bytes", async () => {
+    // Text for Read's 8 KiB sniff, then a Latin-1 "é" (0xE9): decoding as UTF-8 would turn it into U+FFFD.
+    const bytes = Buffer.concat([
+      Buffer.from(`${"x".repeat(9000)}\nname = "caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('"\nold\n'),
+    ]);
+    await writeFile(join(root, "latin1.txt"), bytes);
+    await readFirst("latin1.txt");
+    await expect(
+      edit().run({ file_path: "latin1.txt", old_string: "old", new_string: "new" }, ctx),
+    ).rejects.toThrow(/not valid UTF-8/);
+    expect(Buffer.compare(await readFile(join(root, "latin1.txt")), bytes)).toBe(0);
+  });
+
+  it("keeps a UTF-8 byte order mark and CRLF line ends", async () => {
+    await writeFile(join(root, "bom.txt"), "\uFEFFfirst\r\nsecond\r\n");
+    await readFirst("bom.txt");
+    await edit().run({ file_path: "bom.txt", old_string: "first\nsecond", new_string: "one\ntwo" }, ctx);
+    expect(await readFile(join(root, "bom.txt"), "utf8")).toBe("\uFEFFone\r\ntwo\r\n");
+  });
+
   it("streams its input eagerly, has a schema and a summary", () => {
     const tool = edit();
     expect(tool.eagerInputStreaming).toBe(true);

@@ -91,7 +91,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
           `old_string is empty, but ${shown} already exists. Give the exact text to replace, or use Write to replace the whole file.`,
         );
       }
-      const content = await readFile(path, "utf8");
+      const content = decodeUtf8(await readFile(path), shown);
       const { oldString, newString } = matchLineEndings(content, input.old_string, input.new_string);
       const positions = findAll(content, oldString);
       if (positions.length === 0) {
@@ -116,6 +116,20 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
       return `Edited ${shown} (${count}).\n\n${diffOf(shown, content, updated, maxDiffChars)}`;
     },
   };
+}
+
+/**
+ * The file as text, or a ToolError: decoding other bytes as UTF-8 would write U+FFFD over every one of them
+ * (Read only sniffs the first 8 KiB, so a Latin-1 or binary tail can get this far). A BOM is kept.
+ */
+function decodeUtf8(bytes: Uint8Array, shown: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new ToolError(
+      `${shown} is not valid UTF-8 text, so Edit cannot change it without corrupting its other bytes. Use Bash (e.g. sed, iconv) to change it.`,
+    );
+  }
 }
 
 function diffOf(name: string, before: string, after: string, maxChars: number): string {
