@@ -228,6 +228,23 @@ describe("encodeAnthropicRequest", () => {
     ]);
   });
 
+  it("skips a message left with no blocks (another provider's unsigned thinking, empty text): the API rejects empty content", () => {
+    const messages: Message[] = [
+      { role: "user", content: [{ type: "text", text: "think first" }] },
+      // A Gemini turn cut at max_tokens while thinking: nothing in it can go to Anthropic.
+      {
+        role: "assistant",
+        content: [{ type: "thinking", thinking: "hmm", meta: { gemini: { thoughtSignature: "sig" } } }],
+      },
+      { role: "user", content: [{ type: "text", text: "go on" }] },
+      { role: "assistant", content: [{ type: "text", text: "" }] },
+    ];
+    expect(encodeAnthropicRequest(request({ messages })).messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "think first" }] },
+      { role: "user", content: [{ type: "text", text: "go on" }] },
+    ]);
+  });
+
   it("writes settings: temperature, stop_sequences, thinking budget, vendor options merged last", () => {
     const body = encodeAnthropicRequest(
       request({

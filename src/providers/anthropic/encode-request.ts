@@ -21,7 +21,7 @@ export function encodeAnthropicRequest(request: ModelRequest): AnthropicRequestB
   const body: AnthropicRequestBody = { model: request.model, max_tokens: request.maxTokens };
   if (request.system.length > 0) body.system = request.system.map(encodeText);
   if (request.tools.length > 0) body.tools = request.tools.map(encodeTool);
-  body.messages = request.messages.map(encodeMessage);
+  body.messages = encodeMessages(request.messages);
   body.stream = true;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) {
@@ -46,13 +46,21 @@ export function encodeTool(tool: ToolDefinition): Record<string, unknown> {
   return out;
 }
 
-function encodeMessage(message: Message): Record<string, unknown> {
-  const content: Record<string, unknown>[] = [];
-  for (const block of message.content) {
-    const wire = encodeBlock(block);
-    if (wire) content.push(wire);
+/**
+ * A message whose blocks all stay behind (another provider's unsigned thinking or unknown blocks, an empty text
+ * left by an aborted turn) is skipped: the API rejects empty content, and takes adjacent same-role messages as one.
+ */
+function encodeMessages(messages: Message[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const message of messages) {
+    const content: Record<string, unknown>[] = [];
+    for (const block of message.content) {
+      const wire = encodeBlock(block);
+      if (wire) content.push(wire);
+    }
+    if (content.length > 0) out.push({ role: message.role, content });
   }
-  return { role: message.role, content };
+  return out;
 }
 
 /** One wire block, or undefined for a block this API must not receive. */
