@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
+import type { StreamEvent } from "../stream/stream-event.js";
 import type { AgentEvent } from "./agent-event.js";
 import { checkTranscript } from "./check-transcript.js";
 import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
@@ -420,6 +421,46 @@ describe("runAgent", () => {
     });
     expect(result.reason).toBe("aborted");
     expect(result.messages).toEqual([prompt]);
+  });
+
+  it("aborted during thinking or before any text: keeps no block the API rejects (unsigned thinking, empty text)", async () => {
+    // Regression: Ctrl-C while the model was thinking kept `[thinking]` with no signature; every wire drops such a
+    // block, so the kept assistant message went out empty and every later request of the session got a 400.
+    const signed: ContentBlock = { type: "thinking", thinking: "Plan.", signature: "sig" };
+    const cases: Array<[events: StreamEvent[], kept: ContentBlock[]]> = [
+      [
+        [
+          { type: "thinking-start", id: "0" },
+          { type: "thinking-delta", id: "0", delta: "Pla" },
+        ],
+        [],
+      ],
+      [
+        [
+          { type: "thinking-end", id: "0", thinking: "Plan.", signature: "sig" },
+          { type: "text-start", id: "1" },
+        ],
+        [signed],
+      ],
+      [
+        [
+          { type: "thinking-end", id: "0", thinking: "Plan.", signature: "sig" },
+          { type: "text-start", id: "1" },
+          { type: "text-delta", id: "1", delta: "Hal" },
+        ],
+        [signed, { type: "text", text: "Hal" }],
+      ],
+    ];
+    for (const [events, kept] of cases) {
+      const controller = new AbortController();
+      const last = events.at(-1);
+      const script: Script = [{ type: "message-start" }, ...events, { pause: new Promise(() => {}) }];
+      const { result } = await run([script], { signal: controller.signal }, (event) => {
+        if (event.type === last?.type) controller.abort();
+      });
+      expect(result.reason).toBe("aborted");
+      expect(result.messages.slice(1).map((m) => m.content)).toEqual(kept.length > 0 ? [kept] : []);
+    }
   });
 
   it("aborted mid-tool: the running tool sees the abort, every call is answered, the results are appended", async () => {

@@ -1,6 +1,7 @@
 import {
   type AssistantMessage,
   addUsage,
+  type ContentBlock,
   emptyUsage,
   type Message,
   type TextBlock,
@@ -78,6 +79,20 @@ function failedMessage(type: string, message: string): AssistantMessage {
   return { role: "assistant", content: [], stop_reason: "error", incomplete: true, error: { type, message } };
 }
 
+/**
+ * What of a message cut short by an abort can be sent back. A block cut before it carried anything is
+ * dropped: an empty text block (the API rejects one), and thinking that never got its signature (or, from
+ * other wires, the provider data in `meta`), which every adapter drops since it cannot be verified — kept, it
+ * would leave an assistant message that goes out empty, and the API would reject every later request.
+ */
+function sendableContent(message: AssistantMessage): ContentBlock[] {
+  return message.content.filter((block) => {
+    if (block.type === "text") return block.text !== "";
+    if (block.type === "thinking") return block.signature !== undefined || block.meta !== undefined;
+    return true;
+  });
+}
+
 function toolUses(message: Message): ToolUseBlock[] {
   return message.content.filter((block): block is ToolUseBlock => block.type === "tool_use");
 }
@@ -100,7 +115,8 @@ function notRunMessage(reason: AgentStopReason, error: AgentError | undefined): 
  * passes `checkTranscript` first (if not, nothing is sent and the run ends with a loud `invalid_transcript`
  * error), and every transcript the run hands back passes it too: a tool_use the run leaves unanswered (abort,
  * refusal, error) gets an `is_error` result before `agent-end`. A response that failed (`stop_reason: error`)
- * is not appended, so running again with `result.messages` retries it; it is `lastMessage`.
+ * is not appended, so running again with `result.messages` retries it; it is `lastMessage`. An aborted one keeps
+ * what arrived, less the blocks no API takes back (see `sendableContent`).
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
   const { provider, model, canUseTool, onMessage, prepareRequest } = options;
@@ -248,9 +264,11 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         return yield* end("error", { type: failure.type, message: failure.message });
       }
       if (stop === "aborted" || signal.aborted) {
-        if (message.content.length > 0) {
-          messages.push(message);
-          yield { type: "message", turn, message };
+        const content = sendableContent(message);
+        if (content.length > 0) {
+          const kept: AssistantMessage = { ...message, content };
+          messages.push(kept);
+          yield { type: "message", turn, message: kept };
         }
         return yield* end("aborted");
       }

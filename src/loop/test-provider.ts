@@ -85,6 +85,14 @@ class PartialContent {
       case "text-start":
         this.#blocks.set(event.id, { type: "text", text: "" });
         break;
+      case "thinking-start":
+        this.#blocks.set(event.id, { type: "thinking", thinking: "" });
+        break;
+      case "thinking-delta": {
+        const block = this.#blocks.get(event.id);
+        if (block?.type === "thinking") block.thinking += event.delta;
+        break;
+      }
       case "text-delta": {
         const block = this.#blocks.get(event.id);
         if (block?.type === "text") block.text += event.delta;
@@ -107,6 +115,14 @@ class PartialContent {
       }
       case "text-end":
         this.#blocks.set(event.id, { type: "text", text: event.text });
+        break;
+      case "thinking-end":
+        this.#blocks.set(
+          event.id,
+          event.signature === undefined
+            ? { type: "thinking", thinking: event.thinking }
+            : { type: "thinking", thinking: event.thinking, signature: event.signature },
+        );
         break;
       case "tool-input-end":
       case "block":
