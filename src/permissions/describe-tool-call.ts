@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, relative } from "node:path";
+import { dirname } from "node:path";
+import { relativeInside } from "../tools/real-path.js";
 
 /** How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`. */
 export function describeToolCall(toolName: string, input: Record<string, unknown>): string {
@@ -50,8 +51,8 @@ export function suggestBashRule(words: string[]): string | undefined {
 /** A rule for the folder of a file: `Edit(./src/**)`, or `Edit(//abs/dir/**)` outside the working folder. */
 export function suggestFileRule(ruleName: string, path: string, cwd: string): string {
   const folder = dirname(path);
-  const rel = relative(cwd, folder);
+  const rel = relativeInside(cwd, folder);
   if (rel === "") return `${ruleName}(./**)`;
-  if (!rel.startsWith("..") && !isAbsolute(rel)) return `${ruleName}(./${rel}/**)`;
+  if (rel !== undefined) return `${ruleName}(./${rel}/**)`;
   return `${ruleName}(/${folder}/**)`;
 }

@@ -127,6 +127,44 @@ describe("Bash rules against compound commands", () => {
   });
 });
 
+describe("deny rules cannot be slipped past", () => {
+  it("a Bash deny rule holds inside braces, if/while bodies, after ! and time, and after variable assignments", async () => {
+    const check = checker({ mode: "bypassPermissions", rules: rules({ deny: ["Bash(rm:*)"] }) });
+    for (const line of [
+      "{ rm -rf x; }",
+      "if true; then rm -rf x; fi",
+      "if false; then :; else rm -rf x; fi",
+      "while true; do rm -rf x; done",
+      "! rm -rf x",
+      "time rm -rf x",
+      "FOO=1 rm -rf x",
+      "A=1 B=2 rm -rf x",
+    ]) {
+      expect(await check(...bash(line), ctx), line).toMatchObject({ behavior: "deny" });
+    }
+    expect(await check(...bash("echo FOO=1 rm"), ctx)).toEqual({ behavior: "allow" });
+  });
+
+  it("an allow rule does not hold for a command run with a variable assignment in front", async () => {
+    const check = checker({ rules: rules({ allow: ["Bash(npm test:*)"] }) });
+    expect(await check(...bash("{ npm test; }"), ctx)).toEqual({ behavior: "allow" });
+    expect(await check(...bash("PATH=/tmp/evil npm test"), ctx)).toMatchObject({ behavior: "deny" });
+  });
+
+  it("a file deny rule covers names that start with two dots", async () => {
+    const check = checker({ rules: rules({ deny: ["Read(./**/*.key)", "Edit(./secrets/**)"] }) });
+    expect(await check(TOOLS.Read, { file_path: "..private.key" }, ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(TOOLS.Read, { file_path: "secrets/..x.key" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(await check(TOOLS.Write, { file_path: "secrets/..env" }, ctx)).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining("Edit(./secrets/**)"),
+    });
+    expect(await check(TOOLS.Read, { file_path: "../outside.key" }, ctx)).toEqual({ behavior: "allow" });
+  });
+});
+
 describe("precedence", () => {
   it("deny wins over ask, and ask over allow", async () => {
     const asked: PermissionRequest[] = [];

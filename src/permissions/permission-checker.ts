@@ -159,9 +159,11 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       if (facts.bash) {
         const split = facts.bash;
         if (!ruleAppliesToTool(rule, "Bash")) continue;
-        if (rule.specifier === undefined || split.commands.some((words) => bashCommandMatches(rule, words))) {
-          return rule;
-        }
+        // `FOO=1 rm x` runs rm: deny and ask rules also see the command without its assignments (allow
+        // rules do not, since `PATH=… npm test` is not the `npm test` a rule allowed).
+        const matches = (words: string[]) =>
+          bashCommandMatches(rule, words) || bashCommandMatches(rule, withoutAssignments(words));
+        if (rule.specifier === undefined || split.commands.some(matches)) return rule;
       } else if (await covers(rule, facts, "any")) return rule;
     }
     return undefined;
@@ -293,6 +295,13 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     mode = next;
   };
   return checker;
+}
+
+/** A command's words after its leading `NAME=value` assignments. */
+function withoutAssignments(words: string[]): string[] {
+  let start = 0;
+  while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!)) start++;
+  return start === 0 ? words : words.slice(start);
 }
 
 /** Where a rule was written, for messages: `in permissions.deny of /p/.mitsu/settings.json`. */

@@ -1,6 +1,6 @@
-import { isAbsolute, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { parse } from "shell-quote";
+import { relativeInside } from "../tools/real-path.js";
 
 export type RuleBehavior = "allow" | "ask" | "deny";
 
@@ -147,9 +147,8 @@ export function fileRuleMatches(rule: PermissionRule, path: string, realBase?: s
   if (!rule.files) return true;
   const files = rule.files;
   const test = (base: string) => {
-    const rel = relative(base, path);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return false;
-    return files.matcher.ignores(rel);
+    const rel = relativeInside(base, path);
+    return rel !== undefined && rel !== "" && files.matcher.ignores(rel);
   };
   return test(files.base) || (realBase !== undefined && realBase !== files.base && test(realBase));
 }

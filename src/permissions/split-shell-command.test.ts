@@ -16,6 +16,18 @@ describe("splitShellCommand", () => {
     expect(split("npm test \\\n  --watch=false").commands).toEqual([["npm", "test", "--watch=false"]]);
   });
 
+  it("drops the reserved words that open a command, so a rule sees the program that runs", () => {
+    expect(split("{ rm a; }").commands).toEqual([["rm", "a"]]);
+    expect(split("if test -f x; then rm x; else echo no; fi").commands).toEqual([
+      ["test", "-f", "x"],
+      ["rm", "x"],
+      ["echo", "no"],
+    ]);
+    expect(split("while true; do ! rm y; done").commands).toEqual([["true"], ["rm", "y"]]);
+    expect(split("time make").commands).toEqual([["make"]]);
+    expect(split("echo then fi").commands).toEqual([["echo", "then", "fi"]]);
+  });
+
   it("finds commands in subshells, command and process substitutions, also inside double quotes", () => {
     expect(split("(cd x && make) | tee out").commands).toEqual([["cd", "x"], ["make"], ["tee", "out"]]);
     expect(split("echo $(rm -rf /) done").commands).toEqual([

@@ -15,6 +15,27 @@ export interface SplitCommand {
 const SEPARATORS = new Set(["&&", "||", ";", "|", "|&", "&", ";;"]);
 
 /**
+ * Reserved words that can open a command without being one: `{ rm x; }`, `then rm x`, `! rm x` run `rm x`.
+ * They are dropped from the front of a command, so rules see the program that runs (a deny rule for
+ * `rm:*` must hold inside an if-body); a command of nothing but them (`fi`, `}`, `done`) is no command.
+ */
+const LEADING_KEYWORDS = new Set([
+  "{",
+  "}",
+  "!",
+  "if",
+  "then",
+  "elif",
+  "else",
+  "fi",
+  "while",
+  "until",
+  "do",
+  "done",
+  "time",
+]);
+
+/**
  * Splits a command line into the simple commands it runs: on `&&`, `||`, `;`, `|`, `&`, newlines, and into
  * subshells `( )`, command substitutions `$( )` (also inside double quotes) and process substitutions
  * `<( )`. Words come from shell-quote's parser. Permission rules are checked against each command, so
@@ -48,7 +69,9 @@ function splitInto(line: string, state: State, depth: number): void {
   let current: string[] = [];
   const stack: string[][] = [];
   const flush = () => {
-    if (current.length > 0) state.commands.push(current);
+    let start = 0;
+    while (start < current.length && LEADING_KEYWORDS.has(current[start]!)) start++;
+    if (start < current.length) state.commands.push(start === 0 ? current : current.slice(start));
     current = [];
   };
   for (let i = 0; i < tokens.length; i++) {

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { access, constants } from "node:fs/promises";
-import { relative } from "node:path";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import { relativeInside } from "./real-path.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
 
@@ -127,8 +127,8 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
       args.push(`--regexp=${input.pattern}`);
       // Paths in the output are as given: relative to the working folder when the search is inside it.
       const cwd = await workspace.resolve(".");
-      const rel = relative(cwd, target);
-      if (rel !== "") args.push("--", rel.startsWith("..") ? target : rel);
+      const rel = relativeInside(cwd, target);
+      if (rel !== "") args.push("--", rel ?? target);
       const { stdout, stderr, code, overflowed } = await runRipgrep(rgPath, args, cwd, context.signal);
       if (code === 1 || (code === 0 && stdout.trim() === "")) return "No matches found.";
       if (code !== 0 && !overflowed && stdout.trim() === "") {

@@ -1,5 +1,5 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** Enough hops for any sane chain of symbolic links; more means a loop. */
 const MAX_LINK_HOPS = 40;
@@ -33,4 +33,14 @@ export function isInside(root: string, path: string): boolean {
   if (path === root) return true;
   const prefix = root.endsWith("/") ? root : `${root}/`;
   return path.startsWith(prefix);
+}
+
+/**
+ * `path` relative to `base` when it lies inside it (`""` for `base` itself), else undefined. A name that
+ * merely starts with two dots (`..env`) is inside: only `..` itself, as a whole segment, leads out.
+ */
+export function relativeInside(base: string, path: string): string | undefined {
+  const rel = relative(base, path);
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel;
 }

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
-import { isAbsolute, relative, resolve } from "node:path";
+import { resolve } from "node:path";
 import { ToolError } from "../loop/tool.js";
-import { isInside, resolveRealPath } from "./real-path.js";
+import { isInside, relativeInside, resolveRealPath } from "./real-path.js";
 
 /**
  * The folders the file tools may touch. `roots[0]` is the working folder: relative paths resolve against
@@ -59,10 +59,9 @@ export class Workspace {
 
   /** `path` relative to the working folder when inside it (shorter for the model), else absolute. */
   display(path: string): string {
-    const rel = relative(this.cwd, path);
+    const rel = relativeInside(this.cwd, path);
     if (rel === "") return ".";
-    if (rel.startsWith("..") || isAbsolute(rel)) return path;
-    return rel;
+    return rel ?? path;
   }
 
   private describeRoots(): string {
