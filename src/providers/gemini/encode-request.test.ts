@@ -138,6 +138,37 @@ describe("encodeGeminiRequest", () => {
     expect(body.tools).toEqual([{ functionDeclarations: [{ name: "Now", description: "Time" }] }]);
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "hi" }] }]);
   });
+
+  it("drops empty text parts without a signature (Gemini rejects a part whose data is unset), keeps signed ones", () => {
+    const body = encodeGeminiRequest(
+      simpleRequest({
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "" },
+              { type: "text", text: "hi" },
+            ],
+          },
+          // An Anthropic turn aborted before its first character, then one with an empty text beside a call.
+          { role: "assistant", content: [{ type: "text", text: "" }] },
+          { role: "user", content: [{ type: "text", text: "again" }] },
+          {
+            role: "assistant",
+            content: [
+              { type: "text", text: "" },
+              { type: "text", text: "", meta: { gemini: { thoughtSignature: "sig" } } },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(body.contents).toEqual([
+      { role: "user", parts: [{ text: "hi" }] },
+      { role: "user", parts: [{ text: "again" }] },
+      { role: "model", parts: [{ text: "", thoughtSignature: "sig" }] },
+    ]);
+  });
 });
 
 describe("createGeminiProvider", () => {

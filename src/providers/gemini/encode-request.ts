@@ -36,7 +36,8 @@ type Content = { role: "user" | "model"; parts: Part[] };
  * - Assistant blocks (role `model`) in order: text, thinking that carries a Gemini signature (`thought: true`; other
  *   thinking is dropped), `functionCall {name, args, id?}`, each with the `thoughtSignature` it came with.
  *   Unparsed call input goes back as `args: {}` (the result tells the model what was wrong).
- * - Messages with no parts left are skipped (Gemini rejects empty `parts`).
+ * - Empty text parts are left out unless they carry a signature; messages with no parts left are skipped
+ *   (Gemini rejects both).
  * - `generationConfig`: `maxOutputTokens`, `temperature`, `stopSequences`, and `thinkingConfig {thinkingBudget,
  *   includeThoughts: true}` when the request has a budget. `providerOptions.gemini` is merged in last.
  */
@@ -75,8 +76,9 @@ function encodeUser(message: UserMessage, calls: Map<string, ToolUseBlock>): Con
   const parts: Part[] = [];
   const after: Part[] = [];
   for (const block of message.content) {
-    if (block.type === "text") parts.push({ text: block.text });
-    else if (block.type === "image") parts.push(imagePart(block));
+    if (block.type === "text") {
+      if (block.text !== "") parts.push({ text: block.text });
+    } else if (block.type === "image") parts.push(imagePart(block));
     else if (block.type === "tool_result") {
       const call = calls.get(block.tool_use_id);
       const { text, images } = splitToolResult(block);
@@ -99,7 +101,10 @@ function encodeAssistant(message: AssistantMessage, calls: Map<string, ToolUseBl
   const parts: Part[] = [];
   for (const block of message.content) {
     if (block.type === "text") {
-      parts.push(withSignature({ text: block.text }, block.meta));
+      // Gemini rejects an empty text part (its data unset) unless it carries a signature, as its own do.
+      if (block.text !== "" || geminiMeta(block.meta)?.thoughtSignature !== undefined) {
+        parts.push(withSignature({ text: block.text }, block.meta));
+      }
     } else if (block.type === "thinking") {
       // Thought text need not go back; a thought that carries a signature must.
       if (geminiMeta(block.meta)?.thoughtSignature !== undefined) {
