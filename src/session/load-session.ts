@@ -38,6 +38,9 @@ export function loadSession(path: string): LoadedSession {
       }
       throw new Error(`Session ${path} line ${i + 1} is not valid JSON`);
     }
+    if (typeof line !== "object" || line === null) {
+      throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
+    }
     if (i === 0) {
       if (line.type !== "session") throw new Error(`Session ${path} has no header line`);
       header = line;

@@ -1,7 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  truncateSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../messages/index.js";
+
+const NEWLINE = 0x0a;
 
 /** The first line of a session file. */
 export interface SessionHeader {
@@ -45,8 +55,16 @@ export class SessionLog {
     return log;
   }
 
-  /** Reopens an existing file for appending (after `loadSession`). */
+  /**
+   * Reopens an existing file for appending (after `loadSession`). A last line cut by a kill (no newline at the
+   * end; `loadSession` dropped it) is cut off first: appended after it, the next message would share its line
+   * and the file would no longer load.
+   */
   static reopen(path: string, header: SessionHeader): SessionLog {
+    const bytes = readFileSync(path);
+    if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
+      truncateSync(path, bytes.lastIndexOf(NEWLINE) + 1);
+    }
     return new SessionLog(path, header);
   }
 
