@@ -190,6 +190,29 @@ describe("OpenAI Chat stream decoding", () => {
     expect(m.content).toEqual([{ type: "tool_use", id: "c1", name: "Ls", input: {} }]);
   });
 
+  it("starts a new call when a server reuses an index (or omits it) with a new id, as Ollama does", async () => {
+    const m = endMessage(
+      await run(
+        sse([
+          chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "Read", arguments: '{"path"' } }] }),
+          chunk({ tool_calls: [{ index: 0, id: "c1", function: { arguments: ':"a"}' } }] }),
+          chunk({
+            tool_calls: [{ index: 0, id: "c2", function: { name: "Read", arguments: '{"path":"b"}' } }],
+          }),
+          chunk({ tool_calls: [{ id: "c3", function: { name: "Ls", arguments: "{}" } }] }),
+          chunk({}, "tool_calls"),
+        ]),
+        [7],
+      ),
+    );
+    expect(m.stop_reason).toBe("tool_use");
+    expect(m.content).toEqual([
+      { type: "tool_use", id: "c1", name: "Read", input: { path: "a" } },
+      { type: "tool_use", id: "c2", name: "Read", input: { path: "b" } },
+      { type: "tool_use", id: "c3", name: "Ls", input: {} },
+    ]);
+  });
+
   it("gives a call without an id a fresh one, and a call without arguments {}", async () => {
     const m = endMessage(
       await run(

@@ -43,7 +43,7 @@ const REASONING_FIELDS = ["reasoning_content", "reasoning"];
  * Chat Completions chunks into neutral events. Content deltas make a text block; `reasoning_content` /
  * `reasoning` deltas (DeepSeek, vLLM, OpenRouter, Ollama) a thinking block; each `tool_calls[index]` a tool call
  * whose id and name come in its first fragment and whose argument fragments go through a JSON accumulator, so
- * calls may interleave by index. A `refusal` delta is text, and the message stops with `refusal`.
+ * calls may interleave by index; a fragment with a new id at an index already in use starts a new call. A `refusal` delta is text, and the message stops with `refusal`.
  *
  * The message ends at `[DONE]` (or at the end of the body once a `finish_reason` came, for servers that omit
  * `[DONE]`); the usage chunk after `finish_reason` is read first. Unknown fields (`obfuscation`) are ignored.
@@ -52,6 +52,8 @@ const REASONING_FIELDS = ["reasoning_content", "reasoning"];
 export class OpenAIChatStreamHandler {
   private finishReason: string | undefined;
   private refused = false;
+  /** The id the server gave the call open under each key (none when mitsu made one). */
+  private readonly wireIds = new Map<string, string>();
   private readonly reasoningFields: string[];
   private readonly newId: () => string;
 
@@ -121,10 +123,18 @@ export class OpenAIChatStreamHandler {
   private toolCall(call: Record<string, unknown>): void {
     const key = `tool:${typeof call.index === "number" ? call.index : 0}`;
     const fn = isPlainObject(call.function) ? call.function : {};
+    const id = str(call.id);
+    // Ollama gives every call of a turn index 0 (older builds no index): a new id at an open index is a new call.
+    // Servers that repeat the id on every fragment (vLLM) repeat the same one.
+    const openId = this.wireIds.get(key);
+    if (id !== undefined && openId !== undefined && id !== openId && this.asm.isOpen(key))
+      this.asm.close(key);
     if (!this.asm.isOpen(key)) {
       this.asm.close(REASONING);
       this.asm.close(TEXT);
-      this.asm.toolStart(key, str(call.id) ?? this.newId(), str(fn.name) ?? "");
+      this.asm.toolStart(key, id ?? this.newId(), str(fn.name) ?? "");
+      if (id === undefined) this.wireIds.delete(key);
+      else this.wireIds.set(key, id);
     }
     if (typeof fn.arguments === "string") this.asm.toolDelta(key, fn.arguments);
   }
