@@ -17,7 +17,7 @@ import {
 } from "../skills/index.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
-import type { PermissionMode } from "./cli-options.js";
+import type { CliOptions, PermissionMode } from "./cli-options.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 
 export interface SessionConfig {
@@ -59,6 +59,29 @@ export interface Session {
    * tools and the permission rules, including those allowed "always" this session, stay.
    */
   renew(): Promise<void>;
+}
+
+/** The session the command line asks for, in `where` (print and interactive mode build theirs the same way). */
+export function sessionConfigFor(
+  options: CliOptions,
+  where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
+  extra: Pick<SessionConfig, "ask" | "onWarning">,
+): SessionConfig {
+  return {
+    cwd: where.cwd,
+    home: where.home,
+    env: where.env,
+    model: options.model,
+    permissionMode: options.permissionMode,
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    addDirs: options.addDirs,
+    toolProtocol: options.toolProtocol,
+    ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
+    ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    cacheTtl: options.cacheTtl,
+    ...extra,
+  };
 }
 
 /** Assembles a session for a workspace: model, tools (built-in + Skill), permissions, skills, context. */

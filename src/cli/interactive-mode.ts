@@ -3,7 +3,7 @@ import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
 import { createPermissionPrompt } from "./ask-permission.js";
-import { buildSession, type Session } from "./build-session.js";
+import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { createLineInput } from "./line-input.js";
@@ -59,21 +59,9 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     });
     // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
     rl.on("close", stopRun);
-    const session = await buildSession({
-      cwd: io.cwd,
-      home: io.home,
-      env: io.env,
-      model: options.model,
-      permissionMode: options.permissionMode,
-      allowedTools: options.allowedTools,
-      disallowedTools: options.disallowedTools,
-      addDirs: options.addDirs,
-      toolProtocol: options.toolProtocol,
-      ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
-      ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
-      ask: (request) => permissions.ask(request),
-      onWarning: warn,
-    });
+    const session = await buildSession(
+      sessionConfigFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+    );
     const conversation: Conversation = openSessionLog(options, session, io, warn);
     write(banner(session, io.cwd, style, conversation.history.length));
     let usage = emptyUsage();

@@ -8,7 +8,7 @@ import {
   formatSlashHelp,
   parseSlash,
 } from "../skills/index.js";
-import { buildSession } from "./build-session.js";
+import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
 import { runPrompt } from "./run-prompt.js";
 import { openSessionLog } from "./session-transcript.js";
@@ -42,21 +42,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
-  const session = await buildSession({
-    cwd: io.cwd,
-    home: io.home,
-    env: io.env,
-    model: options.model,
-    permissionMode: options.permissionMode,
-    allowedTools: options.allowedTools,
-    disallowedTools: options.disallowedTools,
-    addDirs: options.addDirs,
-    toolProtocol: options.toolProtocol,
-    ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
-    ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
-    cacheTtl: options.cacheTtl,
-    onWarning: warn,
-  });
+  const session = await buildSession(sessionConfigFor(options, io, { onWarning: warn }));
 
   let text = prompt;
   const slash = parseSlash(prompt);

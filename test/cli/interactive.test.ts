@@ -113,6 +113,16 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(roles).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
+  it("--cache-ttl 1h reaches the breakpoints, as in print mode (it was dropped at the terminal)", async () => {
+    const t = await interactive({ script: [text("Cached.")] }, ["--cache-ttl", "1h", "hi"]);
+    await t.screen.waitFor("Cached.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const body = t.sim.requests[0]?.body;
+    expect(body.system.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+  });
+
   it("asks before Bash; n denies: the command never runs and the model is told", async () => {
     const t = await interactive({ script: [bash("touch marker"), text("Understood.")] });
     t.type("make a marker");

@@ -36,6 +36,17 @@ describe("mitsu -p", () => {
     expect(out.stderr).toContain("ANTHROPIC_API_KEY");
   });
 
+  it("--cache-ttl 1h marks the breakpoints with the 1-hour TTL", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "Cached." }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--cache-ttl", "1h", "hi"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    const body = sim.requests[0]?.body;
+    expect(body.system.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+    expect(body.messages[0].content.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
+  });
+
   it("with no prompt at all says so", async () => {
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(["-p"], { cwd, home, env: { ANTHROPIC_API_KEY: "k" } });
