@@ -5,6 +5,7 @@ import { handleMessages } from "./anthropic/handle-messages.js";
 import { sendError } from "./anthropic/send-error.js";
 import { CacheModel } from "./cache-model.js";
 import { handleGenerateContent } from "./gemini/handle-generate-content.js";
+import { ThoughtSignatures } from "./gemini/thought-signatures.js";
 import { IdSource } from "./id-source.js";
 import { handleChatCompletions } from "./openai-chat/handle-chat-completions.js";
 import { handleResponses } from "./openai-responses/handle-responses.js";
@@ -55,6 +56,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     cache: new CacheModel({ charsPerToken, minCacheableTokens: options.minCacheableTokens ?? 1024, now }),
     prefixCache: new PrefixCache({ charsPerToken, minCacheableTokens: options.minCacheableTokens ?? 1024 }),
     ids: new IdSource(),
+    thoughtSignatures: new ThoughtSignatures(),
     requests: [],
   };
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CacheModel } from "./cache-model.js";
+import type { ThoughtSignatures } from "./gemini/thought-signatures.js";
 import type { IdSource } from "./id-source.js";
 import type { PrefixCache } from "./prefix-cache.js";
 import type { ScriptQueue } from "./script-queue.js";
@@ -24,6 +25,8 @@ export interface SimContext {
   /** Automatic prefix caching of the OpenAI and Gemini protocols. */
   readonly prefixCache: PrefixCache;
   readonly ids: IdSource;
+  /** The Gemini thought signatures handed out, which requests must send back within the current turn. */
+  readonly thoughtSignatures: ThoughtSignatures;
   readonly requests: LoggedRequest[];
 }
 

@@ -214,6 +214,36 @@ describe("gemini: validation", () => {
     expect(ok.status).toBe(200);
   });
 
+  it("a signed functionCall step of the current turn must come back with its thoughtSignature", async () => {
+    const s = await start({ script: [turn, text("done"), text("next"), text("unsigned")] });
+    const first = await streamChunks(s, { contents: [user("weather?")] });
+    const parts = first.flatMap((chunk) => chunk.candidates[0].content.parts);
+    const signed = parts.filter((p) => p.functionCall);
+    expect(signed[0].thoughtSignature).toBe("c2ln");
+    const answers = { role: "user", parts: [answer("get_weather"), answer("get_weather")] };
+    const stripped = { role: "model", parts: signed.map((p) => ({ functionCall: p.functionCall })) };
+    const missing = await post(
+      s.url,
+      STREAM,
+      { contents: [user("weather?"), stripped, answers] },
+      GEMINI_HEADERS,
+    );
+    expect(missing.status).toBe(400);
+    expect((await readJson(missing)).error).toMatchObject({
+      status: "INVALID_ARGUMENT",
+      message: expect.stringMatching(
+        /^Function call is missing a thought_signature in functionCall parts\..*`default_api:get_weather` , position 2\./,
+      ),
+    });
+    const kept = { role: "model", parts: signed };
+    await streamChunks(s, { contents: [user("weather?"), kept, answers] });
+    // Once a new user message starts another turn, the old step is no longer checked.
+    await streamChunks(s, { contents: [user("weather?"), stripped, answers, user("thanks")] });
+    // A step the simulator never signed (no thinking in its turn) needs no signature.
+    const unsigned = { role: "model", parts: [call("other")] };
+    await streamChunks(s, { contents: [user("go"), unsigned, { role: "user", parts: [answer("other")] }] });
+  });
+
   it("function names and maxOutputTokens", async () => {
     const bad = await rejected(geminiBody({ tools: [{ functionDeclarations: [{ name: "1bad" }] }] }));
     expect(bad.error.message).toMatch(

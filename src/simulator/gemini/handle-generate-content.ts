@@ -22,6 +22,11 @@ import { geminiFinishReason, geminiParts, geminiResponse, geminiTurn } from "./g
 import { geminiFrame, streamGemini } from "./stream-gemini.js";
 import { validateGeminiRequest } from "./validate-gemini-request.js";
 
+interface GeminiCall {
+  name: string;
+  args: unknown;
+}
+
 interface GeminiBody {
   contents: unknown[];
   tools?: unknown;
@@ -43,7 +48,8 @@ export async function handleGenerateContent(ctx: SimContext, ex: Exchange): Prom
     const message = "simulator: streamGenerateContent is served as SSE only; add ?alt=sse to the URL";
     return sendGeminiError(ex, geminiErrorForStatus(400, message));
   }
-  const invalid = validateGeminiRequest(ex.log.body);
+  const invalid =
+    validateGeminiRequest(ex.log.body) ?? ctx.thoughtSignatures.missing((ex.log.body as GeminiBody).contents);
   if (invalid) return sendGeminiError(ex, geminiErrorForStatus(400, invalid));
   const body = ex.log.body as GeminiBody;
   await runScript(ctx, ex, geminiSender(ex), (turn) => serveTurn(ctx, ex, { body, model, stream }, turn));
@@ -61,6 +67,9 @@ async function serveTurn(
   // Gemini gives calls no ids; the planner still wants one per tool_use.
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
   const gemini = geminiTurn(planned.plan);
+  for (const part of geminiParts(gemini)) {
+    if (part.thoughtSignature !== undefined) ctx.thoughtSignatures.issue(part.functionCall as GeminiCall);
+  }
   const { fault } = planned;
   const prompt = promptText([body.tools ?? [], body.systemInstruction ?? null, ...body.contents]);
   const account = ctx.prefixCache.account(`gemini:${model}`, prompt);
