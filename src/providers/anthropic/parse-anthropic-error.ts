@@ -1,5 +1,5 @@
-import { describeApiError, headersToRecord, ProviderError } from "../http/provider-error.js";
-import { isRetryableStatus, parseRetryAfter } from "../http/retry-policy.js";
+import { httpApiError, parseErrorBody, streamApiError } from "../http/api-error.js";
+import type { ProviderError } from "../http/provider-error.js";
 
 /** Anthropic's error envelope: `{"type":"error","error":{"type","message"},"request_id"}`. */
 interface ErrorEnvelope {
@@ -12,64 +12,31 @@ const RETRYABLE_TYPES = new Set(["overloaded_error", "api_error", "rate_limit_er
 
 /** Builds the typed error for a non-ok HTTP response (`postJson`'s `parseError`). */
 export function parseAnthropicError(status: number, text: string, headers: Headers): ProviderError {
-  const body = parseBody(text);
-  const envelope = isObject(body) ? (body as ErrorEnvelope) : {};
-  const type = typeof envelope.error?.type === "string" ? envelope.error.type : `http_${status}`;
-  const message =
-    typeof envelope.error?.message === "string" ? envelope.error.message : text.slice(0, 500) || undefined;
-  const requestId =
-    headers.get("request-id") ??
-    (typeof envelope.request_id === "string" ? envelope.request_id : undefined) ??
-    undefined;
-  const retryAfterMs = parseRetryAfter(headers);
-  return new ProviderError({
-    message: describeApiError({
-      provider: "Anthropic",
-      status,
-      type,
-      ...opt("message", message),
-      ...opt("requestId", requestId),
-    }),
-    type,
-    status,
-    ...opt("requestId", requestId),
-    headers: headersToRecord(headers),
-    body,
-    isRetryable: isRetryableStatus(status, headers),
-    ...opt("retryAfterMs", retryAfterMs),
-  });
+  const body = parseErrorBody(text);
+  const fields = envelopeFields(body);
+  return httpApiError(
+    "Anthropic",
+    { status, text, headers, body },
+    { ...fields, requestId: headers.get("request-id") ?? fields.requestId },
+  );
 }
 
 /** Builds the typed error for an `event: error` inside the stream. */
 export function parseAnthropicStreamError(payload: unknown): ProviderError {
-  const envelope = isObject(payload) ? (payload as ErrorEnvelope) : {};
-  const type = typeof envelope.error?.type === "string" ? envelope.error.type : "api_error";
-  const message =
-    typeof envelope.error?.message === "string" ? envelope.error.message : JSON.stringify(payload);
-  const requestId = typeof envelope.request_id === "string" ? envelope.request_id : undefined;
-  return new ProviderError({
-    message: describeApiError({ provider: "Anthropic", type, message, ...opt("requestId", requestId) }),
-    type,
-    ...opt("requestId", requestId),
-    body: payload,
-    isRetryable: RETRYABLE_TYPES.has(type),
-  });
+  const fields = envelopeFields(payload);
+  const type = fields.type ?? "api_error";
+  return streamApiError("Anthropic", payload, { ...fields, type, isRetryable: RETRYABLE_TYPES.has(type) });
 }
 
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+function envelopeFields(body: unknown): { type?: string; message?: string; requestId?: string } {
+  const envelope: ErrorEnvelope = isObject(body) ? body : {};
+  const out: { type?: string; message?: string; requestId?: string } = {};
+  if (typeof envelope.error?.type === "string") out.type = envelope.error.type;
+  if (typeof envelope.error?.message === "string") out.message = envelope.error.message;
+  if (typeof envelope.request_id === "string") out.requestId = envelope.request_id;
+  return out;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** `{ key: value }` when value is defined, else `{}` (exactOptionalPropertyTypes forbids explicit undefined). */
-function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }

@@ -1,5 +1,6 @@
-import { describeApiError, headersToRecord, ProviderError } from "../http/provider-error.js";
-import { isRetryableStatus, parseRetryAfter } from "../http/retry-policy.js";
+import { httpApiError, parseErrorBody, streamApiError } from "../http/api-error.js";
+import type { ProviderError } from "../http/provider-error.js";
+import { isRetryableStatus } from "../http/retry-policy.js";
 import { isPlainObject } from "../shared/tool-use-from-json.js";
 
 /** Statuses that a later identical request may not hit (errors inside a stream carry no HTTP status). */
@@ -11,41 +12,23 @@ const RETRYABLE = new Set(["RESOURCE_EXHAUSTED", "UNAVAILABLE", "INTERNAL", "DEA
  * array of one envelope (older endpoints).
  */
 export function parseGeminiError(status: number, text: string, headers: Headers): ProviderError {
-  const body = parseBody(text);
+  const body = parseErrorBody(text);
   const fields = errorFields(body);
-  const type = fields.status ?? `http_${status}`;
-  const message = fields.message ?? (text.slice(0, 500) || undefined);
-  const retryAfterMs = parseRetryAfter(headers);
-  return new ProviderError({
-    message: describeApiError({
-      provider: "Gemini",
-      status,
-      type,
-      ...(message !== undefined ? { message } : {}),
-    }),
-    type,
-    status,
-    headers: headersToRecord(headers),
-    body,
-    isRetryable: isRetryableStatus(status, headers),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+  return httpApiError(
+    "Gemini",
+    { status, text, headers, body },
+    { type: fields.status, message: fields.message },
+  );
 }
 
 /** An `{"error":…}` payload inside the stream. */
 export function parseGeminiStreamError(payload: unknown): ProviderError {
   const fields = errorFields(payload);
   const type = fields.status ?? (fields.code !== undefined ? `http_${fields.code}` : "api_error");
-  const message = fields.message ?? JSON.stringify(payload);
-  return new ProviderError({
-    message: describeApiError({
-      provider: "Gemini",
-      ...(fields.code !== undefined ? { status: fields.code } : {}),
-      type,
-      message,
-    }),
+  return streamApiError("Gemini", payload, {
     type,
-    body: payload,
+    message: fields.message,
+    status: fields.code,
     isRetryable: RETRYABLE.has(type) || (fields.code !== undefined && isRetryableStatus(fields.code)),
   });
 }
@@ -59,13 +42,4 @@ function errorFields(body: unknown): { status?: string; message?: string; code?:
   if (typeof error.message === "string") out.message = error.message;
   if (typeof error.code === "number") out.code = error.code;
   return out;
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

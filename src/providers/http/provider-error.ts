@@ -49,10 +49,10 @@ export class ProviderError extends Error {
  */
 export function describeApiError(parts: {
   provider: string;
-  status?: number;
-  type?: string;
-  message?: string;
-  requestId?: string;
+  status?: number | undefined;
+  type?: string | undefined;
+  message?: string | undefined;
+  requestId?: string | undefined;
 }): string {
   let text = `${parts.provider} API error`;
   if (parts.status !== undefined) text += ` ${parts.status}`;

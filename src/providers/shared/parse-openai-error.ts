@@ -1,5 +1,5 @@
-import { describeApiError, headersToRecord, ProviderError } from "../http/provider-error.js";
-import { isRetryableStatus, parseRetryAfter } from "../http/retry-policy.js";
+import { httpApiError, parseErrorBody, streamApiError } from "../http/api-error.js";
+import type { ProviderError } from "../http/provider-error.js";
 import { isPlainObject } from "./tool-use-from-json.js";
 
 /**
@@ -20,39 +20,22 @@ const RETRYABLE = new Set([
  * Compatible servers that answer with another shape (plain text, `{"detail":…}`) keep their text in the message.
  */
 export function parseOpenAIError(status: number, text: string, headers: Headers): ProviderError {
-  const body = parseBody(text);
+  const body = parseErrorBody(text);
   const fields = errorFields(body);
-  const type = fields.type ?? `http_${status}`;
-  const message = fields.message ?? (text.slice(0, 500) || undefined);
-  const requestId = headers.get("x-request-id") ?? undefined;
-  const retryAfterMs = parseRetryAfter(headers);
-  return new ProviderError({
-    message: describeApiError({
-      provider: "OpenAI",
-      status,
-      type,
-      ...(message !== undefined ? { message } : {}),
-      ...(requestId !== undefined ? { requestId } : {}),
-    }),
-    type,
-    status,
-    ...(requestId !== undefined ? { requestId } : {}),
-    headers: headersToRecord(headers),
-    body,
-    isRetryable: isRetryableStatus(status, headers),
-    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-  });
+  return httpApiError(
+    "OpenAI",
+    { status, text, headers, body },
+    { type: fields.type, message: fields.message, requestId: headers.get("x-request-id") ?? undefined },
+  );
 }
 
 /** An error reported inside the stream: `{"error":{…}}`, or a Responses `{"type":"error","code","message"}`. */
 export function parseOpenAIStreamError(payload: unknown): ProviderError {
   const fields = errorFields(payload);
   const type = fields.type ?? "api_error";
-  const message = fields.message ?? JSON.stringify(payload);
-  return new ProviderError({
-    message: describeApiError({ provider: "OpenAI", type, message }),
+  return streamApiError("OpenAI", payload, {
     type,
-    body: payload,
+    message: fields.message,
     isRetryable: RETRYABLE.has(type) || (fields.code !== undefined && RETRYABLE.has(fields.code)),
   });
 }
@@ -75,13 +58,4 @@ function errorFields(body: unknown): ErrorFields {
   if (typeof inner.message === "string") out.message = inner.message;
   else if (typeof body.detail === "string") out.message = body.detail;
   return out;
-}
-
-function parseBody(text: string): unknown {
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
