@@ -131,7 +131,24 @@ describe("createAnthropicProvider: the request", () => {
     for await (const e of provider.stream(request)) events.push(e);
     expect(url).toBe("https://api.anthropic.com/v1/messages");
     expect(events.at(-1)).toMatchObject({ type: "message-end", message: { stop_reason: "end_turn" } });
-    expect(provider.encode(request).headers).toMatchObject({ authorization: "<redacted>" });
+    expect(provider.encode(request).headers).toMatchObject({ authorization: "Bearer <redacted>" });
+  });
+
+  it("encode redacts every secret header a caller adds (a proxy's credentials, cookies), as the other adapters do", () => {
+    const headers = createAnthropicProvider({
+      apiKey: "k",
+      headers: {
+        "Proxy-Authorization": "Basic dXNlcjpwYXNz",
+        cookie: "session=s3cret",
+        "api-key": "azure-key",
+      },
+    }).encode(request).headers;
+    expect(headers).toMatchObject({
+      "x-api-key": "<redacted>",
+      "proxy-authorization": "<redacted>",
+      cookie: "<redacted>",
+      "api-key": "<redacted>",
+    });
   });
 
   it("sends no beta header by default", () => {

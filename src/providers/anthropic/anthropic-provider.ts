@@ -1,6 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import { streamWithRetries } from "../http/stream-with-retries.js";
 import type { Provider } from "../provider.js";
+import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeAnthropicStream } from "./decode-stream.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
@@ -31,8 +32,6 @@ export interface AnthropicOptions {
   random?: () => number;
 }
 
-const SECRET_HEADERS = new Set(["x-api-key", "authorization"]);
-
 /** The Messages API adapter (`api: "anthropic"`): `POST {baseURL}/v1/messages` with `stream: true`. */
 export function createAnthropicProvider(options: AnthropicOptions = {}): Provider {
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
@@ -40,11 +39,7 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   return {
     api: "anthropic",
     encode(request) {
-      const redacted: Record<string, string> = {};
-      for (const [name, value] of Object.entries(headers)) {
-        redacted[name] = SECRET_HEADERS.has(name.toLowerCase()) ? "<redacted>" : value;
-      }
-      return { url, method: "POST", headers: redacted, body: encodeAnthropicRequest(request) };
+      return { url, method: "POST", headers: redactHeaders(headers), body: encodeAnthropicRequest(request) };
     },
     stream(request, callOptions = {}) {
       const { signal, liveInput } = callOptions;
