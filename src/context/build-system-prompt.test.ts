@@ -1,15 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildSystemPrompt } from "./build-system-prompt.js";
 import { corePrompt } from "./core-prompt.js";
 import { localDate } from "./environment.js";
 import { renderGitSnapshot, takeGitSnapshot } from "./git-snapshot.js";
 import { memoryDir, projectSlug } from "./memory.js";
 
-const tmp = () => mkdtempSync(join(tmpdir(), "mitsu-ctx-"));
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mitsu-ctx-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
 
 function gitRepo(): string {
   const dir = tmp();

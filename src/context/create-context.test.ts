@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { mkdtempSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { ContentBlock, Message, ToolDefinition, UserMessage } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import { findBreakpoints } from "./cache-breakpoints.js";
@@ -68,6 +68,7 @@ const tools: ToolDefinition[] = ["Read", "Write", "Edit", "Bash", "Grep", "Glob"
 
 function workspace(): { cwd: string; home: string } {
   const cwd = mkdtempSync(join(tmpdir(), "mitsu-cc-"));
+  onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
   writeFileSync(join(cwd, "AGENTS.md"), "Run the tests with npm test.");
   return { cwd, home: join(cwd, "home") };
 }

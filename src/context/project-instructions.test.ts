@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { findImports, instructionsChanged, loadProjectInstructions } from "./project-instructions.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "mitsu-instr-"));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), content);

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import type { AssistantMessage, Message } from "../messages/index.js";
 import { changedFilesSource } from "./changed-files-source.js";
 import { dateChangeSource } from "./date-change-source.js";
@@ -18,7 +18,11 @@ const state = (over: Partial<ReminderState> = {}): ReminderState => ({
   firstUserMessage: true,
   ...over,
 });
-const tmp = () => mkdtempSync(join(tmpdir(), "mitsu-src-"));
+const tmp = () => {
+  const dir = mkdtempSync(join(tmpdir(), "mitsu-src-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
 const assistant = (...tools: string[]): AssistantMessage => ({
   role: "assistant",
   content: tools.length

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import { TestProvider, textTurn, toolTurn, toolUse } from "../loop/test-provider.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
@@ -20,6 +20,7 @@ const echo: Tool = {
 describe("createContext through runAgent", () => {
   it("every request the loop sends extends the previous one, reminders included", async () => {
     const cwd = mkdtempSync(join(tmpdir(), "mitsu-loop-"));
+    onTestFinished(() => rmSync(cwd, { recursive: true, force: true }));
     writeFileSync(join(cwd, "AGENTS.md"), "Answer in English.");
     const tools = [echo];
     const ctx = await createContext({

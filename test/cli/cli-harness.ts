@@ -1,7 +1,8 @@
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { onTestFinished } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { type SimulatorOptions, startSimulator } from "../../src/simulator/index.js";
 
@@ -16,13 +17,14 @@ class Capture extends Writable {
   }
 }
 
-/** A temp workspace (a copy of the demo workspace unless `empty`) and a temp home. */
+/** A temp workspace (a copy of the demo workspace unless `empty`) and a temp home, removed when the test ends. */
 export function tempWorkspace(options: { empty?: boolean } = {}): {
   root: string;
   cwd: string;
   home: string;
 } {
   const root = mkdtempSync(join(tmpdir(), "mitsu-cli-test-"));
+  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
   const cwd = join(root, "ws");
   if (options.empty) cpSync(DEMO_WORKSPACE, cwd, { recursive: true, filter: () => false });
   else cpSync(DEMO_WORKSPACE, cwd, { recursive: true });
