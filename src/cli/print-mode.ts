@@ -58,12 +58,6 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
       );
       return 1;
     }
-    if (target.kind === "skill" && !target.userInvocable) {
-      io.stderr.write(
-        `mitsu: /${slash.name} is not user-invocable (user-invocable: false in ${target.path}).\n`,
-      );
-      return 1;
-    }
     text = expandInvocation(target, slash.args);
     activateSkill(session.toolState, target);
   }
