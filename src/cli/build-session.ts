@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { type Context, createContext } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
-import type { ToolUseBlock } from "../messages/index.js";
+import type { TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
 import { resolveModel } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
@@ -37,6 +37,8 @@ export interface SessionConfig {
   ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
   onWarning?: (message: string) => void;
   fetch?: typeof fetch;
+  /** A resumed session's system prompt and when it was built: its requests keep the same prefix. */
+  resumed?: { system: TextBlock[]; createdAt: Date };
 }
 
 /** Everything one mitsu session needs: the provider, the stable system and tools, the hooks for the loop. */
@@ -65,7 +67,7 @@ export interface Session {
 export function sessionConfigFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<SessionConfig, "ask" | "onWarning">,
+  extra: Pick<SessionConfig, "ask" | "onWarning" | "resumed">,
 ): SessionConfig {
   return {
     cwd: where.cwd,
@@ -120,7 +122,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     ...(config.ask ? { ask: config.ask } : {}),
   });
 
-  const makeContext = () =>
+  const makeContext = (resumed?: SessionConfig["resumed"]) =>
     createContext({
       cwd,
       home,
@@ -132,6 +134,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       // Context warnings (a broken cache prefix) reach the terminal as the loop's `warning` events (run-prompt.ts).
       env,
+      ...(resumed ? { system: resumed.system, systemDate: resumed.createdAt } : {}),
     });
 
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -140,7 +143,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     model: resolved.model,
     maxOutputTokens: resolved.entry.maxOutputTokens,
     tools,
-    context: await makeContext(),
+    context: await makeContext(config.resumed),
     canUseTool,
     toolState,
     catalog,

@@ -9,7 +9,7 @@ import type { CliOptions } from "./cli-options.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
-import { newSessionLog, openSessionLog } from "./session-transcript.js";
+import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
@@ -59,10 +59,15 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     });
     // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
     rl.on("close", stopRun);
+    const resumed = loadResumedSession(options, io, warn);
     const session = await buildSession(
-      sessionConfigFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+      sessionConfigFor(options, io, {
+        ask: (request) => permissions.ask(request),
+        onWarning: warn,
+        ...resumedConfig(resumed),
+      }),
     );
-    const conversation: Conversation = openSessionLog(options, session, io, warn);
+    const conversation: Conversation = openSessionLog(resumed, options, session, io);
     write(banner(session, io.cwd, style, conversation.history.length));
     let usage = emptyUsage();
 

@@ -11,7 +11,7 @@ import {
 import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
 import { runPrompt } from "./run-prompt.js";
-import { openSessionLog } from "./session-transcript.js";
+import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -42,7 +42,10 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
-  const session = await buildSession(sessionConfigFor(options, io, { onWarning: warn }));
+  const resumed = loadResumedSession(options, io, warn);
+  const session = await buildSession(
+    sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
+  );
 
   let text = prompt;
   const slash = parseSlash(prompt);
@@ -62,7 +65,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     activateSkill(session.toolState, target);
   }
 
-  const { history, log } = openSessionLog(options, session, io, warn);
+  const { history, log } = openSessionLog(resumed, options, session, io);
   const render =
     options.outputFormat === "text"
       ? createTextRenderer({

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { memoryDir } from "../context/index.js";
 import type { Message } from "../messages/index.js";
-import { loadSession, resumeMessages, SessionLog } from "../session/index.js";
-import type { Session } from "./build-session.js";
+import { type LoadedSession, loadSession, resumeMessages, SessionLog } from "../session/index.js";
+import type { Session, SessionConfig } from "./build-session.js";
 import { latestSession } from "./latest-session.js";
 
 export interface SessionLogChoice {
@@ -19,24 +19,49 @@ export function sessionsDir(where: { cwd: string; home: string }): string {
   return join(memoryDir(where), "..", "sessions");
 }
 
+/** A session file named by `-r` or found by `-c`, loaded. */
+export interface ResumedSession {
+  path: string;
+  loaded: LoadedSession;
+}
+
 /**
- * The transcript to start from and the log to append to: a resumed session (`-r`, `-c`), whose pending tool
- * calls are answered as interrupted — those answers are written to the log at once, so the file and the
- * transcript stay the same — or a new log (none with `noSessionLog`).
+ * Loads the session to continue (`-r <file>`, or the newest of this folder with `-c`), before the session is
+ * built: its system prompt is the one to send again. Undefined for a new session.
+ */
+export function loadResumedSession(
+  choice: SessionLogChoice,
+  where: { cwd: string; home: string },
+  warn: (message: string) => void,
+): ResumedSession | undefined {
+  const path = choice.resume ?? (choice.continueSession ? latestSession(sessionsDir(where)) : undefined);
+  if (choice.continueSession && !path) warn("no earlier session in this folder; starting a new one");
+  if (!path) return undefined;
+  const loaded = loadSession(path);
+  if (loaded.truncatedTail) warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+  return { path, loaded };
+}
+
+/** The part of the session config a resumed session decides: its system prompt and when it was built. */
+export function resumedConfig(resumed: ResumedSession | undefined): Pick<SessionConfig, "resumed"> {
+  const header = resumed?.loaded.header;
+  if (!header?.system) return {};
+  return { resumed: { system: header.system, createdAt: new Date(header.createdAt) } };
+}
+
+/**
+ * The transcript to start from and the log to append to: a resumed session, whose pending tool calls are
+ * answered as interrupted — those answers are written to the log at once, so the file and the transcript stay
+ * the same — or a new log (none with `noSessionLog`).
  */
 export function openSessionLog(
+  resumed: ResumedSession | undefined,
   choice: SessionLogChoice,
   session: Session,
   where: { cwd: string; home: string },
-  warn: (message: string) => void,
 ): { history: Message[]; log: SessionLog | undefined } {
-  const dir = sessionsDir(where);
-  const path = choice.resume ?? (choice.continueSession ? latestSession(dir) : undefined);
-  if (choice.continueSession && !path) warn("no earlier session in this folder; starting a new one");
-  if (path) {
-    const loaded = loadSession(path);
-    if (loaded.truncatedTail)
-      warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+  if (resumed) {
+    const { path, loaded } = resumed;
     const log = SessionLog.reopen(path, loaded.header);
     const history = resumeMessages(loaded.messages);
     for (const message of history.slice(loaded.messages.length)) log.append(message);
@@ -51,5 +76,6 @@ export function newSessionLog(session: Session, where: { cwd: string; home: stri
   return SessionLog.create(sessionsDir(where), {
     cwd: where.cwd,
     model: `${session.provider.api}:${session.model}`,
+    system: session.context.system,
   });
 }

@@ -227,6 +227,27 @@ describe("createContext", () => {
     expect(ctx.diagnostics.map((d) => d.ok)).toEqual([true, true]);
   });
 
+  it("a given system prompt is used as it is, and a day passed since its systemDate is reminded", async () => {
+    const { cwd, home } = workspace();
+    const system = [{ type: "text" as const, text: "the system prompt of a resumed session" }];
+    const ctx = await createContext({
+      cwd,
+      home,
+      model: "m",
+      tools,
+      system,
+      systemDate: new Date(2025, 5, 1, 23, 0),
+      now: () => new Date(2025, 5, 3, 9, 0),
+    });
+    expect(ctx.system).toBe(system);
+    const messages: Message[] = [{ role: "user", content: [{ type: "text", text: "go on" }] }];
+    const prepared = await ctx.prepareRequest(
+      { model: "m", system, tools, messages, maxTokens: 10 },
+      { turn: 1 },
+    );
+    expect(reminders(prepared.messages[0]!).join("\n")).toContain("Today's date is now 2025-06-03");
+  });
+
   it("warns, naming the block, when the prefix breaks", async () => {
     const { cwd, home } = workspace();
     const warnings: ContextWarning[] = [];

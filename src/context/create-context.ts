@@ -33,6 +33,8 @@ export interface CreateContextOptions {
   tools: ToolDefinition[];
   /** Use this system prompt instead of building one (e.g. a resumed session keeps the one it was sent with). */
   system?: TextBlock[];
+  /** When the given `system` was built (its environment names that date): a later day is reminded. Default now. */
+  systemDate?: Date;
   /** Appended to the built system prompt as its own block. */
   extra?: string;
   /** Project instructions as a reminder; default true. `{ repeat: true }` also repeats them every `remindEvery` rounds. */
@@ -122,7 +124,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
   if (options.skills) sources.push(skillsSource(options.skills));
   if (options.trackedFiles) sources.push(changedFilesSource(options.trackedFiles));
   for (const nudge of options.nudges ?? []) sources.push(toolNudgeSource(nudge));
-  if (options.dateChange !== false) sources.push(dateChangeSource({ start }));
+  if (options.dateChange !== false) sources.push(dateChangeSource({ start: options.systemDate ?? start }));
   sources.push(...(options.sources ?? []));
   const reminders = new ReminderEngine({
     sources,

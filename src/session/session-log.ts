@@ -9,7 +9,7 @@ import {
   truncateSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { Message } from "../messages/index.js";
+import type { Message, TextBlock } from "../messages/index.js";
 
 const NEWLINE = 0x0a;
 
@@ -21,6 +21,11 @@ export interface SessionHeader {
   cwd: string;
   model: string;
   createdAt: string;
+  /**
+   * The `system` field the session's requests were sent with: a resumed session sends it again, byte for
+   * byte, so the prompt cache still holds (rebuilt, its git snapshot would differ). Absent in older files.
+   */
+  system?: TextBlock[];
 }
 
 export type SessionLine = SessionHeader | { type: "message"; message: Message };
@@ -37,7 +42,10 @@ export class SessionLog {
   ) {}
 
   /** Creates `<dir>/<date>-<id>.jsonl` with its header line. */
-  static create(dir: string, info: { cwd: string; model: string; now?: Date }): SessionLog {
+  static create(
+    dir: string,
+    info: { cwd: string; model: string; system?: TextBlock[]; now?: Date },
+  ): SessionLog {
     mkdirSync(dir, { recursive: true });
     const now = info.now ?? new Date();
     const id = randomUUID();
@@ -48,6 +56,7 @@ export class SessionLog {
       cwd: info.cwd,
       model: info.model,
       createdAt: now.toISOString(),
+      ...(info.system ? { system: info.system } : {}),
     };
     const stamp = now.toISOString().replaceAll(":", "-").replace(/\..*$/, "");
     const log = new SessionLog(join(dir, `${stamp}-${id.slice(0, 8)}.jsonl`), header);

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
@@ -101,6 +102,29 @@ describe("mitsu -p", () => {
     const messages = sim.requests[1]?.body.messages;
     expect(messages).toHaveLength(3);
     expect(messages[1].content[0].text).toBe("First answer.");
+  });
+
+  it("--continue sends the system prompt the session started with, so the cached prefix still holds", async () => {
+    // Regression: a resumed session rebuilt the system prompt, whose git snapshot had changed since (the model's
+    // own edits), so the first request after a resume missed the whole prompt cache.
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "text", text: "First answer." }] },
+        { content: [{ type: "text", text: "Second." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const git = (...args: string[]) => execFileSync("git", args, { cwd, stdio: "pipe" });
+    git("init", "-q");
+    expect((await runMitsu(["-p", "first"], { cwd, home, env: s.env })).code).toBe(0);
+    writeFileSync(join(cwd, "new-file.txt"), "changes the git status\n");
+    expect((await runMitsu(["-p", "-c", "second"], { cwd, home, env: s.env })).code).toBe(0);
+    const [first, second] = sim.requests.map((r) => r.body);
+    expect(second.system.map((b: { text: string }) => b.text)).toEqual(
+      first.system.map((b: { text: string }) => b.text),
+    );
+    expect(second.messages[1].content[0].text).toBe("First answer.");
   });
 
   it("--output-format json prints one result object", async () => {
