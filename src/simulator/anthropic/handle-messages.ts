@@ -1,10 +1,17 @@
-import { BodyWriter } from "../body-writer.js";
-import { type PlannedTurn, planTurn } from "../plan-turn.js";
+import type { PlannedTurn } from "../plan-turn.js";
 import { SimScriptError } from "../script-error.js";
+import {
+  bodyWriter,
+  generationDelay,
+  planScripted,
+  runScript,
+  type SendError,
+  sendJson,
+  startSse,
+} from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
-import { sleep } from "../sleep.js";
 import { estimateTokens } from "../token-estimate.js";
-import type { SimFault, SimTurn, SimUsage } from "../types.js";
+import type { SimTurn, SimUsage } from "../types.js";
 import { cacheBlocks } from "./cache-blocks.js";
 import { eagerToolNames } from "./eager-tools.js";
 import { defaultErrorMessage, errorTypeForStatus, statusForErrorType } from "./error-body.js";
@@ -31,29 +38,17 @@ export async function handleMessages(ctx: SimContext, ex: Exchange): Promise<voi
   const invalid = validateRequest(ex.log.body);
   if (invalid) return sendError(ex, requestId, 400, "invalid_request_error", invalid);
   const body = ex.log.body as MessagesBody;
+  await runScript(ctx, ex, anthropicSender(ex, requestId), (turn) =>
+    serveTurn(ctx, ex, requestId, body, turn),
+  );
+}
 
-  try {
-    const step = ctx.queue.next(ex.log);
-    if (step.kind === "exhausted") {
-      return sendError(
-        ex,
-        requestId,
-        500,
-        "api_error",
-        `simulator script exhausted after ${step.served} turns`,
-        {
-          "x-should-retry": "false",
-        },
-      );
-    }
-    if (step.kind === "http-fault") return sendHttpFault(ex, requestId, step.fault);
-    await serveTurn(ctx, ex, requestId, body, step.turn);
-  } catch (error) {
-    if (!(error instanceof SimScriptError)) throw error;
-    sendError(ex, requestId, 500, "api_error", `simulator script error: ${error.message}`, {
-      "x-should-retry": "false",
-    });
-  }
+/** The `SendError` of the shared script runner, in Anthropic's shape (the error type follows the status). */
+function anthropicSender(ex: Exchange, requestId: string): SendError {
+  return (status, message, headers = {}) => {
+    const type = errorTypeForStatus(status);
+    sendError(ex, requestId, status, type, message ?? defaultErrorMessage(type), headers);
+  };
 }
 
 async function serveTurn(
@@ -66,11 +61,8 @@ async function serveTurn(
   const { options } = ctx;
   const eager = eagerToolNames(body.tools, ex.log.headers);
   if (body.stream === true) checkBufferedInputs(turn, eager);
-  const fault = turn.fault;
-  const limitByRequest = body.max_tokens * options.charsPerToken;
-  let limitChars = limitByRequest;
-  if (fault?.kind === "max-tokens") limitChars = Math.min(limitChars, fault.afterChars);
-  const plan = planTurn(turn, limitChars, () => ctx.ids.next("toolu_01"));
+  const planned = planScripted(ctx, turn, body.max_tokens, () => ctx.ids.next("toolu_01"));
+  const { plan, fault } = planned;
   const message = { id: ctx.ids.next("msg_01"), model: body.model, stopSequence: stopSequenceOf(plan, body) };
 
   // Built before the cache is touched and the turn consumed: a script error must leave both as they were.
@@ -87,21 +79,15 @@ async function serveTurn(
     },
   };
   const json = content === undefined ? undefined : JSON.stringify(messageJson(content, plan, message, usage));
-  // A cut by the request's own max_tokens leaves the turn queued: the same model asked again with a larger
-  // max_tokens generates the same answer, which is what a client's retry-with-more-tokens expects.
-  const cutByRequestLimit = plan.cut && !(fault?.kind === "max-tokens" && fault.afterChars < limitByRequest);
-  if (!cutByRequestLimit) ctx.queue.consume();
+  // A cut by the request's own max_tokens leaves the turn queued (see commitTurn, whose usage is not Anthropic's).
+  if (!planned.cutByRequestLimit) ctx.queue.consume();
   ex.log.usage = usage;
   if (fault && fault.kind !== "http") ex.log.fault = fault.kind;
 
-  const writer = new BodyWriter(ex.res, fault?.kind === "disconnect" ? fault.afterBytes : undefined);
+  const writer = bodyWriter(ex, fault);
+  const headers = { "request-id": requestId };
   if (json === undefined) {
-    ex.log.status = 200;
-    ex.res.writeHead(200, {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache",
-      "request-id": requestId,
-    });
+    startSse(ex, headers);
     const events = new AnthropicEventWriter(
       writer,
       fault?.kind === "error-event" ? fault : undefined,
@@ -120,19 +106,12 @@ async function serveTurn(
     });
     return;
   }
-  await sleep(generationSteps(plan, options.textChunk, options.inputChunk) * options.delayMs);
+  await generationDelay(ctx, plan);
   if (fault?.kind === "error-event") {
     const type = fault.errorType ?? "overloaded_error";
     return sendError(ex, requestId, statusForErrorType(type), type, defaultErrorMessage(type));
   }
-  ex.log.status = 200;
-  ex.res.writeHead(200, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
-    "request-id": requestId,
-  });
-  writer.write(json);
-  writer.end();
+  sendJson(ex, writer, json, headers);
 }
 
 /** A buffered tool's input is validated by the API before release, so invalid JSON there is a script bug. */
@@ -161,22 +140,4 @@ function stopSequenceOf(plan: PlannedTurn, body: MessagesBody): string | null {
   if (plan.stopReason !== "stop_sequence") return null;
   const first: unknown = Array.isArray(body.stop_sequences) ? body.stop_sequences[0] : undefined;
   return typeof first === "string" ? first : "";
-}
-
-function generationSteps(plan: PlannedTurn, textChunk: number, inputChunk: number): number {
-  let steps = 0;
-  for (const block of plan.blocks) {
-    const size = block.type === "tool_use" ? inputChunk : textChunk;
-    steps += Math.ceil(block.content.length / Math.max(1, size));
-  }
-  return steps;
-}
-
-function sendHttpFault(ex: Exchange, requestId: string, fault: Extract<SimFault, { kind: "http" }>): void {
-  const extra: Record<string, string> = {};
-  if (fault.retryAfterSeconds !== undefined) extra["retry-after"] = String(fault.retryAfterSeconds);
-  if (fault.retryAfterMs !== undefined) extra["retry-after-ms"] = String(fault.retryAfterMs);
-  const type = errorTypeForStatus(fault.status);
-  ex.log.fault = "http";
-  sendError(ex, requestId, fault.status, type, defaultErrorMessage(type), extra);
 }
