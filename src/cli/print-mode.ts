@@ -92,7 +92,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   });
 
   if (options.outputFormat === "json") {
-    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path))}\n`);
+    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
   } else if (options.outputFormat === "text" && options.verbose) {
     const u = result.usage;
     io.stderr.write(
@@ -112,14 +112,14 @@ function finalText(result: AgentResult): string {
     .join("");
 }
 
-/** The `--output-format json` result object. */
-export function jsonResult(result: AgentResult, sessionPath: string | undefined) {
+/** The `--output-format json` result object; `num_turns` counts the answers after the first `from` messages (a resumed history). */
+export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0) {
   return {
     type: "result",
     is_error: exitCodeFor(result) !== 0,
     stop_reason: result.reason,
     result: finalText(result),
-    num_turns: result.messages.filter((m) => m.role === "assistant").length,
+    num_turns: result.messages.slice(from).filter((m) => m.role === "assistant").length,
     usage: result.usage,
     ...(result.error ? { error: result.error } : {}),
     ...(sessionPath ? { session: sessionPath } : {}),

@@ -143,6 +143,17 @@ describe("mitsu -p", () => {
     expect(result.usage.output_tokens).toBeGreaterThan(0);
   });
 
+  it("--output-format json counts num_turns of this run only, also in a resumed session", async () => {
+    const s = await simulatorEnv({
+      script: [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    expect((await runMitsu(["-p", "first"], { cwd, home, env: s.env })).code).toBe(0);
+    const out = await runMitsu(["-p", "-c", "--output-format", "json", "second"], { cwd, home, env: s.env });
+    expect(JSON.parse(out.stdout)).toMatchObject({ result: "two", num_turns: 1 });
+  });
+
   it("--output-format stream-json prints one event per line, ending with agent-end", async () => {
     const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
     sim = s.sim;
