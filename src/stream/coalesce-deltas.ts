@@ -35,7 +35,7 @@ export function coalesceDeltas(events: StreamEvent[]): StreamEvent[] {
   const out: StreamEvent[] = [];
   let run: Delta | undefined;
   let parts: string[] = [];
-  let strings: readonly StringChunk[] = [];
+  let strings: StringChunk[] = [];
   const flush = () => {
     if (!run) return;
     const delta = parts.length === 1 ? (parts[0] ?? "") : parts.join("");
@@ -46,14 +46,15 @@ export function coalesceDeltas(events: StreamEvent[]): StreamEvent[] {
   for (const event of events) {
     if (isDelta(event) && run && run.type === event.type && run.id === event.id) {
       parts.push(event.delta);
-      if (event.type === "tool-input-delta") strings = mergeStrings(strings, event.strings);
+      if (event.type === "tool-input-delta") appendStrings(strings, event.strings);
       continue;
     }
     flush();
     if (isDelta(event)) {
       run = event;
       parts = [event.delta];
-      strings = event.type === "tool-input-delta" ? event.strings : [];
+      strings = [];
+      if (event.type === "tool-input-delta") appendStrings(strings, event.strings);
     } else {
       out.push(event);
     }
