@@ -12,17 +12,14 @@ function samePath(a: StringChunk["path"], b: StringChunk["path"]): boolean {
   return true;
 }
 
-function mergeStrings(a: readonly StringChunk[], b: readonly StringChunk[]): readonly StringChunk[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  const out = a.slice();
-  for (const chunk of b) {
-    const last = out[out.length - 1];
+/** Appends `chunks` to `into` (owned by the run), joining a chunk to the last one when their paths agree. */
+function appendStrings(into: StringChunk[], chunks: readonly StringChunk[]): void {
+  for (const chunk of chunks) {
+    const last = into[into.length - 1];
     if (last && samePath(last.path, chunk.path))
-      out[out.length - 1] = { path: last.path, text: last.text + chunk.text };
-    else out.push(chunk);
+      into[into.length - 1] = { path: last.path, text: last.text + chunk.text };
+    else into.push(chunk);
   }
-  return out;
 }
 
 /**
