@@ -1,21 +1,6 @@
-import { OPENAI_CACHE_INCREMENT } from "../openai-shared/openai-cache-increment.js";
-import {
-  invalidError,
-  openAIFaultError,
-  openAIRejected,
-  openAISender,
-  sendOpenAIError,
-} from "../openai-shared/openai-error.js";
-import { promptText } from "../prefix-cache.js";
-import {
-  bodyWriter,
-  commitTurn,
-  generationDelay,
-  planScripted,
-  runScript,
-  sendJson,
-  startSse,
-} from "../scripted-turn.js";
+import { sendOpenAIError } from "../openai-shared/openai-error.js";
+import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
+import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import type { SimTurn } from "../types.js";
@@ -34,13 +19,10 @@ interface ChatBody {
 }
 
 /** POST /v1/chat/completions: authenticate, validate, take the next scripted turn, and answer it. */
-export async function handleChatCompletions(ctx: SimContext, ex: Exchange): Promise<void> {
-  const requestId = ctx.ids.next("req_");
-  if (openAIRejected(ex, requestId)) return;
-  const invalid = validateChatRequest(ex.log.body);
-  if (invalid) return sendOpenAIError(ex, requestId, 400, invalidError(invalid));
-  const body = ex.log.body as ChatBody;
-  await runScript(ctx, ex, openAISender(ex, requestId), (turn) => serveTurn(ctx, ex, requestId, body, turn));
+export function handleChatCompletions(ctx: SimContext, ex: Exchange): Promise<void> {
+  return handleOpenAIRequest<ChatBody>(ctx, ex, validateChatRequest, (turn, requestId, body) =>
+    serveTurn(ctx, ex, requestId, body, turn),
+  );
 }
 
 async function serveTurn(
@@ -55,17 +37,15 @@ async function serveTurn(
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
-  const prompt = promptText([body.tools ?? [], ...body.messages]);
-  const account = ctx.prefixCache.account(`openai:${body.model}`, prompt, OPENAI_CACHE_INCREMENT);
-  const tokens = commitTurn(ctx, ex, planned, account);
+  const { tokens, headers, writer, errorFault } = commitOpenAITurn(ctx, ex, requestId, planned, body.model, [
+    body.tools ?? [],
+    ...body.messages,
+  ]);
   const identity = {
     id: ctx.ids.next("chatcmpl-"),
     model: body.model,
     created: Math.floor(options.now() / 1000),
   };
-  const headers = { "x-request-id": requestId, "openai-processing-ms": "1" };
-  const writer = bodyWriter(ex, fault);
-  const errorFault = fault?.kind === "error-event" ? openAIFaultError(fault.errorType) : undefined;
 
   if (body.stream === true) {
     startSse(ex, headers);

@@ -1,21 +1,6 @@
-import { OPENAI_CACHE_INCREMENT } from "../openai-shared/openai-cache-increment.js";
-import {
-  invalidError,
-  openAIFaultError,
-  openAIRejected,
-  openAISender,
-  sendOpenAIError,
-} from "../openai-shared/openai-error.js";
-import { promptText } from "../prefix-cache.js";
-import {
-  bodyWriter,
-  commitTurn,
-  generationDelay,
-  planScripted,
-  runScript,
-  sendJson,
-  startSse,
-} from "../scripted-turn.js";
+import { sendOpenAIError } from "../openai-shared/openai-error.js";
+import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
+import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import type { SimTurn } from "../types.js";
@@ -34,13 +19,10 @@ interface ResponsesBody {
 }
 
 /** POST /v1/responses: authenticate, validate, take the next scripted turn, and answer it. */
-export async function handleResponses(ctx: SimContext, ex: Exchange): Promise<void> {
-  const requestId = ctx.ids.next("req_");
-  if (openAIRejected(ex, requestId)) return;
-  const invalid = validateResponsesRequest(ex.log.body);
-  if (invalid) return sendOpenAIError(ex, requestId, 400, invalidError(invalid));
-  const body = ex.log.body as ResponsesBody;
-  await runScript(ctx, ex, openAISender(ex, requestId), (turn) => serveTurn(ctx, ex, requestId, body, turn));
+export function handleResponses(ctx: SimContext, ex: Exchange): Promise<void> {
+  return handleOpenAIRequest<ResponsesBody>(ctx, ex, validateResponsesRequest, (turn, requestId, body) =>
+    serveTurn(ctx, ex, requestId, body, turn),
+  );
 }
 
 async function serveTurn(
@@ -54,9 +36,11 @@ async function serveTurn(
   const planned = planScripted(ctx, turn, body.max_output_tokens ?? undefined, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
-  const prompt = promptText([body.tools ?? [], body.instructions ?? null, ...input]);
-  const account = ctx.prefixCache.account(`openai:${body.model}`, prompt, OPENAI_CACHE_INCREMENT);
-  const tokens = commitTurn(ctx, ex, planned, account);
+  const { tokens, headers, writer, errorFault } = commitOpenAITurn(ctx, ex, requestId, planned, body.model, [
+    body.tools ?? [],
+    body.instructions ?? null,
+    ...input,
+  ]);
   const identity: ResponseIdentity = {
     id: ctx.ids.next("resp_"),
     model: body.model,
@@ -64,9 +48,6 @@ async function serveTurn(
     request: ex.log.body as Record<string, unknown>,
   };
   const items = itemPlans(plan, (prefix) => ctx.ids.next(prefix));
-  const headers = { "x-request-id": requestId, "openai-processing-ms": "1" };
-  const writer = bodyWriter(ex, fault);
-  const errorFault = fault?.kind === "error-event" ? openAIFaultError(fault.errorType) : undefined;
 
   if (body.stream === true) {
     startSse(ex, headers);
