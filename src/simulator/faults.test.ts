@@ -1,5 +1,5 @@
-import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { rawPost } from "./protocol-test-http.js";
 import { startSimulator } from "./server.js";
 import { messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimTurn, Simulator, SimulatorOptions } from "./types.js";
@@ -18,31 +18,7 @@ async function start(options: SimulatorOptions): Promise<Simulator> {
 const streamBody = (overrides: Record<string, unknown> = {}) => messagesBody({ stream: true, ...overrides });
 const text = (t: string): SimTurn => ({ content: [{ type: "text", text: t }] });
 
-/** Posts with node:http and collects body bytes until the response ends or the socket breaks. */
-function rawPost(url: string, body: unknown): Promise<{ status: number; bytes: number; broken: boolean }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}/v1/messages`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": "k" },
-    });
-    req.on("response", (res) => {
-      let bytes = 0;
-      let broken = false;
-      res.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      res.on("aborted", () => {
-        broken = true;
-      });
-      res.on("error", () => {
-        broken = true;
-      });
-      res.on("close", () => resolve({ status: res.statusCode ?? 0, bytes, broken: broken || !res.complete }));
-    });
-    req.on("error", reject);
-    req.end(JSON.stringify(body));
-  });
-}
+const ANTHROPIC_HEADERS = { "content-type": "application/json", "x-api-key": "k" };
 
 describe("faults", () => {
   it("http: the next `times` requests get the error with retry headers, then the turn is served", async () => {
@@ -142,7 +118,7 @@ describe("faults", () => {
     const s = await start({
       script: [{ ...text("x".repeat(500)), fault: { kind: "disconnect", afterBytes: 300 } }],
     });
-    const got = await rawPost(s.url, streamBody());
+    const got = await rawPost(s.url, "/v1/messages", streamBody(), ANTHROPIC_HEADERS);
     expect(got).toEqual({ status: 200, bytes: 300, broken: true });
     expect(s.requests[0]?.fault).toBe("disconnect");
   });
@@ -151,7 +127,7 @@ describe("faults", () => {
     const s = await start({
       script: [{ ...text("short"), fault: { kind: "disconnect", afterBytes: 1_000_000 } }],
     });
-    const got = await rawPost(s.url, streamBody());
+    const got = await rawPost(s.url, "/v1/messages", streamBody(), ANTHROPIC_HEADERS);
     expect(got.broken).toBe(true);
     expect(got.bytes).toBeGreaterThan(0);
   });
