@@ -1,6 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import { streamWithRetries } from "../http/stream-with-retries.js";
 import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import { mergeHeaders } from "../shared/merge-headers.js";
 import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeGeminiStream } from "./decode-stream.js";
 import { encodeGeminiRequest } from "./encode-request.js";
@@ -34,9 +35,12 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
   const version = options.apiVersion ?? "v1beta";
   const urlFor = (model: string) =>
     `${baseURL}/${version}/models/${encodeURIComponent(model.replace(/^models\//, ""))}:streamGenerateContent?alt=sse`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (options.apiKey) headers["x-goog-api-key"] = options.apiKey;
-  Object.assign(headers, options.headers);
+  const defaults: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+  };
+  if (options.apiKey) defaults["x-goog-api-key"] = options.apiKey;
+  const headers = mergeHeaders(defaults, options.headers);
 
   return {
     api: "gemini",

@@ -1,6 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import { streamWithRetries } from "../http/stream-with-retries.js";
 import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
 import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeOpenAIChatStream } from "./decode-stream.js";
@@ -37,9 +38,12 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
   const quirks = resolveQuirks(options.quirks, baseURL);
   const url = `${baseURL}/chat/completions`;
 
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  Object.assign(headers, options.headers);
+  const defaults: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+  };
+  if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
+  const headers = mergeHeaders(defaults, options.headers);
   const body = (request: ModelRequest) =>
     encodeOpenAIChatRequest(
       request,

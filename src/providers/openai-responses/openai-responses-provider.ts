@@ -1,6 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import { streamWithRetries } from "../http/stream-with-retries.js";
 import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
 import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeResponsesStream } from "./decode-stream.js";
@@ -26,9 +27,12 @@ export interface OpenAIResponsesProviderOptions extends ResponsesEncodeOptions {
 export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOptions = {}): Provider {
   const baseURL = (options.baseURL ?? "https://api.openai.com/v1").replace(/\/+$/, "");
   const url = `${baseURL}/responses`;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  Object.assign(headers, options.headers);
+  const defaults: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+  };
+  if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
+  const headers = mergeHeaders(defaults, options.headers);
   const encodeOptions: ResponsesEncodeOptions = {};
   if (options.reasoningEffort !== undefined) encodeOptions.reasoningEffort = options.reasoningEffort;
   if (options.reasoningSummary !== undefined) encodeOptions.reasoningSummary = options.reasoningSummary;
