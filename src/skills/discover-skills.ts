@@ -3,7 +3,7 @@ import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseFrontmatter } from "./parse-frontmatter.js";
+import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
 import { isError, readCommand, readSkill } from "./read-fields.js";
 import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
 
@@ -136,13 +136,8 @@ async function readSkillRoot(root: Root, warnings: SkillWarning[]): Promise<Skil
       });
       continue;
     }
-    const text = await readText(path, warnings);
-    if (text === undefined) continue;
-    const parsed = parseFrontmatter(text);
-    if (!parsed.ok) {
-      warnings.push({ path, field: parsed.field, message: parsed.message, skipped: true });
-      continue;
-    }
+    const parsed = await readFrontmatterFile(path, warnings);
+    if (!parsed) continue;
     if (!parsed.hasFrontmatter) {
       warnings.push({
         path,
@@ -193,13 +188,8 @@ async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Co
         });
         continue;
       }
-      const text = await readText(path, warnings);
-      if (text === undefined) continue;
-      const parsed = parseFrontmatter(text);
-      if (!parsed.ok) {
-        warnings.push({ path, field: parsed.field, message: parsed.message, skipped: true });
-        continue;
-      }
+      const parsed = await readFrontmatterFile(path, warnings);
+      if (!parsed) continue;
       const command = readCommand(parsed.data, { name, body: parsed.body, path, source: root.source });
       if (isError(command)) {
         warnings.push({ path, field: command.field, message: command.message, skipped: true });
@@ -243,14 +233,23 @@ async function listDir(dir: string, warnings: SkillWarning[]): Promise<Dirent[]>
   }
 }
 
-async function readText(path: string, warnings: SkillWarning[]): Promise<string | undefined> {
+/** The file's frontmatter and body, or undefined with a warning (unreadable, or bad frontmatter): it is skipped. */
+async function readFrontmatterFile(
+  path: string,
+  warnings: SkillWarning[],
+): Promise<Extract<FrontmatterResult, { ok: true }> | undefined> {
+  let text: string;
   try {
-    return await readFile(path, "utf8");
+    text = await readFile(path, "utf8");
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
     warnings.push({ path, field: "file", message: `cannot be read (${code})`, skipped: true });
     return undefined;
   }
+  const parsed = parseFrontmatter(text);
+  if (parsed.ok) return parsed;
+  warnings.push({ path, field: parsed.field, message: parsed.message, skipped: true });
+  return undefined;
 }
 
 /** Follows symbolic links, as users link shared skill folders into a project. */
