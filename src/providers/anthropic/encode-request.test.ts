@@ -4,6 +4,7 @@ import type { Message, ToolDefinition } from "../../messages/index.js";
 import type { ModelRequest } from "../provider.js";
 import { createAnthropicProvider } from "./anthropic-provider.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
+import { wireToolId } from "./wire-tool-id.js";
 
 const schema = { type: "object", properties: { path: { type: "string" } }, required: ["path"] };
 
@@ -289,5 +290,32 @@ describe("encodeAnthropicRequest", () => {
       name: "bash_code_execution",
       input: { command: 'for n in $(seq 1 12); do echo "$n: $((n*n))"; done' },
     });
+  });
+});
+
+describe("tool ids from other providers", () => {
+  it("maps an id the Messages API would reject, the same way in the tool_use and its tool_result", () => {
+    const body = encodeAnthropicRequest({
+      model: "m",
+      system: [],
+      tools: [],
+      maxTokens: 10,
+      messages: [
+        { role: "user", content: [{ type: "text", text: "go" }] },
+        {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "functions.read:0", name: "Read", input: {} }],
+        },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "functions.read:0", content: "ok" }] },
+      ],
+    }) as { messages: Array<{ content: Array<{ id?: string; tool_use_id?: string }> }> };
+    const id = body.messages[1]?.content[0]?.id;
+    expect(id).toMatch(/^[a-zA-Z0-9_-]+$/);
+    expect(body.messages[2]?.content[0]?.tool_use_id).toBe(id);
+    expect(id).not.toBe(wireToolId("functions.read_0"));
+  });
+
+  it("leaves valid ids untouched", () => {
+    expect(wireToolId("toolu_01A09q90qw90lq917835lq9")).toBe("toolu_01A09q90qw90lq917835lq9");
   });
 });

@@ -7,6 +7,7 @@ import type {
   ToolDefinition,
 } from "../../messages/index.js";
 import type { ModelRequest } from "../provider.js";
+import { wireToolId } from "./wire-tool-id.js";
 
 /** A Messages API request body (the subset mitsu writes; vendor options may add more). */
 export type AnthropicRequestBody = Record<string, unknown>;
@@ -83,7 +84,7 @@ export function encodeBlock(block: ContentBlock): Record<string, unknown> | unde
       return withCache(
         {
           type: "tool_use",
-          id: block.id,
+          id: wireToolId(block.id),
           name: block.name,
           input: block.input_status === undefined ? block.input : {},
         },
@@ -92,7 +93,7 @@ export function encodeBlock(block: ContentBlock): Record<string, unknown> | unde
     case "tool_result": {
       const out: Record<string, unknown> = {
         type: "tool_result",
-        tool_use_id: block.tool_use_id,
+        tool_use_id: wireToolId(block.tool_use_id),
         content:
           typeof block.content === "string"
             ? block.content
