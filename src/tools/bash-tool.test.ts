@@ -171,3 +171,17 @@ describe("Bash and finished background processes", () => {
     expect(result).toEqual({ content: "done\n\n[Exit code: 0]", isError: false });
   });
 });
+
+describe("Bash and a process that leaves the command's group", () => {
+  it("returns when the command ends (not at the timeout) and says a detached process holds the output", async () => {
+    const result = await bash().run(
+      { command: "setsid sleep 3 & sleep 0.5; echo started", timeout: 8_000 },
+      context(),
+    );
+    const text = typeof result === "object" && "content" in result ? String(result.content) : String(result);
+    expect(text).toContain("started");
+    expect(text).toContain("detached from its group");
+    expect(text).toContain("Exit code: 0");
+    expect(typeof result === "object" && "isError" in result && result.isError).toBe(false);
+  });
+});

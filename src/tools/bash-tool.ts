@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
@@ -91,7 +92,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       const output = new CappedOutput(maxOutputChars, () => {
         mkdirSync(options.outputDir, { recursive: true, mode: 0o700 });
         outputSequence++;
-        return join(options.outputDir, `bash-${Date.now()}-${outputSequence}.log`);
+        return join(
+          options.outputDir,
+          `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
+        );
       });
       const child = spawn(shell, ["-c", input.command], {
         cwd: options.cwd,
@@ -135,12 +139,18 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           leftovers = true;
           await killProcessGroup(pgid, killGraceMs);
         }
-        await closed;
+        // A process that left the group (setsid, a daemon) may still hold the pipes: wait a moment, then stop
+        // reading rather than until the timeout — the command itself has finished.
+        const detachedHolder = !(await settlesWithin(closed, PIPE_GRACE_MS));
+        if (detachedHolder) {
+          child.stdout.destroy();
+          child.stderr.destroy();
+        }
         await stopped;
         output.push(decoders[0].end());
         output.push(decoders[1].end());
         const kept = await output.finish();
-        return formatResult(kept, exit, { stoppedBy, leftovers, timeoutMs });
+        return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
       } finally {
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
@@ -149,9 +159,22 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   };
 }
 
+/** How long the output pipes may stay open after the command's process group has ended. */
+const PIPE_GRACE_MS = 1_000;
+
+function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  return Promise.race([promise.then(() => true), late]).finally(() => clearTimeout(timer));
+}
+
 interface Ending {
   stoppedBy: "timeout" | "abort" | undefined;
   leftovers: boolean;
+  /** A process outside the command's group still held the output open when the command ended. */
+  detachedHolder: boolean;
   timeoutMs: number;
 }
 
@@ -175,6 +198,11 @@ function formatResult(
   }
   if (ending.leftovers) {
     notes.push("Processes the command left running in the background were stopped.");
+  }
+  if (ending.detachedHolder && !ending.stoppedBy) {
+    notes.push(
+      "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running, and what it prints later is not captured.",
+    );
   }
   if (ending.stoppedBy === "timeout") {
     notes.push(

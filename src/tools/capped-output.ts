@@ -81,7 +81,7 @@ export class CappedOutput {
     this.spilled = true;
     try {
       this.path = this.spillPath();
-      this.file = createWriteStream(this.path, { mode: 0o600 });
+      this.file = createWriteStream(this.path, { mode: 0o600, flags: "wx" });
       this.file.on("error", (error) => {
         this.error = error;
       });
