@@ -76,7 +76,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(event)}\n`)
+        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
         : () => {};
 
   const result = await runPrompt({
@@ -124,5 +124,25 @@ export function jsonResult(result: AgentResult, sessionPath: string | undefined,
     ...(result.error ? { error: result.error } : {}),
     ...(sessionPath ? { session: sessionPath } : {}),
     messages: result.messages,
+  };
+}
+
+/**
+ * An event as `--output-format stream-json` prints it. `turn-start` carries the request's settings and sizes,
+ * not the whole transcript again on every turn (that output would grow with the square of the session);
+ * `--dump-requests` writes the exact requests.
+ */
+export function streamJsonEvent(event: AgentEvent): unknown {
+  if (event.type !== "turn-start") return event;
+  const { request, ...rest } = event;
+  return {
+    ...rest,
+    request: {
+      model: request.model,
+      maxTokens: request.maxTokens,
+      system: request.system.length,
+      tools: request.tools.map((t) => t.name),
+      messages: request.messages.length,
+    },
   };
 }

@@ -165,6 +165,10 @@ describe("mitsu -p", () => {
       .map((l) => JSON.parse(l));
     expect(events.some((e) => e.type === "text-delta")).toBe(true);
     expect(events.at(-1).type).toBe("agent-end");
+    // turn-start gives the request's shape, not the transcript again on every turn.
+    const turn = events.find((e) => e.type === "turn-start");
+    expect(turn.request).toMatchObject({ model: "claude-sonnet-5-5", messages: 1 });
+    expect(turn.request.tools).toContain("Read");
   });
 
   it("an ask in print mode is a denial that tells the user how to allow it; nothing runs", async () => {
@@ -205,7 +209,11 @@ describe("mitsu -p", () => {
     const request = JSON.parse(readFileSync(join(dir, "0001-request.json"), "utf8"));
     expect(request.headers["x-api-key"]).toBe("<redacted>");
     expect(request.body.messages[0].role).toBe("user");
-    await new Promise((r) => setTimeout(r, 50));
-    expect(readFileSync(join(dir, "0001-response.txt"), "utf8")).toContain("event: message_stop");
+    // The response file is written as the body streams; give the last write a moment to land.
+    const response = join(dir, "0001-response.txt");
+    for (let i = 0; i < 100 && !readFileSync(response, "utf8").includes("event: message_stop"); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(readFileSync(response, "utf8")).toContain("event: message_stop");
   });
 });
