@@ -61,6 +61,8 @@ export interface Session {
    * tools and the permission rules, including those allowed "always" this session, stay.
    */
   renew(): Promise<void>;
+  /** Waits for what the session still writes in the background (the `--dump-requests` response files). */
+  flush(): Promise<void>;
 }
 
 /** The session the command line asks for, in `where` (print and interactive mode build theirs the same way). */
@@ -91,9 +93,10 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const cwd = resolve(config.cwd);
   const home = config.home ?? homedir();
   const env = config.env ?? process.env;
-  const fetchImpl = config.dumpRequests
+  const dumping = config.dumpRequests
     ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch)
-    : (config.fetch ?? fetch);
+    : undefined;
+  const fetchImpl = dumping ? dumping : (config.fetch ?? fetch);
   const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
   const provider = config.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
 
@@ -139,6 +142,9 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
 
   const byName = new Map(tools.map((t) => [t.name, t]));
   const session: Session = {
+    flush: async () => {
+      await dumping?.flush();
+    },
     provider,
     model: resolved.model,
     maxOutputTokens: resolved.entry.maxOutputTokens,

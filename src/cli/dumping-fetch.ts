@@ -8,10 +8,15 @@ const SECRET_HEADERS = /^(x-api-key|authorization|x-goog-api-key|api-key)$/i;
  * to `dir`: `0001-request.json` (url, method, headers with secrets redacted, body) and `0001-response.txt`
  * (status line, headers, then the raw body). The response reaches the caller unchanged and unbuffered.
  */
-export function createDumpingFetch(dir: string, inner: typeof fetch = fetch): typeof fetch {
+export function createDumpingFetch(
+  dir: string,
+  inner: typeof fetch = fetch,
+): typeof fetch & { flush(): Promise<void> } {
   mkdirSync(dir, { recursive: true });
   let count = 0;
-  return async (input, init) => {
+  /** Response bodies still being written. */
+  const pending = new Set<Promise<void>>();
+  const dumping = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
     const n = String(++count).padStart(4, "0");
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
@@ -42,19 +47,26 @@ export function createDumpingFetch(dir: string, inner: typeof fetch = fetch): ty
       return response;
     }
     const [forCaller, forFile] = response.body.tee();
-    void (async () => {
+    const written = (async () => {
       try {
         for await (const chunk of forFile) file.write(chunk);
       } catch {
         // the caller aborted: what arrived is on disk
       } finally {
-        file.end();
+        await new Promise<void>((resolve) => file.end(resolve));
       }
     })();
+    pending.add(written);
+    void written.then(() => pending.delete(written));
     return new Response(forCaller, {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
     });
   };
+  return Object.assign(dumping, {
+    flush: async () => {
+      await Promise.all(pending);
+    },
+  });
 }

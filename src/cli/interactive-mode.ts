@@ -119,6 +119,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
+      await session.flush();
     }
     write("\n");
     return io.signal?.aborted ? 130 : 0;

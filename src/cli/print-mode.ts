@@ -90,6 +90,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
     liveInput: options.outputFormat !== "json",
   });
+  await session.flush();
 
   if (options.outputFormat === "json") {
     io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
