@@ -74,7 +74,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("-c, --continue", "continue the most recent session in this folder")
     .option("-r, --resume <file>", "continue the session in this .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
-    .option("--verbose", "print token usage and the session file at the end")
+    .option("--verbose", "print token usage after each model call and for the session, and the session file")
     .action(async (words: string[], opts) => {
       const stdin = io.stdin ? await readStdin(io.stdin) : undefined;
       const argPrompt = words.join(" ").trim();

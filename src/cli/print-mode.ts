@@ -72,6 +72,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
           write: (s) => io.stdout.write(s),
           style,
           summarize: (b) => session.summarize(b),
+          usagePerTurn: options.verbose,
           showsInputLive: (name) =>
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })

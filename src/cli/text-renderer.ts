@@ -9,6 +9,8 @@ export interface TextRendererOptions {
   summarize: (block: ToolUseBlock) => string;
   /** Whether a tool's input is shown as it streams (tools with eager input streaming: a file's content). */
   showsInputLive: (toolName: string) => boolean;
+  /** After each model call, a dim line with its token usage (input, output, cache reads and writes). */
+  usagePerTurn?: boolean;
   /** Lines of a tool result shown under the call (default 4; diffs are shown whole up to 60 lines). */
   resultLines?: number;
 }
@@ -86,6 +88,17 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "tool-call-end":
         out(renderResult(event.result, style, maxLines));
+        break;
+      case "message":
+        if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
+          const u = event.message.usage;
+          newline();
+          out(
+            style.dim(
+              `  ↳ turn ${event.turn}: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write\n`,
+            ),
+          );
+        }
         break;
       case "retry":
         newline();

@@ -213,3 +213,27 @@ describe("mitsu -p", () => {
     expect(readFileSync(join(dir, "0001-response.txt"), "utf8")).toContain("event: message_stop");
   });
 });
+
+describe("mitsu -p --verbose", () => {
+  it("reports cache reads and writes per model call and for the session", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", name: "Glob", input: { pattern: "**/*.js" } }] },
+        { content: [{ type: "text", text: "Two files." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--verbose", "list the files"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    const turns = [
+      ...out.stdout.matchAll(/↳ turn (\d+): (\d+) in, (\d+) out, (\d+) cache read, (\d+) cache write/g),
+    ];
+    expect(turns.map((m) => m[1])).toEqual(["1", "2"]);
+    // The first call writes the prefix to the cache; the second reads it back.
+    expect(Number(turns[0]?.[5])).toBeGreaterThan(0);
+    expect(Number(turns[1]?.[4])).toBe(sim.requests[1]?.usage?.cache_read_input_tokens);
+    expect(Number(turns[1]?.[4])).toBeGreaterThan(0);
+    expect(out.stderr).toMatch(/tokens: \d+ in, \d+ out, \d+ cache read, \d+ cache write/);
+  });
+});
