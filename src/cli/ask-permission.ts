@@ -1,10 +1,14 @@
 import type { PermissionAnswer, PermissionRequest } from "../permissions/index.js";
+import type { HeldOutput } from "./held-output.js";
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
 
 export interface PermissionPromptOptions {
   input: LineInput;
+  /** Writes the question (directly, also while `output` is held). */
   write: (text: string) => void;
+  /** The run's output: held while a question waits for its answer. */
+  output?: HeldOutput;
   style: Style;
 }
 
@@ -21,12 +25,22 @@ export interface PermissionPrompt {
 }
 
 export function createPermissionPrompt(options: PermissionPromptOptions): PermissionPrompt {
-  const { input, write, style } = options;
+  const { input, write, style, output } = options;
   let queue: Promise<unknown> = Promise.resolve();
   let interrupted = new AbortController();
 
   async function askOne(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (signal.aborted || input.closed) return "deny";
+    output?.hold();
+    try {
+      return await question(request, signal);
+    } finally {
+      output?.release();
+    }
+  }
+
+  async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
+    if (output && !output.atLineStart) write("\n");
     write(`${style.yellow("?")} ${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
     const always = request.suggestedRules.length > 0;
     const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;

@@ -6,6 +6,8 @@ import { createPermissionPrompt } from "./ask-permission.js";
 import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
+import { errorHint } from "./error-hint.js";
+import { createHeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
@@ -39,7 +41,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
   try {
-    const permissions = createPermissionPrompt({ input, write, style });
+    const output = createHeldOutput(write);
+    const permissions = createPermissionPrompt({ input, write, output, style });
     let run: AbortController | undefined;
     const stopRun = () => {
       run?.abort(new Error("interrupted"));
@@ -107,7 +110,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           maxTurns: options.maxTurns,
           ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
           signal: run.signal,
-          onEvent: renderer(session, style, write),
+          onEvent: renderer(session, style, output.write),
           onMessage: (message) => conversation.log?.append(message),
         }).finally(() => {
           run = undefined;
@@ -158,6 +161,7 @@ function renderer(session: Session, style: Style, write: (text: string) => void)
     style,
     summarize: (block) => session.summarize(block),
     showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+    errorHint: (error) => errorHint(error, session.providerName),
   });
 }
 

@@ -198,6 +198,35 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(existsSync(join(t.cwd, "two.txt"))).toBe(false);
   });
 
+  it("holds a parallel call's result while a question waits, and prints it after the answer", async () => {
+    const t = await interactive(
+      {
+        script: [
+          {
+            content: [
+              { type: "tool_use", name: "Bash", input: { command: "sleep 0.3; printf 'slow-%s' result" } },
+              { type: "tool_use", name: "Write", input: { file_path: "two.txt", content: "2" } },
+            ],
+          },
+          text("Done."),
+        ],
+      },
+      ["--allowedTools", "Bash(sleep:*),Bash(printf:*)"],
+    );
+    t.type("go");
+    await t.screen.waitFor("Allow?");
+    // The Bash call ends while the question is on screen; its result must not land on the question's line.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(t.screen.text).not.toContain("slow-result");
+    expect(t.screen.text.endsWith("[n]o ")).toBe(true);
+    t.type("n");
+    await t.screen.waitFor("Done.");
+    const answered = t.screen.text.indexOf("[n]o n");
+    expect(t.screen.text.indexOf("slow-result")).toBeGreaterThan(answered);
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+  });
+
   it("/help and an unknown /command answer at once, with no request", async () => {
     const t = await interactive({ script: [] });
     t.type("/help");
