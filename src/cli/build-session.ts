@@ -44,6 +44,8 @@ export interface SessionConfig {
 /** Everything one mitsu session needs: the provider, the stable system and tools, the hooks for the loop. */
 export interface Session {
   provider: Provider;
+  /** The provider's name as the model spec gives it (`anthropic`, `openai`, a models.json provider). */
+  providerName: string;
   /** The model id sent to the provider (without the `provider:` prefix). */
   model: string;
   maxOutputTokens: number;
@@ -146,6 +148,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       await dumping?.flush();
     },
     provider,
+    providerName: resolved.entry.provider,
     model: resolved.model,
     maxOutputTokens: resolved.entry.maxOutputTokens,
     tools,

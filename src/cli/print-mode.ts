@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from "node:util";
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentResult } from "../loop/run-agent.js";
 import type { Message } from "../messages/index.js";
@@ -10,6 +11,7 @@ import {
 } from "../skills/index.js";
 import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
+import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { colorEnabled, createStyle } from "./style.js";
@@ -36,7 +38,10 @@ export function exitCodeFor(result: AgentResult): number {
 /** `mitsu -p`: one prompt, streamed to the terminal (or as JSON), then exit. */
 export async function printMode(options: CliOptions, io: PrintIo): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
-  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
+  const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
+  const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
@@ -70,6 +75,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     options.outputFormat === "text"
       ? createTextRenderer({
           write: (s) => io.stdout.write(s),
+          notice,
+          errorHint: (error) => errorHint(error, session.providerName),
           style,
           summarize: (b) => session.summarize(b),
           usagePerTurn: options.verbose,
@@ -97,7 +104,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
   } else if (options.outputFormat === "text" && options.verbose) {
     const u = result.usage;
-    io.stderr.write(
+    notice(
       style.dim(
         `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${log ? `; session ${log.path}` : ""}\n`,
       ),

@@ -4,6 +4,13 @@ import type { Style } from "./style.js";
 
 export interface TextRendererOptions {
   write: (text: string) => void;
+  /**
+   * Where notices about the run go: retries, warnings, token usage, how it ended (default: `write`). Print mode
+   * sends them to stderr, so that `mitsu -p … > answer.txt` keeps only the work and the answer.
+   */
+  notice?: (text: string) => void;
+  /** A hint for a failed run (what to check), printed under the error. */
+  errorHint?: (error: { type: string; message: string }) => string | undefined;
   style: Style;
   /** Returns the short human summary of a call, e.g. `Read src/a.ts` (the tool's `summarize`). */
   summarize: (block: ToolUseBlock) => string;
@@ -17,8 +24,10 @@ export interface TextRendererOptions {
 
 /**
  * Renders agent events as they arrive: assistant text streams as is, thinking dimmed, each tool call as
- * `● Summary`, eagerly streamed string inputs (a file's content) live under the call, and a few lines of
- * each result. Holds only the state of the block being streamed, so it is O(1) per delta.
+ * `● Summary`, eagerly streamed string inputs (a file's content) live under the call, indented, and a few
+ * lines of each result. A result that does not follow its own call (parallel calls) is preceded by the call's
+ * summary again, so that each result says which call it answers. Holds only the state of the block being
+ * streamed, so it is O(1) per delta.
  */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const { write, style } = options;
@@ -27,15 +36,34 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   let livePath: string | undefined;
   /** Block ids whose input is being shown live; their calls then need no second header. */
   let liveBlock: string | undefined;
+  let liveCall: string | undefined;
   const shown = new Set<string>();
+  /** The call whose header (or live input) is the last thing printed: its result needs no header again. */
+  let lastCall: string | undefined;
 
   const out = (text: string) => {
     if (text.length === 0) return;
     write(text);
     atLineStart = text.endsWith("\n");
+    lastCall = undefined;
   };
   const newline = () => {
     if (!atLineStart) out("\n");
+  };
+  /** A notice on its own line: the current line is ended first (stdout and stderr may share a terminal). */
+  const notice = (text: string) => {
+    newline();
+    if (options.notice) options.notice(text);
+    else out(text);
+  };
+  /** Live input, its lines indented under the call so that a file's content does not read as the answer. */
+  const liveText = (text: string) => {
+    text.split("\n").forEach((piece, i) => {
+      if (i > 0) out("\n");
+      if (piece === "") return;
+      if (atLineStart) out("    ");
+      out(style.dim(piece));
+    });
   };
 
   return (event) => {
@@ -63,6 +91,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         newline();
         out(`${style.cyan("●")} ${style.bold(event.name)}\n`);
         liveBlock = event.id;
+        liveCall = event.toolUseId;
+        lastCall = liveCall;
         shown.add(event.toolUseId);
         break;
       case "tool-input-delta":
@@ -74,26 +104,37 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
             out(style.dim(`  ${path}: `));
             livePath = path;
           }
-          out(style.dim(chunk.text));
+          liveText(chunk.text);
         }
+        lastCall = liveCall;
         break;
       case "tool-input-end":
-        if (event.id === liveBlock) newline();
+        if (event.id === liveBlock) {
+          newline();
+          lastCall = liveCall;
+        }
         livePath = undefined;
         liveBlock = undefined;
+        liveCall = undefined;
         break;
       case "tool-call-start":
+        // A call shown live already has its header; its result names it again if other output came between.
+        if (shown.delete(event.block.id)) break;
         newline();
-        if (!shown.delete(event.block.id)) out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+        out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+        lastCall = event.block.id;
         break;
       case "tool-call-end":
+        if (lastCall !== event.block.id) {
+          newline();
+          out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+        }
         out(renderResult(event.result, style, maxLines));
         break;
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
           const u = event.message.usage;
-          newline();
-          out(
+          notice(
             style.dim(
               `  ↳ turn ${event.turn}: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write\n`,
             ),
@@ -101,30 +142,37 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         }
         break;
       case "retry":
-        newline();
-        out(
+        notice(
           style.yellow(
-            `↻ ${event.reason}; retrying in ${Math.round(event.delayMs)} ms (attempt ${event.attempt})\n`,
+            `↻ ${event.reason}; retrying in ${formatDelay(event.delayMs)} (attempt ${event.attempt})\n`,
           ),
         );
         break;
       case "warning":
-        newline();
-        out(style.yellow(`⚠ ${event.message}\n`));
+        notice(style.yellow(`⚠ ${event.message}\n`));
         break;
       case "agent-end":
         newline();
-        if (event.reason === "error" && event.error) out(style.red(`✖ ${event.error.message}\n`));
-        else if (event.reason === "max_turns") out(style.yellow("⚠ stopped: the turn limit was reached\n"));
-        else if (event.reason === "max_tokens")
-          out(style.yellow("⚠ stopped: the answer was cut at max_tokens\n"));
-        else if (event.reason === "aborted") out(style.yellow("⚠ interrupted\n"));
-        else if (event.reason === "refusal") out(style.yellow("⚠ the model refused to answer\n"));
+        if (event.reason === "error" && event.error) {
+          const hint = options.errorHint?.(event.error);
+          notice(style.red(`✖ ${event.error.message}\n`) + (hint ? style.dim(`  ${hint}\n`) : ""));
+        } else if (event.reason === "max_turns") {
+          notice(style.yellow("⚠ stopped: the turn limit was reached (--max-turns raises it)\n"));
+        } else if (event.reason === "max_tokens") {
+          notice(style.yellow("⚠ stopped: the answer was cut at max_tokens (--max-tokens raises it)\n"));
+        } else if (event.reason === "aborted") notice(style.yellow("⚠ interrupted\n"));
+        else if (event.reason === "refusal") notice(style.yellow("⚠ the model refused to answer\n"));
         break;
       default:
         break;
     }
   };
+}
+
+/** A retry delay as a person reads it: `350 ms`, `2 s`, `1.5 s`. */
+export function formatDelay(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 function resultText(result: ToolResultBlock): string {

@@ -188,7 +188,7 @@ describe("mitsu -p", () => {
     expect(result.content).toContain("--allowedTools");
   });
 
-  it("a model error ends with exit code 1 and the error on the terminal", async () => {
+  it("a model error ends with exit code 1 and the error on stderr, not in the answer", async () => {
     const s = await simulatorEnv({
       script: [{ content: [{ type: "text", text: "x" }], fault: { kind: "http", status: 400 } }],
     });
@@ -196,7 +196,36 @@ describe("mitsu -p", () => {
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(["-p", "hi"], { cwd, home, env: s.env });
     expect(out.code).toBe(1);
-    expect(out.stdout).toContain("400");
+    expect(out.stderr).toContain("400");
+    expect(out.stdout).toBe("");
+  });
+
+  it("a rejected key names the variable to check", async () => {
+    const s = await simulatorEnv({
+      script: [{ content: [{ type: "text", text: "x" }], fault: { kind: "http", status: 401 } }],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "hi"], { cwd, home, env: s.env });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toMatch(/401[^\n]*\n {2}Check the API key: ANTHROPIC_API_KEY\./);
+  });
+
+  it("retries are reported on stderr: stdout holds only the answer", async () => {
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [{ type: "text", text: "the answer" }],
+          fault: { kind: "http", status: 529, retryAfterMs: 1 },
+        },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "hi"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe("the answer\n");
+    expect(out.stderr).toMatch(/↻ .*529.*retrying in/);
   });
 
   it("--dump-requests writes each request and response body, with the key redacted", async () => {
@@ -227,7 +256,7 @@ describe("mitsu -p --verbose", () => {
     const out = await runMitsu(["-p", "--verbose", "list the files"], { cwd, home, env: s.env });
     expect(out.code).toBe(0);
     const turns = [
-      ...out.stdout.matchAll(/↳ turn (\d+): (\d+) in, (\d+) out, (\d+) cache read, (\d+) cache write/g),
+      ...out.stderr.matchAll(/↳ turn (\d+): (\d+) in, (\d+) out, (\d+) cache read, (\d+) cache write/g),
     ];
     expect(turns.map((m) => m[1])).toEqual(["1", "2"]);
     // The first call writes the prefix to the cache; the second reads it back.

@@ -1,0 +1,44 @@
+/** The variables of the built-in providers (as the model registry reads them). */
+const PROVIDER_ENV: Readonly<Record<string, { key: string; baseURL: string }>> = {
+  anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL" },
+  openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
+  "openai-responses": { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
+  gemini: { key: "GEMINI_API_KEY", baseURL: "GEMINI_BASE_URL" },
+};
+
+/** The HTTP status in a provider error's message (`Anthropic API error 401 …`, `HTTP 502 from …`). */
+function statusOf(message: string): number | undefined {
+  const match = /(?:API error|HTTP) (\d{3})\b/.exec(message);
+  return match?.[1] ? Number(match[1]) : undefined;
+}
+
+/**
+ * What to check after a run failed with `error`, for the errors a user can fix (a key, an address) or wait out
+ * (an overloaded or rate-limited API); undefined for the rest, whose message says enough.
+ */
+export function errorHint(
+  error: { type: string; message: string },
+  providerName: string,
+): string | undefined {
+  const env = PROVIDER_ENV[providerName];
+  const entry = `the ${providerName} entry of ~/.mitsu/models.json`;
+  const status = statusOf(error.message);
+  if (error.type === "authentication_error" || status === 401) {
+    return `Check the API key: ${env ? env.key : `apiKey or apiKeyEnv in ${entry}`}.`;
+  }
+  if (error.type === "permission_error" || status === 403) {
+    return `The key may not use this model: check ${env ? env.key : entry} and the model name.`;
+  }
+  if (error.type === "network_error") {
+    return `Is the server reachable? Check ${env ? `${env.baseURL} (if set)` : `baseURL in ${entry}`} and the network.`;
+  }
+  if (
+    error.type === "overloaded_error" ||
+    error.type === "rate_limit_error" ||
+    status === 429 ||
+    status === 529
+  ) {
+    return "The API is busy or rate-limited: try again in a moment.";
+  }
+  return undefined;
+}
