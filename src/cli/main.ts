@@ -20,7 +20,8 @@ function positiveInt(value: string): number {
   return n;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
+/** A repeatable option's values; no default is declared, so `--help` does not print "(default: [])". */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** Parses argv and runs the command; resolves to the process exit code. */
 export async function main(argv: string[], io: PrintIo): Promise<number> {
@@ -55,10 +56,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "--allowedTools <rules>",
       'permission rules to allow, comma- or space-separated, e.g. "Bash(npm test:*),Edit" (repeatable)',
       collect,
-      [],
     )
-    .option("--disallowedTools <rules>", "permission rules to deny (as --allowedTools)", collect, [])
-    .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect, [])
+    .option("--disallowedTools <rules>", "permission rules to deny (as --allowedTools)", collect)
+    .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect)
     .option("--dump-requests <dir>", "write every request and response body to files in <dir>")
     .addOption(
       new Option("--tool-protocol <protocol>", "how tools reach the model")
@@ -87,9 +87,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         maxTokens: opts.maxTokens,
         outputFormat: opts.outputFormat,
         permissionMode: opts.permissionMode as PermissionMode,
-        allowedTools: splitToolRules(opts.allowedTools),
-        disallowedTools: splitToolRules(opts.disallowedTools),
-        addDirs: opts.addDir,
+        allowedTools: splitToolRules(opts.allowedTools ?? []),
+        disallowedTools: splitToolRules(opts.disallowedTools ?? []),
+        addDirs: opts.addDir ?? [],
         dumpRequests: opts.dumpRequests,
         toolProtocol: opts.toolProtocol,
         appendSystemPrompt: opts.appendSystemPrompt,
@@ -119,7 +119,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .choices(["native", "xml"])
         .default("native"),
     )
-    .option("--add-dir <dir>", "another workspace folder", collect, [])
+    .option("--add-dir <dir>", "another workspace folder (repeatable)", collect)
     .option("--json", "print only the request as JSON")
     .action(async (words: string[], opts) => {
       exitCode = await inspectCommand(
@@ -130,7 +130,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           maxTokens: opts.maxTokens,
           toolProtocol: opts.toolProtocol,
           json: opts.json === true,
-          addDirs: opts.addDir,
+          addDirs: opts.addDir ?? [],
         },
         io,
       );

@@ -142,5 +142,7 @@ describe("mitsu --version and --help", () => {
     for (const flag of ["--print", "--model", "--max-turns", "--output-format", "--permission-mode"]) {
       expect(out.stdout).toContain(flag);
     }
+    // Repeatable options show no empty-list default.
+    expect(out.stdout).not.toContain("(default: [])");
   });
 });
