@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
+import { exitOnBrokenPipe } from "./broken-pipe.js";
 import { main } from "./main.js";
+
+exitOnBrokenPipe(process.stdout, (code) => process.exit(code));
+exitOnBrokenPipe(process.stderr, (code) => process.exit(code));
 
 const abort = new AbortController();
 let interrupts = 0;
