@@ -366,3 +366,37 @@ describe("runTools", () => {
     expect(end?.type === "tool-call-end" && end.durationMs >= 0).toBe(true);
   });
 });
+
+describe("a tool's check", () => {
+  it("runs before the permission question; a failed check is the result, and nobody is asked", async () => {
+    const asked: string[] = [];
+    const ran: string[] = [];
+    const canUseTool: CanUseTool = (tool) => {
+      asked.push(tool.name);
+      return { behavior: "allow" };
+    };
+    const checked = makeTool(
+      "Checked",
+      async (input) => {
+        ran.push(String(input.ok));
+        return "done";
+      },
+      {
+        check: async (input: Record<string, unknown>) => {
+          if (input.ok !== true) throw new ToolError("cannot succeed: not ok");
+        },
+      } as Partial<Tool>,
+    );
+    const { results } = await drain({
+      calls: [toolUse("c1", "Checked", { ok: false }), toolUse("c2", "Checked", { ok: true })],
+      tools: [checked],
+      canUseTool,
+    });
+    expect(results.map((r) => [r.is_error === true, r.content])).toEqual([
+      [true, "cannot succeed: not ok"],
+      [false, "done"],
+    ]);
+    expect(asked).toEqual(["Checked"]);
+    expect(ran).toEqual(["true"]);
+  });
+});

@@ -139,6 +139,15 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     let input = block.input;
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
+    const toolContext: ToolContext = { signal, toolUseId: id, state };
+    if (tool.check) {
+      try {
+        const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;
+        await check.call(tool, input, toolContext);
+      } catch (error) {
+        return errorResult(id, errorMessage(error));
+      }
+    }
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
@@ -158,7 +167,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
-      return outputToResult(id, tool, await run.call(tool, input, { signal, toolUseId: id, state }));
+      return outputToResult(id, tool, await run.call(tool, input, toolContext));
     } catch (error) {
       return errorResult(id, errorMessage(error));
     }

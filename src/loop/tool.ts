@@ -30,6 +30,13 @@ export interface Tool<Input = Record<string, unknown>> {
   sequential?: boolean;
   /** Has no side effects (allowed in plan mode). */
   readOnly?: boolean;
+  /**
+   * Optional checks that need no permission and change nothing (the path is in the workspace, the file was
+   * Read, old_string matches once). Runs after schema validation and before the permission question, so a call
+   * that cannot succeed fails at once instead of asking the user to allow it. Throw (a ToolError) to fail.
+   * `run` must still check for itself: the world may change between the two.
+   */
+  check?(input: Input, context: ToolContext): Promise<void>;
   run(input: Input, context: ToolContext): Promise<ToolOutput>;
   /** A short human summary of a call for the terminal, e.g. `Read src/a.ts`. */
   summarize?(input: Input): string;

@@ -31,6 +31,52 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
   const { workspace } = options;
   const maxDiffChars = options.maxDiffChars ?? 10_000;
   const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
+  /** Resolves, checks and matches an edit without writing anything. */
+  async function plan(input: EditInput, state: Map<string, unknown>) {
+    const path = await workspace.resolve(input.file_path);
+    const shown = workspace.display(path);
+    if (input.old_string === input.new_string) {
+      throw new ToolError("old_string and new_string are the same: there is no change to make.");
+    }
+    const tracker = getReadTracker(state);
+    const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw new ToolError(`Cannot edit ${shown}: ${error.message}`);
+    });
+    if (!before) {
+      if (input.old_string !== "") {
+        throw new ToolError(`File does not exist: ${shown}. Use Write to create a new file.`);
+      }
+      return { kind: "create", path, shown, tracker } as const;
+    }
+    if (!before.isFile()) throw new ToolError(`${shown} is not a regular file.`);
+    if (before.size > maxFileBytes) {
+      throw new ToolError(
+        `${shown} is ${before.size} bytes, larger than the ${maxFileBytes} bytes Edit handles.`,
+      );
+    }
+    tracker.assertFresh(path, before, shown);
+    if (input.old_string === "") {
+      throw new ToolError(
+        `old_string is empty, but ${shown} already exists. Give the exact text to replace, or use Write to replace the whole file.`,
+      );
+    }
+    const content = decodeUtf8(await readFile(path), shown);
+    const { oldString, newString } = matchLineEndings(content, input.old_string, input.new_string);
+    const positions = findAll(content, oldString);
+    if (positions.length === 0) {
+      const hint = describeNearMatches(content, input.old_string);
+      throw new ToolError(`old_string was not found in ${shown}.${hint ? `\n${hint}` : ""}`);
+    }
+    if (positions.length > 1 && !input.replace_all) {
+      const lines = positions.slice(0, 10).map((at) => lineOf(content, at));
+      const more = positions.length > 10 ? ", …" : "";
+      throw new ToolError(
+        `old_string matches ${positions.length} times in ${shown} (at lines ${lines.join(", ")}${more}). Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
+      );
+    }
+    return { kind: "edit", path, shown, tracker, content, positions, oldString, newString } as const;
+  }
   return {
     name: "Edit",
     description: [
@@ -60,51 +106,21 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
     },
     eagerInputStreaming: true,
     summarize: (input) => `Edit ${input.file_path}`,
+    /** Everything but the write: a call that cannot succeed fails here, before anyone is asked to allow it. */
+    async check(input, context) {
+      await plan(input, context.state);
+    },
     async run(input, context) {
-      const path = await workspace.resolve(input.file_path);
-      const shown = workspace.display(path);
-      if (input.old_string === input.new_string) {
-        throw new ToolError("old_string and new_string are the same: there is no change to make.");
-      }
-      const tracker = getReadTracker(context.state);
-      const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return undefined;
-        throw new ToolError(`Cannot edit ${shown}: ${error.message}`);
-      });
-      if (!before) {
-        if (input.old_string !== "") {
-          throw new ToolError(`File does not exist: ${shown}. Use Write to create a new file.`);
-        }
+      const planned = await plan(input, context.state);
+      const { path, shown, tracker } = planned;
+      if (planned.kind === "create") {
+        if (context.signal.aborted)
+          throw new ToolError("Edit was aborted before it wrote; nothing was created.");
         await writeFileAtomic(path, input.new_string);
         tracker.record(path, await stat(path));
         return `Created ${shown}.\n\n${diffOf(shown, "", input.new_string, maxDiffChars)}`;
       }
-      if (!before.isFile()) throw new ToolError(`${shown} is not a regular file.`);
-      if (before.size > maxFileBytes) {
-        throw new ToolError(
-          `${shown} is ${before.size} bytes, larger than the ${maxFileBytes} bytes Edit handles.`,
-        );
-      }
-      tracker.assertFresh(path, before, shown);
-      if (input.old_string === "") {
-        throw new ToolError(
-          `old_string is empty, but ${shown} already exists. Give the exact text to replace, or use Write to replace the whole file.`,
-        );
-      }
-      const content = decodeUtf8(await readFile(path), shown);
-      const { oldString, newString } = matchLineEndings(content, input.old_string, input.new_string);
-      const positions = findAll(content, oldString);
-      if (positions.length === 0) {
-        const hint = describeNearMatches(content, input.old_string);
-        throw new ToolError(`old_string was not found in ${shown}.${hint ? `\n${hint}` : ""}`);
-      }
-      if (positions.length > 1 && !input.replace_all) {
-        const lines = positions.slice(0, 10).map((at) => lineOf(content, at));
-        const more = positions.length > 10 ? ", …" : "";
-        throw new ToolError(
-          `old_string matches ${positions.length} times in ${shown} (at lines ${lines.join(", ")}${more}). Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
-        );
-      }
+      const { content, positions, oldString, newString } = planned;
       const updated = replaceAt(content, positions, oldString.length, newString);
       if (context.signal.aborted)
         throw new ToolError("Edit was aborted before it wrote; the file is unchanged.");

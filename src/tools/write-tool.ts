@@ -21,6 +21,23 @@ export interface WriteToolOptions {
 export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
   const { workspace } = options;
   const maxDiffChars = options.maxDiffChars ?? 10_000;
+  /** Resolves the path and checks that it may be written (read before an overwrite), without writing. */
+  async function plan(input: WriteInput, state: Map<string, unknown>) {
+    const path = await workspace.resolve(input.file_path);
+    const shown = workspace.display(path);
+    const tracker = getReadTracker(state);
+    const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw new ToolError(`Cannot write ${shown}: ${error.message}`);
+    });
+    if (before?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file.`);
+    let previous: string | undefined;
+    if (before) {
+      tracker.assertFresh(path, before, shown);
+      previous = await readFile(path, "utf8");
+    }
+    return { path, shown, tracker, previous };
+  }
   return {
     name: "Write",
     description: [
@@ -41,20 +58,12 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
     },
     eagerInputStreaming: true,
     summarize: (input) => `Write ${input.file_path}`,
+    /** Everything but the write: an overwrite that cannot happen fails before anyone is asked to allow it. */
+    async check(input, context) {
+      await plan(input, context.state);
+    },
     async run(input, context) {
-      const path = await workspace.resolve(input.file_path);
-      const shown = workspace.display(path);
-      const tracker = getReadTracker(context.state);
-      const before = await stat(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return undefined;
-        throw new ToolError(`Cannot write ${shown}: ${error.message}`);
-      });
-      if (before?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file.`);
-      let previous: string | undefined;
-      if (before) {
-        tracker.assertFresh(path, before, shown);
-        previous = await readFile(path, "utf8");
-      }
+      const { path, shown, tracker, previous } = await plan(input, context.state);
       if (context.signal.aborted)
         throw new ToolError("Write was aborted before it started; nothing was written.");
       await writeFileAtomic(path, input.content).catch((error: Error) => {

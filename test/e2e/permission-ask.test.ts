@@ -75,3 +75,24 @@ describe("the ask callback through the loop", () => {
     expect(h.exists("nope.txt")).toBe(false);
   });
 });
+
+describe("a call that cannot succeed is not put to the user", () => {
+  it("an Edit of a file never Read, or whose old_string does not match, fails without asking", async () => {
+    const { asked, ask } = answering();
+    await h.put("notes.txt", "alpha\n");
+    await h.run(
+      [
+        calls(call("unread", "Edit", { file_path: "notes.txt", old_string: "alpha", new_string: "beta" })),
+        calls(call("read", "Read", { file_path: "notes.txt" })),
+        calls(call("nomatch", "Edit", { file_path: "notes.txt", old_string: "gamma", new_string: "beta" })),
+        calls(call("outside", "Write", { file_path: "../elsewhere.txt", content: "x" })),
+      ],
+      { canUseTool: await h.checker({ ask }) },
+    );
+    expect(asked).toEqual([]);
+    expect(h.sentText("unread")).toContain("has not been Read in this session");
+    expect(h.sentText("nomatch")).toContain("old_string was not found");
+    expect(h.sentText("outside")).toContain("outside the workspace");
+    expect(await h.text("notes.txt")).toBe("alpha\n");
+  });
+});
