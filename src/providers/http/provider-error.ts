@@ -85,7 +85,13 @@ export function abortedError(signal?: AbortSignal): ProviderError {
 
 /** A failure to reach the server or to read its answer (DNS, reset, dropped connection). Always retryable. */
 export function networkError(cause: unknown, what = "Network error"): ProviderError {
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  let detail = cause instanceof Error ? cause.message : String(cause);
+  // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, a TLS error) is on its cause.
+  const inner =
+    cause instanceof Error ? (cause.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const reason =
+    typeof inner?.code === "string" ? inner.code : typeof inner?.message === "string" ? inner.message : "";
+  if (reason && !detail.includes(reason)) detail = `${detail} (${reason})`;
   return new ProviderError({
     message: `${what}: ${detail}`,
     type: "network_error",
