@@ -1,10 +1,10 @@
-/** The variables of the built-in providers (as the model registry reads them). */
-const PROVIDER_ENV: Readonly<Record<string, { key: string; baseURL: string }>> = {
-  anthropic: { key: "ANTHROPIC_API_KEY", baseURL: "ANTHROPIC_BASE_URL" },
-  openai: { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
-  "openai-responses": { key: "OPENAI_API_KEY", baseURL: "OPENAI_BASE_URL" },
-  gemini: { key: "GEMINI_API_KEY", baseURL: "GEMINI_BASE_URL" },
-};
+import { BUILTIN_PROVIDERS } from "../providers/model-registry.js";
+
+/** The variables of a built-in provider, as the model registry reads them. */
+function providerEnv(name: string): { key: string; baseURL: string } | undefined {
+  const builtin = Object.hasOwn(BUILTIN_PROVIDERS, name) ? BUILTIN_PROVIDERS[name] : undefined;
+  return builtin ? { key: builtin.keyEnv.join(" or "), baseURL: builtin.baseURLEnv } : undefined;
+}
 
 /** The HTTP status in a provider error's message (`Anthropic API error 401 …`, `HTTP 502 from …`). */
 function statusOf(message: string): number | undefined {
@@ -20,7 +20,7 @@ export function errorHint(
   error: { type: string; message: string },
   providerName: string,
 ): string | undefined {
-  const env = PROVIDER_ENV[providerName];
+  const env = providerEnv(providerName);
   const entry = `the ${providerName} entry of ~/.mitsu/models.json`;
   const status = statusOf(error.message);
   if (error.type === "authentication_error" || status === 401) {

@@ -38,7 +38,7 @@ export interface ResolveModelOptions {
 }
 
 /** The built-in providers: their wire protocol, catalog family and the conventional variables. */
-const BUILTIN: Readonly<
+export const BUILTIN_PROVIDERS: Readonly<
   Record<
     string,
     { api: Api; family: keyof typeof MODEL_CATALOG; keyEnv: readonly string[]; baseURLEnv: string }
@@ -85,10 +85,12 @@ export function resolveModel(
 ): ResolvedModel {
   const config = loadModelsConfig(options.home);
   const { providerName, model } = splitSpec(spec, config.providers);
-  const builtin = BUILTIN[providerName];
+  const builtin = BUILTIN_PROVIDERS[providerName];
   const custom = config.providers[providerName];
   if (!builtin && !custom) {
-    const known = [...new Set([...Object.keys(BUILTIN), ...Object.keys(config.providers)])].join(", ");
+    const known = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(config.providers)])].join(
+      ", ",
+    );
     throw new Error(`Unknown provider "${providerName}" in "${spec}". Known providers: ${known}.`);
   }
   const api = builtin?.api ?? custom?.api;
@@ -132,7 +134,7 @@ function splitSpec(
   const colon = trimmed.indexOf(":");
   if (colon > 0) {
     const prefix = trimmed.slice(0, colon);
-    if (BUILTIN[prefix] || custom[prefix]) {
+    if (BUILTIN_PROVIDERS[prefix] || custom[prefix]) {
       const model = trimmed.slice(colon + 1);
       if (model === "") throw new Error(`No model id in "${spec}": write ${prefix}:<model>`);
       return { providerName: prefix, model };
@@ -141,7 +143,7 @@ function splitSpec(
   const inferred = inferProvider(trimmed, custom);
   if (inferred) return { providerName: inferred, model: trimmed };
   if (colon > 0) {
-    const known = [...new Set([...Object.keys(BUILTIN), ...Object.keys(custom)])].join(", ");
+    const known = [...new Set([...Object.keys(BUILTIN_PROVIDERS), ...Object.keys(custom)])].join(", ");
     throw new Error(`Unknown provider "${trimmed.slice(0, colon)}" in "${spec}". Known providers: ${known}.`);
   }
   throw new Error(
