@@ -318,3 +318,19 @@ describe("asking", () => {
     expect(() => check.allowAlways("Bash(")).toThrow(/no closing/);
   });
 });
+
+describe("the question for a compound command that rules allow in part", () => {
+  it("names the parts no rule allows, and suggests rules only for them", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      allowedTools: ["Bash(sleep:*)"],
+      ask: async (request) => {
+        asked.push(request);
+        return "deny";
+      },
+    });
+    await check(...bash("sleep 30; echo done"), ctx);
+    expect(asked[0]?.reason).toBe('rules allow part of the command, not "echo done"');
+    expect(asked[0]?.suggestedRules).toEqual(["Bash(echo:*)"]);
+  });
+});

@@ -235,6 +235,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return { behavior: "ask", incomplete: facts.bash !== undefined && !facts.bash.complete };
   }
 
+  /** For a compound Bash command of which rules allow some parts: the parts that no rule allows. */
+  function partlyAllowed(facts: CallFacts): string | undefined {
+    if (!facts.bash?.complete) return undefined;
+    const { commands } = facts.bash;
+    const denied = commands.filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)));
+    if (denied.length === 0 || denied.length === commands.length) return undefined;
+    return `rules allow part of the command, not ${denied.map((words) => JSON.stringify(words.join(" "))).join(", ")}`;
+  }
+
   function suggestions(facts: CallFacts): string[] {
     if (facts.bash) {
       if (!facts.bash.complete) return [];
@@ -258,7 +267,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const suggestedRules = suggestions(facts);
     const reason = verdict.askRule
       ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
-      : "no rule allows it";
+      : (partlyAllowed(facts) ?? "no rule allows it");
     if (!options.ask) {
       return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
     }
