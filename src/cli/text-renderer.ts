@@ -129,7 +129,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           newline();
           out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
         }
-        out(renderResult(event.result, style, maxLines));
+        out(renderResult(event.result, style, maxLines, event.block.name === "Bash"));
         break;
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
@@ -180,11 +180,23 @@ function resultText(result: ToolResultBlock): string {
   return result.content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.type}]`)).join("\n");
 }
 
-/** A few lines of a tool result; a unified diff is shown whole (coloured) up to 60 lines. */
-export function renderResult(result: ToolResultBlock, style: Style, maxLines: number): string {
-  const lines = resultText(result).split("\n");
+/**
+ * A few lines of a tool result; a unified diff is shown whole (coloured) up to 60 lines. A command's output
+ * (`tail`) is shown from its end, where a test run or a build says how it went, without a clean exit's note.
+ */
+export function renderResult(result: ToolResultBlock, style: Style, maxLines: number, tail = false): string {
+  let lines = resultText(result).split("\n");
+  if (tail && !result.is_error) {
+    lines = lines.filter((l) => l !== "[Exit code: 0]");
+    while (lines.length > 1 && lines.at(-1) === "") lines.pop();
+  }
   const isDiff = lines.some((l) => l.startsWith("@@ "));
   const limit = isDiff ? 60 : maxLines;
+  if (tail && !isDiff && lines.length > limit) {
+    const hidden = lines.length - limit;
+    const kept = lines.slice(hidden).map((line) => (result.is_error ? style.red(line) : style.dim(line)));
+    return `${[style.dim(`… (${hidden} lines above)`), ...kept].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
+  }
   const shown = lines.slice(0, limit).map((line) => {
     if (result.is_error) return style.red(line);
     if (isDiff && line.startsWith("+") && !line.startsWith("+++")) return style.green(line);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createStyle } from "../../src/cli/style.js";
-import { createTextRenderer, formatDelay } from "../../src/cli/text-renderer.js";
+import { createTextRenderer, formatDelay, renderResult } from "../../src/cli/text-renderer.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import type { ToolUseBlock } from "../../src/messages/index.js";
 
@@ -99,5 +99,32 @@ describe("the text renderer", () => {
     expect(formatDelay(177.4)).toBe("177 ms");
     expect(formatDelay(2000)).toBe("2 s");
     expect(formatDelay(2890)).toBe("2.9 s");
+  });
+});
+
+describe("a command's output on screen", () => {
+  const plain = createStyle(false);
+  const output = (text: string, is_error?: boolean) => ({
+    type: "tool_result" as const,
+    tool_use_id: "t",
+    content: text,
+    ...(is_error ? { is_error } : {}),
+  });
+
+  it("is shown from its end, where a test run says how it went, without a clean exit's note", () => {
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join("\n");
+    expect(renderResult(output(`${lines}\n\n[Exit code: 0]`), plain, 3, true)).toBe(
+      "  ⎿ … (7 lines above)\n    line 8\n    line 9\n    line 10\n",
+    );
+  });
+
+  it("keeps a failing exit code in view", () => {
+    expect(renderResult(output("boom\n\n[Exit code: 2]"), plain, 4, true)).toBe(
+      "  ⎿ boom\n    \n    [Exit code: 2]\n",
+    );
+  });
+
+  it("other results are shown from their start", () => {
+    expect(renderResult(output("a\nb\nc\nd"), plain, 2)).toBe("  ⎿ a\n    b\n    … (+2 lines)\n");
   });
 });
