@@ -74,7 +74,10 @@ export function demoScenario(workspace: string): SimTurn[] {
         {
           type: "tool_use",
           name: "Bash",
-          input: { command: "node --test test/", description: "Run the tests" },
+          input: {
+            command: 'node --test test/ 2>&1 | grep -E "^# (pass|fail)"',
+            description: "Run the tests",
+          },
         },
       ],
     },

@@ -32,7 +32,7 @@ const prompt =
 process.stdout.write(
   `${style.bold("mitsu demo")} ${style.dim(`— a SCRIPTED model served by mitsu's simulator at ${sim.url} (no network, no API key)`)}\n` +
     `${style.dim(`workspace: ${workspace}`)}\n` +
-    `${style.dim(`$ mitsu -p ${model ? `--model ${model} ` : ""}--permission-mode acceptEdits --allowedTools "Bash(node --test:*)" "${prompt}"`)}\n\n`,
+    `${style.dim(`$ mitsu -p ${model ? `--model ${model} ` : ""}--permission-mode acceptEdits --allowedTools "Bash(node --test:*),Bash(grep:*)" "${prompt}"`)}\n\n`,
 );
 
 let code = 1;
@@ -44,7 +44,7 @@ try {
       "--permission-mode",
       "acceptEdits",
       "--allowedTools",
-      "Bash(node --test:*)",
+      "Bash(node --test:*),Bash(grep:*)",
       "--verbose",
       prompt,
     ],

@@ -18,7 +18,14 @@ describe("the demo scenario, end to end through the command", () => {
     const s = await simulatorEnv({ script: demoScenario(cwd), inputChunk: 24 });
     sim = s.sim;
     const out = await runMitsu(
-      ["-p", "--permission-mode", "acceptEdits", "--allowedTools", "Bash(node --test:*)", "fix it"],
+      [
+        "-p",
+        "--permission-mode",
+        "acceptEdits",
+        "--allowedTools",
+        "Bash(node --test:*),Bash(grep:*)",
+        "fix it",
+      ],
       { cwd, home, env: s.env },
     );
     expect(out.stderr).toBe("");

@@ -73,7 +73,7 @@ describe.each(CASES)("mitsu -p --model on $label", (c) => {
         "--permission-mode",
         "acceptEdits",
         "--allowedTools",
-        "Bash(node --test:*)",
+        "Bash(node --test:*),Bash(grep:*)",
         "fix it",
       ],
       { cwd, home, env: providerEnv(sim.url) },
