@@ -10,6 +10,7 @@ import {
   startSse,
 } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
+import { streamPacing } from "../stream-pacing.js";
 import { estimateTokens } from "../token-estimate.js";
 import type { SimTurn, SimUsage } from "../types.js";
 import { cacheBlocks } from "./cache-blocks.js";
@@ -98,11 +99,8 @@ async function serveTurn(
       message,
       usage,
       eager,
-      textChunk: options.textChunk,
-      inputChunk: options.inputChunk,
-      delayMs: options.delayMs,
       events,
-      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+      ...streamPacing(ctx, ex),
     });
     return;
   }

@@ -1,21 +1,17 @@
 import { chunkText } from "../chunk-text.js";
 import type { PlannedBlock, PlannedTurn } from "../plan-turn.js";
 import { sleep } from "../sleep.js";
+import type { StreamPacing } from "../stream-pacing.js";
 import type { SimUsage } from "../types.js";
 import type { AnthropicEventWriter } from "./event-writer.js";
 
-export interface StreamTurnInput {
+export interface StreamTurnInput extends StreamPacing {
   plan: PlannedTurn;
   message: { id: string; model: string; stopSequence: string | null };
   usage: SimUsage;
   /** Tools whose input streams as generated; the others are released whole at block end. */
   eager: ReadonlySet<string>;
-  textChunk: number;
-  inputChunk: number;
-  delayMs: number;
   events: AnthropicEventWriter;
-  /** Called when the generation of a block ended (before a buffered tool's input is released). */
-  onGenerated: (block: number) => void;
 }
 
 /**

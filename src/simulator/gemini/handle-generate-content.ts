@@ -10,6 +10,7 @@ import {
 } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
+import { streamPacing } from "../stream-pacing.js";
 import type { SimTurn } from "../types.js";
 import {
   geminiErrorForStatus,
@@ -61,7 +62,6 @@ async function serveTurn(
   request: { body: GeminiBody; model: string; stream: boolean },
   turn: SimTurn,
 ): Promise<void> {
-  const { options } = ctx;
   const { body, model } = request;
   const maxTokens = body.generationConfig?.maxOutputTokens;
   // Gemini gives calls no ids; the planner still wants one per tool_use.
@@ -87,10 +87,8 @@ async function serveTurn(
       turn: gemini,
       tokens,
       identity,
-      textChunk: options.textChunk,
-      delayMs: options.delayMs,
       events,
-      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+      ...streamPacing(ctx, ex),
     });
     return;
   }

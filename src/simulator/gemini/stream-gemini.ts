@@ -2,6 +2,7 @@ import { chunkText } from "../chunk-text.js";
 import type { TurnTokens } from "../scripted-turn.js";
 import { sleep } from "../sleep.js";
 import type { SseWriter } from "../sse-writer.js";
+import type { StreamPacing } from "../stream-pacing.js";
 import {
   functionCallPart,
   type GeminiPart,
@@ -10,14 +11,12 @@ import {
   geminiResponse,
 } from "./gemini-parts.js";
 
-export interface StreamGeminiInput {
+/** Gemini sends a function call whole, so `inputChunk` goes unused. */
+export interface StreamGeminiInput extends StreamPacing {
   turn: GeminiTurn;
   tokens: TurnTokens;
   identity: { model: string; responseId: string };
-  textChunk: number;
-  delayMs: number;
   events: SseWriter;
-  onGenerated: (block: number) => void;
 }
 
 /** One Gemini SSE frame: a `data:` line and the API's CRLF blank line. */

@@ -3,6 +3,7 @@ import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-t
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
+import { streamPacing } from "../stream-pacing.js";
 import type { SimTurn } from "../types.js";
 import { chatCompletionJson } from "./chat-completion-json.js";
 import { streamChat } from "./stream-chat.js";
@@ -57,11 +58,8 @@ async function serveTurn(
       identity,
       tokens,
       includeUsage: body.stream_options?.include_usage === true,
-      textChunk: options.textChunk,
-      inputChunk: options.inputChunk,
-      delayMs: options.delayMs,
       events,
-      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+      ...streamPacing(ctx, ex),
     });
     return;
   }

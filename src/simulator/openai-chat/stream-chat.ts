@@ -3,21 +3,18 @@ import type { PlannedBlock, PlannedTurn } from "../plan-turn.js";
 import type { TurnTokens } from "../scripted-turn.js";
 import { sleep } from "../sleep.js";
 import type { SseWriter } from "../sse-writer.js";
+import type { StreamPacing } from "../stream-pacing.js";
 import type { ChatIdentity } from "./chat-completion-json.js";
 import { chatUsage } from "./chat-usage.js";
 import { finishReason } from "./finish-reason.js";
 
-export interface StreamChatInput {
+export interface StreamChatInput extends StreamPacing {
   plan: PlannedTurn;
   identity: ChatIdentity;
   tokens: TurnTokens;
   /** `stream_options.include_usage`: `usage: null` on every chunk and a final usage chunk with `choices: []`. */
   includeUsage: boolean;
-  textChunk: number;
-  inputChunk: number;
-  delayMs: number;
   events: SseWriter;
-  onGenerated: (block: number) => void;
 }
 
 /** The last frame of a Chat Completions stream. */

@@ -3,6 +3,7 @@ import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-t
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
+import { streamPacing } from "../stream-pacing.js";
 import type { SimTurn } from "../types.js";
 import { finishedItem, itemPlans } from "./response-items.js";
 import { type ResponseIdentity, responseObject } from "./response-object.js";
@@ -72,11 +73,8 @@ async function serveTurn(
       items,
       identity,
       tokens,
-      textChunk: options.textChunk,
-      inputChunk: options.inputChunk,
-      delayMs: options.delayMs,
       events,
-      onGenerated: (block) => options.onMark({ kind: "generation-end", request: ex.index, block }),
+      ...streamPacing(ctx, ex),
     });
     return;
   }

@@ -3,19 +3,16 @@ import type { PlannedTurn } from "../plan-turn.js";
 import type { TurnTokens } from "../scripted-turn.js";
 import { sleep } from "../sleep.js";
 import type { SseWriter } from "../sse-writer.js";
+import type { StreamPacing } from "../stream-pacing.js";
 import { contentPart, finishedItem, type ItemPlan } from "./response-items.js";
 import { type ResponseIdentity, responseObject } from "./response-object.js";
 
-export interface StreamResponseInput {
+export interface StreamResponseInput extends StreamPacing {
   plan: PlannedTurn;
   items: ItemPlan[];
   identity: ResponseIdentity;
   tokens: TurnTokens;
-  textChunk: number;
-  inputChunk: number;
-  delayMs: number;
   events: SseWriter;
-  onGenerated: (block: number) => void;
 }
 
 /** One Responses SSE frame; `sequence_number` is the count of events sent before it. */
