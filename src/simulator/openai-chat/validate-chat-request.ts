@@ -1,5 +1,11 @@
-import { checkMinInteger, checkToolName, isObject, typeName } from "../openai-shared/check-fields.js";
+import {
+  checkMinInteger,
+  checkModelAndStream,
+  checkToolName,
+  isObject,
+} from "../openai-shared/check-fields.js";
 import type { OpenAIInvalid } from "../openai-shared/openai-error.js";
+import { invalidType, missingParameter } from "../openai-shared/param-errors.js";
 
 const ROLES = ["system", "developer", "user", "assistant", "tool"];
 
@@ -9,13 +15,8 @@ const ROLES = ["system", "developer", "user", "assistant", "tool"];
  */
 export function validateChatRequest(body: unknown): OpenAIInvalid | undefined {
   if (!isObject(body)) return { message: "The request body must be a JSON object." };
-  if (body.model === undefined) return missing("model");
-  if (typeof body.model !== "string" || body.model === "")
-    return invalidType("model", "a string", body.model);
-  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
-    return invalidType("stream", "a boolean", body.stream);
-  }
   return (
+    checkModelAndStream(body) ??
     checkMinInteger(body.max_tokens, "max_tokens", 1) ??
     checkMinInteger(body.max_completion_tokens, "max_completion_tokens", 1) ??
     checkTools(body.tools) ??
@@ -36,7 +37,7 @@ function checkTools(tools: unknown): OpenAIInvalid | undefined {
       };
     }
     if (tool.type !== "function") continue;
-    if (!isObject(tool.function)) return missing(`tools[${i}].function`);
+    if (!isObject(tool.function)) return missingParameter(`tools[${i}].function`);
     const bad = checkToolName(tool.function.name, `tools[${i}].function.name`);
     if (bad) return bad;
   }
@@ -44,7 +45,7 @@ function checkTools(tools: unknown): OpenAIInvalid | undefined {
 }
 
 function checkMessages(messages: unknown): OpenAIInvalid | undefined {
-  if (messages === undefined) return missing("messages");
+  if (messages === undefined) return missingParameter("messages");
   if (!Array.isArray(messages)) return invalidType("messages", "an array", messages);
   if (messages.length === 0) {
     return {
@@ -61,7 +62,7 @@ function checkMessages(messages: unknown): OpenAIInvalid | undefined {
   for (const [i, message] of messages.entries()) {
     if (!isObject(message)) return invalidType(`messages[${i}]`, "an object", message);
     const role = message.role;
-    if (role === undefined) return missing(`messages[${i}].role`);
+    if (role === undefined) return missingParameter(`messages[${i}].role`);
     if (typeof role !== "string" || !ROLES.includes(role)) {
       return {
         message: `Invalid value: '${String(role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
@@ -92,7 +93,7 @@ function checkMessages(messages: unknown): OpenAIInvalid | undefined {
 
 function checkContent(message: Record<string, unknown>, i: number): OpenAIInvalid | undefined {
   const { content } = message;
-  if (content === undefined) return missing(`messages[${i}].content`);
+  if (content === undefined) return missingParameter(`messages[${i}].content`);
   if (typeof content !== "string" && !Array.isArray(content)) {
     return invalidType(`messages[${i}].content`, "one of a string or array of objects", content);
   }
@@ -117,10 +118,10 @@ function checkAssistant(message: Record<string, unknown>, i: number): OpenAIInva
   for (const [j, call] of calls.entries()) {
     const at = `messages[${i}].tool_calls[${j}]`;
     if (!isObject(call)) return invalidType(at, "an object", call);
-    if (typeof call.id !== "string") return missing(`${at}.id`);
-    if (!isObject(call.function)) return missing(`${at}.function`);
-    if (typeof call.function.name !== "string") return missing(`${at}.function.name`);
-    if (typeof call.function.arguments !== "string") return missing(`${at}.function.arguments`);
+    if (typeof call.id !== "string") return missingParameter(`${at}.id`);
+    if (!isObject(call.function)) return missingParameter(`${at}.function`);
+    if (typeof call.function.name !== "string") return missingParameter(`${at}.function.name`);
+    if (typeof call.function.arguments !== "string") return missingParameter(`${at}.function.arguments`);
   }
   return undefined;
 }
@@ -138,7 +139,7 @@ function checkToolMessage(
     };
   }
   const id = message.tool_call_id;
-  if (id === undefined) return missing(`messages[${i}].tool_call_id`);
+  if (id === undefined) return missingParameter(`messages[${i}].tool_call_id`);
   if (typeof id !== "string") return invalidType(`messages[${i}].tool_call_id`, "a string", id);
   if (!answerable.has(id)) {
     return {
@@ -155,17 +156,5 @@ function unanswered(index: number, ids: Set<string>): OpenAIInvalid {
       "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. " +
       `The following tool_call_ids did not have response messages: ${[...ids].join(", ")}`,
     param: `messages.[${index}].role`,
-  };
-}
-
-function missing(param: string): OpenAIInvalid {
-  return { message: `Missing required parameter: '${param}'.`, param, code: "missing_required_parameter" };
-}
-
-function invalidType(param: string, expected: string, value: unknown): OpenAIInvalid {
-  return {
-    message: `Invalid type for '${param}': expected ${expected}, but got ${typeName(value)} instead.`,
-    param,
-    code: "invalid_type",
   };
 }

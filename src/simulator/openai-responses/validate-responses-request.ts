@@ -1,5 +1,11 @@
-import { checkMinInteger, checkToolName, isObject, typeName } from "../openai-shared/check-fields.js";
+import {
+  checkMinInteger,
+  checkModelAndStream,
+  checkToolName,
+  isObject,
+} from "../openai-shared/check-fields.js";
 import type { OpenAIInvalid } from "../openai-shared/openai-error.js";
+import { invalidType, missingParameter } from "../openai-shared/param-errors.js";
 
 const ROLES = ["assistant", "system", "developer", "user"];
 /** The Responses API rejects smaller output limits. */
@@ -12,12 +18,8 @@ export const MIN_OUTPUT_TOKENS = 16;
  */
 export function validateResponsesRequest(body: unknown): OpenAIInvalid | undefined {
   if (!isObject(body)) return { message: "The request body must be a JSON object." };
-  if (body.model === undefined) return missing("model");
-  if (typeof body.model !== "string" || body.model === "")
-    return invalidType("model", "a string", body.model);
-  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
-    return invalidType("stream", "a boolean", body.stream);
-  }
+  const bad = checkModelAndStream(body);
+  if (bad) return bad;
   if (
     body.instructions !== undefined &&
     body.instructions !== null &&
@@ -44,7 +46,7 @@ function checkTools(tools: unknown): OpenAIInvalid | undefined {
   if (!Array.isArray(tools)) return invalidType("tools", "an array", tools);
   for (const [i, tool] of tools.entries()) {
     if (!isObject(tool)) return invalidType(`tools[${i}]`, "an object", tool);
-    if (typeof tool.type !== "string") return missing(`tools[${i}].type`);
+    if (typeof tool.type !== "string") return missingParameter(`tools[${i}].type`);
     // Built-in tools (web_search, file_search, …) have no name of their own.
     if (tool.type !== "function") continue;
     const bad = checkToolName(tool.name, `tools[${i}].name`);
@@ -54,7 +56,7 @@ function checkTools(tools: unknown): OpenAIInvalid | undefined {
 }
 
 function checkInput(input: unknown): OpenAIInvalid | undefined {
-  if (input === undefined) return missing("input");
+  if (input === undefined) return missingParameter("input");
   if (typeof input === "string") return undefined;
   if (!Array.isArray(input)) return invalidType("input", "one of a string or array of input items", input);
   const calls: string[] = [];
@@ -62,17 +64,17 @@ function checkInput(input: unknown): OpenAIInvalid | undefined {
   for (const [i, item] of input.entries()) {
     if (!isObject(item)) return invalidType(`input[${i}]`, "an object", item);
     const type = item.type ?? (item.role !== undefined ? "message" : undefined);
-    if (type === undefined) return missing(`input[${i}].type`);
+    if (type === undefined) return missingParameter(`input[${i}].type`);
     if (type === "message") {
       const bad = checkMessage(item, i);
       if (bad) return bad;
     } else if (type === "function_call") {
       for (const field of ["call_id", "name", "arguments"]) {
-        if (typeof item[field] !== "string") return missing(`input[${i}].${field}`);
+        if (typeof item[field] !== "string") return missingParameter(`input[${i}].${field}`);
       }
       calls.push(item.call_id as string);
     } else if (type === "function_call_output") {
-      if (typeof item.call_id !== "string") return missing(`input[${i}].call_id`);
+      if (typeof item.call_id !== "string") return missingParameter(`input[${i}].call_id`);
       if (!calls.includes(item.call_id)) {
         return {
           message: `No tool call found for function call output with call_id ${item.call_id}.`,
@@ -80,7 +82,7 @@ function checkInput(input: unknown): OpenAIInvalid | undefined {
         };
       }
       answered.add(item.call_id);
-      if (item.output === undefined) return missing(`input[${i}].output`);
+      if (item.output === undefined) return missingParameter(`input[${i}].output`);
     }
   }
   const open = calls.find((id) => !answered.has(id));
@@ -91,7 +93,7 @@ function checkInput(input: unknown): OpenAIInvalid | undefined {
 
 function checkMessage(item: Record<string, unknown>, i: number): OpenAIInvalid | undefined {
   const { role, content } = item;
-  if (role === undefined) return missing(`input[${i}].role`);
+  if (role === undefined) return missingParameter(`input[${i}].role`);
   if (typeof role !== "string" || !ROLES.includes(role)) {
     return {
       message: `Invalid value: '${String(role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`,
@@ -99,21 +101,9 @@ function checkMessage(item: Record<string, unknown>, i: number): OpenAIInvalid |
       code: "invalid_value",
     };
   }
-  if (content === undefined) return missing(`input[${i}].content`);
+  if (content === undefined) return missingParameter(`input[${i}].content`);
   if (typeof content !== "string" && !Array.isArray(content)) {
     return invalidType(`input[${i}].content`, "one of a string or array of input content items", content);
   }
   return undefined;
-}
-
-function missing(param: string): OpenAIInvalid {
-  return { message: `Missing required parameter: '${param}'.`, param, code: "missing_required_parameter" };
-}
-
-function invalidType(param: string, expected: string, value: unknown): OpenAIInvalid {
-  return {
-    message: `Invalid type for '${param}': expected ${expected}, but got ${typeName(value)} instead.`,
-    param,
-    code: "invalid_type",
-  };
 }

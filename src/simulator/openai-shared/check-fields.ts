@@ -1,18 +1,12 @@
 import type { OpenAIInvalid } from "./openai-error.js";
+import { invalidType, missingParameter } from "./param-errors.js";
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 
 /** A function tool's name as OpenAI checks it: ^[a-zA-Z0-9_-]{1,64}$, in the API's wording. */
 export function checkToolName(name: unknown, param: string): OpenAIInvalid | undefined {
-  if (name === undefined)
-    return { message: `Missing required parameter: '${param}'.`, param, code: "missing_required_parameter" };
-  if (typeof name !== "string") {
-    return {
-      message: `Invalid type for '${param}': expected a string, but got ${typeName(name)} instead.`,
-      param,
-      code: "invalid_type",
-    };
-  }
+  if (name === undefined) return missingParameter(param);
+  if (typeof name !== "string") return invalidType(param, "a string", name);
   if (name.length > 64) {
     return {
       message: `Invalid '${param}': string too long. Expected a string with maximum length 64, but got a string with length ${name.length} instead.`,
@@ -33,13 +27,7 @@ export function checkToolName(name: unknown, param: string): OpenAIInvalid | und
 /** An optional integer field with a minimum (max_tokens and friends), in the API's wording. */
 export function checkMinInteger(value: unknown, param: string, min: number): OpenAIInvalid | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isInteger(value)) {
-    return {
-      message: `Invalid type for '${param}': expected an integer, but got ${typeName(value)} instead.`,
-      param,
-      code: "invalid_type",
-    };
-  }
+  if (typeof value !== "number" || !Number.isInteger(value)) return invalidType(param, "an integer", value);
   if (value < min) {
     return {
       message: `Invalid '${param}': integer below minimum value. Expected a value >= ${min}, but got ${value} instead.`,
@@ -50,15 +38,18 @@ export function checkMinInteger(value: unknown, param: string, min: number): Ope
   return undefined;
 }
 
-/** How OpenAI names a JSON value's type in its messages. */
-export function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a decimal";
-  if (typeof value === "string") return "a string";
-  if (typeof value === "boolean") return "a boolean";
-  return typeof value;
+/**
+ * The checks both OpenAI protocols start a body with, in the API's order: `model` present and a non-empty
+ * string, then `stream` a boolean when given.
+ */
+export function checkModelAndStream(body: Record<string, unknown>): OpenAIInvalid | undefined {
+  if (body.model === undefined) return missingParameter("model");
+  if (typeof body.model !== "string" || body.model === "")
+    return invalidType("model", "a string", body.model);
+  if (body.stream !== undefined && body.stream !== null && typeof body.stream !== "boolean") {
+    return invalidType("stream", "a boolean", body.stream);
+  }
+  return undefined;
 }
 
 /** A plain JSON object. */
