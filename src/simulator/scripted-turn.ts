@@ -8,6 +8,7 @@ import type { Exchange, SimContext } from "./sim-context.js";
 import { sleep } from "./sleep.js";
 import { estimateTokens } from "./token-estimate.js";
 import type { SimFault, SimTurn } from "./types.js";
+import { writeJsonHead } from "./write-json-head.js";
 
 /**
  * Answers an error in a protocol's shape and logs it. `message` undefined: the protocol's usual message for
@@ -140,12 +141,7 @@ export function sendJson(
   json: string,
   headers: Record<string, string>,
 ): void {
-  ex.log.status = 200;
-  ex.res.writeHead(200, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
-    ...headers,
-  });
+  writeJsonHead(ex, 200, json, headers);
   writer.write(json);
   writer.end();
 }

@@ -1,5 +1,6 @@
 import type { Exchange, SimContext } from "../sim-context.js";
 import { estimateTokens } from "../token-estimate.js";
+import { writeJsonHead } from "../write-json-head.js";
 import { cacheBlocks } from "./cache-blocks.js";
 import { rejectedBeforeValidation, sendError } from "./send-error.js";
 import { validatePrompt } from "./validate-request.js";
@@ -16,11 +17,6 @@ export async function handleCountTokens(ctx: SimContext, ex: Exchange): Promise<
   if (invalid) return sendError(ex, requestId, 400, "invalid_request_error", invalid);
   const chars = cacheBlocks(ex.log.body).reduce((sum, block) => sum + block.key.length, 0);
   const json = JSON.stringify({ input_tokens: estimateTokens(chars, ctx.options.charsPerToken) });
-  ex.log.status = 200;
-  ex.res.writeHead(200, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
-    "request-id": requestId,
-  });
+  writeJsonHead(ex, 200, json, { "request-id": requestId });
   ex.res.end(json);
 }

@@ -1,3 +1,4 @@
+import { sendJsonError } from "../send-json-error.js";
 import type { Exchange } from "../sim-context.js";
 import { anthropicErrorBody } from "./error-body.js";
 
@@ -10,16 +11,8 @@ export function sendError(
   message: string,
   extraHeaders: Record<string, string> = {},
 ): void {
-  ex.log.status = status;
-  ex.log.error = message;
   const json = JSON.stringify(anthropicErrorBody(type, message, requestId));
-  ex.res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
-    "request-id": requestId,
-    ...extraHeaders,
-  });
-  ex.res.end(json);
+  sendJsonError(ex, status, message, json, { "request-id": requestId, ...extraHeaders });
 }
 
 /** The checks the API makes before it reads the body's fields: an API key, then JSON. True when it answered. */

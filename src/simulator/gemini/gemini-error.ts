@@ -1,4 +1,5 @@
 import { faultStatus, isNeutralErrorType } from "../fault-status.js";
+import { sendJsonError } from "../send-json-error.js";
 import type { Exchange } from "../sim-context.js";
 
 /** Google's error object, the body of every error answer: `{"error": GeminiError}`. */
@@ -43,15 +44,10 @@ export function sendGeminiError(
   error: GeminiError,
   headers: Record<string, string> = {},
 ): void {
-  ex.log.status = error.code;
-  ex.log.error = error.message;
-  const json = JSON.stringify({ error });
-  ex.res.writeHead(error.code, {
+  sendJsonError(ex, error.code, error.message, JSON.stringify({ error }), {
     "content-type": "application/json; charset=UTF-8",
-    "content-length": Buffer.byteLength(json),
     ...headers,
   });
-  ex.res.end(json);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { faultStatus, isNeutralErrorType } from "../fault-status.js";
+import { sendJsonError } from "../send-json-error.js";
 import type { Exchange } from "../sim-context.js";
 
 /** OpenAI's error object, the body of every error answer: `{"error": OpenAIError}`. */
@@ -70,16 +71,10 @@ export function sendOpenAIError(
   error: OpenAIError,
   headers: Record<string, string> = {},
 ): void {
-  ex.log.status = status;
-  ex.log.error = error.message;
-  const json = JSON.stringify({ error });
-  ex.res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json),
+  sendJsonError(ex, status, error.message, JSON.stringify({ error }), {
     "x-request-id": requestId,
     ...headers,
   });
-  ex.res.end(json);
 }
 
 /**
