@@ -1,7 +1,6 @@
 import type { RetryOptions } from "../http/retry-policy.js";
-import { streamWithRetries } from "../http/stream-with-retries.js";
 import type { Provider } from "../provider.js";
-import { redactHeaders } from "../shared/redact-headers.js";
+import { createHttpProvider } from "../shared/http-provider.js";
 import { decodeAnthropicStream } from "./decode-stream.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
@@ -35,30 +34,18 @@ export interface AnthropicOptions {
 /** The Messages API adapter (`api: "anthropic"`): `POST {baseURL}/v1/messages` with `stream: true`. */
 export function createAnthropicProvider(options: AnthropicOptions = {}): Provider {
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
-  const headers = buildHeaders(options);
-  return {
+  return createHttpProvider({
     api: "anthropic",
-    encode(request) {
-      return { url, method: "POST", headers: redactHeaders(headers), body: encodeAnthropicRequest(request) };
-    },
-    stream(request, callOptions = {}) {
-      const { signal, liveInput } = callOptions;
-      return streamWithRetries({
-        post: {
-          url,
-          headers,
-          body: encodeAnthropicRequest(request),
-          parseError: parseAnthropicError,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        },
-        decode: (response) => decodeAnthropicStream(response.body, { signal, liveInput }),
-        signal,
-        retry: options.retry,
-        sleep: options.sleep,
-        random: options.random,
-      });
-    },
-  };
+    url: () => url,
+    headers: buildHeaders(options),
+    body: encodeAnthropicRequest,
+    parseError: parseAnthropicError,
+    decode: (response, { signal, liveInput }) => decodeAnthropicStream(response.body, { signal, liveInput }),
+    fetch: options.fetch,
+    retry: options.retry,
+    sleep: options.sleep,
+    random: options.random,
+  });
 }
 
 function buildHeaders(options: AnthropicOptions): Record<string, string> {

@@ -1,8 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
-import { streamWithRetries } from "../http/stream-with-retries.js";
-import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import type { ModelRequest, Provider } from "../provider.js";
+import { createHttpProvider } from "../shared/http-provider.js";
 import { mergeHeaders } from "../shared/merge-headers.js";
-import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeGeminiStream } from "./decode-stream.js";
 import { encodeGeminiRequest } from "./encode-request.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
@@ -33,41 +32,28 @@ export interface GeminiProviderOptions {
 export function createGeminiProvider(options: GeminiProviderOptions = {}): Provider {
   const baseURL = (options.baseURL ?? GEMINI_DEFAULT_BASE_URL).replace(/\/+$/, "");
   const version = options.apiVersion ?? "v1beta";
-  const urlFor = (model: string) =>
-    `${baseURL}/${version}/models/${encodeURIComponent(model.replace(/^models\//, ""))}:streamGenerateContent?alt=sse`;
+  const url = (request: ModelRequest) =>
+    `${baseURL}/${version}/models/${encodeURIComponent(request.model.replace(/^models\//, ""))}:streamGenerateContent?alt=sse`;
   const defaults: Record<string, string> = {
     "content-type": "application/json",
     accept: "text/event-stream",
   };
   if (options.apiKey) defaults["x-goog-api-key"] = options.apiKey;
-  const headers = mergeHeaders(defaults, options.headers);
 
-  return {
+  return createHttpProvider({
     api: "gemini",
-    encode(request: ModelRequest): EncodedRequest {
-      return {
-        url: urlFor(request.model),
-        method: "POST",
-        headers: redactHeaders(headers),
-        body: encodeGeminiRequest(request),
-      };
-    },
-    stream(request: ModelRequest, call: CallOptions = {}) {
-      const signal = call.signal;
-      return streamWithRetries({
-        post: {
-          url: urlFor(request.model),
-          headers,
-          body: encodeGeminiRequest(request),
-          parseError: parseGeminiError,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        },
-        decode: (response) =>
-          decodeGeminiStream(response, { signal, live: call.liveInput ?? true, newId: options.newId }),
-        signal,
-        retry: options.retry,
-        sleep: options.sleep,
-      });
-    },
-  };
+    url,
+    headers: mergeHeaders(defaults, options.headers),
+    body: encodeGeminiRequest,
+    parseError: parseGeminiError,
+    decode: (response, call) =>
+      decodeGeminiStream(response, {
+        signal: call.signal,
+        live: call.liveInput ?? true,
+        newId: options.newId,
+      }),
+    fetch: options.fetch,
+    retry: options.retry,
+    sleep: options.sleep,
+  });
 }

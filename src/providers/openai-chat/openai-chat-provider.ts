@@ -1,9 +1,8 @@
 import type { RetryOptions } from "../http/retry-policy.js";
-import { streamWithRetries } from "../http/stream-with-retries.js";
-import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import type { Provider } from "../provider.js";
+import { createHttpProvider } from "../shared/http-provider.js";
 import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
-import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeOpenAIChatStream } from "./decode-stream.js";
 import { encodeOpenAIChatRequest } from "./encode-request.js";
 import { type KnownServer, type OpenAIChatQuirks, resolveQuirks } from "./quirks.js";
@@ -43,41 +42,24 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
     accept: "text/event-stream",
   };
   if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
-  const headers = mergeHeaders(defaults, options.headers);
-  const body = (request: ModelRequest) =>
-    encodeOpenAIChatRequest(
-      request,
-      options.reasoningEffort !== undefined
-        ? { quirks, reasoningEffort: options.reasoningEffort }
-        : { quirks },
-    );
+  const encodeOptions =
+    options.reasoningEffort !== undefined ? { quirks, reasoningEffort: options.reasoningEffort } : { quirks };
 
-  return {
+  return createHttpProvider({
     api: "openai-chat",
-    encode(request: ModelRequest): EncodedRequest {
-      return { url, method: "POST", headers: redactHeaders(headers), body: body(request) };
-    },
-    stream(request: ModelRequest, call: CallOptions = {}) {
-      const signal = call.signal;
-      return streamWithRetries({
-        post: {
-          url,
-          headers,
-          body: body(request),
-          parseError: parseOpenAIError,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        },
-        decode: (response) =>
-          decodeOpenAIChatStream(response, {
-            signal,
-            live: call.liveInput ?? true,
-            reasoningField: quirks.reasoningField,
-            newId: options.newId,
-          }),
-        signal,
-        retry: options.retry,
-        sleep: options.sleep,
-      });
-    },
-  };
+    url: () => url,
+    headers: mergeHeaders(defaults, options.headers),
+    body: (request) => encodeOpenAIChatRequest(request, encodeOptions),
+    parseError: parseOpenAIError,
+    decode: (response, call) =>
+      decodeOpenAIChatStream(response, {
+        signal: call.signal,
+        live: call.liveInput ?? true,
+        reasoningField: quirks.reasoningField,
+        newId: options.newId,
+      }),
+    fetch: options.fetch,
+    retry: options.retry,
+    sleep: options.sleep,
+  });
 }

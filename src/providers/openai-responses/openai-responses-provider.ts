@@ -1,9 +1,8 @@
 import type { RetryOptions } from "../http/retry-policy.js";
-import { streamWithRetries } from "../http/stream-with-retries.js";
-import type { CallOptions, EncodedRequest, ModelRequest, Provider } from "../provider.js";
+import type { Provider } from "../provider.js";
+import { createHttpProvider } from "../shared/http-provider.js";
 import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
-import { redactHeaders } from "../shared/redact-headers.js";
 import { decodeResponsesStream } from "./decode-stream.js";
 import { encodeResponsesRequest, type ResponsesEncodeOptions } from "./encode-request.js";
 
@@ -32,37 +31,21 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     accept: "text/event-stream",
   };
   if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
-  const headers = mergeHeaders(defaults, options.headers);
   const encodeOptions: ResponsesEncodeOptions = {};
   if (options.reasoningEffort !== undefined) encodeOptions.reasoningEffort = options.reasoningEffort;
   if (options.reasoningSummary !== undefined) encodeOptions.reasoningSummary = options.reasoningSummary;
   if (options.store !== undefined) encodeOptions.store = options.store;
 
-  return {
+  return createHttpProvider({
     api: "openai-responses",
-    encode(request: ModelRequest): EncodedRequest {
-      return {
-        url,
-        method: "POST",
-        headers: redactHeaders(headers),
-        body: encodeResponsesRequest(request, encodeOptions),
-      };
-    },
-    stream(request: ModelRequest, call: CallOptions = {}) {
-      const signal = call.signal;
-      return streamWithRetries({
-        post: {
-          url,
-          headers,
-          body: encodeResponsesRequest(request, encodeOptions),
-          parseError: parseOpenAIError,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
-        },
-        decode: (response) => decodeResponsesStream(response, { signal, live: call.liveInput ?? true }),
-        signal,
-        retry: options.retry,
-        sleep: options.sleep,
-      });
-    },
-  };
+    url: () => url,
+    headers: mergeHeaders(defaults, options.headers),
+    body: (request) => encodeResponsesRequest(request, encodeOptions),
+    parseError: parseOpenAIError,
+    decode: (response, call) =>
+      decodeResponsesStream(response, { signal: call.signal, live: call.liveInput ?? true }),
+    fetch: options.fetch,
+    retry: options.retry,
+    sleep: options.sleep,
+  });
 }
