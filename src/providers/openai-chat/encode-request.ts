@@ -6,7 +6,8 @@ import type {
   UserMessage,
 } from "../../messages/index.js";
 import type { ModelRequest } from "../provider.js";
-import { imageUrl, splitToolResult, toolArguments } from "../shared/tool-result-content.js";
+import { splitMarkedToolResult } from "../shared/split-marked-tool-result.js";
+import { imageUrl, toolArguments } from "../shared/tool-result-content.js";
 import type { OpenAIChatQuirks } from "./quirks.js";
 
 export interface OpenAIChatEncodeOptions {
@@ -73,8 +74,8 @@ function encodeUser(message: UserMessage): WireMessage[] {
     if (block.type === "text") parts.push({ type: "text", text: block.text });
     else if (block.type === "image") parts.push(imagePart(block));
     else if (block.type === "tool_result") {
-      const { text, images } = splitToolResult(block);
-      let content = block.is_error ? `[error] ${text}` : text;
+      const { text, images } = splitMarkedToolResult(block);
+      let content = text;
       if (images.length > 0) {
         const note = `[${images.length} image${images.length === 1 ? "" : "s"} in the next user message]`;
         content = content === "" ? note : `${content}\n${note}`;

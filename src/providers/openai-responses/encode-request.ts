@@ -6,7 +6,8 @@ import type {
   UserMessage,
 } from "../../messages/index.js";
 import type { ModelRequest } from "../provider.js";
-import { imageUrl, splitToolResult, toolArguments } from "../shared/tool-result-content.js";
+import { splitMarkedToolResult } from "../shared/split-marked-tool-result.js";
+import { imageUrl, toolArguments } from "../shared/tool-result-content.js";
 import { isPlainObject } from "../shared/tool-use-from-json.js";
 
 /** The key under which this adapter keeps its data in block meta (`meta["openai-responses"]`). */
@@ -96,10 +97,8 @@ function encodeUser(message: UserMessage): Item[] {
     if (block.type === "text") content.push({ type: "input_text", text: block.text });
     else if (block.type === "image") content.push(inputImage(block));
     else if (block.type === "tool_result") {
-      const { text, images } = splitToolResult(block);
-      const prefixed = block.is_error ? `[error] ${text}` : text;
-      const output =
-        images.length === 0 ? prefixed : [{ type: "input_text", text: prefixed }, ...images.map(inputImage)];
+      const { text, images } = splitMarkedToolResult(block);
+      const output = images.length === 0 ? text : [{ type: "input_text", text }, ...images.map(inputImage)];
       outputs.push({ type: "function_call_output", call_id: block.tool_use_id, output });
     }
   }
