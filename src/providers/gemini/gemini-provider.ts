@@ -1,7 +1,7 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { ModelRequest, Provider } from "../provider.js";
 import { createHttpProvider } from "../shared/http-provider.js";
-import { mergeHeaders } from "../shared/merge-headers.js";
+import { requestHeaders } from "../shared/request-headers.js";
 import { decodeGeminiStream } from "./decode-stream.js";
 import { encodeGeminiRequest } from "./encode-request.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
@@ -34,16 +34,11 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
   const version = options.apiVersion ?? "v1beta";
   const url = (request: ModelRequest) =>
     `${baseURL}/${version}/models/${encodeURIComponent(request.model.replace(/^models\//, ""))}:streamGenerateContent?alt=sse`;
-  const defaults: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (options.apiKey) defaults["x-goog-api-key"] = options.apiKey;
 
   return createHttpProvider({
     api: "gemini",
     url,
-    headers: mergeHeaders(defaults, options.headers),
+    headers: requestHeaders(options.apiKey ? { "x-goog-api-key": options.apiKey } : {}, options.headers),
     body: encodeGeminiRequest,
     parseError: parseGeminiError,
     decode: (response, call) =>

@@ -1,8 +1,8 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { Provider } from "../provider.js";
 import { createHttpProvider } from "../shared/http-provider.js";
-import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
+import { requestHeaders } from "../shared/request-headers.js";
 import { decodeOpenAIChatStream } from "./decode-stream.js";
 import { encodeOpenAIChatRequest } from "./encode-request.js";
 import { type KnownServer, type OpenAIChatQuirks, resolveQuirks } from "./quirks.js";
@@ -37,18 +37,16 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
   const quirks = resolveQuirks(options.quirks, baseURL);
   const url = `${baseURL}/chat/completions`;
 
-  const defaults: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
   const encodeOptions =
     options.reasoningEffort !== undefined ? { quirks, reasoningEffort: options.reasoningEffort } : { quirks };
 
   return createHttpProvider({
     api: "openai-chat",
     url: () => url,
-    headers: mergeHeaders(defaults, options.headers),
+    headers: requestHeaders(
+      options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+      options.headers,
+    ),
     body: (request) => encodeOpenAIChatRequest(request, encodeOptions),
     parseError: parseOpenAIError,
     decode: (response, call) =>

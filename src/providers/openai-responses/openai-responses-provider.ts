@@ -1,8 +1,8 @@
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { Provider } from "../provider.js";
 import { createHttpProvider } from "../shared/http-provider.js";
-import { mergeHeaders } from "../shared/merge-headers.js";
 import { parseOpenAIError } from "../shared/parse-openai-error.js";
+import { requestHeaders } from "../shared/request-headers.js";
 import { decodeResponsesStream } from "./decode-stream.js";
 import { encodeResponsesRequest, type ResponsesEncodeOptions } from "./encode-request.js";
 
@@ -26,11 +26,6 @@ export interface OpenAIResponsesProviderOptions extends ResponsesEncodeOptions {
 export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOptions = {}): Provider {
   const baseURL = (options.baseURL ?? "https://api.openai.com/v1").replace(/\/+$/, "");
   const url = `${baseURL}/responses`;
-  const defaults: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-  };
-  if (options.apiKey) defaults.authorization = `Bearer ${options.apiKey}`;
   const encodeOptions: ResponsesEncodeOptions = {};
   if (options.reasoningEffort !== undefined) encodeOptions.reasoningEffort = options.reasoningEffort;
   if (options.reasoningSummary !== undefined) encodeOptions.reasoningSummary = options.reasoningSummary;
@@ -39,7 +34,10 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
   return createHttpProvider({
     api: "openai-responses",
     url: () => url,
-    headers: mergeHeaders(defaults, options.headers),
+    headers: requestHeaders(
+      options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},
+      options.headers,
+    ),
     body: (request) => encodeResponsesRequest(request, encodeOptions),
     parseError: parseOpenAIError,
     decode: (response, call) =>
