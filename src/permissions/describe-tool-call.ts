@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { relativeInside } from "../tools/real-path.js";
+import { relativeInside } from "../fs/real-path.js";
 
 /** How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`. */
 export function describeToolCall(toolName: string, input: Record<string, unknown>): string {

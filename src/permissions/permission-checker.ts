@@ -1,8 +1,8 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
-import { isInside, resolveRealPath } from "../tools/real-path.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
 import type { LoadedRules, PermissionMode } from "./load-settings.js";
 import {

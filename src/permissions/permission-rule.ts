@@ -1,6 +1,6 @@
 import ignore, { type Ignore } from "ignore";
 import { parse } from "shell-quote";
-import { relativeInside } from "../tools/real-path.js";
+import { relativeInside } from "../fs/real-path.js";
 
 export type RuleBehavior = "allow" | "ask" | "deny";
 

@@ -1,4 +1,5 @@
-import { isAbsolute, relative, sep } from "node:path";
+import { sep } from "node:path";
+import { relativeInside } from "../fs/real-path.js";
 import type { DiscoverResult } from "./discover-skills.js";
 import type { Command, Skill } from "./skill.js";
 import { formatSkillWarning } from "./skill.js";
@@ -69,6 +70,6 @@ function oneLine(text: string, max = 160): string {
 
 function displayPath(path: string, cwd: string | undefined): string {
   if (cwd === undefined) return path;
-  const rel = relative(cwd, path);
-  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? path : rel.split(sep).join("/");
+  const rel = relativeInside(cwd, path);
+  return rel === undefined || rel === "" ? path : rel.split(sep).join("/");
 }

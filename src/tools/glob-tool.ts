@@ -2,9 +2,9 @@ import { readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { glob } from "tinyglobby";
+import { isInside } from "../fs/real-path.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { isInside } from "./real-path.js";
 import type { Workspace } from "./workspace.js";
 
 export interface GlobInput {

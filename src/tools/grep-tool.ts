@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { access, constants } from "node:fs/promises";
+import { relativeInside } from "../fs/real-path.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { relativeInside } from "./real-path.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
 

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
 import { ToolError } from "../loop/tool.js";
-import { isInside, relativeInside, resolveRealPath } from "./real-path.js";
 
 /**
  * The folders the file tools may touch. `roots[0]` is the working folder: relative paths resolve against
