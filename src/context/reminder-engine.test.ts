@@ -122,3 +122,22 @@ describe("ReminderEngine", () => {
     expect(() => new ReminderEngine({ remindEvery: 0 })).toThrow(RangeError);
   });
 });
+
+describe("a resumed transcript", () => {
+  it("does not get a reminder it already carries; a changed text is sent", async () => {
+    let text = "Project rules: run the tests.";
+    const engine = new ReminderEngine({ sources: [{ name: "rules", collect: () => text }] });
+    const history: Message[] = [
+      {
+        role: "user",
+        content: [reminderBlock("Project rules: run the tests."), { type: "text", text: "hi" }],
+      },
+      { role: "assistant", content: [{ type: "text", text: "hello" }] },
+      { role: "user", content: [{ type: "text", text: "again" }] },
+    ];
+    const state = { turn: 1, messages: history, now: new Date(0), firstUserMessage: false };
+    expect(await engine.collect(state)).toEqual([]);
+    text = "Project rules: run the tests, then lint.";
+    expect((await engine.collect(state)).map((r) => r.text)).toEqual([text]);
+  });
+});

@@ -69,6 +69,13 @@ export function injectReminders(message: UserMessage, reminders: readonly TextBl
   };
 }
 
+/** Whether a user message of the transcript already holds this exact reminder. */
+function inHistory(messages: readonly Message[], text: string): boolean {
+  return messages.some(
+    (m) => m.role === "user" && m.content.some((b) => b.type === "text" && b.text === text),
+  );
+}
+
 /** Runs reminder sources each turn, with rate limiting of unchanged reminders. */
 export class ReminderEngine {
   readonly #sources: ReminderSource[] = [];
@@ -116,8 +123,12 @@ export class ReminderEngine {
       if (text === undefined || text.trim() === "") continue;
       const last = this.#last.get(source.name);
       if (last && last.text === text && round - last.round < this.#remindEvery) continue;
+      const block = reminderBlock(text);
       this.#last.set(source.name, { text, round });
-      reminders.push({ source: source.name, text, block: reminderBlock(text) });
+      // A source's first word in this engine may repeat what the transcript already carries (a resumed
+      // session): the model has it, so it counts as sent now.
+      if (!last && inHistory(state.messages, block.text)) continue;
+      reminders.push({ source: source.name, text, block });
     }
     return reminders;
   }

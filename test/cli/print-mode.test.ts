@@ -102,6 +102,11 @@ describe("mitsu -p", () => {
     const messages = sim.requests[1]?.body.messages;
     expect(messages).toHaveLength(3);
     expect(messages[1].content[0].text).toBe("First answer.");
+    // The reminders the first prompt carried (the skills list) are in the transcript already: not sent again.
+    const reminders = (m: { content: Array<{ text?: string }> }) =>
+      m.content.filter((b) => b.text?.startsWith("<system-reminder>")).length;
+    expect(reminders(messages[0])).toBeGreaterThan(0);
+    expect(reminders(messages[2])).toBe(0);
   });
 
   it("--continue sends the system prompt the session started with, so the cached prefix still holds", async () => {
