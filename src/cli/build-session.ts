@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { type Context, createContext } from "../context/index.js";
+import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
@@ -107,8 +107,10 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write.
+  const memory = memoryDir({ cwd, home });
   const tools: Tool<never>[] = [
-    ...(createBuiltinTools({ cwd, additionalRoots, env }) as Tool<never>[]),
+    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
   ];
   const toolState = new Map<string, unknown>();
@@ -119,6 +121,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
         ? settings.defaultMode
         : config.permissionMode,
     additionalDirectories: additionalRoots,
+    ownFolders: [memory],
     home,
     preApproved: activeAllowedTools,
     allowedTools: config.allowedTools ?? [],

@@ -334,3 +334,24 @@ describe("the question for a compound command that rules allow in part", () => {
     expect(asked[0]?.suggestedRules).toEqual(["Bash(echo:*)"]);
   });
 });
+
+describe("the model's own folders (its memory)", () => {
+  it("allow Write and Edit inside them, but not in plan mode, and never over a deny rule", async () => {
+    const memory = join(base, "home", ".mitsu", "projects", "p", "memory");
+    const inside = { file_path: join(memory, "MEMORY.md"), content: "x" };
+    const outside = { file_path: join(base, "other.md"), content: "x" };
+    expect((await checker({ ownFolders: [memory] })(TOOLS.Write, inside, ctx)).behavior).toBe("allow");
+    expect((await checker({ ownFolders: [memory] })(TOOLS.Edit, inside, ctx)).behavior).toBe("allow");
+    expect((await checker({ ownFolders: [memory] })(TOOLS.Write, outside, ctx)).behavior).toBe("deny");
+    expect((await checker({ ownFolders: [memory], mode: "plan" })(TOOLS.Write, inside, ctx)).behavior).toBe(
+      "deny",
+    );
+    const denied = createPermissionChecker({
+      rules: rules({ deny: [`Edit(/${join(memory, "**")})`] }),
+      mode: "default",
+      cwd: project,
+      ownFolders: [memory],
+    });
+    expect((await denied(TOOLS.Write, inside, ctx)).behavior).toBe("deny");
+  });
+});

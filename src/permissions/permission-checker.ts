@@ -41,6 +41,11 @@ export interface PermissionCheckerOptions {
   cwd: string;
   /** More workspace folders (`--add-dir`, `permissions.additionalDirectories`), where acceptEdits allows edits. */
   additionalDirectories?: string[];
+  /**
+   * Folders that belong to the model (its memory folder): Write and Edit inside them are allowed in every mode
+   * but plan, unless a deny or ask rule says otherwise.
+   */
+  ownFolders?: string[];
   /** The folder `~/` refers to in CLI and session rules. Default `os.homedir()`. */
   home?: string;
   /** Asks the user. Absent in print mode: a call that would be asked is denied, with a message on how to allow it. */
@@ -107,6 +112,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     ),
   ];
   const workspaceRoots = [cwd, ...(options.additionalDirectories ?? []).map((dir) => resolve(cwd, dir))];
+  const ownFolders = (options.ownFolders ?? []).map((dir) => resolve(cwd, dir));
   const realBases = new Map<string, Promise<string>>();
   const realBase = (base: string) => {
     let real = realBases.get(base);
@@ -226,8 +232,9 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
     if (await allowed(facts, extra)) return { behavior: "allow" };
-    if (mode === "acceptEdits" && EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
-      const roots = await Promise.all(workspaceRoots.map(realBase));
+    if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
+      const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
+      const roots = await Promise.all(editable.map(realBase));
       const real = facts.paths[facts.paths.length - 1]!;
       if (roots.some((root) => isInside(root, real))) return { behavior: "allow" };
     }

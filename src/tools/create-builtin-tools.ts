@@ -17,6 +17,11 @@ export interface BuiltinToolsOptions {
   additionalRoots?: string[];
   /** The environment Bash commands start from (provider API keys are dropped). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The model's persistent memory folder (`~/.mitsu/projects/<project>/memory`): the file tools may Read and
+   * Write there too, as the system prompt tells the model.
+   */
+  memoryDir?: string;
   /** Where Bash saves full outputs that were cut (in a folder of its own). Default the OS temp folder. */
   tempDir?: string;
 }
@@ -34,8 +39,10 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     options.tempDir ?? tmpdir(),
     `mitsu-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
   );
-  const workspace = new Workspace(roots);
-  const readable = new Workspace([...roots, outputDir], {
+  const memory = options.memoryDir ? { [resolve(options.memoryDir)]: "your persistent memory folder" } : {};
+  const workspace = new Workspace([...roots, ...Object.keys(memory)], memory);
+  const readable = new Workspace([...roots, ...Object.keys(memory), outputDir], {
+    ...memory,
     [outputDir]: "the folder where Bash saves full outputs",
   });
   const bashOptions = { cwd, outputDir, ...(options.env ? { env: options.env } : {}) };
