@@ -27,6 +27,8 @@ export type AgentEvent =
   | (StreamEvent & { turn: number })
   | { type: "turn-start"; turn: number; request: ModelRequest }
   | { type: "tool-call-start"; turn: number; block: ToolUseBlock }
+  /** What a running call reported through `ToolContext.progress` (e.g. Bash output as it arrives), between its start and end. */
+  | { type: "tool-progress"; turn: number; toolUseId: string; text: string }
   | { type: "tool-call-end"; turn: number; block: ToolUseBlock; result: ToolResultBlock; durationMs: number }
   /** A message appended to the transcript (assistant after its stream ends; user with tool results). */
   | { type: "message"; turn: number; message: Message }

@@ -400,3 +400,45 @@ describe("a tool's check", () => {
     expect(ran).toEqual(["true"]);
   });
 });
+
+describe("a tool's progress", () => {
+  it("becomes tool-progress events between the call's start and end, in order; a late report is ignored", async () => {
+    let report: ((text: string) => void) | undefined;
+    const tool = makeTool("P", async (_input, context) => {
+      report = context.progress;
+      context.progress?.("step 1\n");
+      context.progress?.(""); // nothing to show: no event
+      await tick();
+      context.progress?.("step 2\n");
+      return "done";
+    });
+    const { events } = await drain({ calls: [toolUse("p1", "P")], tools: [tool] });
+    // After the result: neither an event nor a push into the closed queue (which would throw).
+    expect(() => report?.("late\n")).not.toThrow();
+    expect(events.map((e) => (e.type === "tool-progress" ? `${e.toolUseId}:${e.text}` : e.type))).toEqual([
+      "tool-call-start",
+      "p1:step 1\n",
+      "p1:step 2\n",
+      "tool-call-end",
+    ]);
+    expect(events[1]).toEqual({ type: "tool-progress", turn: 1, toolUseId: "p1", text: "step 1\n" });
+  });
+
+  it("of concurrent calls carries each call's id", async () => {
+    const both = deferred();
+    let started = 0;
+    const tool = makeTool("P", async (input, context) => {
+      if (++started === 2) both.resolve();
+      await both.promise;
+      context.progress?.(`from ${String(input.n)}`);
+      return "ok";
+    });
+    const calls = [toolUse("a", "P", { n: 1 }), toolUse("b", "P", { n: 2 })];
+    const { events } = await drain({ calls, tools: [tool] });
+    const progress = events.flatMap((e) => (e.type === "tool-progress" ? [[e.toolUseId, e.text]] : []));
+    expect(progress.sort()).toEqual([
+      ["a", "from 1"],
+      ["b", "from 2"],
+    ]);
+  });
+});

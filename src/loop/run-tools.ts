@@ -120,7 +120,8 @@ function watchAbort(signal: AbortSignal): { aborted: Promise<undefined>; dispose
  * (a running tool sees the abort through `ToolContext.signal`; its late result is dropped).
  *
  * Yields `tool-call-start` and `tool-call-end` for every call, also for calls that never run, so a UI
- * can always close what it opened.
+ * can always close what it opened; between them, a `tool-progress` event for each non-empty text the call
+ * reports through `ToolContext.progress` (ignored once its result is in).
  */
 export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentEvent, ToolResultBlock[]> {
   const { calls, turn, signal, canUseTool, state } = options;
@@ -128,7 +129,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
 
-  const execute = async (block: ToolUseBlock): Promise<ToolResultBlock> => {
+  const execute = async (block: ToolUseBlock, progress: (text: string) => void): Promise<ToolResultBlock> => {
     const id = block.id;
     if (block.input_status !== undefined) return errorResult(id, invalidInputMessage(block));
     const tool = tools.get(block.name);
@@ -139,7 +140,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     let input = block.input;
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
-    const toolContext: ToolContext = { signal, toolUseId: id, state };
+    const toolContext: ToolContext = { signal, toolUseId: id, state, progress };
     if (tool.check) {
       try {
         const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;
@@ -176,13 +177,22 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const runOne = async (index: number): Promise<void> => {
     const block = calls[index] as ToolUseBlock;
     queue.push({ type: "tool-call-start", turn, block });
+    // Reports count only while the call is open: a tool still running after an abort (its result dropped)
+    // must not add events after its tool-call-end, nor push into the queue once it is closed.
+    let open = true;
+    const progress = (text: string) => {
+      if (open && typeof text === "string" && text !== "") {
+        queue.push({ type: "tool-progress", turn, toolUseId: block.id, text });
+      }
+    };
     const started = performance.now();
     const settled = signal.aborted
       ? undefined
       : await Promise.race([
-          execute(block).catch((error: unknown) => errorResult(block.id, errorMessage(error))),
+          execute(block, progress).catch((error: unknown) => errorResult(block.id, errorMessage(error))),
           abort.aborted,
         ]);
+    open = false;
     const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
     results[index] = result;
     queue.push({ type: "tool-call-end", turn, block, result, durationMs: performance.now() - started });

@@ -13,6 +13,12 @@ export interface ToolContext {
   toolUseId: string;
   /** Per-run shared state (e.g. the set of files Read this session), keyed by whoever owns it. */
   state: Map<string, unknown>;
+  /**
+   * A tool may report what it is doing (e.g. a command's output as it arrives); the loop turns each call into a
+   * `tool-progress` event. Never required, never awaited: a tool works the same without it, and a call after
+   * the tool's result is ignored.
+   */
+  progress?: (text: string) => void;
 }
 
 /**
