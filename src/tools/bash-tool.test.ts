@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +55,25 @@ describe("Bash", () => {
   it("runs in the working folder and returns interleaved output and the exit code", async () => {
     const result = await bash().run({ command: "pwd; echo out; echo err >&2; exit 3" }, context());
     expect(result).toEqual({ content: `${root}\nout\nerr\n\n[Exit code: 3]`, isError: false });
+  });
+
+  it("reports its output as it arrives, decoded, the same text as in the result", async () => {
+    const reports: string[] = [];
+    const go = join(base, "go");
+    const ctx: ToolContext = {
+      ...context(),
+      // The command waits for this file, which is only written once "one" was reported: the test ends only if
+      // the output is reported while the command runs (otherwise the command times out).
+      progress: (text) => {
+        reports.push(text);
+        if (reports.join("").includes("one\n")) writeFileSync(go, "");
+      },
+    };
+    const command = `echo one; until [ -e ${go} ]; do sleep 0.02; done; printf '\\343\\201'; printf '\\202\\n'; echo two >&2`;
+    const result = await bash().run({ command, timeout: 10_000 }, ctx);
+    expect(result).toEqual({ content: "one\nあ\ntwo\n\n[Exit code: 0]", isError: false });
+    expect(reports.join("")).toBe("one\nあ\ntwo\n");
+    expect(reports.every((text) => text !== "")).toBe(true);
   });
 
   it("says when there is no output", async () => {

@@ -105,8 +105,13 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       });
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
-      child.stdout.on("data", (chunk: Buffer) => output.push(decoders[0].write(chunk)));
-      child.stderr.on("data", (chunk: Buffer) => output.push(decoders[1].write(chunk)));
+      // What goes into the result is also reported as it arrives, so a long command shows its progress.
+      const take = (text: string) => {
+        output.push(text);
+        if (text !== "") context.progress?.(text);
+      };
+      child.stdout.on("data", (chunk: Buffer) => take(decoders[0].write(chunk)));
+      child.stderr.on("data", (chunk: Buffer) => take(decoders[1].write(chunk)));
 
       let stoppedBy: "timeout" | "abort" | undefined;
       let stopped: Promise<void> = Promise.resolve();
@@ -147,8 +152,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           child.stderr.destroy();
         }
         await stopped;
-        output.push(decoders[0].end());
-        output.push(decoders[1].end());
+        take(decoders[0].end());
+        take(decoders[1].end());
         const kept = await output.finish();
         return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
       } finally {
