@@ -7,7 +7,7 @@ import { buildSession, type Session, sessionConfigFor } from "./build-session.js
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { createHeldOutput } from "./held-output.js";
+import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
@@ -110,7 +110,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           maxTurns: options.maxTurns,
           ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
           signal: run.signal,
-          onEvent: renderer(session, style, output.write),
+          onEvent: renderer(session, style, output, io.stdout),
           onMessage: (message) => conversation.log?.append(message),
         }).finally(() => {
           run = undefined;
@@ -155,9 +155,13 @@ async function promptText(
   return expandInvocation(target, slash.args);
 }
 
-function renderer(session: Session, style: Style, write: (text: string) => void) {
+function renderer(session: Session, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
   return createTextRenderer({
-    write,
+    write: output.write,
+    // A running command's last line, kept off a permission question by the held output.
+    liveStatus: stdout.isTTY === true,
+    writeStatus: output.status,
+    columns: () => (stdout as NodeJS.WriteStream).columns,
     style,
     summarize: (block) => session.summarize(block),
     showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),

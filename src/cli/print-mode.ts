@@ -80,6 +80,9 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
           style,
           summarize: (b) => session.summarize(b),
           usagePerTurn: options.verbose,
+          // A running command's last line under its call, only where it can be redrawn in place.
+          liveStatus: io.stdout.isTTY === true,
+          columns: () => (io.stdout as NodeJS.WriteStream).columns,
           showsInputLive: (name) =>
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })

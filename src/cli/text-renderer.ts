@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 
 export interface TextRendererOptions {
@@ -20,14 +21,28 @@ export interface TextRendererOptions {
   usagePerTurn?: boolean;
   /** Lines of a tool result shown under the call (default 4; diffs are shown whole up to 60 lines). */
   resultLines?: number;
+  /**
+   * At a terminal: one status line under a running call with the last line of its progress (a command's
+   * output as it arrives), redrawn in place and erased before anything else is printed. Off for pipes and
+   * captured output, where nothing of the progress is written (the result shows its end, as without it).
+   */
+  liveStatus?: boolean;
+  /** The terminal's width, to cut the status line to (it must never wrap). Default 80; a function is asked on each draw. */
+  columns?: number | (() => number);
+  /**
+   * Draws the status line in place of the one on screen; "" erases it. Default: `\r`, erase line, the line,
+   * through `write`. Interactive mode passes its held output's, which keeps it off a permission question.
+   */
+  writeStatus?: (line: string) => void;
 }
 
 /**
  * Renders agent events as they arrive: assistant text streams as is, thinking dimmed, each tool call as
  * `● Summary`, eagerly streamed string inputs (a file's content) live under the call, indented, and a few
  * lines of each result. A result that does not follow its own call (parallel calls) is preceded by the call's
- * summary again, so that each result says which call it answers. Holds only the state of the block being
- * streamed, so it is O(1) per delta.
+ * summary again, so that each result says which call it answers. With `liveStatus`, a running call's
+ * progress shows as one status line under it (see the option). Holds only the state of the block being
+ * streamed (and one line per running call), so it is O(1) per delta.
  */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const { write, style } = options;
@@ -40,9 +55,38 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const shown = new Set<string>();
   /** The call whose header (or live input) is the last thing printed: its result needs no header again. */
   let lastCall: string | undefined;
+  /** The running calls' progress (only with `liveStatus`), by tool_use id, and their summaries. */
+  const running = new Map<string, { line: LastLine; summary: string }>();
+  /** The status line on screen ("" when none). */
+  let status = "";
+  const writeStatus = options.writeStatus ?? ((line: string) => write(`${ERASE_LINE}${line}`));
+  const columns = () => {
+    const value = typeof options.columns === "function" ? options.columns() : options.columns;
+    return value !== undefined && value > 0 ? value : 80;
+  };
+  const eraseStatus = () => {
+    if (status === "") return;
+    status = "";
+    writeStatus("");
+  };
+  const showStatus = (id: string) => {
+    const call = running.get(id);
+    const text = call?.line.text ?? "";
+    if (!call || text === "") return;
+    // Parallel calls: say whose output this is, as the line sits under the last call's header.
+    const label = running.size > 1 ? `${call.summary}: ${text}` : text;
+    const prefix = "  ⎿ ";
+    // One cell spare: a line that fills the last column wraps on some terminals.
+    const line = `${prefix}${style.dim(fitWidth(label, columns() - prefix.length - 1))}`;
+    if (line === status) return;
+    newline();
+    status = line;
+    writeStatus(line);
+  };
 
   const out = (text: string) => {
     if (text.length === 0) return;
+    eraseStatus();
     write(text);
     atLineStart = text.endsWith("\n");
     lastCall = undefined;
@@ -52,6 +96,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   };
   /** A notice on its own line: the current line is ended first (stdout and stderr may share a terminal). */
   const notice = (text: string) => {
+    eraseStatus();
     newline();
     if (options.notice) options.notice(text);
     else out(text);
@@ -118,13 +163,23 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         liveCall = undefined;
         break;
       case "tool-call-start":
+        if (options.liveStatus) {
+          running.set(event.block.id, { line: new LastLine(), summary: options.summarize(event.block) });
+        }
         // A call shown live already has its header; its result names it again if other output came between.
         if (shown.delete(event.block.id)) break;
         newline();
         out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
         lastCall = event.block.id;
         break;
+      case "tool-progress":
+        if (!options.liveStatus) break;
+        running.get(event.toolUseId)?.line.push(event.text);
+        showStatus(event.toolUseId);
+        break;
       case "tool-call-end":
+        running.delete(event.block.id);
+        eraseStatus();
         if (lastCall !== event.block.id) {
           newline();
           out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
@@ -152,6 +207,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         notice(style.yellow(`⚠ ${event.message}\n`));
         break;
       case "agent-end":
+        running.clear();
+        eraseStatus();
         newline();
         if (event.reason === "error" && event.error) {
           const hint = options.errorHint?.(event.error);

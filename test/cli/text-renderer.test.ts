@@ -6,10 +6,15 @@ import type { ToolUseBlock } from "../../src/messages/index.js";
 
 const style = createStyle(false);
 
-function render(events: AgentEvent[], live: string[] = []) {
+function render(
+  events: AgentEvent[],
+  live: string[] = [],
+  extra: Partial<Parameters<typeof createTextRenderer>[0]> = {},
+) {
   let out = "";
   let notices = "";
   const renderer = createTextRenderer({
+    ...extra,
     write: (s) => {
       out += s;
     },
@@ -126,5 +131,97 @@ describe("a command's output on screen", () => {
 
   it("other results are shown from their start", () => {
     expect(renderResult(output("a\nb\nc\nd"), plain, 2)).toBe("  ⎿ a\n    b\n    … (+2 lines)\n");
+  });
+});
+
+describe("a running call's progress", () => {
+  const ERASE = "\r\u001b[2K";
+  const b = call("b", "Bash", "");
+  const progress = (text: string, id = "b"): AgentEvent => ({
+    type: "tool-progress",
+    turn: 1,
+    toolUseId: id,
+    text,
+  });
+
+  it("at a terminal: one status line under the call with its last line, erased before the result", () => {
+    const { out } = render(
+      [
+        start(b),
+        progress("step 1\n"),
+        progress("step 2\n\n"),
+        progress("step"),
+        end(b, "step 1\nstep 2\nstep 3"),
+      ],
+      [],
+      { liveStatus: true },
+    );
+    expect(out).toBe(
+      [
+        "● Bash\n",
+        `${ERASE}  ⎿ step 1`,
+        `${ERASE}  ⎿ step 2`, // the empty line after it does not replace it
+        `${ERASE}  ⎿ step`, // the line being written
+        ERASE, // gone before the result, which follows its call with no second header
+        "  ⎿ step 1\n    step 2\n    step 3\n",
+      ].join(""),
+    );
+  });
+
+  it("is cut to the terminal's width and never redrawn unchanged", () => {
+    const long = "x".repeat(100);
+    const { out } = render([start(b), progress(`${long}\n`), progress("\n"), end(b, "done")], [], {
+      liveStatus: true,
+      columns: 20,
+    });
+    // 4 cells of prefix, 15 of text (the last one an ellipsis), 1 spare: 20 in all, and only one draw.
+    expect(out).toBe(`● Bash\n${ERASE}  ⎿ ${"x".repeat(14)}…${ERASE}  ⎿ done\n`);
+  });
+
+  it("is erased before any other output, so nothing is written over it", () => {
+    const r = call("r", "Read", "a.ts");
+    const { out } = render(
+      [start(b), progress("building\n"), start(r), progress("linking"), end(r, "ay")],
+      [],
+      {
+        liveStatus: true,
+      },
+    );
+    expect(out).toBe(
+      [
+        "● Bash\n",
+        `${ERASE}  ⎿ building`,
+        `${ERASE}● Read a.ts\n`,
+        // Two calls run: the line says whose output it is.
+        `${ERASE}  ⎿ Bash: linking`,
+        `${ERASE}  ⎿ ay\n`,
+      ].join(""),
+    );
+  });
+
+  it("is erased before a notice on the other stream", () => {
+    const { out, notices } = render(
+      [start(b), progress("working"), { type: "warning", turn: 1, code: "w", message: "careful" }],
+      [],
+      { liveStatus: true },
+    );
+    expect(out).toBe(`● Bash\n${ERASE}  ⎿ working${ERASE}`);
+    expect(notices).toBe("⚠ careful\n");
+  });
+
+  it("draws through writeStatus when given (the held output of interactive mode)", () => {
+    const statuses: string[] = [];
+    const { out } = render([start(b), progress("one\ntwo"), end(b, "one\ntwo")], [], {
+      liveStatus: true,
+      writeStatus: (line) => statuses.push(line),
+    });
+    expect(statuses).toEqual(["  ⎿ two", ""]);
+    expect(out).toBe("● Bash\n  ⎿ one\n    two\n");
+  });
+
+  it("not at a terminal: nothing of the progress is written, the result is shown as without it", () => {
+    const events = [start(b), progress("secret step\n"), end(b, "tail")];
+    expect(render(events).out).toBe("● Bash\n  ⎿ tail\n");
+    expect(render(events, [], { liveStatus: false }).out).toBe("● Bash\n  ⎿ tail\n");
   });
 });
