@@ -176,6 +176,33 @@ describe("mitsu -p", () => {
     expect(turn.request.tools).toContain("Read");
   });
 
+  it("--output-format stream-json passes a command's progress through, between its call's start and end", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", name: "Bash", input: { command: "printf 'step 1\\nstep 2\\n'" } }] },
+        { content: [{ type: "text", text: "ran" }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(
+      ["-p", "--output-format", "stream-json", "--allowedTools", "Bash(printf:*)", "go"],
+      { cwd, home, env: s.env },
+    );
+    expect(out.code).toBe(0);
+    const events = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const types = events.map((e) => e.type);
+    const progress = events.filter((e) => e.type === "tool-progress");
+    expect(progress.map((e) => e.text).join("")).toBe("step 1\nstep 2\n");
+    const call = events.find((e) => e.type === "tool-call-start").block.id;
+    expect(progress.every((e) => e.toolUseId === call && e.turn === 1)).toBe(true);
+    expect(types.indexOf("tool-call-start")).toBeLessThan(types.indexOf("tool-progress"));
+    expect(types.lastIndexOf("tool-progress")).toBeLessThan(types.indexOf("tool-call-end"));
+  });
+
   it("an ask in print mode is a denial that tells the user how to allow it; nothing runs", async () => {
     const s = await simulatorEnv({
       script: [
