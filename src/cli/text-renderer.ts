@@ -73,8 +73,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     const call = running.get(id);
     const text = call?.line.text ?? "";
     if (!call || text === "") return;
-    // Parallel calls: say whose output this is, as the line sits under the last call's header.
-    const label = running.size > 1 ? `${call.summary}: ${text}` : text;
+    // Not right under its call's header (a parallel call's header or result came between): say whose it is.
+    const label = lastCall === id ? text : `${call.summary}: ${text}`;
     const prefix = "  ⎿ ";
     // One cell spare: a line that fills the last column wraps on some terminals.
     const line = `${prefix}${style.dim(fitWidth(label, columns() - prefix.length - 1))}`;

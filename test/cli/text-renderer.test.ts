@@ -192,9 +192,23 @@ describe("a running call's progress", () => {
         "● Bash\n",
         `${ERASE}  ⎿ building`,
         `${ERASE}● Read a.ts\n`,
-        // Two calls run: the line says whose output it is.
+        // Not under its own call's header: the line says whose output it is.
         `${ERASE}  ⎿ Bash: linking`,
         `${ERASE}  ⎿ ay\n`,
+      ].join(""),
+    );
+  });
+
+  it("names its call once another call's result came between, also when that call has ended", () => {
+    const w = call("w", "Write", "two.txt");
+    const { out } = render([start(b), start(w), end(w, "denied"), progress("step 3"), end(b, "step 3")], [], {
+      liveStatus: true,
+    });
+    expect(out).toBe(
+      [
+        "● Bash\n● Write two.txt\n  ⎿ denied\n",
+        `${ERASE}  ⎿ Bash: step 3`,
+        `${ERASE}● Bash\n  ⎿ step 3\n`,
       ].join(""),
     );
   });
