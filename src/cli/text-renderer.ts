@@ -252,7 +252,7 @@ export function renderResult(result: ToolResultBlock, style: Style, maxLines: nu
   if (tail && !isDiff && lines.length > limit) {
     const hidden = lines.length - limit;
     const kept = lines.slice(hidden).map((line) => (result.is_error ? style.red(line) : style.dim(line)));
-    return `${[style.dim(`… (${hidden} lines above)`), ...kept].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
+    return `${[style.dim(`… (${hidden} ${hidden === 1 ? "line" : "lines"} above)`), ...kept].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
   }
   const shown = lines.slice(0, limit).map((line) => {
     if (result.is_error) return style.red(line);
@@ -260,6 +260,7 @@ export function renderResult(result: ToolResultBlock, style: Style, maxLines: nu
     if (isDiff && line.startsWith("-") && !line.startsWith("---")) return style.red(line);
     return style.dim(line);
   });
-  const more = lines.length > limit ? [style.dim(`… (+${lines.length - limit} lines)`)] : [];
+  const extra = lines.length - limit;
+  const more = extra > 0 ? [style.dim(`… (+${extra} ${extra === 1 ? "line" : "lines"})`)] : [];
   return `${[...shown, ...more].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
 }

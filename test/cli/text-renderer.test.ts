@@ -239,3 +239,12 @@ describe("a running call's progress", () => {
     expect(render(events, [], { liveStatus: false }).out).toBe("● Bash\n  ⎿ tail\n");
   });
 });
+
+describe("counts of hidden lines", () => {
+  const plain = createStyle(false);
+  const output = (text: string) => ({ type: "tool_result" as const, tool_use_id: "t", content: text });
+  it("say line for one and lines for more", () => {
+    expect(renderResult(output("a\nb\nc"), plain, 2)).toBe("  ⎿ a\n    b\n    … (+1 line)\n");
+    expect(renderResult(output("a\nb\nc"), plain, 2, true)).toBe("  ⎿ … (1 line above)\n    b\n    c\n");
+  });
+});
