@@ -16,7 +16,9 @@ export interface PrefixReport {
  * Compares two consecutive requests the way the prompt cache sees them: each part as canonical JSON
  * without `cache_control` (markers move every turn and are not part of the cache key; see
  * `applyCacheBreakpoints`). Anything else that differs means the previous request's cache entry
- * cannot be read, and the report names the first such block.
+ * cannot be read, and the report names the first such block. A block that is the same object in both (all of
+ * the history but the few copies that carry or lost a marker) is not serialised again, so a turn costs what
+ * it adds, not the whole transcript.
  */
 export function comparePrefix(previous: ModelRequest, next: ModelRequest): PrefixReport {
   const broken = (difference: string): PrefixReport => ({ ok: false, difference });
@@ -33,7 +35,7 @@ export function comparePrefix(previous: ModelRequest, next: ModelRequest): Prefi
       const b = before[i]!;
       const a = after[i];
       if (a === undefined) return broken(`${part}[${i}] removed`);
-      if (cacheKeyOf(b) !== cacheKeyOf(a)) return broken(`${part}[${i}] changed`);
+      if (a !== b && cacheKeyOf(b) !== cacheKeyOf(a)) return broken(`${part}[${i}] changed`);
     }
     if (after.length > before.length) return broken(`${part}[${before.length}] added`);
   }
@@ -47,7 +49,8 @@ export function comparePrefix(previous: ModelRequest, next: ModelRequest): Prefi
       const bb = b.content[j]!;
       const ab = a.content[j];
       if (ab === undefined) return broken(`messages[${i}].content[${j}] removed`);
-      if (cacheKeyOf(bb) !== cacheKeyOf(ab)) return broken(`messages[${i}].content[${j}] changed`);
+      if (ab !== bb && cacheKeyOf(bb) !== cacheKeyOf(ab))
+        return broken(`messages[${i}].content[${j}] changed`);
     }
     if (a.content.length > b.content.length)
       return broken(`messages[${i}].content[${b.content.length}] added`);
