@@ -1,4 +1,8 @@
-import type { Message, ToolResultBlock } from "../messages/index.js";
+import { errorResult } from "../loop/run-tools.js";
+import type { Message, ToolUseBlock } from "../messages/index.js";
+
+const INTERRUPTED_SESSION =
+  "The session was interrupted before this tool call finished; it did not run to completion.";
 
 /**
  * Makes a loaded transcript safe to continue: when the process died after an assistant message with
@@ -9,14 +13,8 @@ export function resumeMessages(messages: readonly Message[]): Message[] {
   const out = [...messages];
   const last = out.at(-1);
   if (last?.role !== "assistant") return out;
-  const pending = last.content.filter((b) => b.type === "tool_use");
+  const pending = last.content.filter((b): b is ToolUseBlock => b.type === "tool_use");
   if (pending.length === 0) return out;
-  const results: ToolResultBlock[] = pending.map((b) => ({
-    type: "tool_result",
-    tool_use_id: b.type === "tool_use" ? b.id : "",
-    is_error: true,
-    content: "The session was interrupted before this tool call finished; it did not run to completion.",
-  }));
-  out.push({ role: "user", content: results });
+  out.push({ role: "user", content: pending.map((b) => errorResult(b.id, INTERRUPTED_SESSION)) });
   return out;
 }
