@@ -2,15 +2,8 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** `../shared/fixtures/wire` beside the repository (CI lays shared/ next to the clone). */
-export const WIRE_DIR = join(
-  dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "shared",
-  "fixtures",
-  "wire",
-);
+/** The recorded provider streams (`test/fixtures/wire`, with their INDEX.md), kept in the repository. */
+export const WIRE_DIR = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "wire");
 
 /**
  * The response body of a recorded stream, as bytes. `.sse` files are returned byte for byte; `.json`
