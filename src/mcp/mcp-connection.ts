@@ -1,0 +1,461 @@
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  type Progress,
+  type Prompt,
+  PromptListChangedNotificationSchema,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Tool as SdkTool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { expandServerConfig } from "./expand-server-config.js";
+import type { McpCallResult } from "./map-call-result.js";
+import type { McpServerConfig, McpServerEntry, McpTransportType } from "./mcp-server-config.js";
+import { mcpServerEnv } from "./mcp-server-env.js";
+import { StdioProcessTransport } from "./stdio-process-transport.js";
+
+/** How a server stands. `needs-auth`: it asks for an OAuth login that has not been given. */
+export type McpConnectionState = "connecting" | "connected" | "failed" | "needs-auth" | "closed";
+
+/** An OAuth client for one server: the SDK's provider, and a way to wait for the user's login. */
+export interface McpOAuthProvider extends OAuthClientProvider {
+  /**
+   * Called after the SDK asked to send the user to the authorization page (`redirectToAuthorization`): resolves
+   * with the authorization code the redirect brought back, or rejects when nobody can log in (print mode) or it
+   * takes too long.
+   */
+  waitForAuthorizationCode(signal: AbortSignal): Promise<string>;
+  /** True once the SDK has asked for the user's login in this connection attempt. */
+  readonly authorizationRequested: boolean;
+  /** Releases the redirect listener, if one is open. */
+  dispose?(): Promise<void>;
+}
+
+export interface McpConnectionOptions {
+  entry: McpServerEntry;
+  /** For `${VAR}` expansion, and the stdio server's minimal environment. */
+  env: Record<string, string | undefined>;
+  /** The stdio servers' working folder (unless the entry says one), relative `cwd`s resolve from it. */
+  cwd: string;
+  /** Where each server's stderr and log messages are appended (`<name>.log`). */
+  logDir?: string;
+  /** For `initialize` and the first lists; past it the server is stopped and reported. */
+  timeoutMs: number;
+  clientInfo: { name: string; version: string };
+  /** OAuth for remote servers that ask for it; absent, such a server is `needs-auth`. */
+  oauth?: (server: string, url: string) => McpOAuthProvider;
+  /** For HTTP and SSE (tests inject one); default the global fetch. */
+  fetch?: FetchLike;
+  /** A server said its tools changed and the new list has been read (see `pendingTools`). */
+  onToolsChanged?: (connection: McpConnection) => void;
+}
+
+export interface McpCallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * One server: its client, its transport, and what it offers. `open` never throws: a server that cannot start,
+ * answer `initialize` or list its tools in time ends `failed` with `error` saying why (and, for a stdio server,
+ * the end of its log), and its process is stopped.
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly transport: McpTransportType;
+  state: McpConnectionState = "connecting";
+  error: string | undefined;
+  /** The tools as last listed and applied; `pendingTools` holds a newer list until `applyPendingTools`. */
+  tools: SdkTool[] = [];
+  pendingTools: SdkTool[] | undefined;
+  prompts: Prompt[] = [];
+  hasResources = false;
+  /** How long `open` took. */
+  durationMs = 0;
+  readonly logFile: string | undefined;
+
+  private client: Client | undefined;
+  private sdkTransport: Transport | undefined;
+  private config: McpServerConfig | undefined;
+  private dropped = false;
+  private closing = false;
+
+  private constructor(private readonly options: McpConnectionOptions) {
+    this.name = options.entry.name;
+    this.transport = options.entry.config.type;
+    this.logFile = options.logDir ? join(options.logDir, `${safeFileName(this.name)}.log`) : undefined;
+  }
+
+  static async open(options: McpConnectionOptions): Promise<McpConnection> {
+    const connection = new McpConnection(options);
+    const started = performance.now();
+    await connection.connect();
+    connection.durationMs = Math.round(performance.now() - started);
+    return connection;
+  }
+
+  /** The server's own description of how to use it (`instructions` of `initialize`), if any. */
+  get instructions(): string | undefined {
+    return this.client?.getInstructions();
+  }
+
+  /** Makes the newest tool list the current one; true when there was one. */
+  applyPendingTools(): boolean {
+    if (!this.pendingTools) return false;
+    this.tools = this.pendingTools;
+    this.pendingTools = undefined;
+    return true;
+  }
+
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions,
+  ): Promise<McpCallResult> {
+    const call = async () =>
+      (await this.live().callTool({ name, arguments: args }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      })) as McpCallResult;
+    return this.withReconnect(call);
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal) {
+    return this.withReconnect(() =>
+      this.live().getPrompt({ name, arguments: args }, signal ? { signal } : {}),
+    );
+  }
+
+  /** Every resource and resource template of the server (all pages). */
+  async listResources(
+    signal?: AbortSignal,
+  ): Promise<{ resources: Resource[]; templates: ResourceTemplate[] }> {
+    return this.withReconnect(async () => {
+      const client = this.live();
+      const resources = await allPages((cursor) =>
+        client
+          .listResources(cursor ? { cursor } : {}, signal ? { signal } : {})
+          .then((r) => ({ items: r.resources, next: r.nextCursor })),
+      );
+      const templates = await allPages((cursor) =>
+        client
+          .listResourceTemplates(cursor ? { cursor } : {}, signal ? { signal } : {})
+          .then((r) => ({ items: r.resourceTemplates, next: r.nextCursor })),
+      ).catch(() => [] as ResourceTemplate[]);
+      return { resources, templates };
+    });
+  }
+
+  async readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+    return this.withReconnect(() => this.live().readResource({ uri }, signal ? { signal } : {}));
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    this.client = undefined;
+    if (this.state !== "failed" && this.state !== "needs-auth") this.state = "closed";
+    await closeQuietly(client, this.sdkTransport);
+    this.sdkTransport = undefined;
+  }
+
+  /** The client, or a clear error when the server is not there. */
+  private live(): Client {
+    if (this.client && this.state === "connected") return this.client;
+    const why = this.error ? `: ${this.error}` : "";
+    throw new Error(`The MCP server "${this.name}" is not connected (${this.state}${why}).`);
+  }
+
+  /**
+   * Runs a request; a remote server that dropped (connection refused, session gone) is reconnected once and the
+   * request sent again — safe, since the server never received it. A stdio server that died stays down.
+   */
+  private async withReconnect<T>(request: () => Promise<T>): Promise<T> {
+    if (this.dropped && this.transport !== "stdio") await this.reconnect();
+    try {
+      return await request();
+    } catch (error) {
+      if (this.transport === "stdio" || !isDropped(error) || this.closing) throw error;
+      this.dropped = true;
+      await this.reconnect();
+      return request();
+    }
+  }
+
+  private async reconnect(): Promise<void> {
+    this.dropped = false;
+    const previous = this.tools;
+    await closeQuietly(this.client, this.sdkTransport);
+    this.client = undefined;
+    this.state = "connecting";
+    this.error = undefined;
+    await this.connect();
+    if ((this.state as McpConnectionState) !== "connected") {
+      throw new Error(`The MCP server "${this.name}" dropped and could not be reconnected: ${this.error}`);
+    }
+    // The tools in use stay until the next user turn; a different list after reconnecting is a change like any other.
+    const fresh = this.tools;
+    this.tools = previous;
+    if (JSON.stringify(fresh) !== JSON.stringify(previous)) {
+      this.pendingTools = fresh;
+      this.options.onToolsChanged?.(this);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const { entry } = this.options;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`no answer within ${this.options.timeoutMs} ms (MCP_TIMEOUT)`)),
+      this.options.timeoutMs,
+    );
+    try {
+      this.config ??= expandServerConfig(entry.name, entry.config, this.options.env);
+      await this.attempt(this.config, deadline.signal);
+      this.state = "connected";
+    } catch (error) {
+      this.state = error instanceof NeedsAuthError ? "needs-auth" : "failed";
+      this.error = this.describeFailure(error, deadline.signal);
+      await closeQuietly(this.client, this.sdkTransport);
+      this.client = undefined;
+      this.sdkTransport = undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async attempt(config: McpServerConfig, signal: AbortSignal): Promise<void> {
+    let oauth: McpOAuthProvider | undefined;
+    if (config.type !== "stdio" && this.options.oauth) oauth = this.options.oauth(this.name, config.url);
+    try {
+      for (let tries = 0; ; tries++) {
+        const transport = this.createTransport(config, oauth);
+        this.sdkTransport = transport;
+        const client = this.createClient();
+        this.client = client;
+        try {
+          await abortable(client.connect(transport, { signal, timeout: this.options.timeoutMs }), signal);
+        } catch (error) {
+          if (
+            !(error instanceof UnauthorizedError) &&
+            !(oauth?.authorizationRequested && isUnauthorized(error))
+          )
+            throw error;
+          if (!oauth || tries > 0) throw new NeedsAuthError(errorText(error));
+          // The SDK sent the user to log in: wait for the redirect's code, hand it over, and connect again.
+          const code = await oauth.waitForAuthorizationCode(signal).catch((why: unknown) => {
+            throw new NeedsAuthError(errorText(why));
+          });
+          await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+          await closeQuietly(client, transport);
+          continue;
+        }
+        break;
+      }
+      await this.listEverything(signal);
+    } finally {
+      await oauth?.dispose?.();
+    }
+  }
+
+  private async listEverything(signal: AbortSignal): Promise<void> {
+    const client = this.client!;
+    const capabilities = client.getServerCapabilities() ?? {};
+    const options = { signal, timeout: this.options.timeoutMs };
+    this.tools = capabilities.tools ? await this.listTools(client, options) : [];
+    this.prompts = capabilities.prompts
+      ? await allPages((cursor) =>
+          client
+            .listPrompts(cursor ? { cursor } : {}, options)
+            .then((r) => ({ items: r.prompts, next: r.nextCursor })),
+        ).catch(() => [])
+      : [];
+    this.hasResources = capabilities.resources !== undefined;
+  }
+
+  private listTools(client: Client, options: { signal?: AbortSignal; timeout: number }): Promise<SdkTool[]> {
+    return allPages((cursor) =>
+      client
+        .listTools(cursor ? { cursor } : {}, options)
+        .then((r) => ({ items: r.tools, next: r.nextCursor })),
+    );
+  }
+
+  private createClient(): Client {
+    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    client.onerror = (error) => this.log(`error: ${error.message}`);
+    client.onclose = () => {
+      // Only a connection that was up can drop; a failed start has already said why.
+      if (this.closing || this.client !== client || this.state !== "connected") return;
+      if (this.transport === "stdio") {
+        this.state = "failed";
+        const exit = (this.sdkTransport as StdioProcessTransport | undefined)?.exitDescription;
+        this.error = `the server process ended${exit ? ` (${exit})` : ""}${this.logFile ? `; see ${this.logFile}` : ""}`;
+      } else {
+        this.dropped = true;
+      }
+    };
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+      const { level, logger, data } = notification.params;
+      this.log(
+        `[${level}]${logger ? ` ${logger}:` : ""} ${typeof data === "string" ? data : JSON.stringify(data)}`,
+      );
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        const tools = await this.listTools(client, { timeout: this.options.timeoutMs });
+        if (this.client !== client) return;
+        this.pendingTools = tools;
+        this.options.onToolsChanged?.(this);
+      } catch (error) {
+        this.log(`tools/list after list_changed failed: ${errorText(error)}`);
+      }
+    });
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      const prompts = await allPages((cursor) =>
+        client.listPrompts(cursor ? { cursor } : {}).then((r) => ({ items: r.prompts, next: r.nextCursor })),
+      ).catch(() => undefined);
+      if (prompts && this.client === client) this.prompts = prompts;
+    });
+    return client;
+  }
+
+  private createTransport(config: McpServerConfig, oauth: McpOAuthProvider | undefined): Transport {
+    if (config.type === "stdio") {
+      return new StdioProcessTransport({
+        command: config.command,
+        args: config.args,
+        env: mcpServerEnv(this.options.env, config.env),
+        cwd: config.cwd ? resolve(this.options.cwd, config.cwd) : this.options.cwd,
+        ...(this.logFile ? { logFile: this.logFile } : {}),
+      });
+    }
+    const url = new URL(config.url);
+    const common = {
+      requestInit: { headers: config.headers },
+      ...(oauth ? { authProvider: oauth } : {}),
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    };
+    return config.type === "http"
+      ? new StreamableHTTPClientTransport(url, common)
+      : new SSEClientTransport(url, common);
+  }
+
+  private describeFailure(error: unknown, deadline: AbortSignal): string {
+    let text = deadline.aborted ? errorText(deadline.reason) : errorText(error);
+    const exit = (this.sdkTransport as StdioProcessTransport | undefined)?.exitDescription;
+    if (exit && !deadline.aborted) text = `${text} (the process ended: ${exit})`;
+    if (this.transport === "stdio" && this.logFile) text = `${text}; its stderr is in ${this.logFile}`;
+    return text;
+  }
+
+  private log(line: string): void {
+    if (!this.logFile) return;
+    try {
+      mkdirSync(dirname(this.logFile), { recursive: true, mode: 0o700 });
+      appendFileSync(this.logFile, `${line}\n`, { mode: 0o600 });
+    } catch {
+      // A log that cannot be written is not worth failing a server for.
+    }
+  }
+}
+
+/** Thrown inside `attempt` when the server needs a login that cannot be had now. */
+class NeedsAuthError extends Error {
+  override name = "NeedsAuthError";
+}
+
+/** Follows `nextCursor` until the last page (a server that repeats a cursor is cut off, not followed forever). */
+export async function allPages<T>(
+  page: (cursor: string | undefined) => Promise<{ items: T[]; next?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const result = await page(cursor);
+    items.push(...result.items);
+    cursor = result.next;
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) break;
+      seen.add(cursor);
+    }
+  } while (cursor !== undefined);
+  return items;
+}
+
+function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+async function closeQuietly(client: Client | undefined, transport: Transport | undefined): Promise<void> {
+  try {
+    if (client) await client.close();
+    else await transport?.close();
+  } catch {
+    // Closing what already failed.
+  }
+  // A client that never connected does not own its transport yet.
+  if (client && transport) await transport.close().catch(() => {});
+}
+
+/** A remote request that never reached the server: the connection was refused or reset, or the session is gone. */
+function isDropped(error: unknown): boolean {
+  if (error instanceof StreamableHTTPError) return error.code === 404;
+  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
+  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  return (
+    error instanceof TypeError ||
+    cause === "ECONNREFUSED" ||
+    cause === "ECONNRESET" ||
+    /fetch failed|ECONNREFUSED|ECONNRESET|Not connected/i.test(errorText(error))
+  );
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return error instanceof UnauthorizedError || /\b401\b|unauthori[sz]ed/i.test(errorText(error));
+}
+
+export function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const code = cause?.code ? ` (${cause.code})` : "";
+    return `${error.message}${code}`;
+  }
+  return String(error);
+}
+
+function safeFileName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9._-]/g, "_").slice(0, 80) || "server";
+}

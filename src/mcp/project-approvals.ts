@@ -1,0 +1,138 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { writeFileAtomic } from "../tools/write-file-atomic.js";
+import { McpConfigError } from "./mcp-server-config.js";
+import { isObject } from "./parse-mcp-config.js";
+
+/** What the user decided about a project's `.mcp.json` servers. */
+export interface ProjectApprovals {
+  enabled: string[];
+  disabled: string[];
+  /** `enableAllProjectMcpServers`: every server of the project's `.mcp.json` may start. */
+  enableAll: boolean;
+  /** Why some settings were not honoured (a decision file the repository itself carries), for a warning. */
+  ignored: string[];
+}
+
+export type ApprovalState = "approved" | "denied" | "pending";
+
+/** Where approvals are written: the project's untracked settings (Claude Code's keys and file). */
+export function localSettingsFile(cwd: string): string {
+  return join(resolve(cwd), ".mitsu", "settings.local.json");
+}
+
+/**
+ * Reads the decisions about project servers: `enabledMcpjsonServers`, `disabledMcpjsonServers` and
+ * `enableAllProjectMcpServers` from `.mitsu/settings.local.json`, and `enableAllProjectMcpServers` from
+ * `~/.mitsu/settings.json`. A repository grants itself nothing: the shared `.mitsu/settings.json` is not read for
+ * these keys, and neither is a `settings.local.json` that git tracks (a cloned repository could carry one that
+ * approves its own servers); `ignored` says so.
+ */
+export async function readProjectApprovals(options: {
+  cwd: string;
+  home?: string;
+}): Promise<ProjectApprovals> {
+  const cwd = resolve(options.cwd);
+  const home = resolve(options.home ?? homedir());
+  const result: ProjectApprovals = { enabled: [], disabled: [], enableAll: false, ignored: [] };
+  const user = await readJson(join(home, ".mitsu", "settings.json"));
+  if (user?.enableAllProjectMcpServers === true) result.enableAll = true;
+  const shared = join(cwd, ".mitsu", "settings.json");
+  if (shared !== join(home, ".mitsu", "settings.json")) {
+    const project = await readJson(shared);
+    if (project && hasApprovalKeys(project)) {
+      result.ignored.push(
+        `${shared} approves MCP servers, which a project's shared settings may not do (approve them yourself; the answer is kept in .mitsu/settings.local.json)`,
+      );
+    }
+  }
+  const file = localSettingsFile(cwd);
+  const local = await readJson(file);
+  if (local && hasApprovalKeys(local)) {
+    if (await trackedByGit(cwd, file)) {
+      result.ignored.push(
+        `${file} is tracked by git, so its MCP approvals came with the repository and are ignored (untrack it: git rm --cached .mitsu/settings.local.json)`,
+      );
+    } else {
+      result.enabled.push(...names(local.enabledMcpjsonServers));
+      result.disabled.push(...names(local.disabledMcpjsonServers));
+      if (local.enableAllProjectMcpServers === true) result.enableAll = true;
+    }
+  }
+  return result;
+}
+
+/** A denial wins over an approval; `enableAll` approves what is not denied. */
+export function approvalOf(name: string, approvals: ProjectApprovals): ApprovalState {
+  if (approvals.disabled.includes(name)) return "denied";
+  if (approvals.enabled.includes(name) || approvals.enableAll) return "approved";
+  return "pending";
+}
+
+/** Records the user's answer for one project server in `.mitsu/settings.local.json`, keeping the file's other keys. */
+export async function recordApproval(cwd: string, name: string, decision: "approve" | "deny"): Promise<void> {
+  const file = localSettingsFile(cwd);
+  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  let document: Record<string, unknown> = {};
+  if (text !== undefined) {
+    try {
+      const value: unknown = JSON.parse(text);
+      if (!isObject(value)) throw new Error("not a JSON object");
+      document = value;
+    } catch (error) {
+      throw new McpConfigError(
+        `${file} is not valid settings JSON, so the answer was not saved: ${(error as Error).message}`,
+      );
+    }
+  }
+  const enabled = names(document.enabledMcpjsonServers).filter((n) => n !== name);
+  const disabled = names(document.disabledMcpjsonServers).filter((n) => n !== name);
+  (decision === "approve" ? enabled : disabled).push(name);
+  document.enabledMcpjsonServers = enabled;
+  document.disabledMcpjsonServers = disabled;
+  await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+}
+
+function hasApprovalKeys(value: Record<string, unknown>): boolean {
+  return (
+    value.enabledMcpjsonServers !== undefined ||
+    value.disabledMcpjsonServers !== undefined ||
+    value.enableAllProjectMcpServers !== undefined
+  );
+}
+
+function names(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | undefined> {
+  const text = await readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when git tracks `file` in the repository around `cwd`; false outside a repository or without git. */
+function trackedByGit(cwd: string, file: string): Promise<boolean> {
+  return new Promise((done) => {
+    execFile(
+      "git",
+      ["ls-files", "--error-unmatch", "--", file],
+      {
+        cwd,
+        timeout: 5000,
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "" },
+      },
+      (error) => done(error === null),
+    );
+  });
+}
