@@ -1,0 +1,75 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { approvalOf, readProjectApprovals, recordApproval } from "./project-approvals.js";
+
+function folders() {
+  const root = mkdtempSync(join(tmpdir(), "mitsu-mcp-approvals-"));
+  const cwd = join(root, "project");
+  const home = join(root, "home");
+  mkdirSync(join(cwd, ".mitsu"), { recursive: true });
+  mkdirSync(join(home, ".mitsu"), { recursive: true });
+  return { cwd, home };
+}
+
+describe("approvals of a project's .mcp.json servers", () => {
+  it("are pending until the user answers; the answer is kept in .mitsu/settings.local.json", async () => {
+    const { cwd, home } = folders();
+    writeFileSync(
+      join(cwd, ".mitsu", "settings.local.json"),
+      JSON.stringify({ permissions: { allow: ["Read"] } }),
+    );
+    expect(approvalOf("db", await readProjectApprovals({ cwd, home }))).toBe("pending");
+    await recordApproval(cwd, "db", "approve");
+    await recordApproval(cwd, "evil", "deny");
+    const approvals = await readProjectApprovals({ cwd, home });
+    expect([approvalOf("db", approvals), approvalOf("evil", approvals), approvalOf("x", approvals)]).toEqual([
+      "approved",
+      "denied",
+      "pending",
+    ]);
+    expect(JSON.parse(readFileSync(join(cwd, ".mitsu", "settings.local.json"), "utf8"))).toEqual({
+      permissions: { allow: ["Read"] },
+      enabledMcpjsonServers: ["db"],
+      disabledMcpjsonServers: ["evil"],
+    });
+    await recordApproval(cwd, "evil", "approve");
+    expect(approvalOf("evil", await readProjectApprovals({ cwd, home }))).toBe("approved");
+  });
+
+  it("honour enableAllProjectMcpServers from the user's settings; a denial still wins", async () => {
+    const { cwd, home } = folders();
+    writeFileSync(
+      join(home, ".mitsu", "settings.json"),
+      JSON.stringify({ enableAllProjectMcpServers: true }),
+    );
+    await recordApproval(cwd, "no", "deny");
+    const approvals = await readProjectApprovals({ cwd, home });
+    expect([approvalOf("any", approvals), approvalOf("no", approvals)]).toEqual(["approved", "denied"]);
+  });
+
+  it("ignore a repository's own attempt to approve its servers (shared settings, or a tracked local file)", async () => {
+    const { cwd, home } = folders();
+    writeFileSync(
+      join(cwd, ".mitsu", "settings.json"),
+      JSON.stringify({ enableAllProjectMcpServers: true, enabledMcpjsonServers: ["evil"] }),
+    );
+    writeFileSync(
+      join(cwd, ".mitsu", "settings.local.json"),
+      JSON.stringify({ enabledMcpjsonServers: ["evil"] }),
+    );
+    const git = (...args: string[]) => execFileSync("git", args, { cwd, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "-f", ".mitsu/settings.local.json");
+    const approvals = await readProjectApprovals({ cwd, home });
+    expect(approvalOf("evil", approvals)).toBe("pending");
+    expect(approvals.ignored).toEqual([
+      expect.stringContaining("approves MCP servers, which a project's shared settings may not do"),
+      expect.stringContaining(
+        "is tracked by git, so its MCP approvals came with the repository and are ignored",
+      ),
+    ]);
+  });
+});
