@@ -3,6 +3,12 @@ import { relativeInside } from "../fs/real-path.js";
 
 /** How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`. */
 export function describeToolCall(toolName: string, input: Record<string, unknown>): string {
+  // An MCP tool's input has no usual field: the question shows the input itself, as JSON.
+  if (toolName.startsWith("mcp__")) {
+    const json = JSON.stringify(input);
+    if (json === "{}") return toolName;
+    return `${toolName}(${json.length > 200 ? `${json.slice(0, 200)}…` : json})`;
+  }
   const argument =
     toolName === "Bash"
       ? input.command

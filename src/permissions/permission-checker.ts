@@ -64,8 +64,11 @@ export interface PermissionChecker extends CanUseTool {
   setMode(mode: PermissionMode): void;
 }
 
-/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
+/**
+ * Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation.
+ * The MCP resource tools read what servers the user started offer (each server's own tools still ask).
+ */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "ListMcpResources", "ReadMcpResource"]);
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 
