@@ -2,7 +2,7 @@
  * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
  * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
  * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
- * permissions, skills and sessions. `mitsu/simulator` and `mitsu/stream` are subpath exports.
+ * permissions, skills, MCP servers and sessions. `mitsu/simulator` and `mitsu/stream` are subpath exports.
  */
 export * from "./context/index.js";
 export type * from "./loop/agent-event.js";
@@ -13,6 +13,7 @@ export { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from 
 export { INTERRUPTED_MESSAGE } from "./loop/run-tools.js";
 export * from "./loop/tool.js";
 export { validateInput } from "./loop/validate-input.js";
+export * from "./mcp/index.js";
 export * from "./messages/index.js";
 export * from "./permissions/index.js";
 export { type AnthropicOptions, createAnthropicProvider } from "./providers/anthropic/anthropic-provider.js";

@@ -70,7 +70,7 @@ describe("parseMcpConfig", () => {
 });
 
 describe("expandServerConfig", () => {
-  it("expands ${VAR} and ${VAR:-default} in command, args, env, url and headers", () => {
+  it("expands variables with and without defaults in command, args, env, url and headers", () => {
     const env = { HOME: "/home/u", TOKEN: "t0k", EMPTY: "" };
     expect(
       expandServerConfig(
