@@ -3,6 +3,12 @@ import { resolve } from "node:path";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
+import {
+  type McpApprovalAnswer,
+  type McpServerEntry,
+  type ProjectMcp,
+  startProjectMcp,
+} from "../mcp/index.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
 import { resolveModel } from "../providers/model-registry.js";
@@ -19,6 +25,7 @@ import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
 import type { CliOptions, PermissionMode } from "./cli-options.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { packageVersion } from "./version.js";
 
 export interface SessionConfig {
   cwd: string;
@@ -39,6 +46,19 @@ export interface SessionConfig {
   fetch?: typeof fetch;
   /** A resumed session's system prompt and when it was built: its requests keep the same prefix. */
   resumed?: { system: TextBlock[]; createdAt: Date };
+  /**
+   * MCP servers: `--mcp-config` files, `--strict-mcp-config`, and the question for a project server nobody has
+   * approved yet (interactive mode; without it such a server is skipped). `false`: no MCP servers at all.
+   */
+  mcp?:
+    | {
+        configFiles?: string[];
+        strict?: boolean;
+        approve?: (entry: McpServerEntry) => Promise<McpApprovalAnswer>;
+        /** The OAuth login for remote servers that ask for one. */
+        oauth?: Parameters<typeof startProjectMcp>[0]["oauth"];
+      }
+    | false;
 }
 
 /** Everything one mitsu session needs: the provider, the stable system and tools, the hooks for the loop. */
@@ -49,7 +69,10 @@ export interface Session {
   /** The model id sent to the provider (without the `provider:` prefix). */
   model: string;
   maxOutputTokens: number;
+  /** Built-ins, Skill, then the MCP tools. Replaced by `applyMcpChanges()`; read it at each run, do not keep it. */
   tools: Tool<never>[];
+  /** The MCP servers (started, failed and skipped), their prompts as slash commands. */
+  mcp: ProjectMcp | undefined;
   /** Replaced by `renew()`; read it at each run, do not keep it. */
   context: Context;
   canUseTool: CanUseTool;
@@ -65,14 +88,26 @@ export interface Session {
   renew(): Promise<void>;
   /** Waits for what the session still writes in the background (the `--dump-requests` response files). */
   flush(): Promise<void>;
+  /**
+   * Between user turns, never during one: takes the tool lists MCP servers changed since the last call
+   * (`notifications/tools/list_changed`) into `tools`, and tells the context why the prefix will change. Returns
+   * that reason, or undefined when nothing changed.
+   */
+  applyMcpChanges(): string | undefined;
+  /** Stops the MCP servers. */
+  close(): Promise<void>;
 }
 
 /** The session the command line asks for, in `where` (print and interactive mode build theirs the same way). */
 export function sessionConfigFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<SessionConfig, "ask" | "onWarning" | "resumed">,
+  extra: Pick<SessionConfig, "ask" | "onWarning" | "resumed"> & {
+    /** The interactive question about project servers, the OAuth login. */
+    mcp?: Pick<Exclude<SessionConfig["mcp"], false | undefined>, "approve" | "oauth">;
+  },
 ): SessionConfig {
+  const { mcp: mcpExtra, ...rest } = extra;
   return {
     cwd: where.cwd,
     home: where.home,
@@ -86,7 +121,8 @@ export function sessionConfigFor(
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
-    ...extra,
+    mcp: { configFiles: options.mcpConfig, strict: options.strictMcpConfig, ...mcpExtra },
+    ...rest,
   };
 }
 
@@ -102,17 +138,42 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
   const provider = config.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
 
-  const settings = await loadSettings({ cwd, home });
+  // The MCP servers start now and connect while the rest is assembled; the session waits for them before its
+  // first request, so `tools` is complete and stable from the first turn.
+  const mcpConfig = config.mcp;
+  const mcpStarting =
+    mcpConfig === false
+      ? Promise.resolve(undefined)
+      : startProjectMcp({
+          cwd,
+          home,
+          env,
+          ...(mcpConfig?.configFiles ? { configFiles: mcpConfig.configFiles } : {}),
+          ...(mcpConfig?.strict ? { strict: true } : {}),
+          ...(mcpConfig?.approve ? { approve: mcpConfig.approve } : {}),
+          ...(mcpConfig?.oauth ? { oauth: mcpConfig.oauth } : {}),
+          ...(config.onWarning ? { onWarning: config.onWarning } : {}),
+          clientInfo: { name: "mitsu", version: packageVersion() },
+        });
+  // A failure below must not leave servers running.
+  const closeMcpOnError = async (error: unknown): Promise<never> => {
+    await (await mcpStarting.catch(() => undefined))?.servers.close();
+    throw error;
+  };
+  const settings = await loadSettings({ cwd, home }).catch(closeMcpOnError);
   const catalog = await discoverSkills({ cwd, home });
   for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir({ cwd, home });
-  const tools: Tool<never>[] = [
+  const baseTools: Tool<never>[] = [
     ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
   ];
+  const mcp = await mcpStarting;
+  // Built-ins first, then the MCP tools in their fixed order: the same `tools` bytes on every run.
+  const tools: Tool<never>[] = [...baseTools, ...(mcp?.servers.tools ?? [])];
   const toolState = new Map<string, unknown>();
   const canUseTool = createPermissionChecker({
     rules: settings.rules,
@@ -145,7 +206,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       ...(resumed ? { system: resumed.system, systemDate: resumed.createdAt } : {}),
     });
 
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  let byName = new Map(tools.map((t) => [t.name, t]));
   const session: Session = {
     flush: async () => {
       await dumping?.flush();
@@ -155,7 +216,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     model: resolved.model,
     maxOutputTokens: resolved.entry.maxOutputTokens,
     tools,
-    context: await makeContext(config.resumed),
+    mcp,
+    context: await makeContext(config.resumed).catch(closeMcpOnError),
     canUseTool,
     toolState,
     catalog,
@@ -172,6 +234,17 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     async renew() {
       session.context = await makeContext();
       toolState.clear();
+    },
+    applyMcpChanges() {
+      const reason = mcp?.servers.applyChanges();
+      if (reason === undefined || !mcp) return undefined;
+      session.tools = [...baseTools, ...mcp.servers.tools];
+      byName = new Map(session.tools.map((t) => [t.name, t]));
+      session.context.explainNextChange(reason);
+      return reason;
+    },
+    async close() {
+      await mcp?.servers.close();
     },
   };
   return session;

@@ -1,6 +1,7 @@
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
 import type { Session } from "./build-session.js";
+import { formatMcpStatus } from "./mcp-status-text.js";
 import type { Style } from "./style.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
@@ -9,6 +10,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
+  ["mcp", "the MCP servers: state, tools, and why one failed"],
 ];
 
 export interface BuiltinContext {
@@ -40,6 +42,9 @@ export async function runBuiltinCommand(
       await context.clear();
       write(style.dim("(a new conversation)\n"));
       return "done";
+    case "mcp":
+      write(`${formatMcpStatus(context.session.mcp?.status() ?? [], style)}\n`);
+      return "done";
     case "cost": {
       const u = context.usage();
       write(
@@ -62,5 +67,13 @@ export function builtinHelp(session: Session, style: Style): string {
     "",
     style.bold("Commands and skills"),
     formatSlashHelp(session.catalog),
+    ...mcpPromptHelp(session, style),
   ].join("\n");
+}
+
+/** The MCP servers' prompts, as slash commands, for `/help`. */
+export function mcpPromptHelp(session: Session, style: Style): string[] {
+  const prompts = session.mcp?.servers.prompts ?? [];
+  if (prompts.length === 0) return [];
+  return ["", style.bold("MCP prompts"), ...prompts.map((p) => `  /${p.name}  ${p.description}`)];
 }

@@ -19,6 +19,10 @@ export interface CliOptions {
   resume: string | undefined;
   noSessionLog: boolean;
   verbose: boolean;
+  /** `--mcp-config` values: MCP configuration files (or inline JSON), in order. */
+  mcpConfig: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig: boolean;
 }
 
 export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";

@@ -36,35 +36,40 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     toolProtocol: options.toolProtocol,
     onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
   });
-  let text = options.prompt;
-  const slash = parseSlash(text);
-  if (slash) {
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
-      io.stderr.write(`mitsu: unknown command /${slash.name}\n`);
-      return 1;
+  // The MCP servers a run would start are started, so the tools shown are the ones a run would send.
+  try {
+    let text = options.prompt;
+    const slash = parseSlash(text);
+    if (slash) {
+      const target = findSlashTarget(slash.name, session.catalog);
+      if (!target) {
+        io.stderr.write(`mitsu: unknown command /${slash.name}\n`);
+        return 1;
+      }
+      text = expandInvocation(target, slash.args);
+      activateSkill(session.toolState, target);
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
-  }
-  const request: ModelRequest = {
-    model: session.model,
-    system: session.context.system,
-    tools: session.tools.map((t) => toToolDefinition(t)),
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
-  };
-  const prepared = await session.context.prepareRequest(request, { turn: 1 });
-  const encoded = session.provider.encode(prepared);
-  if (options.json) {
-    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    const request: ModelRequest = {
+      model: session.model,
+      system: session.context.system,
+      tools: session.tools.map((t) => toToolDefinition(t)),
+      messages: [{ role: "user", content: [{ type: "text", text }] }],
+      maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
+    };
+    const prepared = await session.context.prepareRequest(request, { turn: 1 });
+    const encoded = session.provider.encode(prepared);
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+      return 0;
+    }
+    io.stdout.write(`POST ${encoded.url}\n`);
+    for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
+    io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+    io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
     return 0;
+  } finally {
+    await session.close();
   }
-  io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
-  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
-  io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
-  return 0;
 }
 
 /** `--provider openai-chat` with `--model anthropic:x` or `x` → `openai-chat:x`. */

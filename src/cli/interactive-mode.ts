@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
@@ -67,6 +68,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       sessionConfigFor(options, io, {
         ask: (request) => permissions.ask(request),
         onWarning: warn,
+        mcp: { approve: createMcpApprovalQuestion({ input, write, style }) },
         ...resumedConfig(resumed),
       }),
     );
@@ -102,6 +104,9 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (text === "exit") break;
         if (text === undefined) continue;
 
+        // A server's changed tool list takes effect here, between turns, never inside one.
+        const changed = session.applyMcpChanges();
+        if (changed) write(style.dim(`(${changed}: the new tools apply from this message)\n`));
         run = new AbortController();
         const result = await runPrompt({
           session,
@@ -123,6 +128,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
       await session.flush();
+      await session.close();
     }
     write("\n");
     return io.signal?.aborted ? 130 : 0;
@@ -146,6 +152,15 @@ async function promptText(
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
+  const mcpPrompt = context.session.mcp?.servers.prompts.find((p) => p.name === slash.name);
+  if (mcpPrompt) {
+    try {
+      return await mcpPrompt.expand(slash.args);
+    } catch (error) {
+      context.write(context.style.red(`${(error as Error).message}\n`));
+      return undefined;
+    }
+  }
   const target = findSlashTarget(slash.name, context.session.catalog);
   if (!target) {
     context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));

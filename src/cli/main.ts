@@ -9,6 +9,7 @@ import {
 } from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
 import { interactiveMode } from "./interactive-mode.js";
+import { mcpAddCommand, mcpApprovalCommand, mcpListCommand, mcpRemoveCommand } from "./mcp-command.js";
 import { type PrintIo, printMode } from "./print-mode.js";
 import { readStdin } from "./read-stdin.js";
 import { skillsCommand } from "./skills-command.js";
@@ -75,6 +76,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("-r, --resume <file>", "continue the session in this .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
+    .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
+    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)")
     .action(async (words: string[], opts) => {
       const stdin = io.stdin ? await readStdin(io.stdin) : undefined;
       const argPrompt = words.join(" ").trim();
@@ -98,6 +101,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         resume: opts.resume,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
+        mcpConfig: opts.mcpConfig ?? [],
+        strictMcpConfig: opts.strictMcpConfig === true,
       };
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.
@@ -142,6 +147,68 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .action(async () => {
       exitCode = await skillsCommand(io);
     });
+
+  const mcp = program.command("mcp").description("the MCP servers: list, add, remove, approve, deny");
+  mcp
+    .command("list")
+    .description("each configured server: transport, scope, state, tool count, and why one failed")
+    .option("--mcp-config <file>", "also these servers (repeatable)", collect)
+    .option("--strict-mcp-config", "only the --mcp-config servers")
+    .action(async (opts) => {
+      exitCode = await mcpListCommand(io, {
+        configFiles: opts.mcpConfig ?? [],
+        strict: opts.strictMcpConfig === true,
+      });
+    });
+  mcp
+    .command("add")
+    .description(
+      "add a server: `mitsu mcp add NAME -- COMMAND ARGS…` or `mitsu mcp add --transport http NAME URL`",
+    )
+    .argument("<name>", "the server's name (its tools are mcp__<name>__<tool>)")
+    .argument("[commandOrUrl...]", "after --, the command and its arguments (stdio); or the URL (http, sse)")
+    .addOption(
+      new Option("-t, --transport <transport>", "how to reach it")
+        .choices(["stdio", "http", "sse"])
+        .default("stdio"),
+    )
+    .addOption(
+      new Option(
+        "-s, --scope <scope>",
+        "project: .mcp.json (shared with the repository); user: ~/.mitsu/mcp.json",
+      )
+        .choices(["project", "user"])
+        .default("project"),
+    )
+    .option("-e, --env <KEY=VALUE>", "an environment variable for a stdio server (repeatable)", collect)
+    .option("-H, --header <Name: value>", "an HTTP header for a remote server (repeatable)", collect)
+    .action(async (name: string, rest: string[], opts) => {
+      exitCode = await mcpAddCommand(io, name, rest, {
+        transport: opts.transport,
+        scope: opts.scope,
+        env: opts.env ?? [],
+        header: opts.header ?? [],
+      });
+    });
+  mcp
+    .command("remove")
+    .description("remove a server from .mcp.json or ~/.mitsu/mcp.json")
+    .argument("<name>")
+    .addOption(new Option("-s, --scope <scope>", "where to remove it from").choices(["project", "user"]))
+    .action(async (name: string, opts) => {
+      exitCode = await mcpRemoveCommand(io, name, opts.scope);
+    });
+  for (const decision of ["approve", "deny"] as const) {
+    mcp
+      .command(decision)
+      .description(
+        `${decision} a server of the project's .mcp.json (the answer to mitsu's question, given ahead)`,
+      )
+      .argument("<name>")
+      .action(async (name: string) => {
+        exitCode = await mcpApprovalCommand(io, name, decision);
+      });
+  }
 
   // Options after a subcommand's name belong to the subcommand (`mitsu inspect --model …`).
   program.enablePositionalOptions();

@@ -9,12 +9,13 @@ import {
   formatSlashHelp,
   parseSlash,
 } from "../skills/index.js";
-import { buildSession, sessionConfigFor } from "./build-session.js";
+import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
+import { mcpPromptHelp } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
-import { colorEnabled, createStyle } from "./style.js";
+import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -51,23 +52,46 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const session = await buildSession(
     sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
   );
+  try {
+    warnSkippedMcpServers(session, warn);
+    return await printRun(options, io, session, resumed, { prompt, style, notice });
+  } finally {
+    await session.close();
+  }
+}
 
+async function printRun(
+  options: CliOptions,
+  io: PrintIo,
+  session: Session,
+  resumed: ReturnType<typeof loadResumedSession>,
+  { prompt, style, notice }: { prompt: string; style: Style; notice: (text: string) => void },
+): Promise<number> {
   let text = prompt;
   const slash = parseSlash(prompt);
   if (slash) {
     if (slash.name === "help") {
-      io.stdout.write(`${formatSlashHelp(session.catalog)}\n`);
+      io.stdout.write(`${[formatSlashHelp(session.catalog), ...mcpPromptHelp(session, style)].join("\n")}\n`);
       return 0;
     }
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
+    const mcpPrompt = session.mcp?.servers.prompts.find((p) => p.name === slash.name);
+    const target = mcpPrompt ? undefined : findSlashTarget(slash.name, session.catalog);
+    if (mcpPrompt) {
+      try {
+        text = await mcpPrompt.expand(slash.args, io.signal);
+      } catch (error) {
+        io.stderr.write(`mitsu: ${(error as Error).message}\n`);
+        return 1;
+      }
+    } else if (!target) {
       io.stderr.write(
         `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
       );
       return 1;
+    } else {
+      text = expandInvocation(target, slash.args);
+      activateSkill(session.toolState, target);
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
   }
 
   const { history, log } = openSessionLog(resumed, options, session, io);
@@ -114,6 +138,16 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     );
   }
   return exitCodeFor(result);
+}
+
+/** Print mode cannot ask: a project server nobody approved is named, with how to approve it. */
+function warnSkippedMcpServers(session: Session, warn: (message: string) => void): void {
+  for (const { entry, reason } of session.mcp?.skipped ?? []) {
+    if (reason !== "pending") continue;
+    warn(
+      `The MCP server "${entry.name}" of ${entry.source} was not started: it has not been approved for this project. Approve it with \`mitsu mcp approve ${entry.name}\`, or answer mitsu's question in interactive mode.`,
+    );
+  }
 }
 
 function finalText(result: AgentResult): string {

@@ -79,6 +79,11 @@ export interface Context {
    * Returns a new request; the argument is not changed.
    */
   prepareRequest(request: ModelRequest, info: { turn: number }): Promise<ModelRequest>;
+  /**
+   * Says why the next request may not extend the previous one (an MCP server changed its tools between two user
+   * turns): if it does not, the `prefix-broken` warning gives this reason. Used once, by the next request.
+   */
+  explainNextChange(reason: string): void;
 }
 
 export async function createContext(options: CreateContextOptions): Promise<Context> {
@@ -138,6 +143,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
   });
 
   let previous: ModelRequest | undefined;
+  let changeReason: string | undefined;
   /** The newest user message as the loop gave it and as we sent it: a retry of the same turn reuses it. */
   let lastPrepared: { index: number; rawKey: string; sentKey: string; sent: UserMessage } | undefined;
 
@@ -175,6 +181,9 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
     diagnostics,
     warnings,
     instructions: () => instructions,
+    explainNextChange(reason) {
+      changeReason = reason;
+    },
     async prepareRequest(request, info) {
       currentTurn = info.turn;
       const messages = await withReminders(request, info.turn);
@@ -186,13 +195,15 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
         const report = comparePrefix(previous, prepared);
         diagnostics.push(report);
         if (!report.ok) {
+          const why = changeReason ? ` because ${changeReason}` : "";
           warn({
             code: "prefix-broken",
             turn: info.turn,
-            message: `This request does not extend the previous one (${report.difference}): the prompt cache cannot be read past that point.`,
+            message: `This request does not extend the previous one (${report.difference})${why}: the prompt cache cannot be read past that point.`,
             report,
           });
         }
+        changeReason = undefined;
       }
       previous = prepared;
       return prepared;

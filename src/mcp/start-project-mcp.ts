@@ -10,8 +10,11 @@ import { compareNames, loadMcpConfig, type McpConfigProblem } from "./load-mcp-c
 import type { McpServerEntry } from "./mcp-server-config.js";
 import { approvalOf, readProjectApprovals, recordApproval } from "./project-approvals.js";
 
-/** The user's answer about one project server; it is remembered in `.mitsu/settings.local.json`. */
-export type McpApprovalAnswer = "approve" | "deny";
+/**
+ * The user's answer about one project server: `approve` and `deny` are remembered in `.mitsu/settings.local.json`;
+ * `skip` (no answer, e.g. the input ended) leaves it unstarted this time and asks again next time.
+ */
+export type McpApprovalAnswer = "approve" | "deny" | "skip";
 
 export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "cwd"> {
   cwd: string;
@@ -73,8 +76,10 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
     let state = approvalOf(entry.name, approvals!);
     if (state === "pending" && options.approve) {
       const answer = await options.approve(entry);
-      await recordApproval(cwd, entry.name, answer).catch((error: Error) => warn(error.message));
-      state = answer === "approve" ? "approved" : "denied";
+      if (answer !== "skip") {
+        await recordApproval(cwd, entry.name, answer).catch((error: Error) => warn(error.message));
+        state = answer === "approve" ? "approved" : "denied";
+      }
     }
     if (state === "approved") started.push(entry);
     else skipped.push({ entry, reason: state });
