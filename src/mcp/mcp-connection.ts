@@ -362,7 +362,9 @@ export class McpConnection {
     let text = deadline.aborted ? errorText(deadline.reason) : errorText(error);
     const exit = (this.sdkTransport as StdioProcessTransport | undefined)?.exitDescription;
     if (exit && !deadline.aborted) text = `${text} (the process ended: ${exit})`;
-    if (this.transport === "stdio" && this.logFile) text = `${text}; its stderr is in ${this.logFile}`;
+    const started = (this.sdkTransport as StdioProcessTransport | undefined)?.pid !== undefined;
+    if (this.transport === "stdio" && this.logFile && started)
+      text = `${text}; its stderr is in ${this.logFile}`;
     return text;
   }
 
@@ -449,9 +451,10 @@ function isUnauthorized(error: unknown): boolean {
 
 export function errorText(error: unknown): string {
   if (error instanceof Error) {
+    // fetch says only "fetch failed"; why (ECONNREFUSED, bad port, a certificate) is in its cause.
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const code = cause?.code ? ` (${cause.code})` : "";
-    return `${error.message}${code}`;
+    const why = cause?.code ?? cause?.message;
+    return why && !error.message.includes(why) ? `${error.message} (${why})` : error.message;
   }
   return String(error);
 }
