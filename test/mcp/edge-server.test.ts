@@ -344,23 +344,28 @@ describe("an MCP server's tools (the edge server, over stdio)", () => {
 });
 
 describe("orphans", () => {
-  it("a program that exits without closing its servers leaves no server process behind", async () => {
-    const dir = tempDir();
-    const pidFile = join(dir, "grandchild.pid");
-    const script = join(dir, "exits.mjs");
-    // The built module (npm test builds first), run by a plain node.
-    const module = join(import.meta.dirname, "../../dist/mcp/connect-mcp-servers.js");
-    writeFileSync(
-      script,
-      `import { connectMcpServers } from ${JSON.stringify(module)};
+  for (const [how, ending] of [
+    ["exits", "process.exit(0);"],
+    ["crashes (an uncaught exception)", 'setTimeout(() => { throw new Error("boom"); });'],
+  ] as const) {
+    it(`a program that ${how} without closing its servers leaves no server process behind`, async () => {
+      const dir = tempDir();
+      const pidFile = join(dir, "grandchild.pid");
+      const script = join(dir, "exits.mjs");
+      // The built module (npm test builds first), run by a plain node.
+      const module = join(import.meta.dirname, "../../dist/mcp/connect-mcp-servers.js");
+      writeFileSync(
+        script,
+        `import { connectMcpServers } from ${JSON.stringify(module)};
 const servers = await connectMcpServers({ edge: { command: process.execPath, args: [${JSON.stringify(EDGE_SERVER)}, "--grandchild", ${JSON.stringify(pidFile)}] } }, { logDir: false });
 console.log(servers.status[0].state);
-process.exit(0);`,
-    );
-    const { execFileSync } = await import("node:child_process");
-    const out = execFileSync(process.execPath, [script], { encoding: "utf8" }).trim();
-    expect(out).toBe("connected");
-    const grandchild = Number(readFileSync(pidFile, "utf8"));
-    await waitFor(() => !alive(grandchild), 3000, "the grandchild to be stopped");
-  });
+${ending}`,
+      );
+      const { spawnSync } = await import("node:child_process");
+      const out = spawnSync(process.execPath, [script], { encoding: "utf8" });
+      expect(out.stdout.trim()).toBe("connected");
+      const grandchild = Number(readFileSync(pidFile, "utf8"));
+      await waitFor(() => !alive(grandchild), 3000, "the grandchild to be stopped");
+    });
+  }
 });
