@@ -4,6 +4,7 @@ import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import {
+  createMcpOAuth,
   type McpApprovalAnswer,
   type McpServerEntry,
   type ProjectMcp,
@@ -151,7 +152,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
           ...(mcpConfig?.configFiles ? { configFiles: mcpConfig.configFiles } : {}),
           ...(mcpConfig?.strict ? { strict: true } : {}),
           ...(mcpConfig?.approve ? { approve: mcpConfig.approve } : {}),
-          ...(mcpConfig?.oauth ? { oauth: mcpConfig.oauth } : {}),
+          // Without a person to log in (print mode), a server that needs one is reported, with how to log in.
+          oauth: mcpConfig?.oauth ?? createMcpOAuth({ home, interactive: false }),
           ...(config.onWarning ? { onWarning: config.onWarning } : {}),
           clientInfo: { name: "mitsu", version: packageVersion() },
         });

@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline/promises";
+import { createMcpOAuth } from "../mcp/index.js";
 import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
@@ -68,7 +69,15 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       sessionConfigFor(options, io, {
         ask: (request) => permissions.ask(request),
         onWarning: warn,
-        mcp: { approve: createMcpApprovalQuestion({ input, write, style }) },
+        mcp: {
+          approve: createMcpApprovalQuestion({ input, write, style }),
+          oauth: createMcpOAuth({
+            home: io.home,
+            interactive: true,
+            ...(io.env.BROWSER ? { browser: io.env.BROWSER } : {}),
+            onMessage: (m) => write(`${m}\n`),
+          }),
+        },
         ...resumedConfig(resumed),
       }),
     );

@@ -9,7 +9,14 @@ import {
 } from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
 import { interactiveMode } from "./interactive-mode.js";
-import { mcpAddCommand, mcpApprovalCommand, mcpListCommand, mcpRemoveCommand } from "./mcp-command.js";
+import {
+  mcpAddCommand,
+  mcpApprovalCommand,
+  mcpListCommand,
+  mcpLoginCommand,
+  mcpLogoutCommand,
+  mcpRemoveCommand,
+} from "./mcp-command.js";
 import { type PrintIo, printMode } from "./print-mode.js";
 import { readStdin } from "./read-stdin.js";
 import { skillsCommand } from "./skills-command.js";
@@ -148,7 +155,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       exitCode = await skillsCommand(io);
     });
 
-  const mcp = program.command("mcp").description("the MCP servers: list, add, remove, approve, deny");
+  const mcp = program
+    .command("mcp")
+    .description("the MCP servers: list, add, remove, approve, deny, login, logout");
   mcp
     .command("list")
     .description("each configured server: transport, scope, state, tool count, and why one failed")
@@ -197,6 +206,20 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .addOption(new Option("-s, --scope <scope>", "where to remove it from").choices(["project", "user"]))
     .action(async (name: string, opts) => {
       exitCode = await mcpRemoveCommand(io, name, opts.scope);
+    });
+  mcp
+    .command("login")
+    .description("log in to a remote server that asks for OAuth (opens the browser)")
+    .argument("<name>")
+    .action(async (name: string) => {
+      exitCode = await mcpLoginCommand(io, name);
+    });
+  mcp
+    .command("logout")
+    .description("forget a remote server's login")
+    .argument("<name>")
+    .action(async (name: string) => {
+      exitCode = await mcpLogoutCommand(io, name);
     });
   for (const decision of ["approve", "deny"] as const) {
     mcp

@@ -1,9 +1,14 @@
 import { stripVTControlCharacters } from "node:util";
 import {
   addServerToFile,
+  connectMcpServers,
+  createMcpOAuth,
+  expandServerConfig,
+  forgetMcpLogin,
   loadMcpConfig,
   McpConfigError,
   type McpServerConfig,
+  type McpServerEntry,
   parseServerEntry,
   projectMcpFile,
   recordApproval,
@@ -165,6 +170,74 @@ export async function mcpApprovalCommand(
     `${decision === "approve" ? "Approved" : "Denied"} the project MCP server "${name}" (kept in .mitsu/settings.local.json).\n`,
   );
   return 0;
+}
+
+/**
+ * `mitsu mcp login NAME`: the OAuth login of a remote server — the browser opens at its authorization page, the
+ * redirect comes back to a loopback listener, and the tokens are kept (0600) for every later run.
+ */
+export async function mcpLoginCommand(
+  io: PrintIo,
+  name: string,
+  options: { openBrowser?: (url: string) => void | Promise<void> } = {},
+): Promise<number> {
+  const entry = await findServer(io, name);
+  if (typeof entry === "string") {
+    io.stderr.write(`mitsu: ${entry}\n`);
+    return 1;
+  }
+  if (entry.config.type === "stdio") {
+    io.stderr.write(`mitsu: "${name}" is a stdio server; only remote (http, sse) servers log in.\n`);
+    return 1;
+  }
+  const oauth = createMcpOAuth({
+    home: io.home,
+    interactive: true,
+    ...(io.env.BROWSER ? { browser: io.env.BROWSER } : {}),
+    onMessage: (m) => io.stdout.write(`${m}\n`),
+    ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+  });
+  const servers = await connectMcpServers([entry], {
+    cwd: io.cwd,
+    home: io.home,
+    env: io.env,
+    oauth,
+    logDir: false,
+  });
+  try {
+    const status = servers.status[0]!;
+    if (status.state !== "connected") {
+      io.stderr.write(`mitsu: the login to "${name}" did not succeed: ${status.error}\n`);
+      return 1;
+    }
+    io.stdout.write(`Logged in to the MCP server "${name}" (${status.tools} tools).\n`);
+    return 0;
+  } finally {
+    await servers.close();
+  }
+}
+
+/** `mitsu mcp logout NAME`: forgets the stored tokens and client registration. */
+export async function mcpLogoutCommand(io: PrintIo, name: string): Promise<number> {
+  const entry = await findServer(io, name);
+  if (typeof entry === "string" || entry.config.type === "stdio") {
+    io.stderr.write(
+      `mitsu: ${typeof entry === "string" ? entry : `"${name}" is a stdio server, with no login`}\n`,
+    );
+    return 1;
+  }
+  const url = expandServerConfig(name, entry.config, io.env);
+  const forgotten = await forgetMcpLogin(name, url.type === "stdio" ? "" : url.url, io.home);
+  io.stdout.write(
+    forgotten ? `Logged out of the MCP server "${name}".\n` : `There was no login for "${name}".\n`,
+  );
+  return 0;
+}
+
+async function findServer(io: PrintIo, name: string): Promise<McpServerEntry | string> {
+  const loaded = await loadMcpConfig({ cwd: io.cwd, home: io.home }).catch((error: Error) => error);
+  if (loaded instanceof Error) return loaded.message;
+  return loaded.servers.find((s) => s.name === name) ?? `no MCP server named "${name}".`;
 }
 
 /** `KEY=VALUE` (or `Name: value`) pairs from repeated options; a malformed one is an McpConfigError naming the option. */

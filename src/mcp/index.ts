@@ -34,6 +34,7 @@ export {
 export { mcpServerEnv } from "./mcp-server-env.js";
 export type { McpTool } from "./mcp-tool.js";
 export { mcpServerPart, mcpToolName } from "./mcp-tool-name.js";
+export { createMcpOAuth, forgetMcpLogin, type McpOAuthOptions } from "./oauth/create-mcp-oauth.js";
 export { parseMcpConfig, parseServerEntry } from "./parse-mcp-config.js";
 export {
   type ApprovalState,

@@ -221,14 +221,10 @@ export class McpConnection {
 
   private async connect(): Promise<void> {
     const { entry } = this.options;
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new Error(`no answer within ${this.options.timeoutMs} ms (MCP_TIMEOUT)`)),
-      this.options.timeoutMs,
-    );
+    const deadline = new Deadline(this.options.timeoutMs);
     try {
       this.config ??= expandServerConfig(entry.name, entry.config, this.options.env);
-      await this.attempt(this.config, deadline.signal);
+      await this.attempt(this.config, deadline);
       this.state = "connected";
     } catch (error) {
       this.state = error instanceof NeedsAuthError ? "needs-auth" : "failed";
@@ -237,11 +233,11 @@ export class McpConnection {
       this.client = undefined;
       this.sdkTransport = undefined;
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
     }
   }
 
-  private async attempt(config: McpServerConfig, signal: AbortSignal): Promise<void> {
+  private async attempt(config: McpServerConfig, deadline: Deadline): Promise<void> {
     let oauth: McpOAuthProvider | undefined;
     if (config.type !== "stdio" && this.options.oauth) oauth = this.options.oauth(this.name, config.url);
     try {
@@ -251,25 +247,35 @@ export class McpConnection {
         const client = this.createClient();
         this.client = client;
         try {
-          await abortable(client.connect(transport, { signal, timeout: this.options.timeoutMs }), signal);
+          await abortable(
+            client.connect(transport, { signal: deadline.signal, timeout: this.options.timeoutMs }),
+            deadline.signal,
+          );
         } catch (error) {
+          if (!oauth && isUnauthorized(error)) {
+            throw new NeedsAuthError(
+              `the server asks for a login (${errorText(error)}), and mitsu was given no way to log in`,
+            );
+          }
           if (
             !(error instanceof UnauthorizedError) &&
             !(oauth?.authorizationRequested && isUnauthorized(error))
           )
             throw error;
           if (!oauth || tries > 0) throw new NeedsAuthError(errorText(error));
-          // The SDK sent the user to log in: wait for the redirect's code, hand it over, and connect again.
-          const code = await oauth.waitForAuthorizationCode(signal).catch((why: unknown) => {
+          // The SDK sent the user to log in: wait for the redirect's code (a person's time, not MCP_TIMEOUT), hand
+          // it over, and connect again within a fresh MCP_TIMEOUT.
+          const code = await oauth.waitForAuthorizationCode(deadline.signal).catch((why: unknown) => {
             throw new NeedsAuthError(errorText(why));
           });
           await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
           await closeQuietly(client, transport);
+          deadline.restart();
           continue;
         }
         break;
       }
-      await this.listEverything(signal);
+      await this.listEverything(deadline.signal);
     } finally {
       await oauth?.dispose?.();
     }
@@ -379,6 +385,33 @@ export class McpConnection {
   }
 }
 
+/** `MCP_TIMEOUT` for one connection attempt; restarted after a login, which takes a person's time. */
+class Deadline {
+  private controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly ms: number) {
+    this.start();
+  }
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  restart(): void {
+    this.clear();
+    this.controller = new AbortController();
+    this.start();
+  }
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+  private start(): void {
+    const controller = this.controller;
+    this.timer = setTimeout(
+      () => controller.abort(new Error(`no answer within ${this.ms} ms (MCP_TIMEOUT)`)),
+      this.ms,
+    );
+  }
+}
+
 /** Thrown inside `attempt` when the server needs a login that cannot be had now. */
 class NeedsAuthError extends Error {
   override name = "NeedsAuthError";
@@ -446,7 +479,10 @@ function isDropped(error: unknown): boolean {
 }
 
 function isUnauthorized(error: unknown): boolean {
-  return error instanceof UnauthorizedError || /\b401\b|unauthori[sz]ed/i.test(errorText(error));
+  if (error instanceof StreamableHTTPError && error.code === 401) return true;
+  return (
+    error instanceof UnauthorizedError || /\b401\b|unauthori[sz]ed|invalid_token/i.test(errorText(error))
+  );
 }
 
 export function errorText(error: unknown): string {

@@ -254,3 +254,42 @@ describe("mitsu at a terminal with MCP servers", () => {
     expect(existsSync(join(t.home, ".mitsu", "mcp-logs", "repo.log"))).toBe(true);
   });
 });
+
+describe("mitsu mcp login (OAuth)", () => {
+  it("logs in through the browser ($BROWSER), later runs use the stored login, logout forgets it", async () => {
+    const { startOAuthMcpServer } = await import("../mcp/oauth-server.js");
+    const auth = await startOAuthMcpServer();
+    try {
+      const t = await setup({ script: [text("Before."), call("mcp__secure__whoami", {}), text("Known.")] });
+      writeJson(join(t.home, ".mitsu", "mcp.json"), {
+        mcpServers: { secure: { type: "http", url: auth.url } },
+      });
+      // A "browser" that follows the authorization page's redirect back to mitsu's loopback listener.
+      const browser = join(t.root, "browser.mjs");
+      writeFileSync(
+        browser,
+        `#!${process.execPath}\nconst r = await fetch(process.argv[2], { redirect: "manual" });\nawait fetch(r.headers.get("location"));\n`,
+        { mode: 0o755 },
+      );
+      const before = await runMitsu(["-p", "hi"], { ...t, env: { ...t.env } });
+      expect(before.stderr).toContain('MCP server "secure" needs a login');
+      expect(before.stderr).toContain("run `mitsu mcp login secure`");
+
+      const login = await runMitsu(["mcp", "login", "secure"], { ...t, env: { BROWSER: browser } });
+      expect(login.stderr).toBe("");
+      expect(login.stdout).toContain('Logged in to the MCP server "secure" (1 tools).');
+
+      const run = await runMitsu(["-p", "--allowedTools", "mcp__secure", "who am I"], t);
+      expect(run.stderr).toBe("");
+      expect(String(lastResults(t.sim)[0]!.content)).toMatch(/^client /);
+      expect(auth.counts.authorizations).toBe(1);
+
+      expect((await runMitsu(["mcp", "logout", "secure"], t)).stdout).toBe(
+        'Logged out of the MCP server "secure".\n',
+      );
+      expect((await runMitsu(["mcp", "list"], t)).stdout).toContain("needs login");
+    } finally {
+      await auth.close();
+    }
+  });
+});

@@ -31,13 +31,21 @@ async function mitsuInAToolCall() {
   const config = join(dir, "mcp.json");
   writeFileSync(
     config,
-    JSON.stringify({ mcpServers: { edge: { command: process.execPath, args: [EDGE_SERVER, "--grandchild", pidFile, "--events", events] } } }),
+    JSON.stringify({
+      mcpServers: {
+        edge: { command: process.execPath, args: [EDGE_SERVER, "--grandchild", pidFile, "--events", events] },
+      },
+    }),
   );
-  const child = spawn(process.execPath, [BIN, "-p", "--mcp-config", config, "--allowedTools", "mcp__edge", "--no-session-log", "go"], {
-    cwd: dir,
-    env: { PATH: process.env.PATH, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: sim.url },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, "-p", "--mcp-config", config, "--allowedTools", "mcp__edge", "--no-session-log", "go"],
+    {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: sim.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let stderr = "";
   child.stderr.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -45,7 +53,11 @@ async function mitsuInAToolCall() {
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on("exit", (code, signal) => done({ code, signal })),
   );
-  await waitFor(() => existsSync(events) && readFileSync(events, "utf8").includes('"call":"slow"'), 15_000, "the tool call");
+  await waitFor(
+    () => existsSync(events) && readFileSync(events, "utf8").includes('"call":"slow"'),
+    15_000,
+    "the tool call",
+  );
   const grandchild = Number(readFileSync(pidFile, "utf8"));
   const server = Number(readFileSync(`/proc/${grandchild}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
   return { child, exited, grandchild, server, stderr: () => stderr };
@@ -57,13 +69,21 @@ describe("MCP server processes when mitsu stops (no orphans)", () => {
     expect(alive(run.server) && alive(run.grandchild)).toBe(true);
     run.child.kill("SIGTERM");
     expect(await run.exited).toEqual({ code: null, signal: "SIGTERM" });
-    await waitFor(() => !alive(run.server) && !alive(run.grandchild), 5000, "the server and its grandchild to stop");
+    await waitFor(
+      () => !alive(run.server) && !alive(run.grandchild),
+      5000,
+      "the server and its grandchild to stop",
+    );
   });
 
   it("Ctrl-C (SIGINT): the run stops, the servers are closed, exit code 130", async () => {
     const run = await mitsuInAToolCall();
     run.child.kill("SIGINT");
     expect(await run.exited).toEqual({ code: 130, signal: null });
-    await waitFor(() => !alive(run.server) && !alive(run.grandchild), 5000, "the server and its grandchild to stop");
+    await waitFor(
+      () => !alive(run.server) && !alive(run.grandchild),
+      5000,
+      "the server and its grandchild to stop",
+    );
   });
 });
