@@ -1,0 +1,12 @@
+// Module hooks: the conformance package's `import … from "fs"` gets fs-shim.mjs instead (see there why).
+const shim = new URL("./fs-shim.mjs", import.meta.url).href;
+
+export async function resolve(specifier, context, next) {
+  if (
+    (specifier === "fs" || specifier === "node:fs") &&
+    context.parentURL?.includes("/@modelcontextprotocol/conformance/")
+  ) {
+    return { url: shim, shortCircuit: true };
+  }
+  return next(specifier, context);
+}
