@@ -467,7 +467,9 @@ async function closeQuietly(client: Client | undefined, transport: Transport | u
 
 /** A remote request that never reached the server: the connection was refused or reset, or the session is gone. */
 function isDropped(error: unknown): boolean {
-  if (error instanceof StreamableHTTPError) return error.code === 404;
+  // 404 is the spec's answer for an unknown session; some servers (server-everything) say 400 "No valid session ID".
+  if (error instanceof StreamableHTTPError)
+    return error.code === 404 || (error.code === 400 && /session/i.test(error.message));
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
   const cause = (error as { cause?: { code?: string } })?.cause?.code;
   return (

@@ -25,9 +25,9 @@ afterAll(() => {
   for (const child of children) if (child.pid) process.kill(-child.pid, "SIGKILL");
 });
 
-/** server-everything as a remote server (`streamableHttp` or `sse`) on a free loopback port. */
-async function startRemoteEverything(mode: "streamableHttp" | "sse"): Promise<string> {
-  const port = await freePort();
+/** server-everything as a remote server (`streamableHttp` or `sse`) on a free loopback port (or the given one). */
+async function startRemoteEverything(mode: "streamableHttp" | "sse", port?: number): Promise<string> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [EVERYTHING_SERVER, mode], {
     env: { PATH: process.env.PATH, PORT: String(port) },
     stdio: "ignore",
@@ -47,6 +47,16 @@ async function startRemoteEverything(mode: "streamableHttp" | "sse"): Promise<st
     `server-everything (${mode}) to listen`,
   );
   return `http://127.0.0.1:${port}${mode === "sse" ? "/sse" : "/mcp"}`;
+}
+
+/** Stops the remote servers started so far. */
+async function stopRemoteServers(): Promise<void> {
+  for (const child of children.splice(0)) {
+    if (!child.pid) continue;
+    const exited = new Promise((done) => child.once("exit", done));
+    process.kill(-child.pid, "SIGKILL");
+    await exited;
+  }
 }
 
 async function connect(config: Record<string, unknown>) {
@@ -128,6 +138,34 @@ describe("@modelcontextprotocol/server-everything, through the loop and the simu
       },
     ]);
     expect(JSON.stringify(results[0]!.content).length).toBeGreaterThan(100);
+  });
+});
+
+describe("a remote server that drops", () => {
+  it("is reconnected once at the next call; if it stays down, the call says so", async () => {
+    const port = await freePort();
+    const url = await startRemoteEverything("streamableHttp", port);
+    const servers = await connect({ everything: { type: "http", url } });
+    const echo = servers.tools.find((t) => t.name === "mcp__everything__echo")!;
+    const ctx = { signal: new AbortController().signal, toolUseId: "t", state: new Map() };
+    expect(await echo.run({ message: "one" } as never, ctx)).toEqual({
+      content: "Echo: one",
+      isError: false,
+    });
+
+    await stopRemoteServers();
+    await startRemoteEverything("streamableHttp", port);
+    // The new process knows nothing of the old session: mitsu starts a new one and sends the call again.
+    expect(await echo.run({ message: "two" } as never, ctx)).toEqual({
+      content: "Echo: two",
+      isError: false,
+    });
+    expect(servers.status[0]!.state).toBe("connected");
+
+    await stopRemoteServers();
+    await expect(echo.run({ message: "three" } as never, ctx)).rejects.toThrow(
+      /The MCP server "everything" dropped and could not be reconnected: .*ECONNREFUSED/,
+    );
   });
 });
 
