@@ -1,4 +1,4 @@
-import { type McpApprovalAnswer, type McpServerEntry, variablesUsed } from "../mcp/index.js";
+import { type McpApprovalAnswer, type McpServerEntry, printable, variablesUsed } from "../mcp/index.js";
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
 
@@ -12,8 +12,10 @@ export function createMcpApprovalQuestion(options: {
   write: (text: string) => void;
   style: Style;
 }): (entry: McpServerEntry) => Promise<McpApprovalAnswer> {
-  const { input, write, style } = options;
+  const { input, style } = options;
   return async (entry) => {
+    // Everything shown comes from the repository's file: no escape sequence of its own may reach the screen.
+    const write = (text: string) => options.write(printable(text));
     const config = entry.config;
     write(`${style.yellow("?")} ${entry.source} asks to start the MCP server ${style.bold(entry.name)}:\n`);
     if (config.type === "stdio") {

@@ -1,4 +1,4 @@
-import type { ProjectMcp } from "../mcp/index.js";
+import { type ProjectMcp, printable } from "../mcp/index.js";
 import type { Style } from "./style.js";
 
 type StatusLine = ReturnType<ProjectMcp["status"]>[number];
@@ -16,7 +16,7 @@ export function formatMcpStatus(status: readonly StatusLine[], style: Style): st
     const head = `${s.name.padEnd(width)}  ${s.transport.padEnd(5)}  ${s.scope.padEnd(7)}  `;
     return head + describe(s, style);
   });
-  return lines.join("\n");
+  return printable(lines.join("\n"));
 }
 
 function describe(s: StatusLine, style: Style): string {

@@ -16,6 +16,7 @@ import {
 import { createMcpTool, type McpTool } from "./mcp-tool.js";
 import { disambiguatedName, mcpToolName } from "./mcp-tool-name.js";
 import { isObject, parseServerEntry } from "./parse-mcp-config.js";
+import { printable } from "./printable.js";
 
 /** How one configured server stands, for `mitsu mcp list`, `/mcp` and embedders. */
 export interface McpServerStatus {
@@ -93,7 +94,8 @@ export async function connectMcpServers(
   const home = options.home ?? homedir();
   const logDir =
     options.logDir === false ? undefined : (options.logDir ?? join(resolve(home), ".mitsu", "mcp-logs"));
-  const warn = options.onWarning ?? (() => {});
+  const onWarning = options.onWarning;
+  const warn = (message: string) => onWarning?.(printable(message));
   const listeners: Array<(server: string) => void> = [];
   const pending = new Set<string>();
 

@@ -36,6 +36,7 @@ export type { McpTool } from "./mcp-tool.js";
 export { mcpServerPart, mcpToolName } from "./mcp-tool-name.js";
 export { createMcpOAuth, forgetMcpLogin, type McpOAuthOptions } from "./oauth/create-mcp-oauth.js";
 export { parseMcpConfig, parseServerEntry } from "./parse-mcp-config.js";
+export { printable } from "./printable.js";
 export {
   type ApprovalState,
   approvalOf,

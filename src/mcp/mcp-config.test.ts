@@ -193,3 +193,10 @@ describe("editing a configuration file", () => {
     expect(Object.keys(JSON.parse(readFileSync(file, "utf8")).mcpServers)).toEqual(["new", "web"]);
   });
 });
+
+describe("printable", () => {
+  it("keeps a repository's escape sequences off the terminal (an approval question cannot be rewritten)", async () => {
+    const { printable } = await import("./printable.js");
+    expect(printable("evil\u001b[2J\u001b[1Aok\r\n\ttab\u009b")).toBe("evil?[2J?[1Aok?\n\ttab?");
+  });
+});
