@@ -12,20 +12,22 @@ export function createMcpApprovalQuestion(options: {
   write: (text: string) => void;
   style: Style;
 }): (entry: McpServerEntry) => Promise<McpApprovalAnswer> {
-  const { input, style } = options;
+  const { input, write, style } = options;
   return async (entry) => {
-    // Everything shown comes from the repository's file: no escape sequence of its own may reach the screen.
-    const write = (text: string) => options.write(printable(text));
     const config = entry.config;
-    write(`${style.yellow("?")} ${entry.source} asks to start the MCP server ${style.bold(entry.name)}:\n`);
+    // Everything shown but mitsu's own words comes from the repository's file: no escape sequence of its own may
+    // reach the screen (quote() and the lines below pass it through printable()).
+    write(
+      `${style.yellow("?")} ${printable(entry.source)} asks to start the MCP server ${style.bold(printable(entry.name))}:\n`,
+    );
     if (config.type === "stdio") {
       write(`  runs: ${[config.command, ...config.args].map(quote).join(" ")}\n`);
       const env = Object.entries(config.env);
-      if (env.length > 0) write(`  with: ${env.map(([k, v]) => `${k}=${quote(v)}`).join(" ")}\n`);
+      if (env.length > 0) write(`  with: ${env.map(([k, v]) => `${printable(k)}=${quote(v)}`).join(" ")}\n`);
     } else {
-      write(`  connects to (${config.type}): ${config.url}\n`);
+      write(`  connects to (${config.type}): ${printable(config.url)}\n`);
       const headers = Object.keys(config.headers);
-      if (headers.length > 0) write(`  sends the headers: ${headers.join(", ")}\n`);
+      if (headers.length > 0) write(`  sends the headers: ${printable(headers.join(", "))}\n`);
     }
     const variables = variablesUsed(config);
     if (variables.length > 0) write(`  reads your environment variables: ${variables.join(", ")}\n`);
@@ -45,5 +47,6 @@ export function createMcpApprovalQuestion(options: {
 }
 
 function quote(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : JSON.stringify(word);
+  // JSON.stringify escapes control characters too.
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : printable(JSON.stringify(word));
 }

@@ -12,11 +12,13 @@ export function formatMcpStatus(status: readonly StatusLine[], style: Style): st
     return "No MCP servers configured. Add one with `mitsu mcp add NAME -- COMMAND ARGS…` or `mitsu mcp add --transport http NAME URL`.";
   }
   const width = Math.max(...status.map((s) => s.name.length));
-  const lines = status.map((s) => {
+  const lines = status.map((raw) => {
+    // Names and errors come from configuration files and servers: no escape sequences of theirs on the screen.
+    const s = { ...raw, name: printable(raw.name), ...(raw.error ? { error: printable(raw.error) } : {}) };
     const head = `${s.name.padEnd(width)}  ${s.transport.padEnd(5)}  ${s.scope.padEnd(7)}  `;
     return head + describe(s, style);
   });
-  return printable(lines.join("\n"));
+  return lines.join("\n");
 }
 
 function describe(s: StatusLine, style: Style): string {
