@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { buildCommandEnv } from "./build-command-env.js";
+import { childEnv } from "../process/child-env.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 
@@ -20,8 +20,10 @@ export interface BashInput {
 export interface BashToolOptions {
   /** Where commands start (each command starts there; `cd` does not carry over to the next call). */
   cwd: string;
-  /** The environment commands start from, before provider API keys are dropped. Default `process.env`. */
+  /** The environment commands start from, before provider API keys are dropped (`childEnv`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** More variables to drop besides the known provider keys: e.g. the `apiKeyEnv` names of models.json. */
+  secretEnv?: readonly string[];
   /** Where full outputs are saved when the result had to be cut; created on first use (mode 0700). */
   outputDir: string;
   /** The shell, run as `<shell> -c <command>`. Default `bash`. */
@@ -99,7 +101,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       });
       const child = spawn(shell, ["-c", input.command], {
         cwd: options.cwd,
-        env: buildCommandEnv(options.env ?? process.env),
+        env: childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] }),
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });
