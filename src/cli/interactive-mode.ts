@@ -13,6 +13,7 @@ import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
 
@@ -30,14 +31,14 @@ interface Conversation {
  * run streamed as in print mode, and permission asks answered at the terminal. Ctrl-C stops the run at hand
  * (the loop answers its pending tool calls, so the transcript stays valid) and returns to the prompt; Ctrl-D,
  * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
- * 0, or 130 when `io.signal` (a signal to the process) ended it.
+ * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
 export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const write = (text: string) => {
     io.stdout.write(text);
   };
-  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
   try {
@@ -60,8 +61,13 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
       rl.prompt();
     });
-    // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
-    rl.on("close", stopRun);
+    /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
+    let leftDuringRun = false;
+    rl.on("close", () => {
+      // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
+      if (run && !run.signal.aborted) leftDuringRun = true;
+      stopRun();
+    });
     const resumed = loadResumedSession(options, io, warn);
     const session = await buildSession(
       sessionConfigFor(options, io, {
@@ -125,7 +131,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       await session.flush();
     }
     write("\n");
-    return io.signal?.aborted ? 130 : 0;
+    return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
     input.close();
   }

@@ -15,6 +15,7 @@ import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { colorEnabled, createStyle } from "./style.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -41,7 +42,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
-  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
@@ -56,7 +57,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const slash = parseSlash(prompt);
   if (slash) {
     if (slash.name === "help") {
-      io.stdout.write(`${formatSlashHelp(session.catalog)}\n`);
+      io.stdout.write(`${stripControls(formatSlashHelp(session.catalog))}\n`);
       return 0;
     }
     const target = findSlashTarget(slash.name, session.catalog);
@@ -87,7 +88,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
+        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
         : () => {};
 
   const result = await runPrompt({
@@ -104,7 +105,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   await session.flush();
 
   if (options.outputFormat === "json") {
-    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
+    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
   } else if (options.outputFormat === "text" && options.verbose) {
     const u = result.usage;
     notice(
