@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { type Context, createContext, memoryDir } from "../context/index.js";
+import { join, resolve } from "node:path";
+import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
@@ -123,7 +123,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
-  const memory = memoryDir({ cwd, home });
+  // Created private (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir({ cwd, home }), "memory");
   const tools: Tool<never>[] = [
     ...(createBuiltinTools({
       cwd,

@@ -11,7 +11,14 @@ import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
-import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
+import {
+  closeSessionLogs,
+  loadResumedSession,
+  newSessionLog,
+  type OpenedLogs,
+  openSessionLog,
+  resumedConfig,
+} from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
@@ -41,6 +48,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
   const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
+  /** The session files this run holds locked; released however it ends. */
+  const opened: OpenedLogs = { resumed: undefined, log: undefined };
   try {
     const output = createHeldOutput(write);
     const permissions = createPermissionPrompt({ input, write, output, style });
@@ -69,6 +78,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       stopRun();
     });
     const resumed = loadResumedSession(options, io, warn);
+    opened.resumed = resumed;
     const session = await buildSession(
       sessionConfigFor(options, io, {
         ask: (request) => permissions.ask(request),
@@ -77,6 +87,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       }),
     );
     const conversation: Conversation = openSessionLog(resumed, options, session, io);
+    opened.log = conversation.log;
     write(banner(session, io.cwd, style, conversation.history.length));
     let usage = emptyUsage();
 
@@ -102,7 +113,10 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           clear: async () => {
             await session.renew();
             conversation.history = [];
+            // The earlier conversation's file is done with: another mitsu may continue it now.
+            closeSessionLogs(opened);
             conversation.log = options.noSessionLog ? undefined : newSessionLog(session, io);
+            Object.assign(opened, { resumed: undefined, log: conversation.log });
           },
         });
         if (text === "exit") break;
@@ -133,6 +147,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     write("\n");
     return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
+    closeSessionLogs(opened);
     input.close();
   }
 }

@@ -13,8 +13,14 @@ import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
-import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
-import { colorEnabled, createStyle } from "./style.js";
+import {
+  closeSessionLogs,
+  loadResumedSession,
+  type OpenedLogs,
+  openSessionLog,
+  resumedConfig,
+} from "./session-transcript.js";
+import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -49,6 +55,23 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     return 1;
   }
   const resumed = loadResumedSession(options, io, warn);
+  const opened: OpenedLogs = { resumed, log: undefined };
+  try {
+    return await printSession(options, io, opened, { style, notice, warn, prompt });
+  } finally {
+    closeSessionLogs(opened);
+  }
+}
+
+/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
+async function printSession(
+  options: CliOptions,
+  io: PrintIo,
+  opened: OpenedLogs,
+  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
+): Promise<number> {
+  const { style, notice, warn, prompt } = ui;
+  const { resumed } = opened;
   const session = await buildSession(
     sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
   );
@@ -72,6 +95,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
 
   const { history, log } = openSessionLog(resumed, options, session, io);
+  opened.log = log;
   const render =
     options.outputFormat === "text"
       ? createTextRenderer({

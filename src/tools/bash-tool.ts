@@ -6,6 +6,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { childEnv } from "../process/child-env.js";
+import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 
@@ -44,7 +45,8 @@ let outputSequence = 0;
 /**
  * Runs a shell command in the workspace. Each command runs in its own process group (`detached`), so a
  * timeout or an abort stops everything it started, background jobs included; when the shell exits, any
- * process it left running in its group is stopped too, so no command leaves orphans behind. Calls of one
+ * process it left running in its group is stopped too, so no command leaves orphans behind; and should mitsu
+ * itself die mid-command (even by `kill -9`), a watchdog stops the group (`watchProcessGroup`). Calls of one
  * turn may run concurrently (each has its own group); commands that must not overlap should be chained
  * in one call.
  */
@@ -99,6 +101,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
         );
       });
+      startChildWatchdog();
       const child = spawn(shell, ["-c", input.command], {
         cwd: options.cwd,
         env: childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] }),
@@ -119,6 +122,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       let stopped: Promise<void> = Promise.resolve();
       let leftovers = false;
       const pgid = child.pid;
+      // If mitsu dies (even by kill -9) while the command runs, the command's group dies with it.
+      const unwatch = pgid !== undefined ? watchProcessGroup(pgid) : () => {};
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
@@ -161,6 +166,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       } finally {
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
+        unwatch();
       }
     },
   };
