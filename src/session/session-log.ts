@@ -12,7 +12,6 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Message, TextBlock } from "../messages/index.js";
-import type { LoadedSession } from "./load-session.js";
 import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
 
 const NEWLINE = 0x0a;
@@ -160,7 +159,7 @@ export class SessionLog {
    */
   static fork(
     from: string,
-    loaded: Pick<LoadedSession, "header" | "messages">,
+    loaded: { header: SessionHeader; messages: readonly Message[] },
     options: { dir?: string; now?: Date } = {},
   ): SessionLog {
     const now = options.now ?? new Date();
