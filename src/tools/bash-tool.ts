@@ -7,6 +7,7 @@ import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { childEnv } from "../process/child-env.js";
 import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
+import { findExecutable } from "../process/find-executable.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 
@@ -101,13 +102,26 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
         );
       });
+      const env = childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] });
+      const gated = process.platform !== "win32";
+      if (gated && findExecutable(shell, env, options.cwd) === undefined) {
+        throw new ToolError(`Cannot run the command with ${shell}: not found`);
+      }
       startChildWatchdog();
-      const child = spawn(shell, ["-c", input.command], {
-        cwd: options.cwd,
-        env: childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] }),
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      // The command waits at the gate until its group is registered with the watchdog (see GATE).
+      const child = gated
+        ? spawn("/bin/sh", ["-c", GATE, shell, input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["pipe", "pipe", "pipe"],
+          })
+        : spawn(shell, ["-c", input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives, so a long command shows its progress.
@@ -124,6 +138,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       const pgid = child.pid;
       // If mitsu dies (even by kill -9) while the command runs, the command's group dies with it.
       const unwatch = pgid !== undefined ? watchProcessGroup(pgid) : () => {};
+      child.stdin?.on("error", () => {}); // the gate is gone (the shell could not start): the exit says why
+      child.stdin?.end("\n");
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
@@ -171,6 +187,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
     },
   };
 }
+
+/**
+ * What runs first in a command's process group: it waits for one line on stdin — written by mitsu once the group
+ * is registered with the watchdog — then becomes the shell (`exec`: same process, same group) with stdin from
+ * /dev/null. Should mitsu die between the spawn and the registration, the gate reads end-of-file and the
+ * command never starts: no window in which a command runs unwatched.
+ */
+const GATE = 'IFS= read -r _ || exit 129; exec "$0" -c "$1" </dev/null';
 
 /** How long the output pipes may stay open after the command's process group has ended. */
 const PIPE_GRACE_MS = 1_000;
