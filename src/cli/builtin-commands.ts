@@ -3,6 +3,7 @@ import { formatSlashHelp } from "../skills/index.js";
 import type { Session } from "./build-session.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
@@ -66,7 +67,7 @@ export function builtinHelp(session: Session, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    formatSlashHelp(session.catalog),
+    stripControls(formatSlashHelp(session.catalog)),
     ...mcpPromptHelp(session, style),
   ].join("\n");
 }

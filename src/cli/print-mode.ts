@@ -14,8 +14,15 @@ import { mcpPromptHelp } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
-import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
+import {
+  closeSessionLogs,
+  loadResumedSession,
+  type OpenedLogs,
+  openSessionLog,
+  resumedConfig,
+} from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -42,36 +49,55 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
-  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
   const resumed = loadResumedSession(options, io, warn);
+  const opened: OpenedLogs = { resumed, log: undefined };
+  try {
+    return await printSession(options, io, opened, { style, notice, warn, prompt });
+  } finally {
+    closeSessionLogs(opened);
+  }
+}
+
+/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
+async function printSession(
+  options: CliOptions,
+  io: PrintIo,
+  opened: OpenedLogs,
+  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
+): Promise<number> {
+  const { resumed } = opened;
   const session = await buildSession(
-    sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
+    sessionConfigFor(options, io, { onWarning: ui.warn, ...resumedConfig(resumed) }),
   );
   try {
-    warnSkippedMcpServers(session, warn);
-    return await printRun(options, io, session, resumed, { prompt, style, notice });
+    warnSkippedMcpServers(session, ui.warn);
+    return await printRun(options, io, opened, session, ui);
   } finally {
     await session.close();
   }
 }
 
+/** One prompt through the session; its MCP servers are stopped by the caller, whatever happens here. */
 async function printRun(
   options: CliOptions,
   io: PrintIo,
+  opened: OpenedLogs,
   session: Session,
-  resumed: ReturnType<typeof loadResumedSession>,
-  { prompt, style, notice }: { prompt: string; style: Style; notice: (text: string) => void },
+  { style, notice, prompt }: { style: Style; notice: (text: string) => void; prompt: string },
 ): Promise<number> {
+  const { resumed } = opened;
   let text = prompt;
   const slash = parseSlash(prompt);
   if (slash) {
     if (slash.name === "help") {
-      io.stdout.write(`${[formatSlashHelp(session.catalog), ...mcpPromptHelp(session, style)].join("\n")}\n`);
+      const help = [formatSlashHelp(session.catalog), ...mcpPromptHelp(session, style)].join("\n");
+      io.stdout.write(`${stripControls(help)}\n`);
       return 0;
     }
     const mcpPrompt = session.mcp?.servers.prompts.find((p) => p.name === slash.name);
@@ -80,7 +106,7 @@ async function printRun(
       try {
         text = await mcpPrompt.expand(slash.args, io.signal);
       } catch (error) {
-        io.stderr.write(`mitsu: ${(error as Error).message}\n`);
+        io.stderr.write(`mitsu: ${stripControls((error as Error).message)}\n`);
         return 1;
       }
     } else if (!target) {
@@ -95,6 +121,7 @@ async function printRun(
   }
 
   const { history, log } = openSessionLog(resumed, options, session, io);
+  opened.log = log;
   const render =
     options.outputFormat === "text"
       ? createTextRenderer({
@@ -111,7 +138,7 @@ async function printRun(
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
+        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
         : () => {};
 
   const result = await runPrompt({
@@ -128,7 +155,7 @@ async function printRun(
   await session.flush();
 
   if (options.outputFormat === "json") {
-    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
+    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
   } else if (options.outputFormat === "text" && options.verbose) {
     const u = result.usage;
     notice(

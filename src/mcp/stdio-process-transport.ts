@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
 import { killProcessGroup } from "../tools/kill-process-group.js";
 import { trackProcessGroup, untrackProcessGroup } from "./process-groups.js";
 
@@ -27,7 +28,8 @@ export interface StdioProcessOptions {
  * group of its own (the SDK's `StdioClientTransport` cannot spawn one). So stopping the server stops everything it
  * started too: `close()` ends its stdin, then sends the group SIGTERM and later SIGKILL; a server that exits by
  * itself has its group killed as well (no orphaned grandchildren); and the group is registered so that it is killed
- * when mitsu exits (see `process-groups.ts`). The server's stderr goes to a log file, never to the terminal.
+ * when mitsu exits (see `process-groups.ts`) — and, should mitsu be killed outright, by the watchdog
+ * (`watchProcessGroup`). The server's stderr goes to a log file, never to the terminal.
  */
 export class StdioProcessTransport implements Transport {
   onclose?: () => void;
@@ -39,6 +41,7 @@ export class StdioProcessTransport implements Transport {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private closed = false;
+  private unwatch: () => void = () => {};
   private exited: Promise<void> | undefined;
 
   constructor(private readonly options: StdioProcessOptions) {}
@@ -54,6 +57,8 @@ export class StdioProcessTransport implements Transport {
   async start(): Promise<void> {
     if (this.child) throw new Error("StdioProcessTransport already started");
     const log = this.openLog();
+    // Started before the spawn, so registering the new group right after it is one write (see watchProcessGroup).
+    startChildWatchdog();
     try {
       const child = spawn(this.options.command, this.options.args, {
         cwd: this.options.cwd,
@@ -76,13 +81,18 @@ export class StdioProcessTransport implements Transport {
       });
       const pgid = child.pid!;
       trackProcessGroup(pgid);
+      // Should mitsu itself be killed (kill -9), the watchdog stops the group: nothing can run on unwatched.
+      this.unwatch = watchProcessGroup(pgid);
       child.on("error", (error) => this.onerror?.(error));
       child.stdin!.on("error", (error) => this.onerror?.(error));
       child.stdout!.on("data", (chunk: Buffer) => this.receive(chunk));
       child.once("close", (code, signal) => {
         this.exitDescription = signal ? `signal ${signal}` : `exit code ${code}`;
         // What it started may still run: the group goes with its leader.
-        void killProcessGroup(pgid, 0).finally(() => untrackProcessGroup(pgid));
+        void killProcessGroup(pgid, 0).finally(() => {
+          untrackProcessGroup(pgid);
+          this.unwatch();
+        });
         this.finish();
       });
     } finally {
@@ -120,6 +130,7 @@ export class StdioProcessTransport implements Transport {
     }
     await killProcessGroup(pgid, this.options.stopGraceMs ?? 1000);
     untrackProcessGroup(pgid);
+    this.unwatch();
     this.finish();
   }
 

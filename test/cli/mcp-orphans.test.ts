@@ -76,6 +76,13 @@ describe("MCP server processes when mitsu stops (no orphans)", () => {
     );
   });
 
+  it("kill -9: nothing in mitsu runs, so its watchdog stops the servers' process groups", async () => {
+    const run = await mitsuInAToolCall();
+    run.child.kill("SIGKILL");
+    expect(await run.exited).toEqual({ code: null, signal: "SIGKILL" });
+    await waitFor(() => !alive(run.server) && !alive(run.grandchild), 5000, "the server and its grandchild to stop");
+  });
+
   it("Ctrl-C (SIGINT): the run stops, the servers are closed, exit code 130", async () => {
     const run = await mitsuInAToolCall();
     run.child.kill("SIGINT");
