@@ -80,7 +80,11 @@ describe("MCP server processes when mitsu stops (no orphans)", () => {
     const run = await mitsuInAToolCall();
     run.child.kill("SIGKILL");
     expect(await run.exited).toEqual({ code: null, signal: "SIGKILL" });
-    await waitFor(() => !alive(run.server) && !alive(run.grandchild), 5000, "the server and its grandchild to stop");
+    await waitFor(
+      () => !alive(run.server) && !alive(run.grandchild),
+      5000,
+      "the server and its grandchild to stop",
+    );
   });
 
   it("Ctrl-C (SIGINT): the run stops, the servers are closed, exit code 130", async () => {
