@@ -185,16 +185,17 @@ describe("an MCP server's tools (the edge server, over stdio)", () => {
         stuck: nodeServer(EDGE_SERVER, "--no-initialize", "--grandchild", pidFile),
         edge: nodeServer(EDGE_SERVER),
       },
-      { limits: { timeoutMs: 700 } },
+      { limits: { timeoutMs: 3000 } },
     );
-    expect(Date.now() - started).toBeLessThan(5000);
+    // A healthy server beside it is not held up; the whole start-up ends at the timeout, not later.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(servers.status.find((s) => s.name === "stuck")).toMatchObject({
       state: "failed",
-      error: expect.stringContaining("no answer within 700 ms (MCP_TIMEOUT)"),
+      error: expect.stringContaining("no answer within 3000 ms (MCP_TIMEOUT)"),
     });
     expect(warnings).toEqual([
       expect.stringMatching(
-        /^MCP server "stuck" failed to start, so its tools are not available: no answer within 700 ms/,
+        /^MCP server "stuck" failed to start, so its tools are not available: no answer within 3000 ms/,
       ),
     ]);
     expect(servers.tools.some((t) => t.name === "mcp__edge__echo")).toBe(true);
