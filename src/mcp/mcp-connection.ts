@@ -94,6 +94,7 @@ export class McpConnection {
   private sdkTransport: Transport | undefined;
   private config: McpServerConfig | undefined;
   private dropped = false;
+  private oauth: McpOAuthProvider | undefined;
   private closing = false;
 
   private constructor(private readonly options: McpConnectionOptions) {
@@ -174,6 +175,7 @@ export class McpConnection {
     if (this.state !== "failed" && this.state !== "needs-auth") this.state = "closed";
     await closeQuietly(client, this.sdkTransport);
     this.sdkTransport = undefined;
+    await this.oauth?.dispose?.();
   }
 
   /** The client, or a clear error when the server is not there. */
@@ -192,7 +194,20 @@ export class McpConnection {
     try {
       return await request();
     } catch (error) {
-      if (this.transport === "stdio" || !isDropped(error) || this.closing) throw error;
+      if (this.closing || this.transport === "stdio") throw error;
+      // A server that asks for more (403 insufficient_scope) or a new login mid-session: the SDK has sent the user
+      // to the authorization page; with the code, the request goes again (the server refused it, so it never ran).
+      const oauth = this.oauth;
+      if (oauth?.authorizationRequested && isUnauthorized(error)) {
+        const code = await oauth
+          .waitForAuthorizationCode(new AbortController().signal)
+          .catch((why: unknown) => {
+            throw new Error(`The MCP server "${this.name}" asks for a new login: ${errorText(why)}`);
+          });
+        await (this.sdkTransport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+        return request();
+      }
+      if (!isDropped(error)) throw error;
       this.dropped = true;
       await this.reconnect();
       return request();
@@ -240,8 +255,12 @@ export class McpConnection {
   private async attempt(config: McpServerConfig, deadline: Deadline): Promise<void> {
     let oauth: McpOAuthProvider | undefined;
     if (config.type !== "stdio" && this.options.oauth) oauth = this.options.oauth(this.name, config.url);
+    // Kept for the session: the transport asks it for tokens on every request, and for a new login if need be.
+    this.oauth = oauth;
     try {
-      for (let tries = 0; ; tries++) {
+      // A login, and at most one more when the server then asks for a wider scope (a step-up, 403
+      // insufficient_scope) while it is being listed.
+      for (let logins = 0; ; logins++) {
         const transport = this.createTransport(config, oauth);
         this.sdkTransport = transport;
         const client = this.createClient();
@@ -251,6 +270,8 @@ export class McpConnection {
             client.connect(transport, { signal: deadline.signal, timeout: this.options.timeoutMs }),
             deadline.signal,
           );
+          await this.listEverything(deadline.signal);
+          return;
         } catch (error) {
           if (!oauth && isUnauthorized(error)) {
             throw new NeedsAuthError(
@@ -262,7 +283,7 @@ export class McpConnection {
             !(oauth?.authorizationRequested && isUnauthorized(error))
           )
             throw error;
-          if (!oauth || tries > 0) throw new NeedsAuthError(errorText(error));
+          if (!oauth || logins >= 2) throw new NeedsAuthError(errorText(error));
           // The SDK sent the user to log in: wait for the redirect's code (a person's time, not MCP_TIMEOUT), hand
           // it over, and connect again within a fresh MCP_TIMEOUT.
           const code = await oauth.waitForAuthorizationCode(deadline.signal).catch((why: unknown) => {
@@ -271,11 +292,8 @@ export class McpConnection {
           await (transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
           await closeQuietly(client, transport);
           deadline.restart();
-          continue;
         }
-        break;
       }
-      await this.listEverything(deadline.signal);
     } finally {
       await oauth?.dispose?.();
     }

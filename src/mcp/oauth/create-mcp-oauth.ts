@@ -156,6 +156,8 @@ export function createMcpOAuth(options: McpOAuthOptions): (server: string, url: 
         try {
           return await Promise.race([listener.code, timer]);
         } finally {
+          // This login is over, whatever its end; a later one (a step-up) starts afresh.
+          requested = false;
           await listener.close();
           listener = undefined;
         }

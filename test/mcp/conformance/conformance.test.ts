@@ -7,15 +7,15 @@ import { describe, expect, it } from "vitest";
  * (the whole list: `node test/mcp/conformance/run-conformance.mjs`; it needs the built dist/, as npm test makes).
  */
 describe("the MCP conformance framework's client scenarios", () => {
-  it("initialize, tools_call, sse-retry and the default OAuth metadata discovery pass", () => {
+  it("initialize, tools_call, OAuth metadata discovery and a scope step-up pass", () => {
     const run = spawnSync(
       process.execPath,
       [
         join(import.meta.dirname, "run-conformance.mjs"),
         "initialize",
         "tools_call",
-        "sse-retry",
         "auth/metadata-default",
+        "auth/scope-step-up",
       ],
       { encoding: "utf8", timeout: 100_000 },
     );
@@ -23,8 +23,8 @@ describe("the MCP conformance framework's client scenarios", () => {
     expect(lines.map((line) => line.split(/\s+/).slice(0, 2).join(" "))).toEqual([
       "pass initialize",
       "pass tools_call",
-      "pass sse-retry",
       "pass auth/metadata-default",
+      "pass auth/scope-step-up",
     ]);
     expect(run.status).toBe(0);
   }, 120_000);
