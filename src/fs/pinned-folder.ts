@@ -1,5 +1,5 @@
 import { constants, existsSync } from "node:fs";
-import { type FileHandle, mkdir, open, readlink, realpath, stat } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readlink, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** Linux names every open descriptor in /proc/self/fd; a path through it resolves from the descriptor itself. */
@@ -32,7 +32,7 @@ export class PinnedFolder {
       folder = await PinnedFolder.openExisting(path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" || dirname(path) === path) throw describe(error, path);
+      if (code !== "ENOENT" || dirname(path) === path) throw await describe(error, path);
       const parent = await PinnedFolder.open(dirname(path));
       try {
         folder = await parent.openChild(basename(path), true);
@@ -57,15 +57,15 @@ export class PinnedFolder {
   private async openChild(name: string, create: boolean): Promise<PinnedFolder> {
     const entry = this.entry(name);
     if (create) {
-      await mkdir(entry).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== "EEXIST") throw describe(error, join(this.path, name));
+      await mkdir(entry).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "EEXIST") throw await describe(error, join(this.path, name));
       });
     }
     try {
       const handle = await open(entry, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       return new PinnedFolder(handle, join(this.path, name));
     } catch (error) {
-      throw describe(error, join(this.path, name));
+      throw await describe(error, join(this.path, name));
     }
   }
 
@@ -99,9 +99,15 @@ export class PinnedFolder {
 }
 
 /** Errors that say in words what went wrong with a path (a link where a folder should be, say). */
-function describe(error: unknown, path: string): Error {
+async function describe(error: unknown, path: string): Promise<Error> {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ELOOP") return new Error(`${path} is a symbolic link; refusing to follow it while writing`);
-  if (code === "ENOTDIR") return new Error(`${path} is not a folder`);
-  return error as Error;
+  if (code !== "ELOOP" && code !== "ENOTDIR") return error as Error;
+  const link = await lstat(path).then(
+    (stats) => stats.isSymbolicLink(),
+    () => false,
+  );
+  if (link || code === "ELOOP") {
+    return new Error(`${path} is a symbolic link; refusing to follow it while writing`);
+  }
+  return new Error(`${path} is not a folder`);
 }

@@ -55,7 +55,7 @@ export function summarizeChange(before: string, after: string): string {
   }
   const removed = old.length - head - tail;
   const added = now.length - head - tail;
-  const span = `lines ${head + 1}-${head + removed} (${plural(removed, "line")})`;
+  const span = removed === 1 ? `line ${head + 1}` : `lines ${head + 1}-${head + removed} (${removed} lines)`;
   const what =
     removed === 0
       ? `${plural(added, "line")} inserted after line ${head}`
