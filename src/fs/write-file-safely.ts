@@ -151,7 +151,7 @@ async function replaceFile(
   bytes: Uint8Array,
   existing: Stats | undefined,
 ): Promise<Written | undefined> {
-  const temporaryName = `.${name}.${process.pid}-${randomBytes(6).toString("hex")}.mitsu-tmp`;
+  const temporaryName = siblingName(name, "tmp");
   const forgetTemporary = removeOnExit(join(folder.path, temporaryName));
   try {
     return await replaceThrough(folder, name, temporaryName, bytes, existing);
@@ -210,7 +210,7 @@ async function replaceThrough(
   }
   const target = folder.entry(name);
   // A second name for the file being replaced, so that the replacement can be undone.
-  const backupName = `.${name}.${process.pid}-${randomBytes(6).toString("hex")}.mitsu-old`;
+  const backupName = siblingName(name, "old");
   const forgetBackup = removeOnExit(join(folder.path, backupName));
   const backup = existing
     ? await link(target, folder.entry(backupName)).then(
@@ -318,6 +318,18 @@ async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);
     offset += bytesWritten;
   }
+}
+
+/**
+ * A hidden name beside `name` for a temporary or backup file: unique (process id and random bytes) and short
+ * enough for any filesystem whatever the length of `name` (names are at most 255 bytes).
+ */
+function siblingName(name: string, kind: "tmp" | "old"): string {
+  const stem = Buffer.from(name)
+    .subarray(0, 100)
+    .toString("utf8")
+    .replace(/\uFFFD+$/, "");
+  return `.${stem}.${process.pid}-${randomBytes(6).toString("hex")}.mitsu-${kind}`;
 }
 
 async function unlinkIfSame(path: string, stats: Stats): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, rmSync, type WriteStream } from "node:fs";
-import { join } from "node:path";
+import { createWriteStream, lstatSync, mkdirSync, rmSync, type WriteStream } from "node:fs";
+import { dirname, join } from "node:path";
 import { removeOnExit } from "../fs/remove-on-exit.js";
 
 /** Default total size of the saved outputs of one tool set, in bytes: older ones are deleted past it. */
@@ -8,13 +8,15 @@ export const SPILL_TOTAL_BYTES = 256 * 1024 * 1024;
 
 /**
  * The files where Bash saves whole outputs that did not fit in a result, in one private folder (mode 0700)
- * made on first use and deleted, with everything in it, when the process exits. Their total size is kept under
+ * made on first use and deleted, with everything in it, when the process exits (a folder that already existed
+ * is kept; only the files written to it are deleted). Their total size is kept under
  * `maxTotalBytes` by deleting the oldest finished files first (a result that named one then points to a file
  * that is gone, which Read reports plainly).
  */
 export class SpillFiles {
   private sequence = 0;
   private created = false;
+  private ownFolder = false;
   /** Finished files, oldest first, with their sizes. */
   private readonly finished: Array<{ path: string; bytes: number }> = [];
 
@@ -26,8 +28,21 @@ export class SpillFiles {
   /** A new, empty file (created exclusively, mode 0600) and a stream that writes it. Throws if it cannot be made. */
   create(): { path: string; stream: WriteStream } {
     if (!this.created) {
-      mkdirSync(this.folder, { recursive: true, mode: 0o700 });
-      removeOnExit(this.folder);
+      mkdirSync(dirname(this.folder), { recursive: true });
+      try {
+        mkdirSync(this.folder, { mode: 0o700 });
+        // Made here, so it is ours to delete whole when the process exits.
+        removeOnExit(this.folder);
+        this.ownFolder = true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        // Found, not made: use it only if it is a real folder of this user (not a link someone prepared), and
+        // delete only the files written to it.
+        const found = lstatSync(this.folder);
+        if (!found.isDirectory() || (process.getuid && found.uid !== process.getuid())) {
+          throw new Error(`${this.folder} exists and is not a folder of this user`);
+        }
+      }
       this.created = true;
     }
     this.sequence++;
@@ -37,6 +52,7 @@ export class SpillFiles {
     );
     // A high-water mark of 1 MiB: the writer is told to wait (and pauses the command) past that much in memory.
     const stream = createWriteStream(path, { mode: 0o600, flags: "wx", highWaterMark: 1024 * 1024 });
+    if (!this.ownFolder) removeOnExit(path);
     return { path, stream };
   }
 
