@@ -63,7 +63,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       "Executes a bash command and returns its output (stdout and stderr interleaved) and its exit code.",
       "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
       `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
-      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep.`,
+      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep. A huge output is saved only in part (its first and last megabytes), so filter it in the command (grep, head, tail) rather than print it all.`,
       "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
       "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
       "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
