@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
-import { writeFileAtomic } from "../tools/write-file-atomic.js";
 import { McpConfigError, type McpServerConfig } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
+import { writeConfigFile } from "./write-config-file.js";
 
 /**
  * Adds (or replaces) one server in a configuration file, keeping everything else in it as it was written;
@@ -12,7 +12,7 @@ export async function addServerToFile(file: string, name: string, config: McpSer
   const servers = isObject(document.mcpServers) ? document.mcpServers : {};
   servers[name] = toJson(config);
   document.mcpServers = servers;
-  await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+  await writeConfigFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
 /** Removes one server from a file; false when the file does not name it (nothing is written then). */
@@ -20,7 +20,7 @@ export async function removeServerFromFile(file: string, name: string): Promise<
   const document = await readDocument(file);
   if (!isObject(document.mcpServers) || !Object.hasOwn(document.mcpServers, name)) return false;
   delete document.mcpServers[name];
-  await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+  await writeConfigFile(file, `${JSON.stringify(document, null, 2)}\n`);
   return true;
 }
 

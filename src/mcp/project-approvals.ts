@@ -2,9 +2,9 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { writeFileAtomic } from "../tools/write-file-atomic.js";
 import { McpConfigError } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
+import { writeConfigFile } from "./write-config-file.js";
 
 /** What the user decided about a project's `.mcp.json` servers. */
 export interface ProjectApprovals {
@@ -95,7 +95,7 @@ export async function recordApproval(cwd: string, name: string, decision: "appro
   (decision === "approve" ? enabled : disabled).push(name);
   document.enabledMcpjsonServers = enabled;
   document.disabledMcpjsonServers = disabled;
-  await writeFileAtomic(file, `${JSON.stringify(document, null, 2)}\n`);
+  await writeConfigFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
 function hasApprovalKeys(value: Record<string, unknown>): boolean {

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { writeFileAtomic } from "../../tools/write-file-atomic.js";
+import { writeConfigFile } from "../write-config-file.js";
 
 /** What is kept for one server between runs. */
 export interface StoredOAuth {
@@ -44,7 +44,7 @@ export class OAuthStore {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     await chmod(this.dir, 0o700).catch(() => {});
     const file = this.fileFor(server, url);
-    await writeFileAtomic(file, `${JSON.stringify(data, null, 2)}\n`);
+    await writeConfigFile(file, `${JSON.stringify(data, null, 2)}\n`, 0o600);
     await chmod(file, 0o600);
   }
 
