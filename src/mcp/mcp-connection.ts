@@ -44,6 +44,11 @@ export interface McpOAuthProvider extends OAuthClientProvider {
   readonly authorizationRequested: boolean;
   /** Releases the redirect listener, if one is open. */
   dispose?(): Promise<void>;
+  /**
+   * A scope the server said a request needs (403 insufficient_scope): asked for at the next login. The SDK's own
+   * step-up tries the refresh token first, which cannot widen a scope, and then forgets the scope.
+   */
+  requireScope?(scope: string): void;
 }
 
 export interface McpConnectionOptions {
@@ -199,19 +204,34 @@ export class McpConnection {
       // to the authorization page; with the code, the request goes again (the server refused it, so it never ran).
       const oauth = this.oauth;
       if (oauth?.authorizationRequested && isUnauthorized(error)) {
-        const code = await oauth
-          .waitForAuthorizationCode(new AbortController().signal)
-          .catch((why: unknown) => {
-            throw new Error(`The MCP server "${this.name}" asks for a new login: ${errorText(why)}`);
-          });
-        await (this.sdkTransport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
+        await this.finishLogin(oauth);
         return request();
+      }
+      if (oauth && isScopeRefused(error)) {
+        // The SDK tried its refresh token, which cannot widen a scope: without tokens the next attempt sends the
+        // user to log in for the scope the server named.
+        await oauth.invalidateCredentials?.("tokens");
+        try {
+          return await request();
+        } catch (again) {
+          if (!(oauth.authorizationRequested && isUnauthorized(again))) throw again;
+          await this.finishLogin(oauth);
+          return request();
+        }
       }
       if (!isDropped(error)) throw error;
       this.dropped = true;
       await this.reconnect();
       return request();
     }
+  }
+
+  /** Waits for the login the SDK asked for (mid-session) and hands its code to the transport. */
+  private async finishLogin(oauth: McpOAuthProvider): Promise<void> {
+    const code = await oauth.waitForAuthorizationCode(new AbortController().signal).catch((why: unknown) => {
+      throw new Error(`The MCP server "${this.name}" asks for a new login: ${errorText(why)}`);
+    });
+    await (this.sdkTransport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code);
   }
 
   private async reconnect(): Promise<void> {
@@ -372,10 +392,22 @@ export class McpConnection {
       });
     }
     const url = new URL(config.url);
+    const base = this.options.fetch;
+    const fetchImpl: FetchLike | undefined = oauth?.requireScope
+      ? async (input, init) => {
+          const response = await (base ?? fetch)(input, init);
+          if (response.status === 403) {
+            const header = response.headers.get("www-authenticate") ?? "";
+            const scope = /insufficient_scope/.test(header) ? /scope="([^"]*)"/.exec(header)?.[1] : undefined;
+            if (scope) oauth.requireScope?.(scope);
+          }
+          return response;
+        }
+      : base;
     const common = {
       requestInit: { headers: config.headers },
       ...(oauth ? { authProvider: oauth } : {}),
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
     };
     return config.type === "http"
       ? new StreamableHTTPClientTransport(url, common)
@@ -495,6 +527,15 @@ function isDropped(error: unknown): boolean {
     cause === "ECONNREFUSED" ||
     cause === "ECONNRESET" ||
     /fetch failed|ECONNREFUSED|ECONNRESET|Not connected/i.test(errorText(error))
+  );
+}
+
+/** A 403 for a scope the token lacks, after the SDK's own try (a refresh) did not help. */
+function isScopeRefused(error: unknown): boolean {
+  return (
+    error instanceof StreamableHTTPError &&
+    error.code === 403 &&
+    /upscoping|insufficient_scope/i.test(error.message)
   );
 }
 

@@ -277,7 +277,7 @@ describe("mitsu mcp login (OAuth)", () => {
 
       const login = await runMitsu(["mcp", "login", "secure"], { ...t, env: { BROWSER: browser } });
       expect(login.stderr).toBe("");
-      expect(login.stdout).toContain('Logged in to the MCP server "secure" (1 tools).');
+      expect(login.stdout).toContain('Logged in to the MCP server "secure" (2 tools).');
 
       const run = await runMitsu(["-p", "--allowedTools", "mcp__secure", "who am I"], t);
       expect(run.stderr).toBe("");

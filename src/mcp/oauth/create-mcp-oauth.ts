@@ -47,6 +47,7 @@ export function createMcpOAuth(options: McpOAuthOptions): (server: string, url: 
     let pendingUrl: URL | undefined;
     let state: string | undefined;
     let port: number | undefined;
+    const requiredScopes = new Set<string>();
     const load = async () => {
       stored ??= await store.read(server, url);
       return stored;
@@ -71,7 +72,11 @@ export function createMcpOAuth(options: McpOAuthOptions): (server: string, url: 
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
           token_endpoint_auth_method: "none",
+          ...(requiredScopes.size > 0 ? { scope: [...requiredScopes].join(" ") } : {}),
         };
+      },
+      requireScope(scope) {
+        for (const name of scope.split(/\s+/)) if (name) requiredScopes.add(name);
       },
       get authorizationRequested() {
         return requested;
