@@ -7,11 +7,21 @@
 export * from "./context/index.js";
 export type * from "./loop/agent-event.js";
 export { checkTranscript } from "./loop/check-transcript.js";
+export type * from "./loop/history-replacement.js";
+export { type Journal, type ModelCallInfo, passThroughJournal, type ToolCallInfo } from "./loop/journal.js";
 export type { MaxTokensPolicy } from "./loop/max-tokens-policy.js";
 export type * from "./loop/permission.js";
-export { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./loop/run-agent.js";
+export {
+  type AgentResult,
+  type PrepareRequestInfo,
+  type RunAgentOptions,
+  runAgent,
+  runAgentToEnd,
+} from "./loop/run-agent.js";
 export { INTERRUPTED_MESSAGE } from "./loop/run-tools.js";
+export type * from "./loop/spawn.js";
 export * from "./loop/tool.js";
+export * from "./loop/tool-state.js";
 export { validateInput } from "./loop/validate-input.js";
 export * from "./messages/index.js";
 export * from "./permissions/index.js";

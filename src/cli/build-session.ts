@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
 import { resolveModel } from "../providers/model-registry.js";
@@ -53,7 +54,7 @@ export interface Session {
   /** Replaced by `renew()`; read it at each run, do not keep it. */
   context: Context;
   canUseTool: CanUseTool;
-  toolState: Map<string, unknown>;
+  toolState: ToolState;
   catalog: DiscoverResult;
   /** The short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
@@ -113,7 +114,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
   ];
-  const toolState = new Map<string, unknown>();
+  const toolState = new ToolState();
   const canUseTool = createPermissionChecker({
     rules: settings.rules,
     mode:

@@ -21,7 +21,6 @@ export interface RunPromptOptions {
 export async function runPrompt(options: RunPromptOptions): Promise<AgentResult> {
   const { session } = options;
   const messages = appendPrompt(options.history, options.prompt);
-  const warnings: AgentEvent[] = [];
   const generator = runAgent({
     provider: session.provider,
     model: session.model,
@@ -32,21 +31,13 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
     maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
     canUseTool: session.canUseTool,
     toolState: session.toolState,
-    prepareRequest: async (request, info) => {
-      const before = session.context.warnings.length;
-      const prepared = await session.context.prepareRequest(request, info);
-      for (const w of session.context.warnings.slice(before)) {
-        warnings.push({ type: "warning", turn: info.turn, code: w.code, message: w.message });
-      }
-      return prepared;
-    },
+    prepareRequest: (request, info) => session.context.prepareRequest(request, info),
     ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
   });
   for (;;) {
     const next = await generator.next();
-    for (const warning of warnings.splice(0)) options.onEvent(warning);
     if (next.done) return next.value;
     options.onEvent(next.value);
   }

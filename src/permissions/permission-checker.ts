@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
 import type { LoadedRules, PermissionMode } from "./load-settings.js";
 import {
@@ -54,7 +55,7 @@ export interface PermissionCheckerOptions {
    * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
    */
-  preApproved?: (state: Map<string, unknown>) => readonly string[];
+  preApproved?: (state: ToolState) => readonly string[];
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -191,7 +192,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   }
 
   const preApprovedRules = new Map<string, PermissionRule>();
-  function preApproved(state: Map<string, unknown> | undefined): PermissionRule[] {
+  function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
     const rules: PermissionRule[] = [];
     for (const text of options.preApproved(state)) {

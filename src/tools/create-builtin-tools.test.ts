@@ -3,13 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ToolContext, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
 let base: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {

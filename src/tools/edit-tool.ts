@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { describeNearMatches } from "./find-near-matches.js";
 import { getReadTracker } from "./read-tracker.js";
 import { truncateOutput } from "./truncate-output.js";
@@ -32,7 +33,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
   const maxDiffChars = options.maxDiffChars ?? 10_000;
   const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
   /** Resolves, checks and matches an edit without writing anything. */
-  async function plan(input: EditInput, state: Map<string, unknown>) {
+  async function plan(input: EditInput, state: ToolState) {
     const path = await workspace.resolve(input.file_path);
     const shown = workspace.display(path);
     if (input.old_string === input.new_string) {

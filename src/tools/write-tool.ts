@@ -2,6 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { createTwoFilesPatch } from "diff";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { getReadTracker } from "./read-tracker.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
@@ -22,7 +23,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
   const { workspace } = options;
   const maxDiffChars = options.maxDiffChars ?? 10_000;
   /** Resolves the path and checks that it may be written (read before an overwrite), without writing. */
-  async function plan(input: WriteInput, state: Map<string, unknown>) {
+  async function plan(input: WriteInput, state: ToolState) {
     const path = await workspace.resolve(input.file_path);
     const shown = workspace.display(path);
     const tracker = getReadTracker(state);

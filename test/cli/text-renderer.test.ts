@@ -36,10 +36,16 @@ const call = (id: string, name: string, file_path: string): ToolUseBlock => ({
   name,
   input: { file_path },
 });
-const start = (block: ToolUseBlock): AgentEvent => ({ type: "tool-call-start", turn: 1, block });
+const start = (block: ToolUseBlock): AgentEvent => ({
+  type: "tool-call-start",
+  turn: 1,
+  agentPath: [],
+  block,
+});
 const end = (block: ToolUseBlock, content: string): AgentEvent => ({
   type: "tool-call-end",
   turn: 1,
+  agentPath: [],
   block,
   result: { type: "tool_result", tool_use_id: block.id, content },
   durationMs: 1,
@@ -139,6 +145,7 @@ describe("a running call's progress", () => {
   const b = call("b", "Bash", "");
   const progress = (text: string, id = "b"): AgentEvent => ({
     type: "tool-progress",
+    agentPath: [],
     turn: 1,
     toolUseId: id,
     text,
@@ -215,7 +222,11 @@ describe("a running call's progress", () => {
 
   it("is erased before a notice on the other stream", () => {
     const { out, notices } = render(
-      [start(b), progress("working"), { type: "warning", turn: 1, code: "w", message: "careful" }],
+      [
+        start(b),
+        progress("working"),
+        { type: "warning", turn: 1, agentPath: [], code: "w", message: "careful" },
+      ],
       [],
       { liveStatus: true },
     );
