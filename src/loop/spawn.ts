@@ -9,7 +9,8 @@ export interface SpawnRequest {
   prompt: string;
   /**
    * The names of the parent's tools the child may use (a subset; default: all the spawner offers children).
-   * A name the spawner does not know ends the child at once with an `invalid_tools` error.
+   * A name the parent does not have is left out (an agent file written for another agent may name tools this
+   * one lacks): a child never gets more than its parent has.
    */
   tools?: readonly string[];
   /** A `provider:model` spec the spawner resolves (so a child may use another provider); default the parent's. */
@@ -18,6 +19,13 @@ export interface SpawnRequest {
   maxTurns?: number;
   /** A short label for a UI (e.g. the Task call's description). */
   description?: string;
+  /** The kind of agent (e.g. `Explore`): names the child in permission questions, logs and the UI. */
+  agent?: string;
+  /**
+   * The child may only look: every call of a tool that is not `readOnly` is denied, as in plan mode, except
+   * shell commands that change nothing (the spawner decides which). The parent's rules still apply on top.
+   */
+  readOnly?: boolean;
 }
 
 /** Where a child is started from: the loop fills this in for the tool call that spawns. */
@@ -33,8 +41,8 @@ export interface SpawnOrigin {
  * Task tool never imports the code that composes agents.
  *
  * Contract: returns a `runAgent`-like generator whose events carry `origin.agentPath`; honours `origin.signal`;
- * never throws — a child that cannot start (unknown model, unknown tool name) ends with one `agent-end` of
- * reason `error`. The parent's permission checker decides the child's calls too.
+ * never throws — a child that cannot start (unknown model, no key) ends with one `agent-end` of reason
+ * `error`. The parent's permission checker decides the child's calls too.
  */
 export type Spawner = (request: SpawnRequest, origin: SpawnOrigin) => AsyncGenerator<AgentEvent, AgentResult>;
 

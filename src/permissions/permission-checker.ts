@@ -27,6 +27,8 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
   reason: string;
+  /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
+  agent?: string;
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -65,8 +67,11 @@ export interface PermissionChecker extends CanUseTool {
   setMode(mode: PermissionMode): void;
 }
 
-/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
+/**
+ * Allowed unless a rule says otherwise: they read, (Skill) only load instructions into the conversation, or
+ * (Task) start a sub-agent whose own calls are each decided by this checker.
+ */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "Task"]);
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 
@@ -90,8 +95,8 @@ interface CallFacts {
  * Decides each tool call: an explicit deny rule (settings or `--disallowedTools`) always denies; plan mode
  * then denies every tool that is not read-only; bypassPermissions allows the rest; an `ask` rule asks;
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
- * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
- * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
+ * Write and Edit inside the workspace; otherwise Read, Grep, Glob, Skill and Task are allowed and everything
+ * else (Write, Edit, Bash, MCP tools, …) is asked. A Bash allow holds only when every simple command
  * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
@@ -288,6 +293,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       display,
       suggestedRules,
       reason,
+      ...(context.agent !== undefined ? { agent: context.agent } : {}),
     });
     if (answer === "deny") {
       return {

@@ -1,0 +1,172 @@
+import { createContext } from "../context/create-context.js";
+import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
+import type { Journal } from "../loop/journal.js";
+import type { CanUseTool } from "../loop/permission.js";
+import { runAgent } from "../loop/run-agent.js";
+import type { Spawner, SpawnRequest } from "../loop/spawn.js";
+import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
+import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { isReadOnlyCommand } from "./read-only-command.js";
+import { type ResolvedAgentModel, resolveAgentModel } from "./resolve-agent-model.js";
+
+/** What a child's transcript is opened with (see `SubagentSpawnerOptions.transcript`). */
+export interface SubagentTranscriptInfo {
+  /** The Task call that started the child: the link from the parent's log. */
+  toolUseId: string;
+  agentPath: AgentPath;
+  /** The kind of agent (`Explore`), when the request named one. */
+  agent?: string;
+  description?: string;
+  /** `api:model` of the child's model. */
+  model: string;
+  /** The child's system prompt as sent. */
+  system: TextBlock[];
+}
+
+export interface SubagentSpawnerOptions {
+  /** The parent's tools: a child's are chosen from these by name (read at each start). */
+  tools: readonly Tool<never>[] | (() => readonly Tool<never>[]);
+  /** The parent's model: what `inherit` (or no model) means, and whose family the aliases come from. */
+  parent: ResolvedAgentModel & { providerName: string };
+  /**
+   * Resolves a `provider:model` spec for a child on another model (the model registry's `resolveModel` with the
+   * session's environment and fetch). Without it, a child may only use the parent's model.
+   */
+  resolveModel?: (spec: string) => ResolvedAgentModel;
+  /** The parent's permission checker: it decides every call of every child too. */
+  canUseTool?: CanUseTool;
+  /** The environment section put after each child's own system prompt, for its model id. Stable per model. */
+  environment?: (model: string) => string | Promise<string>;
+  /** Where the child's project instructions come from (the reminder the parent gets, too). */
+  cwd: string;
+  home?: string;
+  env?: Record<string, string | undefined>;
+  cacheTtl?: "5m" | "1h";
+  /** A child's model call limit when the request sets none. Default 50. */
+  maxTurns?: number;
+  /** `max_tokens` of a child's calls; default the smaller of its model's limit and 32,000. */
+  maxTokens?: number;
+  /** How deep agents nest: 1 (default) means a child gets neither `Task` nor a spawner of its own. */
+  maxDepth?: number;
+  /**
+   * Opens the child's own transcript (its session log, beside the parent's); returns what receives each of its
+   * messages as sent, like `RunAgentOptions.onMessage`. Undefined: nothing is logged for that child.
+   */
+  transcript?: (info: SubagentTranscriptInfo) => ((message: Message) => void) | undefined;
+  journal?: Journal;
+  liveInput?: boolean;
+}
+
+/** The text a child's refused write gets, in the model's words. */
+const READ_ONLY_DENIAL =
+  "This agent is read-only: it may only look (Read, Grep, Glob, and Bash commands that change nothing, such as ls, git log or grep), so this call was not run.";
+
+/**
+ * The spawner the harness hands the loop (`RunAgentOptions.spawn`): each child is a `runAgent` of its own —
+ * its own system prompt (the request's, then the environment section), its own tools (those of the parent it
+ * names, never more; `Task` only while `maxDepth` allows), its own tool state, its own model (resolved here,
+ * possibly on another provider), and one user message, the prompt, to which its context adds the project
+ * instructions as a reminder, with cache breakpoints as for the parent. Its calls go through the parent's
+ * permission checker, tagged with who asks; a `readOnly` request denies every call that could change
+ * something. Never throws: a child that cannot start ends with one `agent-end` of reason `error`.
+ */
+export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner {
+  const maxDepth = options.maxDepth ?? 1;
+  const parentTools = () => (typeof options.tools === "function" ? options.tools() : options.tools);
+
+  const spawner: Spawner = async function* (request, origin): AsyncGenerator<AgentEvent, AgentResult> {
+    const { agentPath, signal } = origin;
+    const fail = async function* (type: string, message: string): AsyncGenerator<AgentEvent, AgentResult> {
+      const result: AgentResult = {
+        reason: "error",
+        messages: [],
+        usage: emptyUsage(),
+        error: { type, message },
+      };
+      yield { type: "agent-end", ...result, agentPath };
+      return result;
+    };
+    let model: ResolvedAgentModel;
+    try {
+      model = resolveAgentModel(request.model, options.parent, options.resolveModel);
+    } catch (error) {
+      return yield* fail("invalid_model", error instanceof Error ? error.message : String(error));
+    }
+    const nests = agentPath.length < maxDepth;
+    const tools = childTools(parentTools(), request, nests);
+    const label = request.agent ?? "sub-agent";
+    const who = request.description ? `${label}: ${request.description}` : label;
+    let prepared: Awaited<ReturnType<typeof createContext>>;
+    try {
+      const environment = await options.environment?.(model.model);
+      const own: TextBlock[] =
+        typeof request.system === "string"
+          ? request.system.trim() === ""
+            ? []
+            : [{ type: "text", text: request.system }]
+          : [...request.system];
+      if (environment) own.push({ type: "text", text: environment });
+      prepared = await createContext({
+        cwd: options.cwd,
+        model: model.model,
+        tools: tools.map((t) => toToolDefinition(t)),
+        system: own,
+        dateChange: false,
+        ...(options.home !== undefined ? { home: options.home } : {}),
+        ...(options.env !== undefined ? { env: options.env } : {}),
+        ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+      });
+    } catch (error) {
+      return yield* fail("subagent_setup_error", `The sub-agent could not start: ${String(error)}`);
+    }
+    const context = prepared;
+    const parentCheck = options.canUseTool;
+    const canUseTool: CanUseTool = async (tool, input, ctx) => {
+      if (request.readOnly && !tool.readOnly) {
+        const command = tool.name === "Bash" ? input.command : undefined;
+        if (typeof command !== "string" || !isReadOnlyCommand(command)) {
+          return { behavior: "deny", message: READ_ONLY_DENIAL };
+        }
+      }
+      return parentCheck ? parentCheck(tool, input, { ...ctx, agent: who }) : { behavior: "allow" };
+    };
+    const transcript = options.transcript?.({
+      toolUseId: agentPath.at(-1) ?? "",
+      agentPath,
+      model: `${model.provider.api}:${model.model}`,
+      system: context.system,
+      ...(request.agent !== undefined ? { agent: request.agent } : {}),
+      ...(request.description !== undefined ? { description: request.description } : {}),
+    });
+    const prompt: Message = { role: "user", content: [{ type: "text", text: request.prompt }] };
+    return yield* runAgent({
+      provider: model.provider,
+      model: model.model,
+      system: context.system,
+      tools,
+      messages: [prompt],
+      maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
+      maxTokens: options.maxTokens ?? Math.min(model.maxOutputTokens, 32_000),
+      signal,
+      canUseTool,
+      toolState: new ToolState(),
+      prepareRequest: (req, info) => context.prepareRequest(req, info),
+      agentPath,
+      ...(nests ? { spawn: spawner } : {}),
+      ...(transcript ? { onMessage: transcript } : {}),
+      ...(options.journal ? { journal: options.journal } : {}),
+      ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
+    });
+  };
+  return spawner;
+}
+
+/** The parent's tools the request names (all when it names none), in the parent's order; `Task` only if `nests`. */
+function childTools(parent: readonly Tool<never>[], request: SpawnRequest, nests: boolean): Tool<never>[] {
+  const wanted = request.tools ? new Set(request.tools) : undefined;
+  return parent.filter((tool) => {
+    if (tool.name === "Task" && !nests) return false;
+    return wanted ? wanted.has(tool.name) : true;
+  });
+}

@@ -1,0 +1,93 @@
+import type { Tool, ToolOutput } from "../loop/tool.js";
+import type { AgentDefinition } from "./agent-definition.js";
+import { formatSubagentResult } from "./format-subagent-result.js";
+import { taskToolDescription } from "./task-tool-description.js";
+
+/** The Task tool's input, as Claude Code names it. */
+export interface TaskToolInput {
+  /** A short (3–5 word) label of the task, for the user. */
+  description: string;
+  /** The whole brief for the sub-agent: the only thing it will know. */
+  prompt: string;
+  /** Which agent runs it: a name from the tool's description. */
+  subagent_type: string;
+}
+
+export interface TaskToolOptions {
+  /** The agents the model may start, listed in this order (`loadAgentDefinitions` sorts them by name). */
+  agents: readonly AgentDefinition[];
+  /** The parent's tool names, for an agent that inherits them all but its `disallowedTools`. */
+  toolNames?: () => readonly string[];
+  /** A sub-agent's model call limit (default: the spawner's). */
+  maxTurns?: number;
+}
+
+/**
+ * The Task tool: starts a sub-agent through `ToolContext.spawn` (the harness's spawner; this module never
+ * composes agents itself) and answers with its final text and a line of stats — none of its intermediate
+ * messages reach the parent's transcript. Several Task calls of one turn run at the same time. Its description
+ * is fixed when the tool is made (byte-stable, so the `tools` prefix stays cached).
+ */
+export function createTaskTool(options: TaskToolOptions): Tool<TaskToolInput> {
+  const agents = [...options.agents];
+  const byName = new Map(agents.map((agent) => [agent.name, agent]));
+  const names = agents.map((agent) => agent.name);
+  return {
+    name: "Task",
+    description: taskToolDescription(agents),
+    inputSchema: {
+      type: "object",
+      properties: {
+        description: { type: "string", description: "A short (3-5 word) description of the task" },
+        prompt: {
+          type: "string",
+          description: "The task for the agent: everything it needs to know, and what to report back",
+        },
+        subagent_type: {
+          type: "string",
+          description: "The type of agent to use",
+          ...(names.length > 0 ? { enum: names } : {}),
+        },
+      },
+      required: ["description", "prompt", "subagent_type"],
+      additionalProperties: false,
+    },
+    summarize: (input) => `Task(${input.subagent_type}: ${input.description})`,
+    async run(input, context): Promise<ToolOutput> {
+      const agent = byName.get(input.subagent_type);
+      if (!agent) {
+        return {
+          content: `Unknown subagent_type "${input.subagent_type}". Available: ${names.join(", ") || "(none)"}.`,
+          isError: true,
+        };
+      }
+      if (!context.spawn) {
+        return {
+          content: "Sub-agents cannot be started here (no Task nesting at this depth).",
+          isError: true,
+        };
+      }
+      const started = performance.now();
+      let tools = agent.tools;
+      if (!tools && agent.disallowedTools && options.toolNames) {
+        const denied = new Set(agent.disallowedTools);
+        tools = options.toolNames().filter((name) => !denied.has(name));
+      }
+      const result = await context.spawn({
+        system: agent.prompt,
+        prompt: input.prompt,
+        description: input.description,
+        agent: agent.name,
+        ...(tools ? { tools } : {}),
+        ...(agent.model !== undefined ? { model: agent.model } : {}),
+        ...(agent.readOnly ? { readOnly: true } : {}),
+        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      });
+      return formatSubagentResult(result, {
+        agent: agent.name,
+        durationMs: performance.now() - started,
+        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      });
+    },
+  };
+}
