@@ -3,10 +3,11 @@ import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js"
 import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { runAgent } from "../loop/run-agent.js";
-import type { Spawner, SpawnRequest } from "../loop/spawn.js";
+import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import type { ModelRequest, Provider } from "../providers/provider.js";
 import { isReadOnlyCommand } from "./read-only-command.js";
 import { type ResolvedAgentModel, resolveAgentModel } from "./resolve-agent-model.js";
 
@@ -58,6 +59,14 @@ export interface SubagentSpawnerOptions {
   liveInput?: boolean;
 }
 
+/**
+ * A `Spawner` that can also show, without sending it, the first request a child would send (`mitsu inspect
+ * --agent`): the same system prompt, tools and prepared prompt, with the provider that would carry it.
+ */
+export type SubagentSpawner = Spawner & {
+  firstRequest(request: SpawnRequest): Promise<{ provider: Provider; request: ModelRequest }>;
+};
+
 /** The text a child's refused write gets, in the model's words. */
 const READ_ONLY_DENIAL =
   "This agent is read-only: it may only look (Read, Grep, Glob, and Bash commands that change nothing, such as ls, git log or grep), so this call was not run.";
@@ -71,33 +80,20 @@ const READ_ONLY_DENIAL =
  * permission checker, tagged with who asks; a `readOnly` request denies every call that could change
  * something. Never throws: a child that cannot start ends with one `agent-end` of reason `error`.
  */
-export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner {
+export function createSubagentSpawner(options: SubagentSpawnerOptions): SubagentSpawner {
   const maxDepth = options.maxDepth ?? 1;
   const parentTools = () => (typeof options.tools === "function" ? options.tools() : options.tools);
 
-  const spawner: Spawner = async function* (request, origin): AsyncGenerator<AgentEvent, AgentResult> {
-    const { agentPath, signal } = origin;
-    const fail = async function* (type: string, message: string): AsyncGenerator<AgentEvent, AgentResult> {
-      const result: AgentResult = {
-        reason: "error",
-        messages: [],
-        usage: emptyUsage(),
-        error: { type, message },
-      };
-      yield { type: "agent-end", ...result, agentPath };
-      return result;
-    };
+  /** Everything a child needs before its first request; throws when it cannot start. */
+  const prepare = async (request: SpawnRequest, agentPath: AgentPath) => {
     let model: ResolvedAgentModel;
     try {
       model = resolveAgentModel(request.model, options.parent, options.resolveModel);
     } catch (error) {
-      return yield* fail("invalid_model", error instanceof Error ? error.message : String(error));
+      throw new SpawnError("invalid_model", error instanceof Error ? error.message : String(error));
     }
     const nests = agentPath.length < maxDepth;
     const tools = childTools(parentTools(), request, nests);
-    const label = request.agent ?? "sub-agent";
-    const who = request.description ? `${label}: ${request.description}` : label;
-    let prepared: Awaited<ReturnType<typeof createContext>>;
     try {
       const environment = await options.environment?.(model.model);
       const own: TextBlock[] =
@@ -107,7 +103,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner 
             : [{ type: "text", text: request.system }]
           : [...request.system];
       if (environment) own.push({ type: "text", text: environment });
-      prepared = await createContext({
+      const context = await createContext({
         cwd: options.cwd,
         model: model.model,
         tools: tools.map((t) => toToolDefinition(t)),
@@ -117,10 +113,38 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner 
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
       });
+      return { model, tools, context, nests };
     } catch (error) {
-      return yield* fail("subagent_setup_error", `The sub-agent could not start: ${String(error)}`);
+      throw new SpawnError("subagent_setup_error", `The sub-agent could not start: ${String(error)}`);
     }
-    const context = prepared;
+  };
+
+  const maxTokensFor = (model: ResolvedAgentModel) =>
+    options.maxTokens ?? Math.min(model.maxOutputTokens, 32_000);
+
+  const spawner = async function* (
+    request: SpawnRequest,
+    origin: SpawnOrigin,
+  ): AsyncGenerator<AgentEvent, AgentResult> {
+    const { agentPath, signal } = origin;
+    let prepared: Awaited<ReturnType<typeof prepare>>;
+    try {
+      prepared = await prepare(request, agentPath);
+    } catch (error) {
+      const { type, message } =
+        error instanceof SpawnError ? error : { type: "subagent_setup_error", message: String(error) };
+      const result: AgentResult = {
+        reason: "error",
+        messages: [],
+        usage: emptyUsage(),
+        error: { type, message },
+      };
+      yield { type: "agent-end", ...result, agentPath };
+      return result;
+    }
+    const { model, tools, context, nests } = prepared;
+    const label = request.agent ?? "sub-agent";
+    const who = request.description ? `${label}: ${request.description}` : label;
     const parentCheck = options.canUseTool;
     const canUseTool: CanUseTool = async (tool, input, ctx) => {
       if (request.readOnly && !tool.readOnly) {
@@ -139,15 +163,14 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner 
       ...(request.agent !== undefined ? { agent: request.agent } : {}),
       ...(request.description !== undefined ? { description: request.description } : {}),
     });
-    const prompt: Message = { role: "user", content: [{ type: "text", text: request.prompt }] };
     return yield* runAgent({
       provider: model.provider,
       model: model.model,
       system: context.system,
       tools,
-      messages: [prompt],
+      messages: [promptMessage(request)],
       maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
-      maxTokens: options.maxTokens ?? Math.min(model.maxOutputTokens, 32_000),
+      maxTokens: maxTokensFor(model),
       signal,
       canUseTool,
       toolState: new ToolState(),
@@ -158,8 +181,34 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Spawner 
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
     });
+  } as SubagentSpawner;
+
+  spawner.firstRequest = async (request) => {
+    const { model, tools, context } = await prepare(request, ["inspect"]);
+    const raw: ModelRequest = {
+      model: model.model,
+      system: context.system,
+      tools: tools.map((t) => toToolDefinition(t)),
+      messages: [promptMessage(request)],
+      maxTokens: maxTokensFor(model),
+    };
+    return { provider: model.provider, request: await context.prepareRequest(raw, { turn: 1 }) };
   };
   return spawner;
+}
+
+function promptMessage(request: SpawnRequest): Message {
+  return { role: "user", content: [{ type: "text", text: request.prompt }] };
+}
+
+/** Why a child could not start: its `agent-end` error. */
+class SpawnError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The parent's tools the request names (all when it names none), in the parent's order; `Task` only if `nests`. */

@@ -7,5 +7,6 @@ export * from "./load-agent-definitions.js";
 export * from "./read-agent-file.js";
 export * from "./read-only-command.js";
 export * from "./resolve-agent-model.js";
+export * from "./subagent-environment.js";
 export * from "./task-tool.js";
 export * from "./task-tool-description.js";

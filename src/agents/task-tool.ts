@@ -1,3 +1,4 @@
+import type { SpawnRequest } from "../loop/spawn.js";
 import type { Tool, ToolOutput } from "../loop/tool.js";
 import type { AgentDefinition } from "./agent-definition.js";
 import { formatSubagentResult } from "./format-subagent-result.js";
@@ -68,26 +69,40 @@ export function createTaskTool(options: TaskToolOptions): Tool<TaskToolInput> {
         };
       }
       const started = performance.now();
-      let tools = agent.tools;
-      if (!tools && agent.disallowedTools && options.toolNames) {
-        const denied = new Set(agent.disallowedTools);
-        tools = options.toolNames().filter((name) => !denied.has(name));
-      }
-      const result = await context.spawn({
-        system: agent.prompt,
-        prompt: input.prompt,
-        description: input.description,
-        agent: agent.name,
-        ...(tools ? { tools } : {}),
-        ...(agent.model !== undefined ? { model: agent.model } : {}),
-        ...(agent.readOnly ? { readOnly: true } : {}),
-        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-      });
+      const result = await context.spawn(
+        spawnRequestFor(agent, input, {
+          ...(options.toolNames ? { toolNames: options.toolNames } : {}),
+          ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+        }),
+      );
       return formatSubagentResult(result, {
         agent: agent.name,
         durationMs: performance.now() - started,
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       });
     },
+  };
+}
+
+/** What the Task tool asks the spawner for, to run `agent` on a task (also what `mitsu inspect --agent` shows). */
+export function spawnRequestFor(
+  agent: AgentDefinition,
+  task: { prompt: string; description?: string },
+  options: { toolNames?: () => readonly string[]; maxTurns?: number } = {},
+): SpawnRequest {
+  let tools = agent.tools;
+  if (!tools && agent.disallowedTools && options.toolNames) {
+    const denied = new Set(agent.disallowedTools);
+    tools = options.toolNames().filter((name) => !denied.has(name));
+  }
+  return {
+    system: agent.prompt,
+    prompt: task.prompt,
+    agent: agent.name,
+    ...(task.description !== undefined ? { description: task.description } : {}),
+    ...(tools ? { tools } : {}),
+    ...(agent.model !== undefined ? { model: agent.model } : {}),
+    ...(agent.readOnly ? { readOnly: true } : {}),
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
   };
 }

@@ -1,10 +1,20 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import {
+  type AgentDefinitions,
+  createSubagentSpawner,
+  createTaskTool,
+  formatAgentWarning,
+  loadAgentDefinitions,
+  type SubagentSpawner,
+  type SubagentTranscriptInfo,
+  subagentEnvironment,
+} from "../agents/index.js";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import type { TextBlock, ToolUseBlock } from "../messages/index.js";
+import type { Message, TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
 import { resolveModel } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
@@ -56,6 +66,15 @@ export interface Session {
   canUseTool: CanUseTool;
   toolState: ToolState;
   catalog: DiscoverResult;
+  /** The agents the Task tool offers, and the agent files skipped. */
+  agents: AgentDefinitions;
+  /** Starts sub-agents for the Task tool (`RunAgentOptions.spawn`). */
+  spawn: SubagentSpawner;
+  /**
+   * Opens a sub-agent's own transcript beside the session's log; set by whoever opened that log (and again on
+   * `/clear`). Unset: sub-agents are not logged.
+   */
+  subagentTranscript?: (info: SubagentTranscriptInfo) => ((message: Message) => void) | undefined;
   /** The short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
   /**
@@ -106,6 +125,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const settings = await loadSettings({ cwd, home });
   const catalog = await discoverSkills({ cwd, home });
   for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
+  const agents = await loadAgentDefinitions({ cwd, home });
+  for (const warning of agents.warnings) config.onWarning?.(formatAgentWarning(warning));
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
@@ -113,6 +134,10 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const tools: Tool<never>[] = [
     ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
+    createTaskTool({
+      agents: agents.agents,
+      toolNames: () => tools.map((t) => t.name),
+    }) as unknown as Tool<never>,
   ];
   const toolState = new ToolState();
   const canUseTool = createPermissionChecker({
@@ -146,6 +171,27 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       ...(resumed ? { system: resumed.system, systemDate: resumed.createdAt } : {}),
     });
 
+  const spawn = createSubagentSpawner({
+    tools,
+    parent: {
+      provider,
+      providerName: resolved.entry.provider,
+      model: resolved.model,
+      maxOutputTokens: resolved.entry.maxOutputTokens,
+    },
+    resolveModel: (spec) => {
+      const child = resolveModel(spec, env, { home, fetch: fetchImpl });
+      return { provider: child.provider, model: child.model, maxOutputTokens: child.entry.maxOutputTokens };
+    },
+    canUseTool,
+    environment: subagentEnvironment({ cwd, now: config.resumed?.createdAt ?? new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
+    transcript: (info) => session.subagentTranscript?.(info),
+  });
+
   const byName = new Map(tools.map((t) => [t.name, t]));
   const session: Session = {
     flush: async () => {
@@ -160,6 +206,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     canUseTool,
     toolState,
     catalog,
+    agents,
+    spawn,
     summarize(block) {
       const tool = byName.get(block.name);
       try {

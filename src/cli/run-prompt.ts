@@ -31,6 +31,7 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
     maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
     canUseTool: session.canUseTool,
     toolState: session.toolState,
+    spawn: session.spawn,
     prepareRequest: (request, info) => session.context.prepareRequest(request, info),
     ...(options.onMessage ? { onMessage: options.onMessage } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
