@@ -231,3 +231,169 @@ describe("a sub-agent through the simulator", () => {
     expect(second!.usage!.cache_read_input_tokens).toBeGreaterThanOrEqual(1024);
   });
 });
+
+const EMPTY_RULES = { allow: [], ask: [], deny: [] };
+const callResult = (events: AgentEvent[], id: string) => {
+  const end = events.find((e) => e.type === "tool-call-end" && e.block.id === id);
+  return end?.type === "tool-call-end" ? end.result : undefined;
+};
+const textOf = (content: unknown) => (typeof content === "string" ? content : JSON.stringify(content));
+
+describe("permissions inside a sub-agent", () => {
+  it("the parent's checker decides each call; a question names the sub-agent; without a terminal an ask is a denial", async () => {
+    const s0 = setup();
+    const asked: Array<{ display: string; agent?: string }> = [];
+    const checker = createPermissionChecker({
+      rules: EMPTY_RULES,
+      mode: "default",
+      cwd: s0.cwd,
+      disallowedTools: ["Read(./src/**)"],
+      ask: async (request) => {
+        asked.push({ display: request.display, ...(request.agent ? { agent: request.agent } : {}) });
+        return "deny";
+      },
+    });
+    sim.enqueue(
+      { content: [task("toolu_task", "general-purpose", "write a file", "write notes")] },
+      {
+        content: [
+          { type: "tool_use", id: "c_write", name: "Write", input: { file_path: "notes.md", content: "x" } },
+          { type: "tool_use", id: "c_read", name: "Read", input: { file_path: "src/auth.ts" } },
+        ],
+      },
+      { content: [{ type: "text", text: "could not write" }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const s = setup({ canUseTool: checker });
+    const { events } = await run(s, "go", { canUseTool: checker });
+    expect(asked).toEqual([{ display: "Write(notes.md)", agent: "general-purpose: write notes" }]);
+    expect(callResult(events, "c_write")).toMatchObject({ is_error: true });
+    // The parent's deny rule holds for the child.
+    expect(textOf(callResult(events, "c_read")?.content)).toContain("denied by the rule");
+
+    // The same call without a terminal to ask: denied, with the print-mode message.
+    const printChecker = createPermissionChecker({ rules: EMPTY_RULES, mode: "default", cwd: s0.cwd });
+    sim.enqueue(
+      { content: [task("toolu_task2", "general-purpose", "write a file")] },
+      {
+        content: [
+          { type: "tool_use", id: "c_write2", name: "Write", input: { file_path: "n.md", content: "x" } },
+        ],
+      },
+      { content: [{ type: "text", text: "could not" }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const second = await run(setup({ canUseTool: printChecker }), "go");
+    expect(textOf(callResult(second.events, "c_write2")?.content)).toContain("without a terminal to ask");
+  });
+
+  it("Explore may only look: writes and changing commands are refused before any question; reading commands go to the rules", async () => {
+    const asked: string[] = [];
+    const s0 = setup();
+    const checker = createPermissionChecker({
+      rules: EMPTY_RULES,
+      mode: "bypassPermissions",
+      cwd: s0.cwd,
+      ask: async (request) => {
+        asked.push(request.display);
+        return "allow_once";
+      },
+    });
+    sim.enqueue(
+      { content: [task("toolu_x", "Explore", "look")] },
+      {
+        content: [
+          { type: "tool_use", id: "e_write", name: "Write", input: { file_path: "x.md", content: "x" } },
+          { type: "tool_use", id: "e_rm", name: "Bash", input: { command: "rm -rf src" } },
+          { type: "tool_use", id: "e_redirect", name: "Bash", input: { command: "ls > listing.txt" } },
+          { type: "tool_use", id: "e_ls", name: "Bash", input: { command: "ls src 2>/dev/null | wc -l" } },
+        ],
+      },
+      { content: [{ type: "text", text: "looked" }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const { events } = await run(setup({ canUseTool: checker }), "go");
+    // Write is not among Explore's tools at all; Bash is, for commands that change nothing.
+    expect(textOf(callResult(events, "e_write")?.content)).toContain("Unknown tool: Write");
+    for (const id of ["e_rm", "e_redirect"]) {
+      expect(textOf(callResult(events, id)?.content)).toContain("This agent is read-only");
+    }
+    expect(callResult(events, "e_ls")).toMatchObject({ content: expect.stringContaining("1") });
+    expect(callResult(events, "e_ls")?.is_error).toBeUndefined();
+    expect(asked).toEqual([]);
+  });
+});
+
+describe("abort and failure", () => {
+  it("aborting the run stops every running sub-agent: each Task is interrupted and every transcript stays valid", async () => {
+    const held = (): SimTurn => ({ content: [{ type: "text", text: "too late" }], latencyMs: 5_000 });
+    sim.enqueue(
+      { content: ["A", "B", "C"].map((x) => task(`toolu_${x}`, "Explore", `part ${x}`)) },
+      held,
+      held,
+      held,
+    );
+    const controller = new AbortController();
+    const transcripts: NonNullable<Setup["transcripts"]> = [];
+    const s = setup({ transcripts });
+    // Ctrl-C once all three sub-agents' requests are at the simulator (each held there for 5 s).
+    const poll = setInterval(() => {
+      if (sim.requests.filter(isChild).length === 3) controller.abort();
+    }, 10);
+    const started = performance.now();
+    const { result, events } = await run(s, "go", { signal: controller.signal });
+    clearInterval(poll);
+    expect(performance.now() - started).toBeLessThan(4_000);
+    expect(result.reason).toBe("aborted");
+    for (const x of ["A", "B", "C"]) {
+      expect(callResult(events, `toolu_${x}`)).toEqual({
+        type: "tool_result",
+        tool_use_id: `toolu_${x}`,
+        content: INTERRUPTED_MESSAGE,
+        is_error: true,
+      });
+    }
+    expect(checkTranscript(result.messages)).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const t of transcripts) expect(checkTranscript(t.messages)).toEqual([]);
+  });
+
+  it("a sub-agent that fails (provider error, max turns) gives an is_error result with its last text and why", async () => {
+    sim.enqueue(
+      {
+        content: [
+          task("toolu_fail", "Explore", "this fails"),
+          task("toolu_long", "general-purpose", "this runs long"),
+        ],
+      },
+      (request) =>
+        firstText(request).includes("this fails")
+          ? { content: [{ type: "text", text: "x" }], fault: { kind: "http", status: 400 } }
+          : {
+              content: [
+                { type: "text", text: "Looking first." },
+                { type: "tool_use", id: "g1", name: "Glob", input: { pattern: "**/*.ts" } },
+              ],
+            },
+      (request) =>
+        firstText(request).includes("this fails")
+          ? { content: [{ type: "text", text: "x" }], fault: { kind: "http", status: 400 } }
+          : {
+              content: [
+                { type: "text", text: "Looking first." },
+                { type: "tool_use", id: "g1", name: "Glob", input: { pattern: "**/*.ts" } },
+              ],
+            },
+      { content: [{ type: "text", text: "handled" }] },
+    );
+    const { events, result } = await run(setup({ maxTurns: 1 }), "go");
+    expect(result.reason).toBe("end_turn");
+    const failed = callResult(events, "toolu_fail");
+    expect(failed?.is_error).toBe(true);
+    expect(textOf(failed?.content)).toMatch(/^The Explore sub-agent did not finish: it failed: /);
+    const long = callResult(events, "toolu_long");
+    expect(long?.is_error).toBe(true);
+    expect(textOf(long?.content)).toContain("it reached its limit of 1 model calls");
+    expect(textOf(long?.content)).toContain("The last text it produced:\nLooking first.");
+  });
+});
