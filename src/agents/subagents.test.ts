@@ -15,7 +15,7 @@ import type { LoggedRequest, SimMark, SimTurn, Simulator } from "../simulator/in
 import { startSimulator } from "../simulator/index.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import type { AgentDefinition } from "./agent-definition.js";
-import { BUILTIN_AGENTS, EXPLORE_AGENT } from "./builtin-agents.js";
+import { BUILTIN_AGENTS } from "./builtin-agents.js";
 import { createSubagentSpawner, type SubagentTranscriptInfo } from "./create-subagent-spawner.js";
 import { createTaskTool } from "./task-tool.js";
 
