@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runAgentToEnd } from "../loop/run-agent.js";
-import { TestProvider, textTurn, toolTurn, toolUse } from "../loop/test-provider.js";
+import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { findBreakpoints } from "./cache-breakpoints.js";
 import { createContext } from "./create-context.js";

@@ -15,7 +15,7 @@ import {
   textTurn,
   toolTurn,
   toolUse,
-} from "./test-provider.js";
+} from "../testing/test-provider.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import { ToolState, toolStateKey } from "./tool-state.js";
 
