@@ -1,3 +1,5 @@
+export * from "./latest-session.js";
 export * from "./load-session.js";
 export * from "./resume-messages.js";
+export * from "./resume-session.js";
 export * from "./session-log.js";

@@ -1,17 +1,31 @@
 import { readFileSync } from "node:fs";
-import type { Message } from "../messages/index.js";
-import type { SessionHeader, SessionLine } from "./session-log.js";
+import type { Message, ToolResultBlock } from "../messages/index.js";
+import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
 export interface LoadedSession {
   header: SessionHeader;
+  /** The transcript: the messages as sent, from the last compaction on. */
   messages: Message[];
   /** Set when the last line was cut (the process was killed mid-write); that line is not loaded. */
   truncatedTail: boolean;
+  /**
+   * What the log says of tool calls after the last message: ids whose `run` had started, and results logged
+   * as they finished. `resumeMessages` answers the last message's calls from these.
+   */
+  calls: { started: Set<string>; results: Map<string, ToolResultBlock> };
+  /** Sub-agent links (`subagent` lines), in order. */
+  subagents: Array<{ toolUseId: string; path: string }>;
 }
 
+const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
+  1: new Set(["message"]),
+  2: new Set(["message", "tool-start", "tool-result", "compaction", "subagent"]),
+};
+
 /**
- * Reads a session file. A cut last line (a kill mid-write) is dropped and reported; any other bad line is
- * an error that names the file and the line — a damaged transcript is never silently shortened.
+ * Reads a session file of any format up to `SESSION_FORMAT`. A cut last line (a kill mid-write) is dropped
+ * and reported; any other bad line is an error that names the file and the line — a damaged transcript is
+ * never silently shortened. A file written by a newer mitsu is refused, saying so.
  */
 export function loadSession(path: string): LoadedSession {
   let text: string;
@@ -24,13 +38,16 @@ export function loadSession(path: string): LoadedSession {
   const endsClean = text.endsWith("\n");
   if (endsClean) lines.pop();
   let header: SessionHeader | undefined;
-  const messages: Message[] = [];
+  let types: ReadonlySet<string> = new Set();
+  let messages: Message[] = [];
+  let calls: LoadedSession["calls"] = { started: new Set(), results: new Map() };
+  const subagents: LoadedSession["subagents"] = [];
   let truncatedTail = false;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
-    let line: SessionLine;
+    let line: unknown;
     try {
-      line = JSON.parse(raw) as SessionLine;
+      line = JSON.parse(raw);
     } catch {
       if (i === lines.length - 1 && !endsClean) {
         truncatedTail = true;
@@ -42,14 +59,46 @@ export function loadSession(path: string): LoadedSession {
       throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
     }
     if (i === 0) {
-      if (line.type !== "session") throw new Error(`Session ${path} has no header line`);
-      header = line;
-    } else if (line.type === "message") {
-      messages.push(line.message);
-    } else {
-      throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
+      header = readHeader(path, line as Partial<SessionHeader>);
+      types = ENTRY_TYPES[header.version] ?? new Set();
+      continue;
+    }
+    const entry = line as SessionEntry;
+    if (!types.has(entry.type)) throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
+    switch (entry.type) {
+      case "message":
+        messages.push(entry.message);
+        calls = { started: new Set(), results: new Map() };
+        break;
+      case "tool-start":
+        calls.started.add(entry.toolUseId);
+        break;
+      case "tool-result":
+        calls.results.set(entry.result.tool_use_id, entry.result);
+        break;
+      case "compaction":
+        messages = [...entry.messages];
+        calls = { started: new Set(), results: new Map() };
+        break;
+      case "subagent":
+        subagents.push({ toolUseId: entry.toolUseId, path: entry.path });
+        break;
     }
   }
   if (!header) throw new Error(`Session ${path} is empty`);
-  return { header, messages, truncatedTail };
+  return { header, messages, truncatedTail, calls, subagents };
+}
+
+function readHeader(path: string, line: Partial<SessionHeader>): SessionHeader {
+  if (line.type !== "session") throw new Error(`Session ${path} has no header line`);
+  const version = line.version;
+  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
+    throw new Error(`Session ${path} has no valid format version in its header`);
+  }
+  if (version > SESSION_FORMAT) {
+    throw new Error(
+      `This session was written by a newer mitsu (format ${version}); this mitsu reads up to format ${SESSION_FORMAT}. Update mitsu to continue ${path}.`,
+    );
+  }
+  return line as SessionHeader;
 }

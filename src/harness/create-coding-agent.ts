@@ -1,0 +1,319 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import {
+  createSubagentSpawner,
+  createTaskTool,
+  formatAgentWarning,
+  loadAgentDefinitions,
+  spawnRequestFor,
+  subagentEnvironment,
+} from "../agents/index.js";
+import { type Context, createContext, memoryDir } from "../context/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
+import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
+import type { Message, TextBlock } from "../messages/index.js";
+import { createPermissionChecker, loadSettings } from "../permissions/index.js";
+import { resolveModel } from "../providers/model-registry.js";
+import type { ModelRequest } from "../providers/provider.js";
+import { withXmlToolProtocol } from "../providers/xml/index.js";
+import {
+  continueSession,
+  type LoadedSession,
+  latestSession,
+  loadSession,
+  SessionLog,
+} from "../session/index.js";
+import {
+  activateSkill,
+  activeAllowedTools,
+  createSkillTool,
+  discoverSkills,
+  expandInvocation,
+  findSlashTarget,
+  parseSlash,
+  renderSkillsList,
+} from "../skills/index.js";
+import { createBuiltinTools } from "../tools/create-builtin-tools.js";
+import { getReadTracker } from "../tools/read-tracker.js";
+import { appendPrompt } from "./append-prompt.js";
+import type { CodingAgent, CodingAgentOptions, ContextWindowUsage, PromptOptions } from "./coding-agent.js";
+import { createDumpingFetch } from "./dumping-fetch.js";
+import { sessionLogHooks } from "./session-log-hooks.js";
+import { sessionsDir } from "./sessions-dir.js";
+import { openSubagentLog } from "./subagent-log.js";
+
+const DEFAULT_MAX_TURNS = 50;
+
+/**
+ * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
+ * the built-in tools and the Skill tool, the permission checker over the settings' rules, the skills, the
+ * context, the sub-agent spawner, and the conversation (a new session log, or a resumed one).
+ * Throws when the model spec or a session file to resume is unusable (the message says which and why).
+ */
+export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
+  const cwd = resolve(options.cwd);
+  const home = options.home ?? homedir();
+  const env = options.env ?? process.env;
+  const where = { cwd, home };
+  const warn = (message: string) => options.onWarning?.(message);
+  const dumping = options.dumpRequests
+    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch)
+    : undefined;
+  const fetchImpl = dumping ?? options.fetch ?? fetch;
+  const resolveSpec = (spec: string) => {
+    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
+    const provider =
+      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
+    return { ...resolved, provider };
+  };
+  const resolved = resolveSpec(options.model);
+
+  // The session to continue is read first: its system prompt is the one to send again.
+  const sessionOptions = options.session ?? {};
+  const dir = sessionOptions.dir ?? sessionsDir(where);
+  const resumePath = sessionOptions.resume ?? (sessionOptions.continue ? latestSession(dir) : undefined);
+  if (sessionOptions.continue && !sessionOptions.resume && !resumePath) {
+    warn("no earlier session in this folder; starting a new one");
+  }
+  let loaded: LoadedSession | undefined;
+  if (resumePath) {
+    loaded = loadSession(resumePath);
+    if (loaded.truncatedTail)
+      warn(`the last line of ${resumePath} was cut (the process was killed); it was dropped`);
+  }
+
+  const settings = await loadSettings({ cwd, home });
+  const skills = await discoverSkills({ cwd, home });
+  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
+
+  const loadedAgents = await loadAgentDefinitions({ cwd, home });
+  for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
+  // Agents defined in code beat the files' (an embedder's choice is the most specific).
+  const codeAgents = options.agents ?? [];
+  const agents = {
+    agents: [
+      ...loadedAgents.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)),
+      ...codeAgents,
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    warnings: loadedAgents.warnings,
+  };
+
+  const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write.
+  const memory = memoryDir(where);
+  const tools: Tool<never>[] = [
+    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
+    createSkillTool(() => skills.skills) as unknown as Tool<never>,
+    createTaskTool({
+      agents: agents.agents,
+      toolNames: () => tools.map((t) => t.name),
+    }) as unknown as Tool<never>,
+    ...(options.tools ?? []),
+  ];
+  const toolState = new ToolState();
+  const mode = options.permissionMode ?? "default";
+  const permissions = createPermissionChecker({
+    rules: settings.rules,
+    mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
+    additionalDirectories: additionalRoots,
+    ownFolders: [memory],
+    home,
+    preApproved: activeAllowedTools,
+    allowedTools: options.allowedTools ?? [],
+    disallowedTools: options.disallowedTools ?? [],
+    cwd,
+    ...(options.ask ? { ask: options.ask } : {}),
+  });
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
+  const spawn = createSubagentSpawner({
+    tools,
+    parent: {
+      provider: resolved.provider,
+      providerName: resolved.entry.provider,
+      model: resolved.model,
+      maxOutputTokens: resolved.entry.maxOutputTokens,
+    },
+    resolveModel: (spec) => {
+      const child = resolveSpec(spec);
+      return { provider: child.provider, model: child.model, maxOutputTokens: child.entry.maxOutputTokens };
+    },
+    canUseTool: permissions,
+    environment: subagentEnvironment({ cwd, now: new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+    maxTurns,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    maxDepth: options.maxAgentDepth ?? 1,
+    // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
+    transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
+    ...(options.journal ? { journal: options.journal } : {}),
+  });
+
+  const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
+    createContext({
+      cwd,
+      home,
+      model: resolved.model,
+      tools: tools.map((t) => toToolDefinition(t)),
+      skills: () => renderSkillsList(skills.skills) || undefined,
+      trackedFiles: () => getReadTracker(toolState).entries(),
+      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+      env,
+      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
+    });
+  const header = loaded?.header;
+  let context = await makeContext(
+    header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
+  );
+
+  const logging = sessionOptions.log !== false;
+  const newLog = () =>
+    SessionLog.create(dir, {
+      cwd,
+      model: `${resolved.provider.api}:${resolved.model}`,
+      system: context.system,
+    });
+  let log: SessionLog | undefined;
+  let history: Message[] = [];
+  if (resumePath && loaded) {
+    const resumed = continueSession(resumePath, loaded);
+    log = resumed.log;
+    history = resumed.history;
+  }
+  const resumedMessages = history.length;
+  let used: number | undefined;
+  let running = false;
+  let closed = false;
+
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const agent: CodingAgent = {
+    provider: resolved.provider,
+    providerName: resolved.entry.provider,
+    model: resolved.model,
+    maxOutputTokens: resolved.entry.maxOutputTokens,
+    tools,
+    get context() {
+      return context;
+    },
+    permissions,
+    toolState,
+    skills,
+    agents,
+    get history() {
+      return history;
+    },
+    resumedMessages,
+    get sessionPath() {
+      return log?.path;
+    },
+    spawn,
+    contextWindow(): ContextWindowUsage {
+      return { limit: resolved.entry.contextWindow, used };
+    },
+    async *prompt(text: string, promptOptions: PromptOptions = {}): AsyncGenerator<AgentEvent, AgentResult> {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
+      running = true;
+      try {
+        // A new session file is made with the first prompt: a command that sends nothing leaves no file.
+        if (!log && logging) log = newLog();
+        const runOptions: RunAgentOptions = {
+          provider: resolved.provider,
+          model: resolved.model,
+          system: context.system,
+          tools,
+          messages: appendPrompt(history, text),
+          maxTurns: promptOptions.maxTurns ?? maxTurns,
+          maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
+          canUseTool: permissions,
+          toolState,
+          spawn,
+          prepareRequest: (request, info) => context.prepareRequest(request, info),
+          ...(log ? sessionLogHooks(log) : {}),
+          ...(options.journal ? { journal: options.journal } : {}),
+          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+          ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
+          ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
+        };
+        const run = runAgent(runOptions);
+        for (;;) {
+          const next = await run.next();
+          if (next.done) {
+            history = next.value.messages;
+            return next.value;
+          }
+          const event = next.value;
+          if (
+            event.type === "message" &&
+            event.agentPath.length === 0 &&
+            event.message.role === "assistant"
+          ) {
+            const usage = event.message.usage;
+            if (usage) {
+              used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+            }
+          }
+          yield event;
+        }
+      } finally {
+        running = false;
+      }
+    },
+    expandSlash(line) {
+      const slash = parseSlash(line.trim());
+      if (!slash) return { kind: "none" };
+      const target = findSlashTarget(slash.name, skills);
+      if (!target) return { kind: "unknown", name: slash.name };
+      activateSkill(toolState, target);
+      return { kind: "prompt", text: expandInvocation(target, slash.args) };
+    },
+    async previewRequest(text) {
+      // A throwaway context with the same system prompt: the agent's own context is not advanced.
+      const preview = await makeContext({ system: context.system });
+      const request: ModelRequest = {
+        model: resolved.model,
+        system: preview.system,
+        tools: tools.map((t) => toToolDefinition(t)),
+        messages: appendPrompt(history, text),
+        maxTokens: defaultMaxTokens,
+      };
+      return preview.prepareRequest(request, { turn: 1 });
+    },
+    async previewSubagentRequest(name, text) {
+      const definition = agents.agents.find((a) => a.name === name);
+      if (!definition) return undefined;
+      return spawn.firstRequest(
+        spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
+      );
+    },
+    summarize(block) {
+      const tool = byName.get(block.name);
+      try {
+        return tool?.summarize
+          ? tool.summarize(block.input as never)
+          : `${block.name}(${JSON.stringify(block.input)})`;
+      } catch {
+        return block.name;
+      }
+    },
+    async clear() {
+      context = await makeContext();
+      toolState.clear();
+      history = [];
+      used = undefined;
+      log = undefined;
+    },
+    async close() {
+      closed = true;
+      await dumping?.flush();
+    },
+  };
+  return agent;
+}
