@@ -1,0 +1,150 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Simulator } from "../../src/simulator/index.js";
+import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const explore = (id: string, description: string, prompt: string) => ({
+  type: "tool_use" as const,
+  id,
+  name: "Task",
+  input: { description, prompt, subagent_type: "Explore" },
+});
+const SCRIPT = [
+  { content: [explore("toolu_task", "find auth", "Where is the auth code?")] },
+  { content: [{ type: "tool_use" as const, id: "c_grep", name: "Grep", input: { pattern: "function" } }] },
+  { content: [{ type: "text" as const, text: "Found it in src/auth.ts." }] },
+  { content: [{ type: "text" as const, text: "The auth code is in src/auth.ts." }] },
+];
+
+function sessionFiles(home: string): string[] {
+  const projects = join(home, ".mitsu", "projects");
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(dir, entry.name));
+      else if (entry.name.endsWith(".jsonl")) out.push(join(dir, entry.name));
+    }
+  };
+  walk(projects);
+  return out.sort();
+}
+
+describe("sub-agents through the mitsu command", () => {
+  it("mitsu -p: the Task call is one compact block; its transcript is saved beside the session's, linked by the call id", async () => {
+    const s = await simulatorEnv({ script: SCRIPT });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "where is the auth code?"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("● Task(Explore: find auth)");
+    expect(out.stdout).toMatch(/⎿ Done — Explore: 2 turns, 1 tool call, [\d,]+ tokens, [\d.]+ s/);
+    expect(out.stdout).toContain("The auth code is in src/auth.ts.");
+    expect(out.stdout).not.toContain("Found it in src/auth.ts.");
+    expect(out.stdout).not.toContain("Grep");
+
+    // The parent's next request carries only the sub-agent's answer.
+    const parentNext = JSON.stringify(sim.requests[3]!.body.messages);
+    expect(parentNext).toContain("Found it in src/auth.ts.");
+    expect(parentNext).not.toContain("c_grep");
+
+    const files = sessionFiles(home);
+    expect(files).toHaveLength(2);
+    const [parentPath, childPath] = files[0]!.length < files[1]!.length ? files : [files[1]!, files[0]!];
+    const parentLines = readFileSync(parentPath!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const link = parentLines.find((l) => l.type === "subagent");
+    expect(link.toolUseId).toBe("toolu_task");
+    expect(join(parentPath!, "..", link.path)).toBe(childPath);
+    const childLines = readFileSync(childPath!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(childLines[0].type).toBe("session");
+    expect(JSON.stringify(childLines[0].system)).toContain("You are Explore");
+    expect(childLines.filter((l) => l.type === "message").map((l) => l.message.role)).toEqual([
+      "user",
+      "assistant",
+      "user",
+      "assistant",
+    ]);
+
+    // -c continues the parent's session, not the sub-agent's.
+    sim.enqueue({ content: [{ type: "text", text: "Still src/auth.ts." }] });
+    const again = await runMitsu(["-p", "-c", "and again?"], { cwd, home, env: s.env });
+    expect(again.code).toBe(0);
+    expect(sim.requests.at(-1)!.body.messages.length).toBeGreaterThan(3);
+  });
+
+  it("--verbose shows the sub-agent's whole stream, each line marked with its task", async () => {
+    const s = await simulatorEnv({ script: SCRIPT });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--verbose", "where is the auth code?"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("┆ find auth ┆ ● Grep");
+    expect(out.stdout).toContain("┆ find auth ┆ Found it in src/auth.ts.");
+  });
+
+  it("--output-format stream-json tags each sub-agent event with the Task call's id as parent_tool_use_id", async () => {
+    const s = await simulatorEnv({ script: SCRIPT });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "stream-json", "where?"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    const events = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const child = events.filter((e) => e.parent_tool_use_id === "toolu_task");
+    expect(child.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["turn-start", "tool-call-start", "agent-end"]),
+    );
+    expect(child.every((e) => e.agentPath.join() === "toolu_task")).toBe(true);
+    const top = events.filter((e) => e.parent_tool_use_id === null);
+    expect(top.some((e) => e.type === "tool-call-end" && e.block.id === "toolu_task")).toBe(true);
+    expect(events.every((e) => "parent_tool_use_id" in e)).toBe(true);
+  });
+
+  it("mitsu agents lists name, source, tools and model, and each skipped file with its field", async () => {
+    const { cwd, home } = tempWorkspace();
+    mkdirSync(join(cwd, ".claude", "agents"), { recursive: true });
+    writeFileSync(
+      join(cwd, ".claude", "agents", "reviewer.md"),
+      "---\nname: reviewer\ndescription: Reviews diffs\ntools: Read, Grep, WebSearch\nmodel: haiku\n---\nReview.\n",
+    );
+    writeFileSync(join(cwd, ".claude", "agents", "broken.md"), "---\nname: broken\n---\nNo description.\n");
+    const out = await runMitsu(["agents"], { cwd, home });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("Explore  [builtin]");
+    expect(out.stdout).toContain("general-purpose  [builtin]");
+    expect(out.stdout).toContain("reviewer  [project]  .claude/agents/reviewer.md");
+    expect(out.stdout).toContain("tools: Read, Grep  (not available here: WebSearch)");
+    expect(out.stdout).toContain("model: haiku");
+    expect(out.stdout).toContain(".claude/agents/broken.md: description: is required");
+  });
+
+  it("mitsu inspect --agent Explore shows the sub-agent's first request: its system, its tools, the task", async () => {
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["inspect", "--agent", "Explore", "--json", "where is the auth code?"], {
+      cwd,
+      home,
+    });
+    expect(out.code).toBe(0);
+    const body = JSON.parse(out.stdout).body;
+    expect(body.system[0].text).toContain("You are Explore");
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Bash", "Grep", "Glob"]);
+    expect(JSON.stringify(body.messages)).toContain("where is the auth code?");
+    const unknown = await runMitsu(["inspect", "--agent", "Nobody", "x"], { cwd, home });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("unknown agent Nobody");
+  });
+});
