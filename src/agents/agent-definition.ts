@@ -26,7 +26,8 @@ export interface AgentDefinition {
   model?: string;
   /** Only looks: plan mode's rule holds for its calls (the built-in Explore). */
   readOnly?: boolean;
-  source: AgentSource;
+  /** Where it was found; absent for a definition made in code (`CodingAgentOptions.agents`). */
+  source?: AgentSource;
   /** The file it was read from; absent for built-ins and definitions made in code. */
   path?: string;
 }

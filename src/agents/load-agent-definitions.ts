@@ -51,7 +51,9 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   const found = (await Promise.all(unique.map((root) => readRoot(root.dir, root.source, warnings)))).flat();
   const candidates = [...found, ...(options.builtins ?? BUILTIN_AGENTS)]
     .map((agent, order) => ({ agent, order }))
-    .sort((a, b) => RANK[a.agent.source] - RANK[b.agent.source] || a.order - b.order);
+    .sort(
+      (a, b) => RANK[a.agent.source ?? "project"] - RANK[b.agent.source ?? "project"] || a.order - b.order,
+    );
   const winners = new Map<string, AgentDefinition>();
   for (const { agent } of candidates) {
     const winner = winners.get(agent.name);
@@ -62,7 +64,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     warnings.push({
       path: agent.path ?? `(built-in ${agent.name})`,
       field: "name",
-      message: `${agent.name} is also defined by ${winner.path ?? "mitsu"} (${winner.source}), which takes precedence`,
+      message: `${agent.name} is also defined by ${winner.path ?? "mitsu"} (${winner.source ?? "code"}), which takes precedence`,
       skipped: true,
     });
   }

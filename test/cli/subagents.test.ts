@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createCodingAgent } from "../../src/harness/index.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -146,5 +147,62 @@ describe("sub-agents through the mitsu command", () => {
     const unknown = await runMitsu(["inspect", "--agent", "Nobody", "x"], { cwd, home });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("unknown agent Nobody");
+  });
+});
+
+describe("an embedder's own agent type (createCodingAgent)", () => {
+  it("is offered by the Task tool and runs with its own prompt, tools and model alias", async () => {
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_t",
+              name: "Task",
+              input: { description: "run tests", prompt: "Run the tests.", subagent_type: "test-runner" },
+            },
+          ],
+        },
+        { content: [{ type: "text", text: "2 tests fail." }] },
+        { content: [{ type: "text", text: "Two tests fail." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const agent = await createCodingAgent({
+      cwd,
+      home,
+      env: { PATH: process.env.PATH, ...s.env },
+      model: "anthropic:claude-sonnet-5-5",
+      session: { log: false },
+      agents: [
+        {
+          name: "test-runner",
+          description: "Runs the test suite and reports the failures.",
+          prompt: "You run the tests and report each failure.",
+          tools: ["Bash", "Read", "Grep"],
+          model: "haiku",
+        },
+      ],
+    });
+    const task = agent.tools.find((t) => t.name === "Task")!;
+    expect(task.description).toContain("- test-runner: Runs the test suite and reports the failures.");
+    let result: { reason: string } | undefined;
+    const run = agent.prompt("why do the tests fail?");
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+    }
+    await agent.close();
+    expect(result?.reason).toBe("end_turn");
+    const child = sim.requests[1]!.body;
+    expect(child.model).toBe("claude-haiku-4-5");
+    expect(child.system[0].text).toBe("You run the tests and report each failure.");
+    // The parent's tools it names, in the parent's order.
+    expect(child.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Bash", "Grep"]);
   });
 });
