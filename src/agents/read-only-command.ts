@@ -58,10 +58,11 @@ const READ_ONLY_GIT = new Set([
 /** Arguments that make an otherwise reading program write, delete or run something. */
 const WRITING_ARGS: Record<string, RegExp> = {
   find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
-  sort: /^(-o|--output)/,
+  sort: /^(-o|--output|--compress-program)/,
   tree: /^-o$/,
-  rg: /^--pre$/,
-  git: /^--output/,
+  rg: /^--pre/,
+  git: /^(--output|-O|--open-files-in-pager|--ext-diff|--textconv)/,
+  date: /^(-s|--set)/,
 };
 
 const REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);

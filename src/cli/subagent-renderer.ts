@@ -99,6 +99,10 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
         (u.cache_read_input_tokens ?? 0) +
         (u.cache_creation_input_tokens ?? 0);
       compact(root, run, event.turn);
+    } else if (event.type === "retry") {
+      // A sub-agent waiting on retries would otherwise look stuck.
+      run.current = `retrying: ${event.reason}`;
+      compact(root, run, event.turn);
     } else if (event.type === "turn-start" && event.agentPath.length === 1 && event.turn === 1) {
       compact(root, run, event.turn);
     }
