@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
+import { testCommand, testSkill } from "../testing/test-skill.js";
 import { ACTIVE_SKILLS, activateSkill, activeAllowedTools, deactivateSkill } from "./active-skills.js";
 import { createSkillTool } from "./skill-tool.js";
-import { testCommand, testSkill } from "../testing/test-skill.js";
 
 const context = (): ToolContext => ({
   signal: new AbortController().signal,

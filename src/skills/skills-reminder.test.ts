@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSkillsReminder, estimateTokens, renderSkillsList } from "./skills-reminder.js";
 import { testSkill } from "../testing/test-skill.js";
+import { createSkillsReminder, estimateTokens, renderSkillsList } from "./skills-reminder.js";
 
 const many = (count: number, descriptionLength: number) =>
   Array.from({ length: count }, (_, i) =>
