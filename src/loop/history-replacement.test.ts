@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createContext } from "../context/create-context.js";
 import type { Message } from "../messages/index.js";
+import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import { checkTranscript } from "./check-transcript.js";
 import type { HistoryReplacedInfo, ReplaceHistory } from "./history-replacement.js";
 import { type RunAgentOptions, runAgent } from "./run-agent.js";
-import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { Tool } from "./tool.js";
 
 const prompt: Message = { role: "user", content: [{ type: "text", text: "fix the bug" }] };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import type { Journal } from "./journal.js";
 import { type RunAgentOptions, runAgent } from "./run-agent.js";
-import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { Tool } from "./tool.js";
 
 const prompt: Message = { role: "user", content: [{ type: "text", text: "count twice" }] };

@@ -2,10 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { AgentEvent } from "./agent-event.js";
-import { checkTranscript } from "./check-transcript.js";
-import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
-import { INTERRUPTED_MESSAGE } from "./run-tools.js";
 import {
   errorTurn,
   messageEvents,
@@ -16,6 +12,10 @@ import {
   toolTurn,
   toolUse,
 } from "../testing/test-provider.js";
+import type { AgentEvent } from "./agent-event.js";
+import { checkTranscript } from "./check-transcript.js";
+import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
+import { INTERRUPTED_MESSAGE } from "./run-tools.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import { ToolState, toolStateKey } from "./tool-state.js";
 

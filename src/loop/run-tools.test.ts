@@ -1,10 +1,10 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { toolUse } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import type { CanUseTool } from "./permission.js";
 import { batchCalls, INTERRUPTED_MESSAGE, type RunToolsOptions, runTools } from "./run-tools.js";
-import { toolUse } from "../testing/test-provider.js";
 import { type Tool, type ToolContext, ToolError, type ToolOutput } from "./tool.js";
 import { ToolState, toolStateKey } from "./tool-state.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { emptyUsage, type Message } from "../messages/index.js";
+import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { AgentEvent, AgentResult } from "./agent-event.js";
 import { type RunAgentOptions, runAgent } from "./run-agent.js";
 import type { Spawner } from "./spawn.js";
-import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { Tool } from "./tool.js";
 
 const prompt: Message = { role: "user", content: [{ type: "text", text: "research this" }] };
