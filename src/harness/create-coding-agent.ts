@@ -106,15 +106,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawn = createSpawner({
     resolveModel: (spec) => {
-      if (spec === undefined) {
-        return {
-          provider: resolved.provider,
-          model: resolved.model,
-          maxOutputTokens: resolved.entry.maxOutputTokens,
-        };
-      }
-      const child = resolveSpec(spec);
-      return { provider: child.provider, model: child.model, maxOutputTokens: child.entry.maxOutputTokens };
+      const child = spec === undefined ? resolved : resolveSpec(spec);
+      const { maxOutputTokens, contextWindow } = child.entry;
+      return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
     tools,
     canUseTool: permissions,
@@ -203,6 +197,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           canUseTool: permissions,
           toolState,
           spawn,
+          contextWindow: resolved.entry.contextWindow,
           prepareRequest: (request, info) => context.prepareRequest(request, info),
           ...(log ? sessionLogHooks(log) : {}),
           ...(options.journal ? { journal: options.journal } : {}),

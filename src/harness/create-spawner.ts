@@ -13,6 +13,7 @@ export interface ChildModel {
   provider: Provider;
   model: string;
   maxOutputTokens: number;
+  contextWindow: number;
 }
 
 export interface SpawnerOptions {
@@ -79,6 +80,7 @@ export function createSpawner(options: SpawnerOptions): Spawner {
       messages: [{ role: "user", content: [{ type: "text", text: request.prompt }] }],
       maxTurns: request.maxTurns ?? options.maxTurns,
       maxTokens: Math.min(child.maxOutputTokens, 32_000),
+      contextWindow: child.contextWindow,
       signal,
       agentPath,
       toolState: new ToolState(),
