@@ -92,8 +92,16 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
     } catch (error) {
       throw new SpawnError("invalid_model", error instanceof Error ? error.message : String(error));
     }
+    if (agentPath.length > maxDepth) {
+      throw new SpawnError("spawn_depth", `Sub-agents may nest ${maxDepth} deep; this one would be deeper.`);
+    }
     const nests = agentPath.length < maxDepth;
-    const tools = childTools(parentTools(), request, nests);
+    const offered = parentTools();
+    const unknown = (request.tools ?? []).filter((name) => !offered.some((tool) => tool.name === name));
+    if (unknown.length > 0) {
+      throw new SpawnError("invalid_tools", `Unknown tool for a sub-agent: ${unknown.join(", ")}`);
+    }
+    const tools = childTools(offered, request, nests);
     try {
       const environment = await options.environment?.(model.model);
       const own: TextBlock[] =
@@ -171,6 +179,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       messages: [promptMessage(request)],
       maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
       maxTokens: maxTokensFor(model),
+      ...(model.contextWindow !== undefined ? { contextWindow: model.contextWindow } : {}),
       signal,
       canUseTool,
       toolState: new ToolState(),
@@ -184,7 +193,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
   } as SubagentSpawner;
 
   spawner.firstRequest = async (request) => {
-    const { model, tools, context } = await prepare(request, ["inspect"]);
+    const { model, tools, context } = await prepare(request, ["preview"]);
     const raw: ModelRequest = {
       model: model.model,
       system: context.system,

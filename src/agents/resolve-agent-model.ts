@@ -7,6 +7,8 @@ export interface ResolvedAgentModel {
   provider: Provider;
   model: string;
   maxOutputTokens: number;
+  /** The model's context window, for `RunAgentOptions.contextWindow` (compaction); absent when unknown. */
+  contextWindow?: number;
 }
 
 /**

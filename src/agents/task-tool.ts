@@ -17,7 +17,10 @@ export interface TaskToolInput {
 export interface TaskToolOptions {
   /** The agents the model may start, listed in this order (`loadAgentDefinitions` sorts them by name). */
   agents: readonly AgentDefinition[];
-  /** The parent's tool names, for an agent that inherits them all but its `disallowedTools`. */
+  /**
+   * The parent's tool names: an agent's tools it lacks are left out (files written for other agents name tools
+   * mitsu may not have), and an agent that inherits all but its `disallowedTools` gets the rest.
+   */
   toolNames?: () => readonly string[];
   /** A sub-agent's model call limit (default: the spawner's). */
   maxTurns?: number;
@@ -91,9 +94,14 @@ export function spawnRequestFor(
   options: { toolNames?: () => readonly string[]; maxTurns?: number } = {},
 ): SpawnRequest {
   let tools = agent.tools;
-  if (!tools && agent.disallowedTools && options.toolNames) {
+  const available = options.toolNames?.();
+  if (tools && available) {
+    // An agent file written for another agent may name tools this one lacks (WebSearch): they are left out.
+    tools = tools.filter((name) => available.includes(name));
+  }
+  if (!tools && agent.disallowedTools && available) {
     const denied = new Set(agent.disallowedTools);
-    tools = options.toolNames().filter((name) => !denied.has(name));
+    tools = available.filter((name) => !denied.has(name));
   }
   return {
     system: agent.prompt,

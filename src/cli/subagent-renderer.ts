@@ -84,7 +84,8 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
     const run = running.get(root);
     if (!run) return; // A late event of a sub-agent whose Task already ended.
     if (run.child) {
-      run.child(event);
+      // Shown as a stream of its own: to its renderer it is the top level (a grandchild is still a child).
+      run.child({ ...event, agentPath: event.agentPath.slice(1) } as AgentEvent);
       return;
     }
     if (event.type === "tool-call-start") {

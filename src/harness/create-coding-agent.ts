@@ -103,15 +103,17 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir(where);
-  const tools: Tool<never>[] = [
+  const extra = options.tools ?? [];
+  const builtin: Tool<never>[] = [
     ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
     createTaskTool({
       agents: agents.agents,
       toolNames: () => tools.map((t) => t.name),
     }) as unknown as Tool<never>,
-    ...(options.tools ?? []),
   ];
+  // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
+  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
   const permissions = createPermissionChecker({
@@ -135,10 +137,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       providerName: resolved.entry.provider,
       model: resolved.model,
       maxOutputTokens: resolved.entry.maxOutputTokens,
+      contextWindow: resolved.entry.contextWindow,
     },
     resolveModel: (spec) => {
       const child = resolveSpec(spec);
-      return { provider: child.provider, model: child.model, maxOutputTokens: child.entry.maxOutputTokens };
+      const { maxOutputTokens, contextWindow } = child.entry;
+      return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
     canUseTool: permissions,
     environment: subagentEnvironment({ cwd, now: new Date(), env }),
@@ -235,6 +239,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           canUseTool: permissions,
           toolState,
           spawn,
+          contextWindow: resolved.entry.contextWindow,
           prepareRequest: (request, info) => context.prepareRequest(request, info),
           ...(log ? sessionLogHooks(log) : {}),
           ...(options.journal ? { journal: options.journal } : {}),

@@ -47,11 +47,13 @@ describe("history replacement (the compaction seam)", () => {
       replaceHistory: (messages, info) => {
         seen.push(info.turn);
         if (info.turn === 2) expect(info.lastInputTokens).toBeGreaterThan(0);
+        expect(info.contextWindow).toBe(200_000);
         return toyCompaction(messages, info);
       },
       onHistoryReplaced: (info) => {
         logged.push(info);
       },
+      contextWindow: 200_000,
       onMessage: (message) => {
         logged.push(message);
       },

@@ -15,6 +15,8 @@ export interface ReplaceHistoryInfo {
   usage: Usage;
   /** The input tokens of the previous request of this run (fresh + cache reads + cache writes), if known. */
   lastInputTokens?: number;
+  /** The model's context window in tokens, when the caller gave it (`RunAgentOptions.contextWindow`). */
+  contextWindow?: number;
   signal: AbortSignal;
 }
 

@@ -97,6 +97,8 @@ export interface RunAgentOptions {
   journal?: Journal;
   /** Gives tools `ToolContext.spawn`, to start sub-agents; see `Spawner`. */
   spawn?: Spawner;
+  /** The model's context window in tokens, handed to `replaceHistory` (so it can tell how full it is). */
+  contextWindow?: number;
 }
 
 type AgentError = { type: string; message: string };
@@ -237,6 +239,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     try {
       const info: Parameters<ReplaceHistory>[1] = { turn, usage, signal };
       if (lastInputTokens !== undefined) info.lastInputTokens = lastInputTokens;
+      if (options.contextWindow !== undefined) info.contextWindow = options.contextWindow;
       replacement = await replaceHistory?.(messages, info);
     } catch (error) {
       return yield* end("error", {

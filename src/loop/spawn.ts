@@ -9,8 +9,7 @@ export interface SpawnRequest {
   prompt: string;
   /**
    * The names of the parent's tools the child may use (a subset; default: all the spawner offers children).
-   * A name the parent does not have is left out (an agent file written for another agent may name tools this
-   * one lacks): a child never gets more than its parent has.
+   * A name the spawner does not know ends the child at once with an `invalid_tools` error.
    */
   tools?: readonly string[];
   /** A `provider:model` spec the spawner resolves (so a child may use another provider); default the parent's. */
@@ -41,8 +40,8 @@ export interface SpawnOrigin {
  * Task tool never imports the code that composes agents.
  *
  * Contract: returns a `runAgent`-like generator whose events carry `origin.agentPath`; honours `origin.signal`;
- * never throws — a child that cannot start (unknown model, no key) ends with one `agent-end` of reason
- * `error`. The parent's permission checker decides the child's calls too.
+ * never throws — a child that cannot start (unknown model, unknown tool name, too deep) ends with one
+ * `agent-end` of reason `error`. The parent's permission checker decides the child's calls too.
  */
 export type Spawner = (request: SpawnRequest, origin: SpawnOrigin) => AsyncGenerator<AgentEvent, AgentResult>;
 

@@ -48,6 +48,7 @@ export function createSkillTool(
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({ display: input.skill }),
     summarize: (input) => `Skill ${input.skill}${input.args ? ` ${input.args}` : ""}`,
     async run(input, context) {
       const name = input.skill.trim().replace(/^\//, "");

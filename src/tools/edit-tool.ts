@@ -106,6 +106,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
       additionalProperties: false,
     },
     eagerInputStreaming: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "write" }] }),
     summarize: (input) => `Edit ${input.file_path}`,
     /** Everything but the write: a call that cannot succeed fails here, before anyone is asked to allow it. */
     async check(input, context) {

@@ -55,6 +55,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "read" }] }),
     summarize: (input) => `Read ${input.file_path}${input.offset ? ` from line ${input.offset}` : ""}`,
     async run(input, context) {
       const path = await workspace.resolve(input.file_path);

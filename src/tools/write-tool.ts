@@ -58,6 +58,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
       additionalProperties: false,
     },
     eagerInputStreaming: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "write" }] }),
     summarize: (input) => `Write ${input.file_path}`,
     /** Everything but the write: an overwrite that cannot happen fails before anyone is asked to allow it. */
     async check(input, context) {

@@ -113,6 +113,27 @@ describe("the text renderer", () => {
   });
 });
 
+describe("a sub-agent's events", () => {
+  it("show as its tool calls under the Task call, not as the parent's text; the Task result names its call", () => {
+    const task = call("task", "Task", "");
+    const read = call("r1", "Read", "notes.txt");
+    const child = ["task"];
+    const { out } = render([
+      start(task),
+      { type: "text-delta", turn: 1, agentPath: child, id: "0", delta: "child thinking aloud" },
+      { type: "tool-call-start", turn: 1, agentPath: child, block: read },
+      { ...end(read, "remember the milk"), agentPath: child },
+      { type: "tool-call-start", turn: 1, agentPath: [...child, "t2"], block: call("r2", "Grep", "") },
+      end(task, "It says: remember the milk."),
+    ]);
+    expect(out).toBe(
+      ["● Task", "  ↳ Read notes.txt", "    ↳ Grep", "● Task", "  ⎿ It says: remember the milk.", ""].join(
+        "\n",
+      ),
+    );
+  });
+});
+
 describe("a command's output on screen", () => {
   const plain = createStyle(false);
   const output = (text: string, is_error?: boolean) => ({
