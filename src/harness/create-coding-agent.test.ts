@@ -166,7 +166,7 @@ describe("createCodingAgent", () => {
     const child = sim.requests[1]?.body;
     // Its own system prompt, then the environment section for its own model.
     expect(child.messages[0].role).toBe("system");
-    expect(child.messages[0].content).toMatch(/^You read files\.\n\n# Environment\n[^]*\nModel: gpt-5\n/);
+    expect(child.messages[0].content).toMatch(/^You read files\.\n\n# Environment\n[\s\S]*\nModel: gpt-5\n/);
     expect(child.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["Read"]);
     const childEvents = events.filter((e) => e.agentPath.length > 0);
     expect(new Set(childEvents.map((e) => e.agentPath.join("/")))).toEqual(new Set(["toolu_task"]));
