@@ -161,6 +161,7 @@ function renderer(
     style,
     summarize: (block) => agent.summarize(block),
     verbose,
+    live: stdout.isTTY === true,
     write: output.write,
     childRenderer: (write) => text(write, false),
   });

@@ -78,6 +78,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             style,
             summarize: (b) => agent.summarize(b),
             verbose: options.verbose,
+            live: io.stdout.isTTY === true,
             write: writeOut,
             childRenderer: (write) => text_(write, false),
           })

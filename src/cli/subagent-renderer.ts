@@ -17,6 +17,11 @@ export interface SubagentRendererOptions {
   childRenderer?: (write: (text: string) => void) => (event: AgentEvent) => void;
   /** Where the verbose lines go (the same place as the main renderer's output). */
   write?: (text: string) => void;
+  /**
+   * At a terminal, where the compact line is redrawn in place. Elsewhere (a pipe, a file) a sub-agent's tool
+   * calls and warnings go to the main renderer, which lists each as a dim `↳` line under the Task call.
+   */
+  live?: boolean;
 }
 
 interface Running {
@@ -33,7 +38,7 @@ interface Running {
  * Puts sub-agents on screen around the main renderer. Each running sub-agent (the events whose `agentPath`
  * starts with a Task call's id) is one compact line under its Task call: its task, its current tool call, and
  * counts of tool calls and tokens, drawn as the Task call's progress (the main renderer's status line, which is
- * redrawn in place at a terminal and absent in a pipe). When it ends, the Task's result collapses to one line:
+ * redrawn in place at a terminal); in a pipe its tool calls are listed instead (see `live`). When it ends, the Task's result collapses to one line:
  * how it ended and what it took. With `verbose`, its whole stream is shown instead, each line marked with its
  * task. The main agent's events pass through unchanged.
  */
@@ -88,6 +93,7 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
       run.child({ ...event, agentPath: event.agentPath.slice(1) } as AgentEvent);
       return;
     }
+    if (!options.live && (event.type === "tool-call-start" || event.type === "warning")) render(event);
     if (event.type === "tool-call-start") {
       run.toolCalls++;
       run.current = summarize(event.block);
