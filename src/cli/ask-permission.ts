@@ -41,7 +41,8 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
 
   async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (output && !output.atLineStart) write("\n");
-    write(`${style.yellow("?")} ${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
+    const who = request.agentPath ? style.dim(" (asked by a sub-agent)") : "";
+    write(`${style.yellow("?")} ${style.bold(request.display)}${who}\n  ${style.dim(request.reason)}\n`);
     const always = request.suggestedRules.length > 0;
     const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;
     for (;;) {
