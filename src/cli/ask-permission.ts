@@ -42,7 +42,11 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
   async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (output && !output.atLineStart) write("\n");
     // A sub-agent's call says which sub-agent asks: several may be running at once.
-    const who = request.agent ? `${style.cyan(`[${request.agent}]`)} ` : "";
+    const who = request.agent
+      ? `${style.cyan(`[${request.agent}]`)} `
+      : request.agentPath
+        ? `${style.dim("(a sub-agent)")} `
+        : "";
     write(`${style.yellow("?")} ${who}${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
     const always = request.suggestedRules.length > 0;
     const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;

@@ -27,6 +27,8 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
   reason: string;
+  /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
+  agentPath?: readonly string[];
   /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
   agent?: string;
 }
@@ -310,6 +312,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       display,
       suggestedRules,
       reason,
+      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
       ...(context.agent !== undefined ? { agent: context.agent } : {}),
     });
     if (answer === "deny") {
