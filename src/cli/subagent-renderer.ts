@@ -46,13 +46,31 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
   const { render, style, summarize } = options;
   const running = new Map<string, Running>();
 
-  const compact = (id: string, run: Running, turn: number) => {
-    const parts = [
+  const summary = (run: Running) =>
+    [
       run.current ?? "starting",
       `${run.toolCalls} tool ${run.toolCalls === 1 ? "call" : "calls"}`,
       `${formatTokens(run.tokens)} tokens`,
-    ];
-    render({ type: "tool-progress", toolUseId: id, text: `${parts.join(" · ")}\n`, turn, agentPath: [] });
+    ].join(" · ");
+  /**
+   * The status line is one line: one sub-agent shows its summary under its Task call; several running at once
+   * share it, each as `task: current call (tool calls, tokens)`, under the Task call started last (the one right
+   * above the line).
+   */
+  const compact = (turn: number) => {
+    const live = [...running.entries()].filter(([, r]) => !r.child);
+    const last = live.at(-1);
+    if (!last) return;
+    const text =
+      live.length === 1
+        ? summary(last[1])
+        : live
+            .map(
+              ([, r]) =>
+                `${r.description}: ${r.current ?? "starting"} (${r.toolCalls}, ${formatTokens(r.tokens)})`,
+            )
+            .join("  │  ");
+    render({ type: "tool-progress", toolUseId: last[0], text: `${text}\n`, turn, agentPath: [] });
   };
 
   const verboseLine = (run: Running, text: string) => {
@@ -97,7 +115,7 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
     if (event.type === "tool-call-start") {
       run.toolCalls++;
       run.current = summarize(event.block);
-      compact(root, run, event.turn);
+      compact(event.turn);
     } else if (event.type === "message" && event.message.role === "assistant" && event.message.usage) {
       const u = event.message.usage;
       run.tokens +=
@@ -105,13 +123,13 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
         u.output_tokens +
         (u.cache_read_input_tokens ?? 0) +
         (u.cache_creation_input_tokens ?? 0);
-      compact(root, run, event.turn);
+      compact(event.turn);
     } else if (event.type === "retry") {
       // A sub-agent waiting on retries would otherwise look stuck.
       run.current = `retrying: ${event.reason}`;
-      compact(root, run, event.turn);
+      compact(event.turn);
     } else if (event.type === "turn-start" && event.agentPath.length === 1 && event.turn === 1) {
-      compact(root, run, event.turn);
+      compact(event.turn);
     }
   };
 }
