@@ -2,6 +2,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodingAgent } from "../../src/harness/index.js";
+import { checkTranscript } from "../../src/loop/check-transcript.js";
+import { INTERRUPTED_MESSAGE } from "../../src/loop/run-tools.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -205,5 +207,56 @@ describe("an embedder's own agent type (createCodingAgent)", () => {
     expect(child.system[0].text).toBe("You run the tests and report each failure.");
     // The parent's tools it names, in the parent's order.
     expect(child.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Bash", "Grep"]);
+  });
+});
+
+describe("Ctrl-C with sub-agents running (mitsu -p)", () => {
+  it("stops every sub-agent: exit 130, each Task interrupted, every transcript on disk valid", async () => {
+    const held = () => ({ content: [{ type: "text" as const, text: "too late" }], latencyMs: 5_000 });
+    const s = await simulatorEnv({
+      script: [
+        { content: [explore("toolu_a", "part a", "look at a"), explore("toolu_b", "part b", "look at b")] },
+        held,
+        held,
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const controller = new AbortController();
+    const poll = setInterval(() => {
+      if (s.sim.requests.length === 3) controller.abort();
+    }, 10);
+    const started = performance.now();
+    const out = await runMitsu(["-p", "look at both"], { cwd, home, env: s.env, signal: controller.signal });
+    clearInterval(poll);
+    expect(out.code).toBe(130);
+    expect(performance.now() - started).toBeLessThan(4_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const files = sessionFiles(home);
+    expect(files).toHaveLength(3);
+    for (const file of files) {
+      const messages = readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.type === "message")
+        .map((l) => l.message);
+      expect(checkTranscript(messages), file).toEqual([]);
+    }
+    const parent = files.map((f) => readFileSync(f, "utf8")).find((t) => t.includes('"subagent"'))!;
+    const results = parent
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.type === "message" && l.message.role === "user")
+      .flatMap((l) => l.message.content)
+      .filter((b: { type: string }) => b.type === "tool_result");
+    expect(
+      results.map((r: { tool_use_id: string; is_error: boolean }) => [r.tool_use_id, r.is_error]),
+    ).toEqual([
+      ["toolu_a", true],
+      ["toolu_b", true],
+    ]);
+    expect(JSON.stringify(results)).toContain(INTERRUPTED_MESSAGE);
   });
 });
