@@ -235,9 +235,12 @@ describe("mitsu at a terminal (interactive mode)", () => {
     await t.screen.waitFor("unknown command /nope");
     t.type("/cost");
     await t.screen.waitFor("tokens so far: 0 in, 0 out");
+    t.type("/agents");
+    await t.screen.waitFor("Explore  [builtin]");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(t.screen.text).toContain("/clear");
+    expect(t.screen.text).toContain("/agents");
     expect(t.sim.requests).toHaveLength(0);
   });
 
