@@ -2,7 +2,7 @@ import { createContext } from "../context/create-context.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
-import { runAgent } from "../loop/run-agent.js";
+import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
@@ -24,6 +24,9 @@ export interface SubagentTranscriptInfo {
   /** The child's system prompt as sent. */
   system: TextBlock[];
 }
+
+/** A child's session-log hooks (see `RunAgentOptions`). */
+export type SubagentTranscript = Pick<RunAgentOptions, "onMessage" | "onToolStart" | "onToolResult">;
 
 export interface SubagentSpawnerOptions {
   /** The parent's tools: a child's are chosen from these by name (read at each start). */
@@ -51,10 +54,11 @@ export interface SubagentSpawnerOptions {
   /** How deep agents nest: 1 (default) means a child gets neither `Task` nor a spawner of its own. */
   maxDepth?: number;
   /**
-   * Opens the child's own transcript (its session log, beside the parent's); returns what receives each of its
-   * messages as sent, like `RunAgentOptions.onMessage`. Undefined: nothing is logged for that child.
+   * Opens the child's own transcript (its session log, beside the parent's); returns the child's session-log
+   * hooks (`onMessage` with each of its messages as sent, and optionally each call's start and result), like
+   * those of `RunAgentOptions`. Undefined: nothing is logged for that child.
    */
-  transcript?: (info: SubagentTranscriptInfo) => ((message: Message) => void) | undefined;
+  transcript?: (info: SubagentTranscriptInfo) => SubagentTranscript | undefined;
   journal?: Journal;
   liveInput?: boolean;
 }
@@ -186,7 +190,9 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       prepareRequest: (req, info) => context.prepareRequest(req, info),
       agentPath,
       ...(nests ? { spawn: spawner } : {}),
-      ...(transcript ? { onMessage: transcript } : {}),
+      ...(transcript?.onMessage ? { onMessage: transcript.onMessage } : {}),
+      ...(transcript?.onToolStart ? { onToolStart: transcript.onToolStart } : {}),
+      ...(transcript?.onToolResult ? { onToolResult: transcript.onToolResult } : {}),
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
     });

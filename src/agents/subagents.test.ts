@@ -78,8 +78,10 @@ function setup(options: Setup = {}) {
     transcript: (info) => {
       const entry = { info, messages: [] as Message[] };
       options.transcripts?.push(entry);
-      return (message) => {
-        entry.messages.push(message);
+      return {
+        onMessage: (message) => {
+          entry.messages.push(message);
+        },
       };
     },
   });
