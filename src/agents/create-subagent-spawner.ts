@@ -25,8 +25,10 @@ export interface SubagentTranscriptInfo {
   system: TextBlock[];
 }
 
-/** A child's session-log hooks (see `RunAgentOptions`). */
-export type SubagentTranscript = Pick<RunAgentOptions, "onMessage" | "onToolStart" | "onToolResult">;
+/** A child's session-log hooks (see `RunAgentOptions`), and `close`, called once when the child's run ends. */
+export type SubagentTranscript = Pick<RunAgentOptions, "onMessage" | "onToolStart" | "onToolResult"> & {
+  close?: () => void;
+};
 
 export interface SubagentSpawnerOptions {
   /** The parent's tools: a child's are chosen from these by name (read at each start). */
@@ -175,7 +177,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(request.agent !== undefined ? { agent: request.agent } : {}),
       ...(request.description !== undefined ? { description: request.description } : {}),
     });
-    return yield* runAgent({
+    const run = runAgent({
       provider: model.provider,
       model: model.model,
       system: context.system,
@@ -196,6 +198,11 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
     });
+    try {
+      return yield* run;
+    } finally {
+      transcript?.close?.();
+    }
   } as SubagentSpawner;
 
   spawner.firstRequest = async (request) => {

@@ -2,6 +2,7 @@ import type { PermissionAnswer, PermissionRequest } from "../permissions/index.j
 import type { HeldOutput } from "./held-output.js";
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
+import { showControls } from "./terminal-text.js";
 
 export interface PermissionPromptOptions {
   input: LineInput;
@@ -43,13 +44,15 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
     if (output && !output.atLineStart) write("\n");
     // A sub-agent's call says which sub-agent asks: several may be running at once.
     const who = request.agent
-      ? `${style.cyan(`[${request.agent}]`)} `
+      ? `${style.cyan(`[${showControls(request.agent)}]`)} `
       : request.agentPath
         ? `${style.dim("(a sub-agent)")} `
         : "";
-    write(`${style.yellow("?")} ${who}${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
+    write(
+      `${style.yellow("?")} ${who}${style.bold(showControls(request.display))}\n  ${style.dim(showControls(request.reason))}\n`,
+    );
     const always = request.suggestedRules.length > 0;
-    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;
+    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${showControls(request.suggestedRules.join(", "))})` : ""} / [n]o `;
     for (;;) {
       const line = await input.read(question, { signal, fresh: true });
       if (line === undefined) {

@@ -134,6 +134,11 @@ export interface CodingAgent {
   readonly sessionPath: string | undefined;
   /** The agent types the Task tool offers (built-in, files, `options.agents`), and the agent files skipped. */
   readonly agents: AgentDefinitions;
+  /**
+   * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  readonly childEnv: NodeJS.ProcessEnv;
   /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
   readonly spawn: SubagentSpawner;
   /** How full the context window is, for a status line or for compaction. */
