@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 
 export interface SubagentRendererOptions {
   /** The renderer of the main agent's events (the text renderer). */
@@ -85,7 +86,8 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
     if (root === undefined) {
       if (event.type === "tool-call-start" && event.block.name === "Task") {
         const input = event.block.input as { description?: unknown; subagent_type?: unknown };
-        const description = String(input.description ?? input.subagent_type ?? "sub-agent");
+        // The model wrote it: no control sequence of it reaches the terminal.
+        const description = stripControls(String(input.description ?? input.subagent_type ?? "sub-agent"));
         const run: Running = { description, toolCalls: 0, tokens: 0, pending: "" };
         if (options.verbose && options.childRenderer) {
           run.child = options.childRenderer((text) => verboseLine(run, text));
