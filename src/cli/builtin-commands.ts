@@ -1,12 +1,14 @@
+import { formatAgentsReport } from "../agents/index.js";
+import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
-import type { Session } from "./build-session.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
+  ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
   ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
@@ -15,7 +17,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
 ];
 
 export interface BuiltinContext {
-  session: Session;
+  agent: CodingAgent;
   style: Style;
   write: (text: string) => void;
   /** Usage summed over every run of this process. */
@@ -37,14 +39,19 @@ export async function runBuiltinCommand(
     case "exit":
       return "exit";
     case "help":
-      write(`${builtinHelp(context.session, style)}\n`);
+      write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "agents":
+      write(
+        `${formatAgentsReport(context.agent.agents, { toolNames: context.agent.tools.map((t) => t.name) })}\n`,
+      );
+      return "done";
+    case "mcp":
+      write(`${formatMcpStatus(context.agent.mcp?.status() ?? [], style)}\n`);
       return "done";
     case "clear":
       await context.clear();
       write(style.dim("(a new conversation)\n"));
-      return "done";
-    case "mcp":
-      write(`${formatMcpStatus(context.session.mcp?.status() ?? [], style)}\n`);
       return "done";
     case "cost": {
       const u = context.usage();
@@ -59,7 +66,7 @@ export async function runBuiltinCommand(
 }
 
 /** `/help`: the built-ins, then the discovered commands and skills. */
-export function builtinHelp(session: Session, style: Style): string {
+export function builtinHelp(agent: CodingAgent, style: Style): string {
   const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
   const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
   return [
@@ -67,14 +74,18 @@ export function builtinHelp(session: Session, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    stripControls(formatSlashHelp(session.catalog)),
-    ...mcpPromptHelp(session, style),
+    stripControls(formatSlashHelp(agent.skills)),
+    ...mcpPromptHelp(agent, style),
   ].join("\n");
 }
 
 /** The MCP servers' prompts, as slash commands, for `/help`. */
-export function mcpPromptHelp(session: Session, style: Style): string[] {
-  const prompts = session.mcp?.servers.prompts ?? [];
+export function mcpPromptHelp(agent: CodingAgent, style: Style): string[] {
+  const prompts = agent.mcp?.servers.prompts ?? [];
   if (prompts.length === 0) return [];
-  return ["", style.bold("MCP prompts"), ...prompts.map((p) => `  /${p.name}  ${p.description}`)];
+  return [
+    "",
+    style.bold("MCP prompts"),
+    ...prompts.map((p) => stripControls(`  /${p.name}  ${p.description}`)),
+  ];
 }

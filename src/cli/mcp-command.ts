@@ -19,7 +19,6 @@ import {
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle } from "./style.js";
-import { packageVersion } from "./version.js";
 
 export interface McpAddOptions {
   transport: "stdio" | "http" | "sse";
@@ -41,7 +40,6 @@ export async function mcpListCommand(
     env: io.env,
     configFiles: options.configFiles,
     strict: options.strict,
-    clientInfo: { name: "mitsu", version: packageVersion() },
     onWarning: (message) => warnings.push(message),
   });
   try {

@@ -1,27 +1,13 @@
 import { stripVTControlCharacters } from "node:util";
-import type { AgentEvent } from "../loop/agent-event.js";
-import type { AgentResult } from "../loop/run-agent.js";
-import type { Message } from "../messages/index.js";
-import {
-  activateSkill,
-  expandInvocation,
-  findSlashTarget,
-  formatSlashHelp,
-  parseSlash,
-} from "../skills/index.js";
-import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
+import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { formatSlashHelp, parseSlash } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
 import { mcpPromptHelp } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { runPrompt } from "./run-prompt.js";
-import {
-  closeSessionLogs,
-  loadResumedSession,
-  type OpenedLogs,
-  openSessionLog,
-  resumedConfig,
-} from "./session-transcript.js";
-import { colorEnabled, createStyle, type Style } from "./style.js";
+import { colorEnabled, createStyle } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -55,121 +41,97 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
-  const resumed = loadResumedSession(options, io, warn);
-  const opened: OpenedLogs = { resumed, log: undefined };
+  const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
-    return await printSession(options, io, opened, { style, notice, warn, prompt });
-  } finally {
-    closeSessionLogs(opened);
-  }
-}
-
-/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
-async function printSession(
-  options: CliOptions,
-  io: PrintIo,
-  opened: OpenedLogs,
-  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
-): Promise<number> {
-  const { resumed } = opened;
-  const session = await buildSession(
-    sessionConfigFor(options, io, { onWarning: ui.warn, ...resumedConfig(resumed) }),
-  );
-  try {
-    warnSkippedMcpServers(session, ui.warn);
-    return await printRun(options, io, opened, session, ui);
-  } finally {
-    await session.close();
-  }
-}
-
-/** One prompt through the session; its MCP servers are stopped by the caller, whatever happens here. */
-async function printRun(
-  options: CliOptions,
-  io: PrintIo,
-  opened: OpenedLogs,
-  session: Session,
-  { style, notice, prompt }: { style: Style; notice: (text: string) => void; prompt: string },
-): Promise<number> {
-  const { resumed } = opened;
-  let text = prompt;
-  const slash = parseSlash(prompt);
-  if (slash) {
-    if (slash.name === "help") {
-      const help = [formatSlashHelp(session.catalog), ...mcpPromptHelp(session, style)].join("\n");
+    warnSkippedMcpServers(agent, warn);
+    let text = prompt;
+    if (parseSlash(prompt)?.name === "help") {
+      const help = [formatSlashHelp(agent.skills), ...mcpPromptHelp(agent, style)].join("\n");
       io.stdout.write(`${stripControls(help)}\n`);
       return 0;
     }
-    const mcpPrompt = session.mcp?.servers.prompts.find((p) => p.name === slash.name);
-    const target = mcpPrompt ? undefined : findSlashTarget(slash.name, session.catalog);
-    if (mcpPrompt) {
-      try {
-        text = await mcpPrompt.expand(slash.args, io.signal);
-      } catch (error) {
-        io.stderr.write(`mitsu: ${stripControls((error as Error).message)}\n`);
-        return 1;
-      }
-    } else if (!target) {
+    const slash = agent.expandSlash(prompt);
+    if (slash.kind === "unknown") {
       io.stderr.write(
         `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
       );
       return 1;
-    } else {
-      text = expandInvocation(target, slash.args);
-      activateSkill(session.toolState, target);
     }
+    if (slash.kind === "prompt") text = slash.text;
+    if (slash.kind === "mcp-prompt") {
+      try {
+        text = await slash.expand(io.signal);
+      } catch (error) {
+        io.stderr.write(`mitsu: ${stripControls((error as Error).message)}\n`);
+        return 1;
+      }
+    }
+
+    const text_ = (write: (text: string) => void, liveStatus: boolean) =>
+      createTextRenderer({
+        write,
+        notice,
+        errorHint: (error) => errorHint(error, agent.providerName),
+        style,
+        summarize: (b) => agent.summarize(b),
+        usagePerTurn: options.verbose,
+        // A running command's last line under its call, only where it can be redrawn in place.
+        liveStatus,
+        columns: () => (io.stdout as NodeJS.WriteStream).columns,
+        showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      });
+    const writeOut = (s: string) => {
+      io.stdout.write(s);
+    };
+    const render =
+      options.outputFormat === "text"
+        ? createSubagentRenderer({
+            render: text_(writeOut, io.stdout.isTTY === true),
+            style,
+            summarize: (b) => agent.summarize(b),
+            verbose: options.verbose,
+            live: io.stdout.isTTY === true,
+            write: writeOut,
+            childRenderer: (write) => text_(write, false),
+          })
+        : options.outputFormat === "stream-json"
+          ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
+          : () => {};
+
+    const run = agent.prompt(text, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      liveInput: options.outputFormat !== "json",
+    });
+    let result: AgentResult;
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      render(next.value);
+    }
+    await agent.close();
+    const sessionPath = agent.sessionPath;
+    if (options.outputFormat === "json") {
+      io.stdout.write(`${terminalJson(jsonResult(result, sessionPath, agent.resumedMessages))}\n`);
+    } else if (options.outputFormat === "text" && options.verbose) {
+      const u = result.usage;
+      notice(
+        style.dim(
+          `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${sessionPath ? `; session ${sessionPath}` : ""}\n`,
+        ),
+      );
+    }
+    return exitCodeFor(result);
+  } finally {
+    await agent.close();
   }
-
-  const { history, log } = openSessionLog(resumed, options, session, io);
-  opened.log = log;
-  const render =
-    options.outputFormat === "text"
-      ? createTextRenderer({
-          write: (s) => io.stdout.write(s),
-          notice,
-          errorHint: (error) => errorHint(error, session.providerName),
-          style,
-          summarize: (b) => session.summarize(b),
-          usagePerTurn: options.verbose,
-          // A running command's last line under its call, only where it can be redrawn in place.
-          liveStatus: io.stdout.isTTY === true,
-          columns: () => (io.stdout as NodeJS.WriteStream).columns,
-          showsInputLive: (name) =>
-            session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-        })
-      : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
-        : () => {};
-
-  const result = await runPrompt({
-    session,
-    history,
-    prompt: text,
-    maxTurns: options.maxTurns,
-    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-    onEvent: render,
-    ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
-    liveInput: options.outputFormat !== "json",
-  });
-  await session.flush();
-
-  if (options.outputFormat === "json") {
-    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
-  } else if (options.outputFormat === "text" && options.verbose) {
-    const u = result.usage;
-    notice(
-      style.dim(
-        `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${log ? `; session ${log.path}` : ""}\n`,
-      ),
-    );
-  }
-  return exitCodeFor(result);
 }
 
 /** Print mode cannot ask: a project server nobody approved is named, with how to approve it. */
-function warnSkippedMcpServers(session: Session, warn: (message: string) => void): void {
-  for (const { entry, reason } of session.mcp?.skipped ?? []) {
+function warnSkippedMcpServers(agent: CodingAgent, warn: (message: string) => void): void {
+  for (const { entry, reason } of agent.mcp?.skipped ?? []) {
     if (reason !== "pending") continue;
     warn(
       `The MCP server "${entry.name}" of ${entry.source} was not started: it has not been approved for this project. Approve it with \`mitsu mcp approve ${entry.name}\`, or answer mitsu's question in interactive mode.`,
@@ -201,15 +163,19 @@ export function jsonResult(result: AgentResult, sessionPath: string | undefined,
 }
 
 /**
- * An event as `--output-format stream-json` prints it. `turn-start` carries the request's settings and sizes,
+ * An event as `--output-format stream-json` prints it, with `parent_tool_use_id` (null for the main agent's
+ * events). `turn-start` carries the request's settings and sizes,
  * not the whole transcript again on every turn (that output would grow with the square of the session);
  * `--dump-requests` writes the exact requests.
  */
 export function streamJsonEvent(event: AgentEvent): unknown {
-  if (event.type !== "turn-start") return event;
+  // A sub-agent's events carry the id of the Task call that started it, as Claude Code's `parent_tool_use_id`.
+  const parent_tool_use_id = event.agentPath.at(-1) ?? null;
+  if (event.type !== "turn-start") return { ...event, parent_tool_use_id };
   const { request, ...rest } = event;
   return {
     ...rest,
+    parent_tool_use_id,
     request: {
       model: request.model,
       maxTokens: request.maxTokens,

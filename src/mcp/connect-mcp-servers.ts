@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "../loop/tool.js";
+import { mitsuClientInfo } from "./client-info.js";
 import { compareNames } from "./load-mcp-config.js";
 import { McpConnection, type McpConnectionState, type McpOAuthProvider } from "./mcp-connection.js";
 import { type McpLimits, mcpLimitsFromEnv } from "./mcp-limits.js";
@@ -51,7 +52,7 @@ export interface ConnectMcpServersOptions {
   fetch?: FetchLike;
   /** What is worth telling the user once: a server that failed, a tool name that clashed. */
   onWarning?: (message: string) => void;
-  /** Sent in `initialize`. Default `{ name: "mitsu", version: "0" }`. */
+  /** Sent in `initialize`. Default `mitsu` and the package's version. */
   clientInfo?: { name: string; version: string };
 }
 
@@ -108,7 +109,7 @@ export async function connectMcpServers(
         cwd: resolve(options.cwd ?? process.cwd()),
         ...(logDir ? { logDir } : {}),
         timeoutMs: limits.timeoutMs,
-        clientInfo: options.clientInfo ?? { name: "mitsu", version: "0" },
+        clientInfo: options.clientInfo ?? mitsuClientInfo(),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         onToolsChanged: (connection) => {

@@ -83,6 +83,7 @@ export function createResourceTools(
     },
     readOnly: true,
     summarize: (input) => `${READ_RESOURCE_TOOL} ${input.server} ${input.uri}`,
+    permissionFacts: (input) => ({ display: `${input.server} ${input.uri}` }),
     async run(input, context) {
       const server = find(input.server);
       let result: Awaited<ReturnType<McpConnection["readResource"]>>;

@@ -41,6 +41,11 @@ export function createMcpTool(
     description,
     inputSchema: wireSchema(definition.inputSchema),
     readOnly: definition.annotations?.readOnlyHint === true,
+    // What a permission question shows: the call's input itself, as one line of JSON (cut at 200 characters).
+    permissionFacts(input) {
+      const json = JSON.stringify(input);
+      return json === "{}" ? {} : { display: json.length > 200 ? `${json.slice(0, 200)}…` : json };
+    },
     summarize(input) {
       const args = JSON.stringify(input);
       return `${definition.name} (MCP ${server})${args === "{}" ? "" : ` ${args.length > 80 ? `${args.slice(0, 79)}…` : args}`}`;

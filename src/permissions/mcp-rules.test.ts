@@ -3,8 +3,17 @@ import type { Tool } from "../loop/tool.js";
 import { createPermissionChecker, type PermissionRequest } from "./permission-checker.js";
 import { parsePermissionRule } from "./permission-rule.js";
 
+/** Like an MCP tool (src/mcp/mcp-tool.ts): its permission facts show the input as JSON. */
 const tool = (name: string, readOnly = false) =>
-  ({ name, description: "", inputSchema: {}, readOnly, run: async () => "" }) as unknown as Tool<never>;
+  ({
+    name,
+    description: "",
+    inputSchema: {},
+    readOnly,
+    run: async () => "",
+    permissionFacts: (input: Record<string, unknown>) =>
+      JSON.stringify(input) === "{}" ? {} : { display: JSON.stringify(input) },
+  }) as unknown as Tool<never>;
 const ctx = { toolUseId: "toolu_1", signal: new AbortController().signal };
 const origin = { source: "/p/.mitsu/settings.json", root: "/p", home: "/home/u" };
 

@@ -241,7 +241,7 @@ describe("mitsu at a terminal with MCP servers", () => {
     keyboard.write("and now\r");
     await screen.waitFor("Next.");
     expect(screen.text).toContain(
-      '(the MCP server "repo" changed its tool list (notifications/tools/list_changed): the new tools apply from this message)',
+      '⚠ the MCP server "repo" changed its tool list (notifications/tools/list_changed): the new tools apply from this message',
     );
     keyboard.write("/exit\r");
     expect(await exit).toBe(0);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../../src/loop/tool.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { connectMcpServers, type McpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { alive, EDGE_SERVER, nodeServer, tempDir, waitFor } from "./mcp-fixtures.js";
 
@@ -26,7 +27,13 @@ async function connect(
 }
 
 function context(overrides: Partial<ToolContext> = {}): ToolContext {
-  return { signal: new AbortController().signal, toolUseId: "toolu_1", state: new Map(), ...overrides };
+  return {
+    signal: new AbortController().signal,
+    toolUseId: "toolu_1",
+    state: new ToolState(),
+    agentPath: [],
+    ...overrides,
+  };
 }
 
 function tool(servers: McpServers, name: string): Tool<never> {
@@ -320,10 +327,13 @@ describe("an MCP server's tools (the edge server, over stdio)", () => {
     );
   });
 
-  it("marks tools annotated readOnlyHint as read-only (what plan mode allows)", async () => {
+  it("marks tools annotated readOnlyHint as read-only (what plan mode allows), and states their input for questions", async () => {
     const { servers } = await connect({ edge: nodeServer(EDGE_SERVER) });
     expect(tool(servers, "mcp__edge__echo").readOnly).toBe(true);
     expect(tool(servers, "mcp__edge__slow").readOnly).toBe(false);
+    const echo = tool(servers, "mcp__edge__echo") as Tool<Record<string, unknown>>;
+    expect(echo.permissionFacts?.({ text: "hi" })).toEqual({ display: '{"text":"hi"}' });
+    expect(echo.permissionFacts?.({})).toEqual({});
   });
 
   it("warns about a name clash and gives the second tool its own name", async () => {

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/loop/tool.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { connectMcpServers, type McpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createMcpOAuth } from "../../src/mcp/oauth/create-mcp-oauth.js";
 import { tempDir } from "./mcp-fixtures.js";
@@ -31,7 +32,12 @@ async function connect(
   return servers;
 }
 
-const ctx: ToolContext = { signal: new AbortController().signal, toolUseId: "t", state: new Map() };
+const ctx: ToolContext = {
+  signal: new AbortController().signal,
+  toolUseId: "t",
+  state: new ToolState(),
+  agentPath: [],
+};
 
 describe("OAuth for remote MCP servers (against the SDK's own authorization server)", () => {
   it("registers, sends the user to log in (PKCE), takes the code at the loopback redirect, and calls the tool", async () => {

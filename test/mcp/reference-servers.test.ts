@@ -4,6 +4,7 @@ import { connect as tcpConnect } from "node:net";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { connectMcpServers, type McpServers } from "../../src/mcp/connect-mcp-servers.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
 import { type SimTurn, startSimulator } from "../../src/simulator/index.js";
@@ -147,7 +148,12 @@ describe("a remote server that drops", () => {
     const url = await startRemoteEverything("streamableHttp", port);
     const servers = await connect({ everything: { type: "http", url } });
     const echo = servers.tools.find((t) => t.name === "mcp__everything__echo")!;
-    const ctx = { signal: new AbortController().signal, toolUseId: "t", state: new Map() };
+    const ctx = {
+      signal: new AbortController().signal,
+      toolUseId: "t",
+      state: new ToolState(),
+      agentPath: [],
+    };
     expect(await echo.run({ message: "one" } as never, ctx)).toEqual({
       content: "Echo: one",
       isError: false,
