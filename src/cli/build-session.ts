@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
+import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
@@ -159,16 +160,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     canUseTool,
     toolState,
     catalog,
-    summarize(block) {
-      const tool = byName.get(block.name);
-      try {
-        return tool?.summarize
-          ? tool.summarize(block.input as never)
-          : `${block.name}(${JSON.stringify(block.input)})`;
-      } catch {
-        return block.name;
-      }
-    },
+    summarize: (block) => summarizeCall(byName.get(block.name), block),
     async renew() {
       session.context = await makeContext();
       toolState.clear();
