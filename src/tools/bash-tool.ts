@@ -1,13 +1,14 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { buildCommandEnv } from "./build-command-env.js";
+import type { BackgroundShells } from "./background-shells.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
+import type { SandboxOptions } from "./sandbox.js";
+import { spawnCommand } from "./spawn-command.js";
 
 export interface BashInput {
   command: string;
@@ -15,6 +16,8 @@ export interface BashInput {
   timeout?: number;
   /** A short description of what the command does, for the user. */
   description?: string;
+  /** Start it in the background (with `shells`): the call returns at once with the shell's id. */
+  run_in_background?: boolean;
 }
 
 export interface BashToolOptions {
@@ -32,6 +35,10 @@ export interface BashToolOptions {
   killGraceMs?: number;
   defaultTimeoutMs?: number;
   maxTimeoutMs?: number;
+  /** The session's background shells: with them, `run_in_background` is offered (see BashOutput, KillShell). */
+  shells?: BackgroundShells;
+  /** Run every command inside the bubblewrap sandbox (Linux); see `checkSandbox` to test it first. */
+  sandbox?: SandboxOptions;
 }
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -59,8 +66,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
       `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
       `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep.`,
-      "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
+      options.shells
+        ? "- Processes left running in the background when the command ends are stopped. To start a long-lived process (a dev server, a watcher, a long build), pass run_in_background: true instead of using &: the call returns at once with a shell id; read its new output with BashOutput and stop it with KillShell. Do not sleep waiting for it; check its output when you need it."
+        : "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
       "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
+      ...(options.sandbox ? [sandboxNote(options.sandbox)] : []),
       "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
       "- description: a short phrase (5-10 words) saying what the command does, shown to the user.",
     ].join("\n"),
@@ -75,6 +85,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           description: `Timeout in milliseconds (default ${defaultTimeout}, max ${maxTimeout})`,
         },
         description: { type: "string", description: "What the command does, in 5-10 words" },
+        ...(options.shells
+          ? {
+              run_in_background: {
+                type: "boolean",
+                description: "Run the command in the background and return at once with its shell id",
+              },
+            }
+          : {}),
       },
       required: ["command"],
       additionalProperties: false,
@@ -83,11 +101,22 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       const firstLine = input.command.split("\n")[0] ?? "";
       const cut =
         firstLine.length > 80 || input.command.includes("\n") ? `${firstLine.slice(0, 80)}…` : firstLine;
-      return `Bash ${cut}`;
+      return `Bash ${cut}${input.run_in_background ? " (background)" : ""}`;
     },
     async run(input, context) {
       if (input.command.trim() === "") throw new ToolError("command is empty.");
       if (context.signal.aborted) throw new ToolError("The command was aborted before it started.");
+      const spawnOptions = {
+        shell,
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        sandbox: options.sandbox,
+      };
+      if (input.run_in_background) {
+        if (!options.shells) throw new ToolError("run_in_background is not available here.");
+        const started = options.shells.start(input.command, spawnOptions);
+        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends. Its whole output is also written to ${started.logPath}.`;
+      }
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
       const output = new CappedOutput(maxOutputChars, () => {
         mkdirSync(options.outputDir, { recursive: true, mode: 0o700 });
@@ -97,12 +126,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
         );
       });
-      const child = spawn(shell, ["-c", input.command], {
-        cwd: options.cwd,
-        env: buildCommandEnv(options.env ?? process.env),
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawnCommand(input.command, spawnOptions);
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives, so a long command shows its progress.
@@ -162,6 +186,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       }
     },
   };
+}
+
+function sandboxNote(sandbox: SandboxOptions): string {
+  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git/hooks, .git/config, .mitsu and .claude stay read-only too. ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
 }
 
 /** How long the output pipes may stay open after the command's process group has ended. */
