@@ -2,6 +2,7 @@ import type {
   AssistantMessage,
   ImageBlock,
   Message,
+  ServerTool,
   ToolDefinition,
   UserMessage,
 } from "../../messages/index.js";
@@ -56,7 +57,8 @@ export function encodeResponsesRequest(
   const instructions = request.system.map((b) => b.text).join("\n\n");
   if (instructions !== "") body.instructions = instructions;
   body.input = input;
-  if (request.tools.length > 0) body.tools = request.tools.map(encodeTool);
+  const tools = [...request.tools.map(encodeTool), ...(request.serverTools ?? []).map(encodeServerTool)];
+  if (tools.length > 0) body.tools = tools;
   body.stream = true;
   body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -150,4 +152,11 @@ export function responsesMeta(meta: Record<string, unknown> | undefined): Respon
 
 function inputImage(block: ImageBlock): Item {
   return { type: "input_image", image_url: imageUrl(block), detail: "auto" };
+}
+
+/** A server tool in Responses terms: `web_search`, its domain list as `filters.allowed_domains`. */
+export function encodeServerTool(tool: ServerTool): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: "web_search" };
+  if (tool.allowedDomains?.length) out.filters = { allowed_domains: tool.allowedDomains };
+  return out;
 }

@@ -1,6 +1,7 @@
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
+import { checkWebSearch, offersWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import { streamPacing } from "../stream-pacing.js";
@@ -34,6 +35,7 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
+  checkWebSearch(turn, offersWebSearch("openai-responses", body.tools), "OpenAI Responses");
   const planned = planScripted(ctx, turn, body.max_output_tokens ?? undefined, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
