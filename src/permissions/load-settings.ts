@@ -7,6 +7,7 @@ import {
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
+import { applySandboxSection, type SandboxSettings } from "./sandbox-settings.js";
 
 export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -26,6 +27,10 @@ export interface LoadedSettings {
   additionalDirectories: string[];
   /** The settings files that exist and were read. */
   files: string[];
+  /** The `sandbox` sections merged (see `applySandboxSection`). */
+  sandbox: SandboxSettings;
+  /** Settings that were read but ignored, and why (for the terminal). */
+  warnings: string[];
 }
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
@@ -50,16 +55,18 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
   const sources = [
-    { file: join(home, ".mitsu", "settings.json"), root: home },
-    { file: join(cwd, ".mitsu", "settings.json"), root: cwd },
-    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd },
+    { file: join(home, ".mitsu", "settings.json"), root: home, kind: "user" as const },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, kind: "project" as const },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, kind: "local" as const },
   ];
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
+    sandbox: {},
+    warnings: [],
   };
-  for (const { file, root } of sources) {
+  for (const { file, root, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
@@ -67,7 +74,13 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     // When the project is the home folder, its settings.json is the user file: read it once.
     if (text === undefined || result.files.includes(file)) continue;
     result.files.push(file);
-    applySettings(parseSettings(text, file), { source: file, root, home }, result);
+    const parsed = parseSettings(text, file);
+    applySettings(parsed.permissions, { source: file, root, home }, result);
+    try {
+      applySandboxSection(parsed.sandbox, file, kind, result.sandbox, result.warnings);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
   }
   return result;
 }
@@ -80,7 +93,10 @@ interface PermissionsSection {
   additionalDirectories?: unknown;
 }
 
-function parseSettings(text: string, file: string): PermissionsSection | undefined {
+function parseSettings(
+  text: string,
+  file: string,
+): { permissions: PermissionsSection | undefined; sandbox: unknown } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -88,11 +104,11 @@ function parseSettings(text: string, file: string): PermissionsSection | undefin
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
   if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
-  if (value.permissions === undefined) return undefined;
+  if (value.permissions === undefined) return { permissions: undefined, sandbox: value.sandbox };
   if (!isObject(value.permissions)) {
     throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
   }
-  return value.permissions as PermissionsSection;
+  return { permissions: value.permissions as PermissionsSection, sandbox: value.sandbox };
 }
 
 function applySettings(

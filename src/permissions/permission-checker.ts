@@ -55,6 +55,12 @@ export interface PermissionCheckerOptions {
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
    */
   preApproved?: (state: Map<string, unknown>) => readonly string[];
+  /**
+   * Bash runs inside the sandbox and the user lets sandboxed commands run without asking
+   * (`autoAllowBashIfSandboxed`): a Bash call no rule allows is allowed, unless a deny or ask rule matches, plan
+   * mode forbids it, the parse of the command is incomplete, or it names `.git`, `.mitsu` or `.claude`.
+   */
+  sandboxAutoAllow?: boolean;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -64,8 +70,13 @@ export interface PermissionChecker extends CanUseTool {
   setMode(mode: PermissionMode): void;
 }
 
-/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
+/**
+ * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), keep
+ * the model's plan (TodoWrite), or read and stop what the model itself started in the background.
+ */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "TodoWrite", "BashOutput", "KillShell"]);
+/** Paths a sandboxed command cannot write; a command that names them is asked about, sandbox or not. */
+const PROTECTED_NAMES = /(^|[\s/'"=:])\.(git|mitsu|claude)(?=$|[\s/'"])/;
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 
@@ -211,6 +222,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
 
   async function decide(
     tool: Tool<never>,
+    input: Record<string, unknown>,
     facts: CallFacts,
     display: string,
     extra: readonly PermissionRule[],
@@ -232,6 +244,14 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
     if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (
+      options.sandboxAutoAllow &&
+      facts.bash?.complete &&
+      typeof input.command === "string" &&
+      !PROTECTED_NAMES.test(input.command)
+    ) {
+      return { behavior: "allow" };
+    }
     if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
       const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
       const roots = await Promise.all(editable.map(realBase));
@@ -263,13 +283,18 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const path = facts.paths[0];
     if (path !== undefined && EDIT_TOOLS.has(facts.toolName)) return [suggestFileRule("Edit", path, cwd)];
     if (path !== undefined && facts.toolName === "Read") return [suggestFileRule("Read", path, cwd)];
+    if (facts.toolName === "WebFetch") {
+      // "Always" for one site, not for every URL the model may fetch next.
+      const host = hostOf(facts.url);
+      return host ? [`WebFetch(domain:${host})`] : [];
+    }
     return [facts.toolName];
   }
 
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
     const facts = await gatherFacts(tool, input);
     const display = describeToolCall(tool.name, input);
-    const verdict = await decide(tool, facts, display, preApproved(context.state));
+    const verdict = await decide(tool, input, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = suggestions(facts);
     const reason = verdict.askRule
@@ -343,4 +368,13 @@ function printModeDenial(
   const list =
     quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
   return `${head} To allow it, add ${list} to permissions.allow in .mitsu/settings.json or pass --allowedTools ${JSON.stringify(suggestedRules.join(","))}`;
+}
+
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }

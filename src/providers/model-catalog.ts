@@ -78,3 +78,13 @@ export function catalogLimits(family: keyof typeof MODEL_CATALOG, model: string)
   }
   return best === undefined ? undefined : models[best];
 }
+
+/**
+ * A small, fast model of each family, for side calls (WebFetch reading a page, a web search): cheaper and
+ * quicker than the session's model, and good enough to read and summarise.
+ */
+export const SMALL_MODELS: Readonly<Record<keyof typeof MODEL_CATALOG, string>> = Object.freeze({
+  anthropic: "claude-haiku-4-5",
+  openai: "gpt-5-mini",
+  gemini: "gemini-2.5-flash",
+});
