@@ -1,13 +1,23 @@
-import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { type Context, createContext, memoryDir } from "../context/index.js";
+import { randomBytes } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Context, createContext, memoryDir, todoReminderSource } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
-import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
-import { resolveModel } from "../providers/model-registry.js";
+import {
+  createPermissionChecker,
+  loadSettings,
+  type PermissionRequest,
+  type SandboxSettings,
+  sandboxAutoAllows,
+} from "../permissions/index.js";
+import { completeText } from "../providers/complete-text.js";
+import { helperModel, resolveModel } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
+import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   activeAllowedTools,
@@ -16,8 +26,10 @@ import {
   discoverSkills,
   renderSkillsList,
 } from "../skills/index.js";
+import { BackgroundShells } from "../tools/background-shells.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
+import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
 import type { CliOptions, PermissionMode } from "./cli-options.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 
@@ -34,6 +46,8 @@ export interface SessionConfig {
   dumpRequests?: string;
   appendSystemPrompt?: string;
   cacheTtl?: "5m" | "1h";
+  /** `--sandbox`: run Bash commands inside the bubblewrap sandbox (the settings' `sandbox.enabled` also turns it on). */
+  sandbox?: boolean;
   /** The terminal's prompt for "ask" decisions; without it an ask is a denial (print mode). */
   ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
   onWarning?: (message: string) => void;
@@ -56,6 +70,10 @@ export interface Session {
   canUseTool: CanUseTool;
   toolState: Map<string, unknown>;
   catalog: DiscoverResult;
+  /** Commands the model started with `run_in_background`; stopped by `close()`. */
+  shells: BackgroundShells;
+  /** How Bash commands are confined, when the sandbox is on. */
+  sandbox: SandboxOptions | undefined;
   /** The short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
   /**
@@ -66,6 +84,8 @@ export interface Session {
   renew(): Promise<void>;
   /** Waits for what the session still writes in the background (the `--dump-requests` response files). */
   flush(): Promise<void>;
+  /** The session's end: stops every background shell's process group, then flushes. */
+  close(): Promise<void>;
 }
 
 /** The session the command line asks for, in `where` (print and interactive mode build theirs the same way). */
@@ -87,6 +107,7 @@ export function sessionConfigFor(
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
+    ...(options.sandbox ? { sandbox: true } : {}),
     ...extra,
   };
 }
@@ -104,14 +125,54 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const provider = config.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
 
   const settings = await loadSettings({ cwd, home });
+  for (const warning of settings.warnings) config.onWarning?.(warning);
   const catalog = await discoverSkills({ cwd, home });
   for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir({ cwd, home });
+  const sandboxSettings: SandboxSettings = config.sandbox
+    ? { ...settings.sandbox, enabled: true, enabledBy: settings.sandbox.enabledBy ?? "cli" }
+    : settings.sandbox;
+  let sandbox: SandboxOptions | undefined;
+  if (sandboxSettings.enabled) {
+    sandbox = {
+      writableRoots: [cwd, ...additionalRoots],
+      allowNetwork: sandboxSettings.allowNetwork === true,
+    };
+    // Never a silent fallback: without bubblewrap the session does not start.
+    await checkSandbox({ ...sandbox, cwd });
+  }
+  const shells = new BackgroundShells({
+    outputDir: join(tmpdir(), `mitsu-shells-${process.pid}-${randomBytes(4).toString("hex")}`),
+  });
+  // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
+  // XML tool protocol: they use no tools.
+  const helper = helperModel(resolved.entry, env);
   const tools: Tool<never>[] = [
-    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
+    ...(createBuiltinTools({
+      cwd,
+      additionalRoots,
+      env,
+      memoryDir: memory,
+      readOnlyRoots: await skillFolders(catalog),
+      shells,
+      ...(sandbox ? { sandbox } : {}),
+      webFetch: {
+        fetch: globalThis.fetch,
+        complete: (prompt, signal) =>
+          completeText(resolved.provider, helper, prompt, { signal, maxTokens: 4096 }),
+      },
+      ...(hasWebSearch(resolved.provider)
+        ? {
+            webSearch: {
+              search: (query, options) =>
+                webSearch({ provider: resolved.provider, model: helper, query, ...options }),
+            },
+          }
+        : {}),
+    }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
   ];
   const toolState = new Map<string, unknown>();
@@ -129,6 +190,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     disallowedTools: config.disallowedTools ?? [],
     cwd,
     ...(config.ask ? { ask: config.ask } : {}),
+    sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
 
   const makeContext = (resumed?: SessionConfig["resumed"]) =>
@@ -139,6 +201,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       tools: tools.map((t) => toToolDefinition(t)),
       skills: () => renderSkillsList(catalog.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
+      sources: [todoReminderSource()],
       ...(config.appendSystemPrompt ? { extra: config.appendSystemPrompt } : {}),
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       // Context warnings (a broken cache prefix) reach the terminal as the loop's `warning` events (run-prompt.ts).
@@ -151,6 +214,12 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     flush: async () => {
       await dumping?.flush();
     },
+    close: async () => {
+      await shells.killAll();
+      await dumping?.flush();
+    },
+    shells,
+    sandbox,
     provider,
     providerName: resolved.entry.provider,
     model: resolved.model,
@@ -167,4 +236,18 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     },
   };
   return session;
+}
+
+/**
+ * The folders of the user's and the shipped skills (real paths), readable by Read, Grep and Glob so the model can
+ * open the `references/` and `scripts/` their instructions list; project skills are in the workspace already.
+ */
+async function skillFolders(catalog: DiscoverResult): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  for (const skill of catalog.skills) {
+    if (skill.source === "project") continue;
+    const real = await realpath(skill.dir).catch(() => undefined);
+    if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
+  }
+  return folders;
 }

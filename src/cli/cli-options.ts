@@ -19,6 +19,8 @@ export interface CliOptions {
   resume: string | undefined;
   noSessionLog: boolean;
   verbose: boolean;
+  /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
+  sandbox: boolean;
 }
 
 export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";

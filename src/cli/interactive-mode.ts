@@ -12,6 +12,7 @@ import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
+import { runningShellsLine } from "./shells-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
@@ -118,11 +119,17 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         conversation.history = result.messages;
         usage = addUsage(usage, result.usage);
+        const shells = runningShellsLine(
+          session.shells.running(),
+          style,
+          (io.stdout as NodeJS.WriteStream).columns,
+        );
+        if (shells) write(`${shells}\n`);
         if (input.closed) break;
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
-      await session.flush();
+      await session.close();
     }
     write("\n");
     return io.signal?.aborted ? 130 : 0;

@@ -14,6 +14,7 @@ import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
+import { stoppedShellsNotice } from "./shells-status.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -90,6 +91,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
         ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
         : () => {};
 
+  // The session's end stops what the model left running in the background.
+  let stillRunning: ReturnType<typeof session.shells.running> = [];
   const result = await runPrompt({
     session,
     history,
@@ -100,8 +103,12 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     onEvent: render,
     ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
     liveInput: options.outputFormat !== "json",
+  }).finally(() => {
+    stillRunning = session.shells.running();
+    return session.close();
   });
-  await session.flush();
+  const stopped = stoppedShellsNotice(stillRunning);
+  if (stopped && options.outputFormat === "text") notice(style.dim(`${stopped}\n`));
 
   if (options.outputFormat === "json") {
     io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);

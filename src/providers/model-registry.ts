@@ -256,7 +256,10 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
  * uses a built-in provider with a catalogued model (a custom server may not serve it), else the session's own
  * model. `MITSU_SMALL_MODEL` (a model id of the same provider) overrides it.
  */
-export function helperModel(entry: ModelEntry, env: Record<string, string | undefined> = process.env): string {
+export function helperModel(
+  entry: ModelEntry,
+  env: Record<string, string | undefined> = process.env,
+): string {
   const chosen = env.MITSU_SMALL_MODEL?.trim();
   if (chosen) return chosen;
   const builtin = BUILTIN_PROVIDERS[entry.provider];

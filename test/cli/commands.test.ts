@@ -100,6 +100,11 @@ describe("mitsu inspect", () => {
       "Bash",
       "Grep",
       "Glob",
+      "TodoWrite",
+      "BashOutput",
+      "KillShell",
+      "WebFetch",
+      "WebSearch",
       "Skill",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
