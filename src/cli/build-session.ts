@@ -24,14 +24,17 @@ import {
   createSkillTool,
   type DiscoverResult,
   discoverSkills,
+  type InlineCapabilities,
   renderSkillsList,
 } from "../skills/index.js";
 import { BackgroundShells } from "../tools/background-shells.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
 import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
+import { Workspace } from "../tools/workspace.js";
 import type { CliOptions, PermissionMode } from "./cli-options.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { inlineCapabilities } from "./inline-capabilities.js";
 
 export interface SessionConfig {
   cwd: string;
@@ -56,6 +59,13 @@ export interface SessionConfig {
   resumed?: { system: TextBlock[]; createdAt: Date };
 }
 
+/** A model to run a prompt with: its provider, the id sent, and its output limit. */
+export interface ModelChoice {
+  provider: Provider;
+  model: string;
+  maxOutputTokens: number;
+}
+
 /** Everything one mitsu session needs: the provider, the stable system and tools, the hooks for the loop. */
 export interface Session {
   provider: Provider;
@@ -64,6 +74,8 @@ export interface Session {
   /** The model id sent to the provider (without the `provider:` prefix). */
   model: string;
   maxOutputTokens: number;
+  /** Whether the model takes images (an `@image.png` in a prompt). */
+  images: boolean;
   tools: Tool<never>[];
   /** Replaced by `renew()`; read it at each run, do not keep it. */
   context: Context;
@@ -74,6 +86,14 @@ export interface Session {
   shells: BackgroundShells;
   /** How Bash commands are confined, when the sandbox is on. */
   sandbox: SandboxOptions | undefined;
+  /**
+   * The model a command's or skill's `model` names: `provider:model`, a model id (of the session's provider unless
+   * its name says another), or `haiku` / `sonnet` / `opus`; `inherit` (or nothing) is the session's (undefined).
+   * Throws a message that names the problem.
+   */
+  modelFor(spec: string | undefined): ModelChoice | undefined;
+  /** `!`command`` and `@file` for a command's or skill's text, for one run (its abort signal and tool state). */
+  inline(run: { signal: AbortSignal; state: Map<string, unknown> }): InlineCapabilities;
   /** The short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
   /**
@@ -150,13 +170,14 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
   // XML tool protocol: they use no tools.
   const helper = helperModel(resolved.entry, env);
+  const readOnlyRoots = await skillFolders(catalog);
   const tools: Tool<never>[] = [
     ...(createBuiltinTools({
       cwd,
       additionalRoots,
       env,
       memoryDir: memory,
-      readOnlyRoots: await skillFolders(catalog),
+      readOnlyRoots,
       shells,
       ...(sandbox ? { sandbox } : {}),
       webFetch: {
@@ -173,7 +194,10 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
           }
         : {}),
     }) as Tool<never>[]),
-    createSkillTool(() => catalog.skills) as unknown as Tool<never>,
+    createSkillTool(() => catalog.skills, {
+      // Called at run time, once everything below exists.
+      inline: (run) => inlineCapabilities(tools, canUseTool, readable, run),
+    }) as unknown as Tool<never>,
   ];
   const toolState = new Map<string, unknown>();
   const canUseTool = createPermissionChecker({
@@ -193,6 +217,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
 
+  // What `@file` in a command's or skill's text may read: what Read may.
+  const readable = new Workspace([cwd, ...additionalRoots, ...Object.keys(readOnlyRoots)]);
   const makeContext = (resumed?: SessionConfig["resumed"]) =>
     createContext({
       cwd,
@@ -220,6 +246,18 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     },
     shells,
     sandbox,
+    images: resolved.entry.images,
+    modelFor(spec) {
+      const wanted = spec?.trim();
+      if (!wanted || wanted === "inherit") return undefined;
+      const alias = MODEL_ALIASES[wanted];
+      // A bare id of the session's own family stays with the session's provider (its base URL, its wire).
+      const own = !inferable(wanted) || familyOf(wanted) === familyOf(resolved.model);
+      const full = alias ?? (wanted.includes(":") || !own ? wanted : `${resolved.entry.provider}:${wanted}`);
+      const other = resolveModel(full, env, { home, fetch: fetchImpl });
+      return { provider: other.provider, model: other.model, maxOutputTokens: other.entry.maxOutputTokens };
+    },
+    inline: (run) => inlineCapabilities(tools, canUseTool, readable, run),
     provider,
     providerName: resolved.entry.provider,
     model: resolved.model,
@@ -250,4 +288,23 @@ async function skillFolders(catalog: DiscoverResult): Promise<Record<string, str
     if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
   }
   return folders;
+}
+
+/** Claude Code's model aliases in a command's or skill's `model`. */
+const MODEL_ALIASES: Record<string, string> = {
+  haiku: "anthropic:claude-haiku-4-5",
+  sonnet: "anthropic:claude-sonnet-5-5",
+  opus: "anthropic:claude-opus-5-5",
+};
+
+/** A bare model id whose name says its provider (the registry infers it). */
+function inferable(model: string): boolean {
+  return familyOf(model) !== undefined;
+}
+
+function familyOf(model: string): string | undefined {
+  if (model.startsWith("claude-")) return "anthropic";
+  if (model.startsWith("gemini-")) return "gemini";
+  if (/^(gpt-|o\d|chatgpt-|codex-)/.test(model)) return "openai";
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
-import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
@@ -9,6 +9,7 @@ import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
+import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
@@ -104,10 +105,20 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (text === undefined) continue;
 
         run = new AbortController();
+        const prepared = await preparePrompt(session, text.text, text.invocation, {
+          cwd: io.cwd,
+          signal: run.signal,
+        });
+        if ("error" in prepared) {
+          run = undefined;
+          write(style.red(`${prepared.error}\n`));
+          continue;
+        }
         const result = await runPrompt({
           session,
           history: conversation.history,
-          prompt: text,
+          prompt: prepared.prompt,
+          ...(prepared.model ? { model: prepared.model } : {}),
           maxTurns: options.maxTurns,
           ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
           signal: run.signal,
@@ -139,17 +150,18 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
 }
 
 /**
- * What a typed line asks for: the text to send (the line, or a command or skill expanded, with no model
- * call for the expansion), "exit", or undefined when nothing is to be sent (empty, a built-in, an error).
+ * What a typed line asks for: the text to send, or the command or skill it invokes (expanded by
+ * `preparePrompt`, with no model call for the expansion), "exit", or undefined when nothing is to be sent
+ * (empty, a built-in, an error).
  */
 async function promptText(
   line: string,
   context: Parameters<typeof runBuiltinCommand>[1],
-): Promise<string | "exit" | undefined> {
+): Promise<{ text: string; invocation?: { target: Skill | Command; args: string } } | "exit" | undefined> {
   const text = line.trim();
   if (text === "") return undefined;
   const slash = parseSlash(text);
-  if (!slash) return text;
+  if (!slash) return { text };
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
@@ -158,8 +170,7 @@ async function promptText(
     context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
     return undefined;
   }
-  activateSkill(context.session.toolState, target);
-  return expandInvocation(target, slash.args);
+  return { text, invocation: { target, args: slash.args } };
 }
 
 function renderer(session: Session, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {

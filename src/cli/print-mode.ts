@@ -2,16 +2,11 @@ import { stripVTControlCharacters } from "node:util";
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { AgentResult } from "../loop/run-agent.js";
 import type { Message } from "../messages/index.js";
-import {
-  activateSkill,
-  expandInvocation,
-  findSlashTarget,
-  formatSlashHelp,
-  parseSlash,
-} from "../skills/index.js";
+import { findSlashTarget, formatSlashHelp, parseSlash } from "../skills/index.js";
 import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
+import { preparePrompt } from "./prepare-prompt.js";
 import { runPrompt } from "./run-prompt.js";
 import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
 import { stoppedShellsNotice } from "./shells-status.js";
@@ -53,7 +48,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
   );
 
-  let text = prompt;
+  let invocation: Parameters<typeof preparePrompt>[2];
   const slash = parseSlash(prompt);
   if (slash) {
     if (slash.name === "help") {
@@ -67,8 +62,13 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
       );
       return 1;
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
+    invocation = { target, args: slash.args };
+  }
+  const prepared = await preparePrompt(session, prompt, invocation, { cwd: io.cwd, signal: io.signal });
+  if ("error" in prepared) {
+    await session.close();
+    io.stderr.write(`mitsu: ${prepared.error}\n`);
+    return 1;
   }
 
   const { history, log } = openSessionLog(resumed, options, session, io);
@@ -96,7 +96,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const result = await runPrompt({
     session,
     history,
-    prompt: text,
+    prompt: prepared.prompt,
+    ...(prepared.model ? { model: prepared.model } : {}),
     maxTurns: options.maxTurns,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     ...(io.signal ? { signal: io.signal } : {}),

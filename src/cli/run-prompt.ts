@@ -1,13 +1,16 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import { type AgentResult, runAgent } from "../loop/run-agent.js";
-import type { Message, TextBlock } from "../messages/index.js";
-import type { Session } from "./build-session.js";
+import type { ContentBlock, Message } from "../messages/index.js";
+import type { ModelChoice, Session } from "./build-session.js";
 
 export interface RunPromptOptions {
   session: Session;
   /** The transcript so far (a resumed session), without the new prompt. */
   history: Message[];
-  prompt: string;
+  /** The user's message: text, or blocks (an attached image). */
+  prompt: string | ContentBlock[];
+  /** Another model for this prompt (a command's or skill's `model`); default the session's. */
+  model?: ModelChoice;
   maxTurns: number;
   maxTokens?: number;
   signal?: AbortSignal;
@@ -23,13 +26,14 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
   const messages = appendPrompt(options.history, options.prompt);
   const warnings: AgentEvent[] = [];
   const generator = runAgent({
-    provider: session.provider,
-    model: session.model,
+    provider: options.model?.provider ?? session.provider,
+    model: options.model?.model ?? session.model,
     system: session.context.system,
     tools: session.tools,
     messages,
     maxTurns: options.maxTurns,
-    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
+    maxTokens:
+      options.maxTokens ?? Math.min(options.model?.maxOutputTokens ?? session.maxOutputTokens, 32_000),
     canUseTool: session.canUseTool,
     toolState: session.toolState,
     prepareRequest: async (request, info) => {
@@ -57,7 +61,7 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
  * ends with one): the API accepts consecutive user messages, and the history as sent and as logged is never
  * rewritten, so the session log stays a faithful, append-only copy and the prompt cache still holds.
  */
-export function appendPrompt(history: readonly Message[], prompt: string): Message[] {
-  const text: TextBlock = { type: "text", text: prompt };
-  return [...history, { role: "user", content: [text] }];
+export function appendPrompt(history: readonly Message[], prompt: string | ContentBlock[]): Message[] {
+  const content: ContentBlock[] = typeof prompt === "string" ? [{ type: "text", text: prompt }] : prompt;
+  return [...history, { role: "user", content }];
 }

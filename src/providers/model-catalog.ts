@@ -4,6 +4,8 @@ export interface ModelLimits {
   contextWindow: number;
   /** The most tokens one answer may have (`max_tokens` must not exceed it). */
   maxOutputTokens: number;
+  /** False for a model that takes no images (the rest of the catalog does). */
+  images?: false;
 }
 
 /** Limits for a model id the registry does not know (new models appear every month; they pass through). */
@@ -54,7 +56,7 @@ export const MODEL_CATALOG: Readonly<
     "gpt-4o": { contextWindow: 128_000, maxOutputTokens: 16_384 },
     "gpt-4o-mini": { contextWindow: 128_000, maxOutputTokens: 16_384 },
     o3: { contextWindow: 200_000, maxOutputTokens: 100_000 },
-    "o3-mini": { contextWindow: 200_000, maxOutputTokens: 100_000 },
+    "o3-mini": { contextWindow: 200_000, maxOutputTokens: 100_000, images: false },
     "o4-mini": { contextWindow: 200_000, maxOutputTokens: 100_000 },
   },
   gemini: {

@@ -22,6 +22,12 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /**
+   * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
+   * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
+   * custom provider's model).
+   */
+  images: boolean;
 }
 
 export interface ResolvedModel {
@@ -110,6 +116,8 @@ export function resolveModel(
     maxOutputTokens: limits?.maxOutputTokens ?? DEFAULT_LIMITS.maxOutputTokens,
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
+    images:
+      listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;

@@ -13,6 +13,8 @@ export {
   skillHeader,
   splitArguments,
 } from "./expand-command.js";
+export type { InlineCapabilities } from "./expand-inline.js";
+export { expandInline } from "./expand-inline.js";
 export { formatSkillsReport, formatSlashHelp } from "./list-skills.js";
 export type { FrontmatterResult } from "./parse-frontmatter.js";
 export { normalizeText, parseFrontmatter } from "./parse-frontmatter.js";

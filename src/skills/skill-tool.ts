@@ -2,6 +2,7 @@ import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { activateSkill } from "./active-skills.js";
 import { expandInvocation } from "./expand-command.js";
+import { expandInline, type InlineCapabilities } from "./expand-inline.js";
 import type { Skill } from "./skill.js";
 
 export interface SkillToolInput {
@@ -12,6 +13,8 @@ export interface SkillToolInput {
 export interface SkillToolOptions {
   /** Replaces the model-facing description (keep it stable across turns: it is part of the cached prefix). */
   description?: string;
+  /** Runs the body's `!`command`` and inlines its `@file` references (see `expandInline`); without it they stay as written. */
+  inline?: (run: { signal: AbortSignal; state: Map<string, unknown> }) => InlineCapabilities;
 }
 
 const DESCRIPTION = `Load a skill: step-by-step instructions for a kind of task, written by the user, the project or mitsu.
@@ -63,7 +66,9 @@ export function createSkillTool(
         );
       }
       activateSkill(context.state, skill);
-      return expandInvocation(skill, input.args ?? "");
+      const text = expandInvocation(skill, input.args ?? "");
+      if (!options.inline) return text;
+      return expandInline(text, options.inline({ signal: context.signal, state: context.state }));
     },
   };
 }
