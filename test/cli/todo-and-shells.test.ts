@@ -155,3 +155,23 @@ describe("background shells through mitsu -p", () => {
     expect(alive(pid)).toBe(false);
   });
 });
+
+describe("the tools field across runs", () => {
+  it("is byte-identical from one mitsu run to the next, the new tools included (the cached prefix holds)", async () => {
+    const s = await simulatorEnv({
+      script: [{ content: [{ type: "text", text: "one" }] }, { content: [{ type: "text", text: "two" }] }],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    for (const prompt of ["first", "second"]) {
+      const out = await runMitsu(["-p", prompt, "--sandbox", "--no-session-log"], { cwd, home, env: s.env });
+      expect(out.code).toBe(0);
+    }
+    const [a, b] = sim.requests.map((request) => request.body);
+    const names = a.tools.map((t: { name: string }) => t.name);
+    for (const name of ["TodoWrite", "BashOutput", "KillShell", "WebFetch", "WebSearch"])
+      expect(names).toContain(name);
+    expect(JSON.stringify(b.tools)).toBe(JSON.stringify(a.tools));
+    expect(JSON.stringify(b.system)).toBe(JSON.stringify(a.system));
+  });
+});
