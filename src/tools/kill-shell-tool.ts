@@ -25,7 +25,7 @@ export function createKillShellTool(shells: BackgroundShells): Tool<KillShellInp
     async run(input) {
       const { info, wasRunning } = await shells.kill(input.shell_id);
       if (wasRunning) return `Stopped ${info.id} (${info.command}).`;
-      return `${statusNote(info)}; nothing of it was left running.`;
+      return `${statusNote(info)} before; anything it left running is stopped now.`;
     },
   };
 }

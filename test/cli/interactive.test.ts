@@ -392,3 +392,36 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(screen.text).not.toContain("> ");
   });
 });
+
+describe("background shells at the terminal", () => {
+  it("lists the shells still running after a reply, and stops them when mitsu exits", async () => {
+    const t = await interactive(
+      {
+        script: [
+          {
+            content: [
+              {
+                type: "tool_use",
+                name: "Bash",
+                input: { command: "echo $$ > server.pid; sleep 60", run_in_background: true },
+              },
+            ],
+          },
+          text("The server runs."),
+        ],
+      },
+      ["--allowedTools", "Bash"],
+    );
+    t.type("start the server");
+    await t.screen.waitFor("The server runs.");
+    await t.screen.waitFor("◦ 1 background shell running: bash_1 echo $$ > server.pid; sleep 60");
+    const pidFile = join(t.cwd, "server.pid");
+    for (let i = 0; i < 100 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8") !== ""); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
