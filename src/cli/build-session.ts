@@ -74,6 +74,8 @@ export interface Session {
   /** The model id sent to the provider (without the `provider:` prefix). */
   model: string;
   maxOutputTokens: number;
+  /** What Read may reach: the workspace folders and the read-only roots (skills' folders). */
+  readable: Workspace;
   /** Whether the model takes images (an `@image.png` in a prompt). */
   images: boolean;
   tools: Tool<never>[];
@@ -247,6 +249,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     shells,
     sandbox,
     images: resolved.entry.images,
+    readable,
     modelFor(spec) {
       const wanted = spec?.trim();
       if (!wanted || wanted === "inherit") return undefined;

@@ -15,13 +15,14 @@ export async function preparePrompt(
   session: Session,
   text: string,
   target: { target: Skill | Command; args: string } | undefined,
-  options: { cwd: string; signal?: AbortSignal | undefined },
+  options: { cwd: string; signal?: AbortSignal | undefined; confine?: boolean },
 ): Promise<PreparedPrompt> {
   if (!target) {
     const built = await promptContent(text, {
       cwd: options.cwd,
       images: session.images,
       model: session.model,
+      ...(options.confine ? { confine: session.readable } : {}),
     });
     if ("error" in built) return built;
     const [only] = built.content;

@@ -64,7 +64,12 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     }
     invocation = { target, args: slash.args };
   }
-  const prepared = await preparePrompt(session, prompt, invocation, { cwd: io.cwd, signal: io.signal });
+  // Confined: a print-mode prompt may be piped in from an untrusted source.
+  const prepared = await preparePrompt(session, prompt, invocation, {
+    cwd: io.cwd,
+    signal: io.signal,
+    confine: true,
+  });
   if ("error" in prepared) {
     await session.close();
     io.stderr.write(`mitsu: ${prepared.error}\n`);

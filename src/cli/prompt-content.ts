@@ -1,5 +1,6 @@
 import type { ContentBlock, ImageBlock } from "../messages/index.js";
 import { readAttachment } from "../tools/read-attachment.js";
+import type { Workspace } from "../tools/workspace.js";
 
 const IMAGE_EXTENSION = String.raw`\.(?:png|jpe?g|gif|webp)`;
 /** A path pasted into the prompt (what dropping a file on a terminal types): quoted, or with `\ ` for spaces. */
@@ -12,6 +13,11 @@ const TRAILING = /[.,;:!?]+$/;
 
 export interface PromptContentOptions {
   cwd: string;
+  /**
+   * Read only inside these folders. Print mode's prompt may be piped from anywhere (an issue's text, a file a
+   * script reads), so there a path outside the workspace stays as typed; at the terminal a person types it.
+   */
+  confine?: Workspace;
   /** The model takes images (`ModelEntry.images`). */
   images: boolean;
   /** For the message when it does not. */
@@ -21,13 +27,14 @@ export interface PromptContentOptions {
 /**
  * The user message for a typed prompt: `@path` to an image, or an image file's path pasted in (a file dropped
  * on the terminal), attaches it as an image block, shown in the text as `[Image #1: path]`; `@path` to a text file
- * inlines it as a `<file>` block after the text. The user's own input: any path they name is read. A model that
+ * inlines it as a `<file>` block after the text. Any path is read unless `confine` is given. A model that
  * takes no images gets nothing sent: the error says so. Other `@words` stay as typed.
  */
 export async function promptContent(
   text: string,
   options: PromptContentOptions,
 ): Promise<{ content: ContentBlock[] } | { error: string }> {
+  const where = options.confine ? { workspace: options.confine } : { cwd: options.cwd };
   const images: Array<{ path: string; block: ImageBlock }> = [];
   const files: Array<{ path: string; text: string }> = [];
   const problems: string[] = [];
@@ -40,7 +47,7 @@ export async function promptContent(
   let out = await replaceAsync(text, PASTED, async (whole, ...groups) => {
     const raw = (groups[0] ?? groups[1] ?? groups[2] ?? "") as string;
     const path = raw.replace(/\\ /g, " ");
-    const found = await readAttachment(path, { cwd: options.cwd });
+    const found = await readAttachment(path, where);
     if (found?.kind === "image") return imageLabel(path, found.block);
     if (found?.kind === "refused") problems.push(`${path}: ${found.reason}`);
     return whole;
@@ -48,7 +55,7 @@ export async function promptContent(
   out = await replaceAsync(out, AT_FILE, async (whole, lead: string, rawPath: string) => {
     const path = rawPath.replace(TRAILING, "");
     const tail = rawPath.slice(path.length);
-    const found = path === "" ? undefined : await readAttachment(path, { cwd: options.cwd });
+    const found = path === "" ? undefined : await readAttachment(path, where);
     if (!found) return whole;
     if (found.kind === "refused") {
       problems.push(`@${path}: ${found.reason}`);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -423,5 +423,25 @@ describe("background shells at the terminal", () => {
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("images at the terminal", () => {
+  it("a dropped image's path, wherever it is, is attached", async () => {
+    const t = await interactive({ script: [text("A dot.")] });
+    const dir = join(t.cwd, "..", "Desktop Shots");
+    mkdirSync(dir);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    writeFileSync(join(dir, "a.png"), png);
+    t.type(`what is this ${join(dir, "a.png").replace(/ /g, "\\ ")}`);
+    await t.screen.waitFor("A dot.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const content = blocks(t.sim, 0, 0);
+    expect(content.some((b) => b.type === "image")).toBe(true);
+    expect(content.at(-1)?.text).toBe(`what is this [Image #1: ${join(dir, "a.png")}]`);
   });
 });

@@ -48,15 +48,34 @@ describe("images and files in a prompt", () => {
   it("a pasted image path (a file dropped on the terminal, spaces escaped) is attached too", async () => {
     const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "ok" }] }] });
     sim = s.sim;
-    const { root, cwd, home } = tempWorkspace();
-    mkdirSync(join(root, "Screen Shots"));
-    const path = join(root, "Screen Shots", "shot 1.png");
+    const { cwd, home } = tempWorkspace();
+    mkdirSync(join(cwd, "Screen Shots"));
+    const path = join(cwd, "Screen Shots", "shot 1.png");
     writeFileSync(path, PNG);
     const pasted = path.replace(/ /g, "\\ ");
     await runMitsu(["-p", `fix this ${pasted}`, "--no-session-log"], { cwd, home, env: s.env });
     const content = sim.requests[0]!.body.messages[0].content as Array<Record<string, unknown>>;
     expect(content.filter((b) => b.type === "image")).toHaveLength(1);
     expect(content.at(-1)!.text).toBe(`fix this [Image #1: ${path}]`);
+  });
+
+  it("in print mode (a prompt may be piped from anywhere) a path outside the workspace stays as typed", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "ok" }] }] });
+    sim = s.sim;
+    const { root, cwd, home } = tempWorkspace();
+    writeFileSync(join(root, "private.txt"), "PRIVATE");
+    writeFileSync(join(root, "private.png"), PNG);
+    await runMitsu(
+      ["-p", `summarise @${join(root, "private.txt")} ${join(root, "private.png")}`, "--no-session-log"],
+      {
+        cwd,
+        home,
+        env: s.env,
+      },
+    );
+    const body = JSON.stringify(sim.requests[0]!.body);
+    expect(body).not.toContain("PRIVATE");
+    expect(body).not.toContain('"type":"image"');
   });
 
   it("a model that takes no images gets nothing, and the user is told why", async () => {
