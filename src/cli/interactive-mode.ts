@@ -188,7 +188,10 @@ function renderer(session: Session, style: Style, output: HeldOutput, stdout: In
 }
 
 function banner(session: Session, cwd: string, style: Style, resumed: number): string {
-  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}`)}`;
+  const sandbox = session.sandbox
+    ? ` · Bash sandboxed${session.sandbox.allowNetwork ? " (network allowed)" : " (no network)"}`
+    : "";
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}${sandbox}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
   return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }
