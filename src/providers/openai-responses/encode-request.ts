@@ -65,7 +65,12 @@ export function encodeResponsesRequest(
   const effort = options.reasoningEffort ?? effortForBudget(request.thinkingBudget);
   if (effort !== undefined) body.reasoning = { effort, summary: options.reasoningSummary ?? "auto" };
   body.store = options.store ?? false;
-  if (body.store === false) body.include = ["reasoning.encrypted_content"];
+  const include: string[] = [];
+  if (body.store === false) include.push("reasoning.encrypted_content");
+  // A search's pages are only listed in its `web_search_call` item when asked for.
+  if (request.serverTools?.some((tool) => tool.type === "web_search"))
+    include.push("web_search_call.action.sources");
+  if (include.length > 0) body.include = include;
   const vendor = request.providerOptions?.[RESPONSES_META];
   return vendor ? { ...body, ...vendor } : body;
 }

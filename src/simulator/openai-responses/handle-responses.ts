@@ -18,6 +18,7 @@ interface ResponsesBody {
   tools?: unknown;
   stream?: boolean | null;
   max_output_tokens?: number | null;
+  include?: unknown;
 }
 
 /** POST /v1/responses: authenticate, validate, take the next scripted turn, and answer it. */
@@ -50,7 +51,11 @@ async function serveTurn(
     createdAt: Math.floor(options.now() / 1000),
     request: ex.log.body as Record<string, unknown>,
   };
-  const items = itemPlans(plan, (prefix) => ctx.ids.next(prefix));
+  const items = itemPlans(
+    plan,
+    (prefix) => ctx.ids.next(prefix),
+    Array.isArray(body.include) ? body.include : [],
+  );
 
   if (body.stream === true) {
     startSse(ex, headers);

@@ -7,12 +7,19 @@ export interface ItemPlan {
   id: string;
   /** Text goes out as a `refusal` content part (the turn's stop reason is refusal). */
   refusal: boolean;
+  /** A web search lists its pages (`include: ["web_search_call.action.sources"]` was asked). */
+  sources: boolean;
 }
 
 /** Gives every planned block its output item id. */
-export function itemPlans(plan: PlannedTurn, nextId: (prefix: string) => string): ItemPlan[] {
+export function itemPlans(
+  plan: PlannedTurn,
+  nextId: (prefix: string) => string,
+  include: readonly unknown[] = [],
+): ItemPlan[] {
   const refusal = plan.stopReason === "refusal";
-  return plan.blocks.map((block) => ({ block, id: nextId(ITEM_PREFIX[block.type]), refusal }));
+  const sources = include.includes("web_search_call.action.sources");
+  return plan.blocks.map((block) => ({ block, id: nextId(ITEM_PREFIX[block.type]), refusal, sources }));
 }
 
 const ITEM_PREFIX: Record<PlannedBlock["type"], string> = {
@@ -60,7 +67,9 @@ export function finishedItem(item: ItemPlan): Record<string, unknown> {
         action: {
           type: "search",
           query: block.query,
-          sources: block.results.map((result) => ({ type: "url", url: result.url })),
+          ...(item.sources
+            ? { sources: block.results.map((result) => ({ type: "url", url: result.url })) }
+            : {}),
         },
       };
     case "tool_use":
