@@ -155,7 +155,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir({ cwd, home });
   const sandboxSettings: SandboxSettings = config.sandbox
-    ? { ...settings.sandbox, enabled: true, enabledBy: settings.sandbox.enabledBy ?? "cli" }
+    ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
     : settings.sandbox;
   let sandbox: SandboxOptions | undefined;
   if (sandboxSettings.enabled) {
