@@ -361,6 +361,7 @@ describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
     const auto = (extra: Partial<PermissionCheckerOptions> = {}) =>
       checker({ sandboxAutoAllow: true, ...extra });
     expect((await auto()(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("allow");
+    expect((await auto()(...bash("cat .gitignore .github/x && ls foo.git"), ctx)).behavior).toBe("allow");
     expect((await checker()(...bash("npm test"), ctx)).behavior).toBe("deny");
     const denied = auto({ rules: rules({ deny: ["Bash(rm:*)"] }) });
     expect((await denied(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("deny");
@@ -369,6 +370,8 @@ describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
       "echo x > .git/hooks/pre-commit",
       "cat .mitsu/settings.json",
       "rm -r ./.claude",
+      "echo x>.mitsu/settings.json",
+      "cp evil .m*/settings.json",
       "echo `id`",
     ]) {
       expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");

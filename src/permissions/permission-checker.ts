@@ -75,8 +75,11 @@ export interface PermissionChecker extends CanUseTool {
  * the model's plan (TodoWrite), or read and stop what the model itself started in the background.
  */
 const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "TodoWrite", "BashOutput", "KillShell"]);
-/** Paths a sandboxed command cannot write; a command that names them is asked about, sandbox or not. */
-const PROTECTED_NAMES = /(^|[\s/'"=:])\.(git|mitsu|claude)(?=$|[\s/'"])/;
+/**
+ * Paths a sandboxed command cannot write where they exist (and must not create where they do not): a command that
+ * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
+ */
+const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
 const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 
