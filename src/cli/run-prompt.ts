@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import { type AgentResult, runAgent } from "../loop/run-agent.js";
 import type { ContentBlock, Message } from "../messages/index.js";
+import { clearSkillModel, skillModel } from "../skills/index.js";
 import type { ModelChoice, Session } from "./build-session.js";
 
 export interface RunPromptOptions {
@@ -24,6 +25,9 @@ export interface RunPromptOptions {
 export async function runPrompt(options: RunPromptOptions): Promise<AgentResult> {
   const { session } = options;
   const messages = appendPrompt(options.history, options.prompt);
+  // A skill's model lasts for the run that loaded it, not for the prompts after.
+  clearSkillModel(session.toolState);
+  const chosen = new Map<string, ModelChoice | undefined>();
   const warnings: AgentEvent[] = [];
   const generator = runAgent({
     provider: options.model?.provider ?? session.provider,
@@ -36,6 +40,24 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
       options.maxTokens ?? Math.min(options.model?.maxOutputTokens ?? session.maxOutputTokens, 32_000),
     canUseTool: session.canUseTool,
     toolState: session.toolState,
+    selectModel: (state) => {
+      const spec = skillModel(state);
+      if (spec === undefined) return undefined;
+      if (!chosen.has(spec)) {
+        try {
+          chosen.set(spec, session.modelFor(spec));
+        } catch (error) {
+          chosen.set(spec, undefined);
+          warnings.push({
+            type: "warning",
+            turn: 0,
+            code: "skill_model",
+            message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+          });
+        }
+      }
+      return chosen.get(spec);
+    },
     prepareRequest: async (request, info) => {
       const before = session.context.warnings.length;
       const prepared = await session.context.prepareRequest(request, info);
@@ -48,11 +70,15 @@ export async function runPrompt(options: RunPromptOptions): Promise<AgentResult>
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
   });
-  for (;;) {
-    const next = await generator.next();
-    for (const warning of warnings.splice(0)) options.onEvent(warning);
-    if (next.done) return next.value;
-    options.onEvent(next.value);
+  try {
+    for (;;) {
+      const next = await generator.next();
+      for (const warning of warnings.splice(0)) options.onEvent(warning);
+      if (next.done) return next.value;
+      options.onEvent(next.value);
+    }
+  } finally {
+    clearSkillModel(session.toolState);
   }
 }
 

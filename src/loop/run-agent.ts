@@ -61,6 +61,11 @@ export interface RunAgentOptions {
   liveInput?: boolean;
   /** `ToolContext.state`, shared by the tools of the run. Default: a new Map. */
   toolState?: Map<string, unknown>;
+  /**
+   * Asked before each request: another provider and model for this turn (a skill the model loaded names its own
+   * `model`), or undefined for `provider` and `model`. Reads the tool state; must not throw.
+   */
+  selectModel?: (state: Map<string, unknown>) => { provider: Provider; model: string } | undefined;
 }
 
 /** How a run ended: the payload of its `agent-end` event. */
@@ -207,8 +212,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       if (turn >= maxTurns) return yield* end("max_turns");
       turn++;
 
+      const choice = options.selectModel?.(state);
+      const turnProvider = choice?.provider ?? provider;
       let request: ModelRequest = {
-        model,
+        model: choice?.model ?? model,
         system,
         tools: toolDefinitions,
         messages: [...messages],
@@ -246,7 +253,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       yield { type: "turn-start", turn, request };
       let message: AssistantMessage | undefined;
       try {
-        for await (const event of provider.stream(request, callOptions)) {
+        for await (const event of turnProvider.stream(request, callOptions)) {
           if (event.type === "message-end") message = event.message;
           yield { ...event, turn };
         }

@@ -35,3 +35,25 @@ export function activeAllowedTools(state: Map<string, unknown>): string[] {
   }
   return [...rules];
 }
+
+/**
+ * The ToolContext.state key of the model that a skill the model loaded names (`model` in its frontmatter): the
+ * turns after the Skill call use it, until the run ends (the caller clears it with `clearSkillModel`).
+ */
+export const SKILLS_MODEL_KEY = "skills.model";
+
+/** Records the skill's `model` (if it names one other than `inherit`) for the rest of the run. */
+export function requestSkillModel(state: Map<string, unknown>, target: Skill | Command): void {
+  const model = target.model?.trim();
+  if (model && model !== "inherit") state.set(SKILLS_MODEL_KEY, model);
+}
+
+/** The model a loaded skill asked for, if any. */
+export function skillModel(state: Map<string, unknown>): string | undefined {
+  const model = state.get(SKILLS_MODEL_KEY);
+  return typeof model === "string" ? model : undefined;
+}
+
+export function clearSkillModel(state: Map<string, unknown>): void {
+  state.delete(SKILLS_MODEL_KEY);
+}

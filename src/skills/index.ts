@@ -1,8 +1,12 @@
 export {
   activateSkill,
   activeAllowedTools,
+  clearSkillModel,
   deactivateSkill,
+  requestSkillModel,
   SKILLS_ALLOWED_TOOLS_KEY,
+  SKILLS_MODEL_KEY,
+  skillModel,
 } from "./active-skills.js";
 export type { DiscoverOptions, DiscoverResult } from "./discover-skills.js";
 export { BUILTIN_SKILLS_DIR, discoverSkills } from "./discover-skills.js";

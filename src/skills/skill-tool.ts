@@ -1,6 +1,6 @@
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { activateSkill } from "./active-skills.js";
+import { activateSkill, requestSkillModel } from "./active-skills.js";
 import { expandInvocation } from "./expand-command.js";
 import { expandInline, type InlineCapabilities } from "./expand-inline.js";
 import type { Skill } from "./skill.js";
@@ -66,6 +66,8 @@ export function createSkillTool(
         );
       }
       activateSkill(context.state, skill);
+      // Its `model` answers from the next turn on (see `RunAgentOptions.selectModel`).
+      requestSkillModel(context.state, skill);
       const text = expandInvocation(skill, input.args ?? "");
       if (!options.inline) return text;
       return expandInline(text, options.inline({ signal: context.signal, state: context.state }));

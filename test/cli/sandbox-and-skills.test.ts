@@ -164,4 +164,29 @@ describe("skills and commands", () => {
     await runMitsu(["-p", "/leak", "--no-session-log"], { cwd, home, env: s.env });
     expect(JSON.stringify(sim.requests[0]!.body)).not.toContain("TOP-SECRET");
   });
+
+  it("a skill the model loads answers with its own model for the rest of that run only", async () => {
+    const { cwd, home } = tempWorkspace();
+    const dir = join(cwd, ".mitsu", "skills", "quick");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "SKILL.md"),
+      "---\nname: quick\ndescription: Quick answers.\nmodel: haiku\n---\nBe quick.\n",
+    );
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", id: "toolu_s", name: "Skill", input: { skill: "quick" } }] },
+        { content: [{ type: "text", text: "Quick." }] },
+        { content: [{ type: "text", text: "Next." }] },
+      ],
+    });
+    sim = s.sim;
+    await runMitsu(["-p", "answer quickly", "--no-session-log"], { cwd, home, env: s.env });
+    await runMitsu(["-p", "again", "--no-session-log"], { cwd, home, env: s.env });
+    expect(sim.requests.map((r) => r.body.model)).toEqual([
+      "claude-sonnet-5-5",
+      "claude-haiku-4-5",
+      "claude-sonnet-5-5",
+    ]);
+  });
 });
