@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { type Context, createContext, memoryDir, todoReminderSource } from "../context/index.js";
+import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
@@ -14,8 +14,14 @@ import {
   type SandboxSettings,
   sandboxAutoAllows,
 } from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
 import { completeText } from "../providers/complete-text.js";
 import { helperModel, resolveModel } from "../providers/model-registry.js";
+import {
+  configuredHeaderNames,
+  configuredKeyEnvNames,
+  loadModelsConfig,
+} from "../providers/models-config.js";
 import type { Provider } from "../providers/provider.js";
 import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
@@ -104,6 +110,11 @@ export interface Session {
    * tools and the permission rules, including those allowed "always" this session, stay.
    */
   renew(): Promise<void>;
+  /**
+   * The environment for every child process the session starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  childEnv: NodeJS.ProcessEnv;
   /** Waits for what the session still writes in the background (the `--dump-requests` response files). */
   flush(): Promise<void>;
   /** The session's end: stops every background shell's process group, then flushes. */
@@ -139,8 +150,12 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const cwd = resolve(config.cwd);
   const home = config.home ?? homedir();
   const env = config.env ?? process.env;
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child, whichever provider this session uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
   const dumping = config.dumpRequests
-    ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch)
+    ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch, configuredHeaderNames(models))
     : undefined;
   const fetchImpl = dumping ? dumping : (config.fetch ?? fetch);
   const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
@@ -153,7 +168,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
-  const memory = memoryDir({ cwd, home });
+  // Created private (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir({ cwd, home }), "memory");
   const sandboxSettings: SandboxSettings = config.sandbox
     ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
     : settings.sandbox;
@@ -177,7 +193,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     ...(createBuiltinTools({
       cwd,
       additionalRoots,
-      env,
+      env: scrubbed,
+      secretEnv,
       memoryDir: memory,
       readOnlyRoots,
       shells,
@@ -234,11 +251,13 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       // Context warnings (a broken cache prefix) reach the terminal as the loop's `warning` events (run-prompt.ts).
       env,
+      git: { env: scrubbed, secretEnv },
       ...(resumed ? { system: resumed.system, systemDate: resumed.createdAt } : {}),
     });
 
   const byName = new Map(tools.map((t) => [t.name, t]));
   const session: Session = {
+    childEnv: scrubbed,
     flush: async () => {
       await dumping?.flush();
     },

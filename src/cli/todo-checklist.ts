@@ -2,6 +2,7 @@ import type { ToolUseBlock } from "../messages/index.js";
 import type { TodoItem } from "../tools/todo-list.js";
 import { fitWidth } from "./status-line.js";
 import type { Style } from "./style.js";
+import { showControls } from "./terminal-text.js";
 
 /** The list a successful TodoWrite call set (its input, which the loop validated before the call ran). */
 export function todosOf(block: ToolUseBlock): TodoItem[] | undefined {
@@ -27,7 +28,8 @@ export function renderChecklist(todos: readonly TodoItem[], style: Style, width?
   return `${lines.map((line, i) => `${i === 0 ? "  ⎿ " : "    "}${line}`).join("\n")}\n`;
 }
 
+/** One line of a task, its control characters shown as escapes: the model wrote it, the terminal must not obey it. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
+  const flat = showControls(text.replace(/\s+/g, " ").trim());
   return flat.length > 200 ? `${flat.slice(0, 199)}…` : flat;
 }

@@ -45,6 +45,7 @@ interface Entry {
   dropped: number;
   log: WriteStream;
   exited: Promise<void>;
+  unwatch: () => void;
 }
 
 /**
@@ -71,7 +72,8 @@ export class BackgroundShells {
     mkdirSync(this.options.outputDir, { recursive: true, mode: 0o700 });
     const id = `bash_${++this.#sequence}`;
     const logPath = join(this.options.outputDir, `${id}-${Date.now()}.log`);
-    const child = spawnCommand(command, spawnOptions);
+    // Registered with the watchdog: the group dies with mitsu even if mitsu is killed outright.
+    const { child, unwatch } = spawnCommand(command, spawnOptions);
     const info: ShellInfo = { id, command, status: "running", logPath, startedAt: Date.now() };
     const log = createWriteStream(logPath, { mode: 0o600 });
     log.on("error", () => {}); // The log is a convenience: a full disk must not crash the session.
@@ -82,6 +84,7 @@ export class BackgroundShells {
       dropped: 0,
       log,
       exited: Promise.resolve(),
+      unwatch,
     };
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
     const take = (text: string) => {
@@ -109,7 +112,10 @@ export class BackgroundShells {
         take(decoders[1].end());
         log.end();
         // Nothing of its group is left: forget the id, which the system may give to another group later.
-        if (entry.pgid !== undefined && !processGroupExists(entry.pgid)) entry.pgid = undefined;
+        if (entry.pgid !== undefined && !processGroupExists(entry.pgid)) {
+          entry.pgid = undefined;
+          entry.unwatch();
+        }
         if (info.status === "running") {
           info.status = "exited";
           info.exitCode = code;
@@ -195,6 +201,8 @@ export class BackgroundShells {
   async #stop(entry: Entry): Promise<void> {
     if (entry.pgid !== undefined) await killProcessGroup(entry.pgid, this.#killGraceMs);
     await entry.exited;
+    entry.pgid = undefined;
+    entry.unwatch();
   }
 
   #get(id: string): Entry {

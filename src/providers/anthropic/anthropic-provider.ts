@@ -37,6 +37,7 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   return createHttpProvider({
     api: "anthropic",
     serverTools: ["web_search"],
+    secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: buildHeaders(options),
     body: encodeAnthropicRequest,
