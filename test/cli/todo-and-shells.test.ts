@@ -156,6 +156,46 @@ describe("background shells through mitsu -p", () => {
   });
 });
 
+describe("a background shell when mitsu is killed outright", () => {
+  it("dies with it (kill -9): the watchdog stops its process group", async () => {
+    const bin = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
+    expect(existsSync(bin), "npm run build first").toBe(true);
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_bg",
+              name: "Bash",
+              input: { command: "sleep 60 & echo $! > child.pid; wait", run_in_background: true },
+            },
+          ],
+        },
+        { content: [{ type: "tool_use", id: "toolu_hold", name: "Bash", input: { command: "sleep 30" } }] },
+        { content: [{ type: "text", text: "never" }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const mitsu = spawn(process.execPath, [bin, "-p", "go", "--allowedTools", "Bash", "--no-session-log"], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: home, ...s.env },
+      stdio: "ignore",
+    });
+    const pidFile = join(cwd, "child.pid");
+    for (let i = 0; i < 250 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== ""); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    mitsu.kill("SIGKILL");
+    await new Promise((resolve) => mitsu.once("close", resolve));
+    for (let i = 0; i < 150 && alive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(alive(pid)).toBe(false);
+  });
+});
+
 describe("the tools field across runs", () => {
   it("is byte-identical from one mitsu run to the next, the new tools included (the cached prefix holds)", async () => {
     const s = await simulatorEnv({
