@@ -6,7 +6,13 @@ export function describeToolCall(toolName: string, input: Record<string, unknown
   const argument =
     toolName === "Bash"
       ? input.command
-      : (input.file_path ?? input.notebook_path ?? input.pattern ?? input.url ?? input.skill ?? undefined);
+      : (input.file_path ??
+        input.notebook_path ??
+        input.pattern ??
+        input.url ??
+        input.query ??
+        input.skill ??
+        undefined);
   if (typeof argument !== "string") return toolName;
   const oneLine = argument.replace(/\s*\n\s*/g, " ⏎ ");
   return `${toolName}(${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine})`;
