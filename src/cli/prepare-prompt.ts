@@ -1,6 +1,6 @@
+import type { CodingAgent, ModelChoice } from "../harness/index.js";
 import type { ContentBlock } from "../messages/index.js";
 import { activateSkill, type Command, expandInline, expandInvocation, type Skill } from "../skills/index.js";
-import type { ModelChoice, Session } from "./build-session.js";
 import { promptContent } from "./prompt-content.js";
 
 /** A prompt ready for `runPrompt`, or why it cannot be sent. */
@@ -12,7 +12,7 @@ export type PreparedPrompt = { prompt: string | ContentBlock[]; model?: ModelCho
  * references and pasted image paths attached.
  */
 export async function preparePrompt(
-  session: Session,
+  agent: CodingAgent,
   text: string,
   target: { target: Skill | Command; args: string } | undefined,
   options: { cwd: string; signal?: AbortSignal | undefined; confine?: boolean },
@@ -20,9 +20,9 @@ export async function preparePrompt(
   if (!target) {
     const built = await promptContent(text, {
       cwd: options.cwd,
-      images: session.images,
-      model: session.model,
-      ...(options.confine ? { confine: session.readable } : {}),
+      images: agent.images,
+      model: agent.model,
+      ...(options.confine ? { confine: agent.readable } : {}),
     });
     if ("error" in built) return built;
     const [only] = built.content;
@@ -30,16 +30,16 @@ export async function preparePrompt(
   }
   let model: ModelChoice | undefined;
   try {
-    model = session.modelFor(target.target.model);
+    model = agent.modelFor(target.target.model);
   } catch (error) {
     return {
       error: `/${target.target.name}: its model ${JSON.stringify(target.target.model)} cannot be used: ${(error as Error).message}`,
     };
   }
   // Active first: the skill's `allowed-tools` then cover its own `!`commands``.
-  activateSkill(session.toolState, target.target);
+  activateSkill(agent.toolState, target.target);
   const expanded = expandInvocation(target.target, target.args);
   const signal = options.signal ?? new AbortController().signal;
-  const prompt = await expandInline(expanded, session.inline({ signal, state: session.toolState }));
+  const prompt = await expandInline(expanded, agent.inline({ signal, state: agent.toolState }));
   return model ? { prompt, model } : { prompt };
 }

@@ -1,7 +1,17 @@
+import type { AgentPath } from "../loop/agent-event.js";
+import type { ToolState } from "../loop/tool-state.js";
 /**
  * What `!`command`` and `@file` in a command's or skill's body need: both are injected, so the rules that govern
  * the model's own Bash and Read calls govern these too (and this module knows nothing of tools or permissions).
  */
+/** The run a command's or skill's text is expanded for: its abort signal, tool state, and the agent asking. */
+export interface InlineRun {
+  signal: AbortSignal;
+  state: ToolState;
+  /** Default `[]` (the top level). */
+  agentPath?: AgentPath;
+}
+
 export interface InlineCapabilities {
   /**
    * Runs a shell command as the Bash tool would, under the permission rules (an active skill's `allowed-tools`

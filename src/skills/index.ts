@@ -1,11 +1,11 @@
 export {
+  ACTIVE_SKILLS,
   activateSkill,
   activeAllowedTools,
   clearSkillModel,
   deactivateSkill,
   requestSkillModel,
-  SKILLS_ALLOWED_TOOLS_KEY,
-  SKILLS_MODEL_KEY,
+  SKILL_MODEL,
   skillModel,
 } from "./active-skills.js";
 export type { DiscoverOptions, DiscoverResult } from "./discover-skills.js";
@@ -17,7 +17,7 @@ export {
   skillHeader,
   splitArguments,
 } from "./expand-command.js";
-export type { InlineCapabilities } from "./expand-inline.js";
+export type { InlineCapabilities, InlineRun } from "./expand-inline.js";
 export { expandInline } from "./expand-inline.js";
 export { formatSkillsReport, formatSlashHelp } from "./list-skills.js";
 export type { FrontmatterResult } from "./parse-frontmatter.js";

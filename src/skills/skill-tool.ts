@@ -2,7 +2,7 @@ import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { activateSkill, requestSkillModel } from "./active-skills.js";
 import { expandInvocation } from "./expand-command.js";
-import { expandInline, type InlineCapabilities } from "./expand-inline.js";
+import { expandInline, type InlineCapabilities, type InlineRun } from "./expand-inline.js";
 import type { Skill } from "./skill.js";
 
 export interface SkillToolInput {
@@ -14,7 +14,7 @@ export interface SkillToolOptions {
   /** Replaces the model-facing description (keep it stable across turns: it is part of the cached prefix). */
   description?: string;
   /** Runs the body's `!`command`` and inlines its `@file` references (see `expandInline`); without it they stay as written. */
-  inline?: (run: { signal: AbortSignal; state: Map<string, unknown> }) => InlineCapabilities;
+  inline?: (run: InlineRun) => InlineCapabilities;
 }
 
 const DESCRIPTION = `Load a skill: step-by-step instructions for a kind of task, written by the user, the project or mitsu.
@@ -32,7 +32,7 @@ When the user types /name themselves, the skill is already expanded in their mes
  * The `Skill` tool: the model loads a skill's body on demand (progressive disclosure). `catalog` is read at each
  * call, so skills found later (a reload) are callable without rebuilding the tool; its description never lists
  * skills, so the tools prefix stays byte-stable. Skills marked `disable-model-invocation` cannot be loaded.
- * Loading a skill pre-approves its `allowed-tools` for the run (see `SKILLS_ALLOWED_TOOLS_KEY`).
+ * Loading a skill pre-approves its `allowed-tools` for the run (see `ACTIVE_SKILLS`).
  */
 export function createSkillTool(
   catalog: () => readonly Skill[],
@@ -51,6 +51,7 @@ export function createSkillTool(
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({ display: input.skill }),
     summarize: (input) => `Skill ${input.skill}${input.args ? ` ${input.args}` : ""}`,
     async run(input, context) {
       const name = input.skill.trim().replace(/^\//, "");
@@ -70,7 +71,10 @@ export function createSkillTool(
       requestSkillModel(context.state, skill);
       const text = expandInvocation(skill, input.args ?? "");
       if (!options.inline) return text;
-      return expandInline(text, options.inline({ signal: context.signal, state: context.state }));
+      return expandInline(
+        text,
+        options.inline({ signal: context.signal, state: context.state, agentPath: context.agentPath }),
+      );
     },
   };
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { BackgroundShells } from "./background-shells.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
@@ -13,7 +14,8 @@ let tools: Tool<never>[];
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 const run = (name: string, input: Record<string, unknown>) => {
   const tool = tools.find((t) => t.name === name)!;

@@ -29,6 +29,7 @@ export function createBashOutputTool(shells: BackgroundShells): Tool<BashOutputI
     },
     readOnly: true,
     summarize: (input) => `BashOutput ${input.bash_id}${input.filter ? ` /${input.filter}/` : ""}`,
+    permissionFacts: (input) => ({ display: input.bash_id }),
     async run(input) {
       let filter: RegExp | undefined;
       if (input.filter !== undefined && input.filter !== "") {

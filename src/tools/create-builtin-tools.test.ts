@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ToolContext, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { BackgroundShells } from "./background-shells.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
@@ -10,7 +11,8 @@ let base: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {
@@ -19,6 +21,26 @@ beforeEach(async () => {
 afterEach(() => rm(base, { recursive: true, force: true }));
 
 describe("createBuiltinTools", () => {
+  it("each tool states its permission facts: the paths it reads or writes, or the command it runs", () => {
+    const tools = Object.fromEntries(createBuiltinTools({ cwd: base }).map((tool) => [tool.name, tool]));
+    const facts = (name: string, input: Record<string, unknown>) =>
+      (tools[name]?.permissionFacts as ((input: unknown) => unknown) | undefined)?.(input);
+    expect(facts("Read", { file_path: "a.ts" })).toEqual({ paths: [{ path: "a.ts", access: "read" }] });
+    expect(facts("Write", { file_path: "a.ts", content: "" })).toEqual({
+      paths: [{ path: "a.ts", access: "write" }],
+    });
+    expect(facts("Edit", { file_path: "a.ts" })).toEqual({ paths: [{ path: "a.ts", access: "write" }] });
+    expect(facts("Bash", { command: "ls" })).toEqual({ command: "ls" });
+    expect(facts("Grep", { pattern: "TODO" })).toEqual({
+      paths: [{ path: ".", access: "read", folder: true }],
+      display: "TODO",
+    });
+    expect(facts("Glob", { pattern: "*.ts", path: "src" })).toEqual({
+      paths: [{ path: "src", access: "read", folder: true }],
+      display: "*.ts",
+    });
+  });
+
   it("returns the seven tools with Claude Code's names and input fields", () => {
     const tools = createBuiltinTools({ cwd: base });
     expect(tools.map((tool) => tool.name)).toEqual([

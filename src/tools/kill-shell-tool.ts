@@ -22,6 +22,7 @@ export function createKillShellTool(shells: BackgroundShells): Tool<KillShellInp
       additionalProperties: false,
     },
     summarize: (input) => `KillShell ${input.shell_id}`,
+    permissionFacts: (input) => ({ display: input.shell_id }),
     async run(input) {
       const { info, wasRunning } = await shells.kill(input.shell_id);
       if (wasRunning) return `Stopped ${info.id} (${info.command}).`;

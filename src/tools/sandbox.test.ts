@@ -5,6 +5,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createBashTool } from "./bash-tool.js";
 import { checkSandbox, SandboxUnavailableError, sandboxCommand } from "./sandbox.js";
 
@@ -16,7 +17,8 @@ let outside: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {

@@ -1,3 +1,5 @@
+import { type ToolState, toolStateKey } from "../loop/tool-state.js";
+
 /** One task of the model's plan. */
 export interface TodoItem {
   /** What to do, in the imperative: "Run the tests". */
@@ -9,18 +11,17 @@ export interface TodoItem {
 
 export const TODO_STATUSES: readonly TodoItem["status"][] = ["pending", "in_progress", "completed"];
 
-/** The key of the current list in `ToolContext.state`: it lives as long as the session's tool state. */
-export const TODO_LIST_KEY = "mitsu.tools.todoList";
+/** The slot of the current list in `ToolContext.state`: it lives as long as the conversation's tool state. */
+export const TODO_LIST = toolStateKey<readonly TodoItem[]>("todo-list", () => []);
 
 /** The list the model last wrote ([] before its first TodoWrite). */
-export function getTodos(state: Map<string, unknown>): readonly TodoItem[] {
-  const list = state.get(TODO_LIST_KEY);
-  return Array.isArray(list) ? (list as TodoItem[]) : [];
+export function getTodos(state: ToolState): readonly TodoItem[] {
+  return state.peek(TODO_LIST) ?? [];
 }
 
-export function setTodos(state: Map<string, unknown>, todos: readonly TodoItem[]): void {
+export function setTodos(state: ToolState, todos: readonly TodoItem[]): void {
   state.set(
-    TODO_LIST_KEY,
+    TODO_LIST,
     todos.map((todo) => ({ ...todo })),
   );
 }

@@ -1,20 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { validateInput } from "../loop/validate-input.js";
 import { getTodos } from "./todo-list.js";
 import { createTodoWriteTool } from "./todo-write-tool.js";
 
-const context = (state = new Map<string, unknown>()): ToolContext => ({
+const context = (state = new ToolState()): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t",
   state,
+  agentPath: [],
 });
 
 describe("TodoWrite", () => {
   const tool = createTodoWriteTool();
 
   it("replaces the list in the tool state and says how it stands", async () => {
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     const out = await tool.run(
       {
         todos: [

@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createWebFetchTool } from "./web-fetch-tool.js";
 
 let server: Server;
@@ -47,7 +48,8 @@ afterAll(() => {
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 function tool(options: { timeoutMs?: number; maxBytes?: number } = {}) {

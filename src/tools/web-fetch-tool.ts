@@ -67,6 +67,7 @@ export function createWebFetchTool(options: WebFetchToolOptions): Tool<WebFetchI
     },
     readOnly: true,
     summarize: (input) => `WebFetch ${input.url}`,
+    permissionFacts: (input) => ({ url: input.url }),
     async check(input) {
       checkUrl(input.url);
       if (input.prompt.trim() === "")

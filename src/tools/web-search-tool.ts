@@ -62,6 +62,7 @@ export function createWebSearchTool(options: WebSearchToolOptions): Tool<WebSear
     },
     readOnly: true,
     summarize: (input) => `WebSearch ${input.query}`,
+    permissionFacts: (input) => ({ display: input.query }),
     async check(input) {
       if ((input.allowed_domains?.length ?? 0) > 0 && (input.blocked_domains?.length ?? 0) > 0) {
         throw new ToolError("Give allowed_domains or blocked_domains, not both.");

@@ -1,6 +1,6 @@
 import type { CanUseTool } from "../loop/permission.js";
 import type { Tool, ToolOutput } from "../loop/tool.js";
-import type { InlineCapabilities } from "../skills/index.js";
+import type { InlineCapabilities, InlineRun } from "../skills/index.js";
 import { readAttachment } from "../tools/read-attachment.js";
 import type { Workspace } from "../tools/workspace.js";
 
@@ -15,7 +15,7 @@ export function inlineCapabilities(
   tools: readonly Tool<never>[],
   canUseTool: CanUseTool,
   readable: Workspace,
-  run: { signal: AbortSignal; state: Map<string, unknown> },
+  run: InlineRun,
 ): InlineCapabilities {
   const bash = tools.find((tool) => tool.name === "Bash");
   return {
@@ -24,10 +24,11 @@ export function inlineCapabilities(
           runCommand: async (command: string) => {
             const input = { command, description: "A command in a command's or skill's text" };
             const toolUseId = `inline_${++sequence}`;
-            const decision = await canUseTool(bash, input, { toolUseId, ...run });
+            const context = { ...run, agentPath: run.agentPath ?? [], toolUseId };
+            const decision = await canUseTool(bash, input, context);
             if (decision.behavior === "deny") throw new Error(decision.message);
             const runBash = bash.run as (input: Record<string, unknown>, c: object) => Promise<ToolOutput>;
-            const output = await runBash(decision.input ?? input, { ...run, toolUseId });
+            const output = await runBash(decision.input ?? input, context);
             return outputText(output).replace(/\n*\[Exit code: 0\]$/, "");
           },
         }

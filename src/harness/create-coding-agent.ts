@@ -1,0 +1,441 @@
+import { randomBytes } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
+import { summarizeCall } from "../loop/summarize-call.js";
+import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
+import type { ContentBlock, Message, TextBlock } from "../messages/index.js";
+import {
+  createPermissionChecker,
+  loadSettings,
+  type SandboxSettings,
+  sandboxAutoAllows,
+} from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
+import { completeText } from "../providers/complete-text.js";
+import { helperModel, resolveModel } from "../providers/model-registry.js";
+import {
+  configuredHeaderNames,
+  configuredKeyEnvNames,
+  loadModelsConfig,
+} from "../providers/models-config.js";
+import type { ModelRequest } from "../providers/provider.js";
+import { hasWebSearch, webSearch } from "../providers/web-search.js";
+import { withXmlToolProtocol } from "../providers/xml/index.js";
+import {
+  continueSession,
+  latestSession,
+  loadSessionToResume,
+  SessionLog,
+  type SessionToResume,
+} from "../session/index.js";
+import {
+  activateSkill,
+  activeAllowedTools,
+  clearSkillModel,
+  createSkillTool,
+  type DiscoverResult,
+  discoverSkills,
+  expandInvocation,
+  findSlashTarget,
+  type InlineRun,
+  parseSlash,
+  renderSkillsList,
+  skillModel,
+} from "../skills/index.js";
+import { BackgroundShells } from "../tools/background-shells.js";
+import { createBuiltinTools } from "../tools/create-builtin-tools.js";
+import { getReadTracker } from "../tools/read-tracker.js";
+import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
+import { Workspace } from "../tools/workspace.js";
+import { appendPrompt } from "./append-prompt.js";
+import type {
+  CodingAgent,
+  CodingAgentOptions,
+  ContextWindowUsage,
+  PromptOptions,
+  SessionOptions,
+} from "./coding-agent.js";
+import { createSpawner } from "./create-spawner.js";
+import { createDumpingFetch } from "./dumping-fetch.js";
+import { inlineCapabilities } from "./inline-capabilities.js";
+import { type ModelChoice, modelSpecFor } from "./model-choice.js";
+import { sessionLogHooks } from "./session-log-hooks.js";
+import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
+
+const DEFAULT_MAX_TURNS = 50;
+
+/**
+ * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
+ * the built-in tools and the Skill tool, the permission checker over the settings' rules, the skills, the
+ * context, the sub-agent spawner, and the conversation (a new session log, or a resumed one).
+ * Throws when the model spec or a session file to resume is unusable (the message says which and why).
+ */
+export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
+  const cwd = resolve(options.cwd);
+  const home = options.home ?? homedir();
+  const env = options.env ?? process.env;
+  const where = { cwd, home };
+  const warn = (message: string) => options.onWarning?.(message);
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
+  const dumping = options.dumpRequests
+    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
+    : undefined;
+  const fetchImpl = dumping ?? options.fetch ?? fetch;
+  const resolveSpec = (spec: string) => {
+    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
+    const provider =
+      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
+    return { ...resolved, provider, wireProvider: resolved.provider };
+  };
+  const resolved = resolveSpec(options.model);
+
+  const settings = await loadSettings({ cwd, home });
+  for (const warning of settings.warnings) warn(warning);
+  const skills = await discoverSkills({ cwd, home });
+  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
+
+  const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
+  // (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir(where), "memory");
+  const sandboxSettings: SandboxSettings = options.sandbox
+    ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
+    : settings.sandbox;
+  let sandbox: SandboxOptions | undefined;
+  if (sandboxSettings.enabled) {
+    sandbox = {
+      writableRoots: [cwd, ...additionalRoots],
+      allowNetwork: sandboxSettings.allowNetwork === true,
+    };
+    // Never a silent fallback: without bubblewrap the agent does not start.
+    await checkSandbox({ ...sandbox, cwd });
+  }
+  const shells = new BackgroundShells({
+    outputDir: join(tmpdir(), `mitsu-shells-${process.pid}-${randomBytes(4).toString("hex")}`),
+  });
+  // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
+  // XML tool protocol: they use no tools.
+  const helper = helperModel(resolved.entry, env);
+  const wire = resolved.wireProvider;
+  const readOnlyRoots = await skillFolders(skills);
+  // What `@file` in a command's or skill's text may read: what Read may.
+  const readable = new Workspace([cwd, ...additionalRoots, ...Object.keys(readOnlyRoots)]);
+  const inline = (run: InlineRun) => inlineCapabilities(tools, permissions, readable, run);
+  const tools: Tool<never>[] = [
+    ...(createBuiltinTools({
+      cwd,
+      additionalRoots,
+      env: scrubbed,
+      secretEnv,
+      memoryDir: memory,
+      readOnlyRoots,
+      shells,
+      ...(sandbox ? { sandbox } : {}),
+      webFetch: {
+        fetch: globalThis.fetch,
+        complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
+      },
+      ...(hasWebSearch(wire)
+        ? {
+            webSearch: {
+              search: (query, searchOptions) =>
+                webSearch({ provider: wire, model: helper, query, ...searchOptions }),
+            },
+          }
+        : {}),
+    }) as Tool<never>[]),
+    // `inline` is called at run time, once the permission checker below exists.
+    createSkillTool(() => skills.skills, { inline }) as unknown as Tool<never>,
+    ...(options.tools ?? []),
+  ];
+  const toolState = new ToolState();
+  const mode = options.permissionMode ?? "default";
+  const permissions = createPermissionChecker({
+    rules: settings.rules,
+    mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
+    additionalDirectories: additionalRoots,
+    ownFolders: [memory],
+    home,
+    preApproved: activeAllowedTools,
+    allowedTools: options.allowedTools ?? [],
+    disallowedTools: options.disallowedTools ?? [],
+    cwd,
+    ...(options.ask ? { ask: options.ask } : {}),
+    sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
+  });
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
+  const spawn = createSpawner({
+    resolveModel: (spec) => {
+      const child = spec === undefined ? resolved : resolveSpec(spec);
+      const { maxOutputTokens, contextWindow } = child.entry;
+      return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
+    },
+    tools,
+    canUseTool: permissions,
+    maxTurns,
+    maxDepth: options.maxAgentDepth ?? 3,
+    ...(options.journal ? { journal: options.journal } : {}),
+  });
+
+  const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
+    createContext({
+      cwd,
+      home,
+      model: resolved.model,
+      tools: tools.map((t) => toToolDefinition(t)),
+      skills: () => renderSkillsList(skills.skills) || undefined,
+      trackedFiles: () => getReadTracker(toolState).entries(),
+      sources: [todoReminderSource()],
+      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+      env,
+      git: { env: scrubbed, secretEnv },
+      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
+    });
+  // The session to continue is locked and read now: its system prompt is the one to send again.
+  const sessionOptions = options.session ?? {};
+  const dir = sessionOptions.dir ?? sessionsDir(where);
+  const toResume = findSessionToResume(sessionOptions, dir, where, warn);
+  const header = toResume?.loaded.header;
+  let context: Context;
+  try {
+    context = await makeContext(
+      header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
+    );
+  } catch (error) {
+    if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
+    throw error;
+  }
+
+  const logging = sessionOptions.log !== false;
+  const newLog = () =>
+    SessionLog.create(dir, {
+      cwd,
+      model: `${resolved.provider.api}:${resolved.model}`,
+      system: context.system,
+    });
+  let log: SessionLog | undefined;
+  let history: Message[] = [];
+  if (toResume) {
+    const resumed = continueSession(toResume);
+    log = resumed.log;
+    history = resumed.history;
+  }
+  const resumedMessages = history.length;
+  let used: number | undefined;
+  let running = false;
+  let closed = false;
+
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const modelFor = (spec: string | undefined): ModelChoice | undefined => {
+    const full = modelSpecFor(spec, { provider: resolved.entry.provider, model: resolved.model });
+    if (full === undefined) return undefined;
+    const other = resolveSpec(full);
+    return { provider: other.provider, model: other.model, maxOutputTokens: other.entry.maxOutputTokens };
+  };
+  const agent: CodingAgent = {
+    provider: resolved.provider,
+    providerName: resolved.entry.provider,
+    model: resolved.model,
+    maxOutputTokens: resolved.entry.maxOutputTokens,
+    tools,
+    get context() {
+      return context;
+    },
+    permissions,
+    toolState,
+    skills,
+    get history() {
+      return history;
+    },
+    resumedMessages,
+    get sessionPath() {
+      return log?.path;
+    },
+    spawn,
+    childEnv: scrubbed,
+    shells,
+    sandbox,
+    readable,
+    images: resolved.entry.images,
+    modelFor,
+    inline,
+    contextWindow(): ContextWindowUsage {
+      return { limit: resolved.entry.contextWindow, used };
+    },
+    async *prompt(
+      text: string | ContentBlock[],
+      promptOptions: PromptOptions = {},
+    ): AsyncGenerator<AgentEvent, AgentResult> {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
+      running = true;
+      try {
+        // A new session file is made with the first prompt: a command that sends nothing leaves no file.
+        if (!log && logging) log = newLog();
+        // A skill's model lasts for the run that loaded it, not for the prompts after.
+        clearSkillModel(toolState);
+        const chosen = promptOptions.model;
+        const skillModels = new Map<string, ModelChoice | undefined>();
+        const warnings: AgentEvent[] = [];
+        const runOptions: RunAgentOptions = {
+          provider: chosen?.provider ?? resolved.provider,
+          model: chosen?.model ?? resolved.model,
+          system: context.system,
+          tools,
+          messages: appendPrompt(history, text),
+          maxTurns: promptOptions.maxTurns ?? maxTurns,
+          maxTokens:
+            promptOptions.maxTokens ??
+            (chosen && options.maxTokens === undefined
+              ? Math.min(chosen.maxOutputTokens, 32_000)
+              : defaultMaxTokens),
+          selectModel: (state) => {
+            const spec = skillModel(state);
+            if (spec === undefined) return undefined;
+            if (!skillModels.has(spec)) {
+              try {
+                skillModels.set(spec, modelFor(spec));
+              } catch (error) {
+                skillModels.set(spec, undefined);
+                warnings.push({
+                  type: "warning",
+                  turn: 0,
+                  agentPath: [],
+                  code: "skill_model",
+                  message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+                });
+              }
+            }
+            return skillModels.get(spec);
+          },
+          canUseTool: permissions,
+          toolState,
+          spawn,
+          contextWindow: resolved.entry.contextWindow,
+          prepareRequest: (request, info) => context.prepareRequest(request, info),
+          ...(log ? sessionLogHooks(log) : {}),
+          ...(options.journal ? { journal: options.journal } : {}),
+          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+          ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
+          ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
+        };
+        const run = runAgent(runOptions);
+        for (;;) {
+          const next = await run.next();
+          yield* warnings.splice(0);
+          if (next.done) {
+            history = next.value.messages;
+            return next.value;
+          }
+          const event = next.value;
+          if (
+            event.type === "message" &&
+            event.agentPath.length === 0 &&
+            event.message.role === "assistant"
+          ) {
+            const usage = event.message.usage;
+            if (usage) {
+              used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+            }
+          }
+          yield event;
+        }
+      } finally {
+        clearSkillModel(toolState);
+        running = false;
+      }
+    },
+    expandSlash(line) {
+      const slash = parseSlash(line.trim());
+      if (!slash) return { kind: "none" };
+      const target = findSlashTarget(slash.name, skills);
+      if (!target) return { kind: "unknown", name: slash.name };
+      activateSkill(toolState, target);
+      return { kind: "prompt", text: expandInvocation(target, slash.args) };
+    },
+    async previewRequest(text) {
+      // A throwaway context with the same system prompt: the agent's own context is not advanced.
+      const preview = await makeContext({ system: context.system });
+      const request: ModelRequest = {
+        model: resolved.model,
+        system: preview.system,
+        tools: tools.map((t) => toToolDefinition(t)),
+        messages: appendPrompt(history, text),
+        maxTokens: defaultMaxTokens,
+      };
+      return preview.prepareRequest(request, { turn: 1 });
+    },
+    summarize: (block) => summarizeCall(byName.get(block.name), block),
+    async clear() {
+      context = await makeContext();
+      toolState.clear();
+      history = [];
+      used = undefined;
+      // The earlier conversation's file is done with: another mitsu may continue it now.
+      log?.close();
+      log = undefined;
+    },
+    async close() {
+      closed = true;
+      log?.close();
+      await shells.killAll();
+      await dumping?.flush();
+    },
+  };
+  return agent;
+}
+
+/**
+ * The session file to continue, locked and loaded (`-r <file>`, or with `-c` the newest of this folder, under
+ * its current or its old project folder); undefined for a new session. A file another live mitsu appends to
+ * is continued in a copy, with a notice.
+ */
+function findSessionToResume(
+  choice: SessionOptions,
+  dir: string,
+  where: { cwd: string; home: string },
+  warn: (message: string) => void,
+): SessionToResume | undefined {
+  const legacy = legacySessionsDir(where);
+  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  if (choice.continue && !choice.resume && !path)
+    warn("no earlier session in this folder; starting a new one");
+  if (!path) return undefined;
+  // A session found under the old, non-unique project folder is continued in a copy in the current one.
+  const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
+  const toResume = loadSessionToResume(path, fromLegacy ? { moveTo: dir } : {});
+  if ("heldBy" in toResume.lock) {
+    const holder = toResume.lock.heldBy;
+    warn(
+      `${path} is in use by another mitsu${holder?.pid !== undefined ? ` (process ${holder.pid})` : ""}; this session continues in a copy of its history`,
+    );
+  } else if (toResume.loaded.truncatedTail) {
+    warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+  }
+  return toResume;
+}
+
+/**
+ * The folders of the user's and the shipped skills (real paths), readable by Read, Grep and Glob so the model can
+ * open the `references/` and `scripts/` their instructions list; project skills are in the workspace already.
+ */
+async function skillFolders(catalog: DiscoverResult): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  for (const skill of catalog.skills) {
+    if (skill.source === "project") continue;
+    const real = await realpath(skill.dir).catch(() => undefined);
+    if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
+  }
+  return folders;
+}

@@ -1,0 +1,41 @@
+import type { Provider } from "../providers/provider.js";
+
+/** A model to run a prompt with: its provider, the id sent, and its output limit. */
+export interface ModelChoice {
+  provider: Provider;
+  model: string;
+  maxOutputTokens: number;
+}
+
+/** Claude Code's model aliases in a command's or skill's `model`. */
+const MODEL_ALIASES: Record<string, string> = {
+  haiku: "anthropic:claude-haiku-4-5",
+  sonnet: "anthropic:claude-sonnet-5-5",
+  opus: "anthropic:claude-opus-5-5",
+};
+
+/**
+ * The full `provider:model` spec a command's or skill's `model` names, or undefined for the agent's own model
+ * (`inherit` or nothing): `provider:model` as it is, `haiku` / `sonnet` / `opus`, or a bare id — of the agent's
+ * provider (its base URL, its wire) unless its name says another family.
+ */
+export function modelSpecFor(
+  spec: string | undefined,
+  own: { provider: string; model: string },
+): string | undefined {
+  const wanted = spec?.trim();
+  if (!wanted || wanted === "inherit") return undefined;
+  const alias = MODEL_ALIASES[wanted];
+  if (alias) return alias;
+  if (wanted.includes(":")) return wanted;
+  const family = familyOf(wanted);
+  const sameFamily = family === undefined || family === familyOf(own.model);
+  return sameFamily ? `${own.provider}:${wanted}` : wanted;
+}
+
+function familyOf(model: string): string | undefined {
+  if (model.startsWith("claude-")) return "anthropic";
+  if (model.startsWith("gemini-")) return "gemini";
+  if (/^(gpt-|o\d|chatgpt-|codex-)/.test(model)) return "openai";
+  return undefined;
+}
