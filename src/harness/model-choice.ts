@@ -1,3 +1,5 @@
+import { isModelAlias, MODEL_ALIASES } from "../providers/model-catalog.js";
+import { BUILTIN_PROVIDERS } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
 
 /** A model to run a prompt with: its provider, the id sent, and its output limit. */
@@ -7,17 +9,11 @@ export interface ModelChoice {
   maxOutputTokens: number;
 }
 
-/** Claude Code's model aliases in a command's or skill's `model`. */
-const MODEL_ALIASES: Record<string, string> = {
-  haiku: "anthropic:claude-haiku-4-5",
-  sonnet: "anthropic:claude-sonnet-5-5",
-  opus: "anthropic:claude-opus-5-5",
-};
-
 /**
  * The full `provider:model` spec a command's or skill's `model` names, or undefined for the agent's own model
- * (`inherit` or nothing): `provider:model` as it is, `haiku` / `sonnet` / `opus`, or a bare id — of the agent's
- * provider (its base URL, its wire) unless its name says another family.
+ * (`inherit` or nothing): `provider:model` as it is; `haiku` / `sonnet` / `opus`, that model of the agent's
+ * provider's family (as in agent files; a provider without a family keeps the agent's model); a bare id, of the
+ * agent's provider (its base URL, its wire) unless its name says another family.
  */
 export function modelSpecFor(
   spec: string | undefined,
@@ -25,8 +21,10 @@ export function modelSpecFor(
 ): string | undefined {
   const wanted = spec?.trim();
   if (!wanted || wanted === "inherit") return undefined;
-  const alias = MODEL_ALIASES[wanted];
-  if (alias) return alias;
+  if (isModelAlias(wanted)) {
+    const family = BUILTIN_PROVIDERS[own.provider]?.family;
+    return family === undefined ? undefined : `${own.provider}:${MODEL_ALIASES[family][wanted]}`;
+  }
   if (wanted.includes(":")) return wanted;
   const family = familyOf(wanted);
   const sameFamily = family === undefined || family === familyOf(own.model);

@@ -29,6 +29,8 @@ export interface PermissionRequest {
   reason: string;
   /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
   agentPath?: readonly string[];
+  /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
+  agent?: string;
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -74,10 +76,20 @@ export interface PermissionChecker extends CanUseTool {
 }
 
 /**
- * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), keep
- * the model's plan (TodoWrite), or read and stop what the model itself started in the background.
+ * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), start a
+ * sub-agent whose own calls are each decided by this checker (Task), keep the model's plan (TodoWrite), or read
+ * and stop what the model itself started in the background.
  */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "TodoWrite", "BashOutput", "KillShell"]);
+const ALLOWED_BY_DEFAULT = new Set([
+  "Read",
+  "Grep",
+  "Glob",
+  "Skill",
+  "Task",
+  "TodoWrite",
+  "BashOutput",
+  "KillShell",
+]);
 /**
  * Paths a sandboxed command cannot write where they exist (and must not create where they do not): a command that
  * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
@@ -122,8 +134,8 @@ function statedFacts(tool: Tool<never>, input: Record<string, unknown>): Permiss
  * Decides each tool call: an explicit deny rule (settings or `--disallowedTools`) always denies; plan mode
  * then denies every tool that is not read-only; bypassPermissions allows the rest; an `ask` rule asks;
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
- * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
- * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
+ * Write and Edit inside the workspace; otherwise Read, Grep, Glob, Skill and Task are allowed and everything
+ * else (Write, Edit, Bash, MCP tools, …) is asked. A Bash allow holds only when every simple command
  * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
@@ -341,6 +353,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       suggestedRules,
       reason,
       ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
+      ...(context.agent !== undefined ? { agent: context.agent } : {}),
     });
     if (answer === "deny") {
       return {

@@ -106,6 +106,7 @@ describe("mitsu inspect", () => {
       "WebFetch",
       "WebSearch",
       "Skill",
+      "Task",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
   });
