@@ -24,8 +24,12 @@ export interface GitSnapshotOptions {
   gitPath?: string;
 }
 
-/** Runs git with a timeout. Resolves to undefined on any failure (not a repo, no git, timeout). */
-function git(args: string[], cwd: string, options: GitSnapshotOptions): Promise<string | undefined> {
+/** Runs git with a timeout. Resolves to its output, or why it failed: git is missing, or it said no (not a repo, a timeout). */
+function git(
+  args: string[],
+  cwd: string,
+  options: GitSnapshotOptions,
+): Promise<{ stdout: string } | { missing: boolean }> {
   return new Promise((resolve) => {
     execFile(
       options.gitPath ?? "git",
@@ -38,7 +42,8 @@ function git(args: string[], cwd: string, options: GitSnapshotOptions): Promise<
         env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
         windowsHide: true,
       },
-      (error, stdout) => resolve(error ? undefined : stdout),
+      (error, stdout) =>
+        resolve(error ? { missing: (error as NodeJS.ErrnoException).code === "ENOENT" } : { stdout }),
     );
   });
 }
@@ -47,34 +52,43 @@ function lines(text: string | undefined): string[] {
   return (text ?? "").split("\n").filter((line) => line.trim() !== "");
 }
 
+/**
+ * Two git processes, side by side: `status --branch` (is it a repository, the branch, the changes) and
+ * `log` (the recent commits). The session's first request waits for them, so they must not run in series.
+ */
 export async function takeGitSnapshot(cwd: string, options: GitSnapshotOptions = {}): Promise<GitSnapshot> {
-  const inside = await git(["rev-parse", "--is-inside-work-tree"], cwd, options);
-  if (inside?.trim() !== "true") {
-    const version = await git(["--version"], cwd, options);
-    return {
-      repository: false,
-      reason: version === undefined ? "git is not available" : "not a git repository",
-    };
-  }
-  const [branchOut, statusOut, logOut] = await Promise.all([
-    git(["branch", "--show-current"], cwd, options),
-    git(["status", "--short"], cwd, options),
+  const [statusOut, logOut] = await Promise.all([
+    git(["status", "--branch", "--short"], cwd, options),
     git(["log", "--oneline", "-5"], cwd, options),
   ]);
-  let branch = branchOut?.trim() ?? "";
-  if (branch === "") {
-    const sha = (await git(["rev-parse", "--short", "HEAD"], cwd, options))?.trim();
-    branch = sha ? `(detached HEAD at ${sha})` : "(unknown)";
+  if (!("stdout" in statusOut)) {
+    return {
+      repository: false,
+      reason: statusOut.missing ? "git is not available" : "not a git repository",
+    };
   }
+  const [head = "", ...changes] = lines(statusOut.stdout);
+  const recentCommits = "stdout" in logOut ? lines(logOut.stdout) : [];
   const max = options.maxStatusLines ?? 30;
-  const all = lines(statusOut);
   return {
     repository: true,
-    branch,
-    status: all.slice(0, max),
-    statusOmitted: Math.max(0, all.length - max),
-    recentCommits: lines(logOut),
+    branch: branchOf(head, recentCommits[0]),
+    status: changes.slice(0, max),
+    statusOmitted: Math.max(0, changes.length - max),
+    recentCommits,
   };
+}
+
+/** The branch from `## main...origin/main [ahead 1]`, `## No commits yet on main` or `## HEAD (no branch)`. */
+function branchOf(head: string, lastCommit: string | undefined): string {
+  const text = head.replace(/^## /, "");
+  if (text.startsWith("HEAD (no branch)")) {
+    const sha = lastCommit?.split(" ")[0];
+    return sha ? `(detached HEAD at ${sha})` : "(unknown)";
+  }
+  const unborn = /^(?:No commits yet|Initial commit) on (.+)$/.exec(text);
+  if (unborn?.[1]) return unborn[1];
+  return text.split("...")[0]?.trim() || "(unknown)";
 }
 
 /** The snapshot as text for the system prompt. */

@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
@@ -12,6 +13,7 @@ import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
+  findSession,
   type LoadedSession,
   latestSession,
   loadSession,
@@ -30,13 +32,29 @@ import {
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
 import { appendPrompt } from "./append-prompt.js";
-import type { CodingAgent, CodingAgentOptions, ContextWindowUsage, PromptOptions } from "./coding-agent.js";
+import type {
+  CodingAgent,
+  CodingAgentOptions,
+  ContextWindowUsage,
+  PermissionDenial,
+  PromptOptions,
+} from "./coding-agent.js";
 import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { sessionsDir } from "./sessions-dir.js";
 
 const DEFAULT_MAX_TURNS = 50;
+
+/** The model when the caller names none. */
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+
+/** `MITSU_MODEL`, then `ANTHROPIC_MODEL` (Claude Code's variable), then the settings' `model`, then the default. */
+export function defaultModel(env: Record<string, string | undefined>, fromSettings?: string): string {
+  const pick = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : undefined);
+  return pick(env.MITSU_MODEL) ?? pick(env.ANTHROPIC_MODEL) ?? pick(fromSettings) ?? DEFAULT_MODEL;
+}
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
@@ -47,25 +65,36 @@ const DEFAULT_MAX_TURNS = 50;
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
-  const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
-  const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch)
-    : undefined;
-  const fetchImpl = dumping ?? options.fetch ?? fetch;
+  const settings = await loadSettings({ cwd, home });
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const model = options.model ?? defaultModel(env, settings.model);
+  const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
+  const dumping = options.dumpRequests ? createDumpingFetch(options.dumpRequests, baseFetch) : undefined;
+  const fetchImpl = dumping ?? baseFetch;
   const resolveSpec = (spec: string) => {
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
     const provider =
       options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
     return { ...resolved, provider };
   };
-  const resolved = resolveSpec(options.model);
+  const resolved = resolveSpec(model);
 
   // The session to continue is read first: its system prompt is the one to send again.
   const sessionOptions = options.session ?? {};
   const dir = sessionOptions.dir ?? sessionsDir(where);
-  const resumePath = sessionOptions.resume ?? (sessionOptions.continue ? latestSession(dir) : undefined);
+  const resumePath = sessionOptions.resume
+    ? findSession(dir, sessionOptions.resume, cwd)
+    : sessionOptions.continue
+      ? latestSession(dir)
+      : undefined;
   if (sessionOptions.continue && !sessionOptions.resume && !resumePath) {
     warn("no earlier session in this folder; starting a new one");
   }
@@ -76,18 +105,20 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       warn(`the last line of ${resumePath} was cut (the process was killed); it was dropped`);
   }
 
-  const settings = await loadSettings({ cwd, home });
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir(where);
+  // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
+  // is not told of, and the request does not carry a definition it must not use.
+  const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
   const tools: Tool<never>[] = [
     ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
     ...(options.tools ?? []),
-  ];
+  ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
   const permissions = createPermissionChecker({
@@ -102,6 +133,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     cwd,
     ...(options.ask ? { ask: options.ask } : {}),
   });
+  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const denials: PermissionDenial[] = [];
+  const canUseTool: CanUseTool = async (tool, input, ctx) => {
+    const decision = await permissions(tool, input, ctx);
+    if (decision.behavior === "deny") {
+      denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
+    }
+    return decision;
+  };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawn = createSpawner({
@@ -111,7 +151,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
     tools,
-    canUseTool: permissions,
+    canUseTool,
     maxTurns,
     maxDepth: options.maxAgentDepth ?? 3,
     ...(options.journal ? { journal: options.journal } : {}),
@@ -175,6 +215,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     get sessionPath() {
       return log?.path;
     },
+    permissionDenials: denials,
+    get sessionId() {
+      return log?.header.id;
+    },
     spawn,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
@@ -194,7 +238,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           messages: appendPrompt(history, text),
           maxTurns: promptOptions.maxTurns ?? maxTurns,
           maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
-          canUseTool: permissions,
+          canUseTool,
           toolState,
           spawn,
           contextWindow: resolved.entry.contextWindow,

@@ -1,5 +1,6 @@
 export * from "./describe-tool-call.js";
 export * from "./load-settings.js";
 export * from "./permission-checker.js";
+export * from "./permission-mode.js";
 export * from "./permission-rule.js";
 export * from "./split-shell-command.js";

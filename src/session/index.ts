@@ -1,3 +1,4 @@
+export * from "./find-session.js";
 export * from "./latest-session.js";
 export * from "./load-session.js";
 export * from "./resume-messages.js";

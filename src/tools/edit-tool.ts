@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
+import { lazyRequire } from "../fs/lazy-require.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
@@ -8,6 +8,8 @@ import { getReadTracker } from "./read-tracker.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
+
+const diffLib = lazyRequire<typeof import("diff")>("diff");
 
 export interface EditInput {
   file_path: string;
@@ -151,7 +153,9 @@ function decodeUtf8(bytes: Uint8Array, shown: string): string {
 }
 
 function diffOf(name: string, before: string, after: string, maxChars: number): string {
-  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, "", "", { context: 3 });
+  const patch = diffLib().createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, "", "", {
+    context: 3,
+  });
   // The first line of createTwoFilesPatch is a "====" separator that says nothing here.
   const body = patch.startsWith("===") ? patch.slice(patch.indexOf("\n") + 1) : patch;
   return truncateOutput(body, maxChars).text;

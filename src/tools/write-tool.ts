@@ -1,5 +1,5 @@
 import { readFile, stat } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
+import { lazyRequire } from "../fs/lazy-require.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
@@ -7,6 +7,8 @@ import { getReadTracker } from "./read-tracker.js";
 import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
 import { writeFileAtomic } from "./write-file-atomic.js";
+
+const diffLib = lazyRequire<typeof import("diff")>("diff");
 
 export interface WriteInput {
   file_path: string;
@@ -77,7 +79,9 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
       if (previous === undefined) return `Created ${shown} (${size}).`;
       if (previous === input.content) return `Wrote ${shown} (${size}); its content was already the same.`;
       if (previous.includes("\0")) return `Updated ${shown} (${size}); it was a binary file before.`;
-      const diff = createTwoFilesPatch(shown, shown, previous, input.content, "", "", { context: 3 });
+      const diff = diffLib().createTwoFilesPatch(shown, shown, previous, input.content, "", "", {
+        context: 3,
+      });
       return `Updated ${shown} (${size}).\n\n${truncateOutput(diff, maxDiffChars).text}`;
     },
   };
