@@ -179,6 +179,19 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     });
 
   program
+    .command("demo")
+    .description(
+      "watch mitsu fix a sample project against its own simulator (a scripted model; no key, no network)",
+    )
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      // The demo is a script of its own (also `npm run demo`); it reads its options from process.argv.
+      await import("./demo.js");
+      exitCode = typeof process.exitCode === "number" ? process.exitCode : 0;
+    });
+
+  program
     .command("help")
     .description("show this help")
     .action(() => {

@@ -109,7 +109,12 @@ describe("Claude Code's conventions", () => {
       `${JSON.stringify({ type: "user", message: { role: "user", content: [{ type: "text", text: "second" }] } })}\n`,
     ]);
     let stdout = "";
-    const sink = { write: (s: string) => ((stdout += s), true) } as unknown as NodeJS.WritableStream;
+    const sink = {
+      write: (s: string) => {
+        stdout += s;
+        return true;
+      },
+    } as unknown as NodeJS.WritableStream;
     const code = await main(["-p", "--input-format", "stream-json", "--output-format", "stream-json"], {
       stdin,
       stdout: sink,
