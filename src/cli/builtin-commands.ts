@@ -2,6 +2,7 @@ import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
 import type { Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
@@ -61,6 +62,6 @@ export function builtinHelp(agent: CodingAgent, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    formatSlashHelp(agent.skills),
+    stripControls(formatSlashHelp(agent.skills)),
   ].join("\n");
 }

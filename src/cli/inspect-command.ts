@@ -1,6 +1,7 @@
 import { sizeBreakdown } from "../context/index.js";
 import { createCodingAgent } from "../harness/index.js";
 import type { PrintIo } from "./print-mode.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 
 export interface InspectOptions {
   prompt: string;
@@ -32,7 +33,7 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     addDirs: options.addDirs,
     toolProtocol: options.toolProtocol,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
+    onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
     session: { log: false },
   });
   const expansion = agent.expandSlash(options.prompt);
@@ -45,12 +46,14 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
   await agent.close();
   const encoded = agent.provider.encode(prepared);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
-  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
+  }
+  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
   io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
   return 0;
 }

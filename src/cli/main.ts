@@ -8,6 +8,7 @@ import {
   splitToolRules,
 } from "./cli-options.js";
 import type { PrintIo } from "./print-mode.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { packageVersion } from "./version.js";
 
 function positiveInt(value: string): number {
@@ -222,11 +223,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
     const message = usageError ?? (error instanceof Error ? error.message : String(error));
     if (jsonOutput && !(typeof code === "number" && code === 0)) {
-      io.stdout.write(`${JSON.stringify(errorResult(message))}\n`);
+      io.stdout.write(`${terminalJson(errorResult(message))}\n`);
       return typeof code === "number" ? code : 1;
     }
     if (typeof code === "number") return code;
-    io.stderr.write(`mitsu: ${message}\n`);
+    io.stderr.write(`mitsu: ${stripControls(message)}\n`);
     return 1;
   }
   return exitCode;

@@ -7,6 +7,7 @@ import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { colorEnabled, createStyle } from "./style.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -33,7 +34,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
-  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
@@ -43,7 +44,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   try {
     let text = prompt;
     if (parseSlash(prompt)?.name === "help") {
-      io.stdout.write(`${formatSlashHelp(agent.skills)}\n`);
+      io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
       return 0;
     }
     const slash = agent.expandSlash(prompt);
@@ -71,10 +72,10 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
               agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
           })
         : options.outputFormat === "mitsu-events"
-          ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
+          ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
           : options.outputFormat === "stream-json"
             ? (event: AgentEvent) => {
-                for (const line of claude.lines(event)) io.stdout.write(`${JSON.stringify(line)}\n`);
+                for (const line of claude.lines(event)) io.stdout.write(`${terminalJson(line)}\n`);
               }
             : (event: AgentEvent) => {
                 claude.lines(event);
@@ -98,7 +99,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     await agent.close();
     const sessionPath = agent.sessionPath;
     if (options.outputFormat === "json" || options.outputFormat === "stream-json") {
-      io.stdout.write(`${JSON.stringify(claude.result(result))}\n`);
+      io.stdout.write(`${terminalJson(claude.result(result))}\n`);
     } else if (options.outputFormat === "text" && options.verbose) {
       const u = result.usage;
       notice(

@@ -5,6 +5,7 @@ import { agentOptionsFor } from "./agent-options.js";
 import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { exitCodeFor, type PrintIo, streamJsonEvent } from "./print-mode.js";
+import { terminalJson } from "./terminal-text.js";
 
 /**
  * The text of one `--input-format stream-json` line: Claude Code's
@@ -35,7 +36,7 @@ export function userText(line: string): string | undefined {
  * mitsu's own events with `--output-format mitsu-events`. Ends at the end of stdin; exit code of the last run.
  */
 export async function streamInputMode(options: CliOptions, io: PrintIo): Promise<number> {
-  const out = (value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+  const out = (value: unknown) => io.stdout.write(`${terminalJson(value)}\n`);
   const agent = await createCodingAgent(
     agentOptionsFor(options, io, { onWarning: (m) => io.stderr.write(`⚠ ${m}\n`) }),
   );

@@ -138,6 +138,11 @@ export interface CodingAgent {
   readonly permissionDenials: readonly PermissionDenial[];
   /** The session's id (its header's), as `-r` takes it; undefined exactly when `sessionPath` is. */
   readonly sessionId: string | undefined;
+  /**
+   * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  readonly childEnv: NodeJS.ProcessEnv;
   /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
   readonly spawn: Spawner;
   /** How full the context window is, for a status line or for compaction. */

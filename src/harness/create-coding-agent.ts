@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { type Context, createContext, memoryDir } from "../context/index.js";
+import { join, resolve } from "node:path";
+import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
@@ -8,16 +8,22 @@ import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import type { Message, TextBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings } from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
 import { resolveModel } from "../providers/model-registry.js";
+import {
+  configuredHeaderNames,
+  configuredKeyEnvNames,
+  loadModelsConfig,
+} from "../providers/models-config.js";
 import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
   findSession,
-  type LoadedSession,
   latestSession,
-  loadSession,
+  loadSessionToResume,
   SessionLog,
+  type SessionToResume,
 } from "../session/index.js";
 import {
   activateSkill,
@@ -38,12 +44,13 @@ import type {
   ContextWindowUsage,
   PermissionDenial,
   PromptOptions,
+  SessionOptions,
 } from "./coding-agent.js";
 import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
-import { sessionsDir } from "./sessions-dir.js";
+import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -76,8 +83,14 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // Settings' `env` is applied over the process's, as Claude Code does.
   const env = { ...(options.env ?? process.env), ...settings.env };
   const model = options.model ?? defaultModel(env, settings.model);
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
   const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
-  const dumping = options.dumpRequests ? createDumpingFetch(options.dumpRequests, baseFetch) : undefined;
+  const dumping = options.dumpRequests
+    ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
+    : undefined;
   const fetchImpl = dumping ?? baseFetch;
   const resolveSpec = (spec: string) => {
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
@@ -87,35 +100,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   };
   const resolved = resolveSpec(model);
 
-  // The session to continue is read first: its system prompt is the one to send again.
-  const sessionOptions = options.session ?? {};
-  const dir = sessionOptions.dir ?? sessionsDir(where);
-  const resumePath = sessionOptions.resume
-    ? findSession(dir, sessionOptions.resume, cwd)
-    : sessionOptions.continue
-      ? latestSession(dir)
-      : undefined;
-  if (sessionOptions.continue && !sessionOptions.resume && !resumePath) {
-    warn("no earlier session in this folder; starting a new one");
-  }
-  let loaded: LoadedSession | undefined;
-  if (resumePath) {
-    loaded = loadSession(resumePath);
-    if (loaded.truncatedTail)
-      warn(`the last line of ${resumePath} was cut (the process was killed); it was dropped`);
-  }
-
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
-  // The model's persistent memory folder, which the system prompt tells it to Read and Write.
-  const memory = memoryDir(where);
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
+  // (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir(where), "memory");
   // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
   // is not told of, and the request does not carry a definition it must not use.
   const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
   const tools: Tool<never>[] = [
-    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
+    ...(createBuiltinTools({
+      cwd,
+      additionalRoots,
+      env: scrubbed,
+      secretEnv,
+      memoryDir: memory,
+    }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
     ...(options.tools ?? []),
   ].filter((tool) => !removed.has(tool.name));
@@ -168,13 +170,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
+      git: { env: scrubbed, secretEnv },
       ...(resumed ? { system: resumed.system } : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
-  const header = loaded?.header;
-  let context = await makeContext(
-    header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
-  );
+  // The session to continue is locked and read now: its system prompt is the one to send again.
+  const sessionOptions = options.session ?? {};
+  const dir = sessionOptions.dir ?? sessionsDir(where);
+  const toResume = findSessionToResume(sessionOptions, dir, where, warn);
+  const header = toResume?.loaded.header;
+  let context: Context;
+  try {
+    context = await makeContext(
+      header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
+    );
+  } catch (error) {
+    if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
+    throw error;
+  }
 
   const logging = sessionOptions.log !== false;
   const newLog = () =>
@@ -185,8 +198,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     });
   let log: SessionLog | undefined;
   let history: Message[] = [];
-  if (resumePath && loaded) {
-    const resumed = continueSession(resumePath, loaded);
+  if (toResume) {
+    const resumed = continueSession(toResume);
     log = resumed.log;
     history = resumed.history;
   }
@@ -220,6 +233,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return log?.header.id;
     },
     spawn,
+    childEnv: scrubbed,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
@@ -308,12 +322,49 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       toolState.clear();
       history = [];
       used = undefined;
+      // The earlier conversation's file is done with: another mitsu may continue it now.
+      log?.close();
       log = undefined;
     },
     async close() {
       closed = true;
+      log?.close();
       await dumping?.flush();
     },
   };
   return agent;
+}
+
+/**
+ * The session file to continue, locked and loaded (`-r <file>`, or with `-c` the newest of this folder, under
+ * its current or its old project folder); undefined for a new session. A file another live mitsu appends to
+ * is continued in a copy, with a notice.
+ */
+function findSessionToResume(
+  choice: SessionOptions,
+  dir: string,
+  where: { cwd: string; home: string },
+  warn: (message: string) => void,
+): SessionToResume | undefined {
+  const legacy = legacySessionsDir(where);
+  const path = choice.resume
+    ? findSession(dir, choice.resume, where.cwd)
+    : choice.continue
+      ? latestSession([dir, legacy], where.cwd)
+      : undefined;
+  if (choice.continue && !choice.resume && !path)
+    warn("no earlier session in this folder; starting a new one");
+  if (!path) return undefined;
+  // A session found under the old, non-unique project folder is continued in a copy in the current one.
+  const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
+  const toResume = loadSessionToResume(path, fromLegacy ? { moveTo: dir } : {});
+  if ("heldBy" in toResume.lock) {
+    const holder = toResume.lock.heldBy;
+    warn(
+      `${path} is in use by another mitsu${holder?.pid !== undefined ? ` (process ${holder.pid})` : ""}; this session continues in a copy of its history`,
+    );
+  } else if (toResume.loaded.truncatedTail) {
+    warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+  }
+  return toResume;
 }
