@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
 import { addUsage, emptyUsage } from "../messages/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -61,7 +62,20 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       stopRun();
     });
     const agent = await createCodingAgent(
-      agentOptionsFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+      agentOptionsFor(options, io, {
+        ask: async (request) => {
+          const answer = await permissions.ask(request);
+          // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+          if (answer === "allow_always" && request.suggestedRules.length > 0) {
+            await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+              (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+              (error: Error) => warn(error.message),
+            );
+          }
+          return answer;
+        },
+        onWarning: warn,
+      }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
     let usage = emptyUsage();
