@@ -14,6 +14,7 @@ import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
@@ -106,11 +107,14 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
 
         run = new AbortController();
         const render = renderer(agent, style, output, io.stdout);
+        const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
         usage = addUsage(usage, result.usage);
+        if (!output.atLineStart) write("\n");
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
       }
     } finally {

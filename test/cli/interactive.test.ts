@@ -169,6 +169,19 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
   });
 
+  it("a footer after each turn says how long it took and the tokens, without --verbose", async () => {
+    const t = await interactive({ script: [text("First."), text("Second.")] });
+    t.type("one");
+    await t.screen.waitFor("First.");
+    await t.screen.waitFor(" out");
+    t.type("two");
+    await t.screen.waitFor("Second.");
+    await t.screen.waitFor(" out", 2);
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out\n/);
+  });
+
   it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
     const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
     t.type("loop");
