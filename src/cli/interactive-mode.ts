@@ -11,6 +11,7 @@ import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
+import { resumedRecap } from "./resumed-recap.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
@@ -79,6 +80,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
     let usage = emptyUsage();
 
     const onSignal = () => {
@@ -101,6 +104,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           write,
           usage: () => usage,
           clear: () => agent.clear(),
+          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
         });
         if (text === "exit") break;
         if (text === undefined) continue;
