@@ -155,11 +155,16 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--add-dir <dir>", "another workspace folder (repeatable)", collect)
     .option("--json", "print only the request as JSON")
+    .option(
+      "--agent <name>",
+      "show the first request of this sub-agent type (e.g. Explore) for the prompt as its task",
+    )
     .action(async (words: string[], opts) => {
       const { inspectCommand } = await import("./inspect-command.js");
       exitCode = await inspectCommand(
         {
           prompt: words.join(" "),
+          ...(opts.agent ? { agent: opts.agent } : {}),
           model: opts.model ?? program.opts().model,
           provider: opts.provider,
           maxTokens: opts.maxTokens,
@@ -169,6 +174,14 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         },
         io,
       );
+    });
+
+  program
+    .command("agents")
+    .description("list the sub-agent types (name, source, tools, model) and agent files that were skipped")
+    .action(async () => {
+      const { agentsCommand } = await import("./agents-command.js");
+      exitCode = await agentsCommand(io);
     });
 
   program
