@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const runs = process.argv.includes("--quick") ? 5 : 15;
-const bin = join(import.meta.dirname, "..", "..", "..", "dist", "cli", "bin.js");
+/** The command to measure: this checkout's build, or another (`MITSU_BIN=/path/to/dist/cli/bin.js`, to compare). */
+const bin = process.env.MITSU_BIN ?? join(import.meta.dirname, "..", "..", "..", "dist", "cli", "bin.js");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
