@@ -12,6 +12,7 @@ import {
 } from "../agents/index.js";
 import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
@@ -36,6 +37,7 @@ import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
+  findSession,
   latestSession,
   loadSessionToResume,
   SessionLog,
@@ -65,17 +67,28 @@ import type {
   CodingAgent,
   CodingAgentOptions,
   ContextWindowUsage,
+  PermissionDenial,
   PromptOptions,
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelChoice, modelSpecFor } from "./model-choice.js";
+import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
 
 const DEFAULT_MAX_TURNS = 50;
+
+/** The model when the caller names none. */
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+
+/** `MITSU_MODEL`, then `ANTHROPIC_MODEL` (Claude Code's variable), then the settings' `model`, then the default. */
+export function defaultModel(env: Record<string, string | undefined>, fromSettings?: string): string {
+  const pick = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : undefined);
+  return pick(env.MITSU_MODEL) ?? pick(env.ANTHROPIC_MODEL) ?? pick(fromSettings) ?? DEFAULT_MODEL;
+}
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
@@ -86,26 +99,34 @@ const DEFAULT_MAX_TURNS = 50;
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
-  const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
+  const settings = await loadSettings({ cwd, home });
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const model = options.model ?? defaultModel(env, settings.model);
   const models = loadModelsConfig(home);
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
   const secretEnv = configuredKeyEnvNames(models);
   const scrubbed = childEnv(env, { drop: secretEnv });
+  const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
   const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
+    ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
     : undefined;
-  const fetchImpl = dumping ?? options.fetch ?? fetch;
+  const fetchImpl = dumping ?? baseFetch;
   const resolveSpec = (spec: string) => {
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
     const provider =
       options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
     return { ...resolved, provider, wireProvider: resolved.provider };
   };
-  const resolved = resolveSpec(options.model);
+  const resolved = resolveSpec(model);
 
-  const settings = await loadSettings({ cwd, home });
   for (const warning of settings.warnings) warn(warning);
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
@@ -126,6 +147,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
   // (0700), with the memory of the project's old, non-unique folder carried over the first time.
   const memory = join(prepareProjectDir(where), "memory");
+  // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
+  // is not told of, and the request does not carry a definition it must not use.
+  const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
   const sandboxSettings: SandboxSettings = options.sandbox
     ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
     : settings.sandbox;
@@ -181,7 +205,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }) as unknown as Tool<never>,
   ];
   // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
-  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
+  const tools: Tool<never>[] = [
+    ...builtin.filter((t) => !extra.some((e) => e.name === t.name)),
+    ...extra,
+  ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
   const permissions = createPermissionChecker({
@@ -197,6 +224,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...(options.ask ? { ask: options.ask } : {}),
     sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
+  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const denials: PermissionDenial[] = [];
+  const canUseTool: CanUseTool = async (tool, input, ctx) => {
+    const decision = await permissions(tool, input, ctx);
+    if (decision.behavior === "deny") {
+      denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
+    }
+    return decision;
+  };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawn = createSubagentSpawner({
@@ -213,7 +249,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       const { maxOutputTokens, contextWindow } = child.entry;
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
-    canUseTool: permissions,
+    canUseTool,
     environment: subagentEnvironment({ cwd, now: new Date(), env }),
     cwd,
     home,
@@ -304,6 +340,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     get sessionPath() {
       return log?.path;
     },
+    permissionDenials: denials,
+    get sessionId() {
+      return log?.header.id;
+    },
     spawn,
     childEnv: scrubbed,
     shells,
@@ -361,7 +401,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             }
             return skillModels.get(spec);
           },
-          canUseTool: permissions,
+          canUseTool,
           toolState,
           spawn,
           contextWindow: resolved.entry.contextWindow,
@@ -457,7 +497,11 @@ function findSessionToResume(
   warn: (message: string) => void,
 ): SessionToResume | undefined {
   const legacy = legacySessionsDir(where);
-  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  const path = choice.resume
+    ? findSession(dir, choice.resume, where.cwd)
+    : choice.continue
+      ? latestSession([dir, legacy], where.cwd)
+      : undefined;
   if (choice.continue && !choice.resume && !path)
     warn("no earlier session in this folder; starting a new one");
   if (!path) return undefined;
