@@ -25,6 +25,11 @@ export interface Bench {
   adapter: ConformanceAdapter;
   checker: Simulator;
   checkerProvider: Provider;
+  /**
+   * Whether duplicate tool ids are injected: only where the provider makes ids unique at decode time (probed
+   * at the start, see `decodesUniqueIds`); elsewhere the suite says it left them out.
+   */
+  duplicateIds: boolean;
 }
 
 const SCHEMA = {
@@ -104,6 +109,7 @@ function tools(ran: Ran[]): Tool[] {
 function script(
   c: FaultCase,
   adapter: ConformanceAdapter,
+  duplicateIds: boolean,
 ): { turns: SimTurn[]; inputs: unknown[]; faults: number } {
   const inputs: unknown[] = [];
   let faults = 0;
@@ -112,7 +118,7 @@ function script(
     if (t.text.length > 0) content.push({ type: "text", text: t.text });
     let lastId: string | undefined;
     t.calls.forEach((call, ci) => {
-      const duplicate = call.duplicateId && lastId !== undefined && adapter.callIds;
+      const duplicate = duplicateIds && call.duplicateId && lastId !== undefined && adapter.callIds;
       const id = duplicate ? (lastId as string) : `toolu_${ti}_${ci}`;
       if (duplicate) faults++;
       lastId = id;
@@ -178,7 +184,7 @@ export async function runFaultCase(c: FaultCase, bench: Bench): Promise<CaseRepo
   const { adapter } = bench;
   const sim = await startSimulator({ textChunk: 7, inputChunk: 5 });
   const violations: string[] = [];
-  const { turns, inputs, faults: scripted } = script(c, adapter);
+  const { turns, inputs, faults: scripted } = script(c, adapter, bench.duplicateIds);
   let faults = scripted;
   sim.enqueue(...turns);
   const dir = mkdtempSync(join(tmpdir(), "mitsu-faults-"));
@@ -273,4 +279,36 @@ export async function runFaultCase(c: FaultCase, bench: Bench): Promise<CaseRepo
     rmSync(dir, { recursive: true, force: true });
   }
   return { faults, transcripts, violations };
+}
+
+/** Whether the adapter's decoder turns two calls of one response with the same id into two distinct ids. */
+export async function decodesUniqueIds(adapter: ConformanceAdapter): Promise<boolean> {
+  if (!adapter.callIds) return false;
+  const sim = await startSimulator();
+  try {
+    const input = { text: "x" };
+    sim.enqueue(
+      adapter.turn({
+        content: [
+          { type: "tool_use", id: "toolu_same", name: "echo", input },
+          { type: "tool_use", id: "toolu_same", name: "echo", input },
+        ],
+      }),
+    );
+    const provider = adapter.provider(sim, FAST_RETRY);
+    const ids = new Set<string>();
+    for await (const event of provider.stream({
+      model: adapter.model,
+      system: [],
+      tools: [],
+      messages: [{ role: "user", content: [{ type: "text", text: "Go." }] }],
+      maxTokens: 1024,
+    })) {
+      if (event.type !== "message-end") continue;
+      for (const block of event.message.content) if (block.type === "tool_use") ids.add(block.id);
+    }
+    return ids.size === 2;
+  } finally {
+    await sim.close();
+  }
 }
