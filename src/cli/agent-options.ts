@@ -15,7 +15,7 @@ export function agentOptionsFor(
     cwd: where.cwd,
     home: where.home,
     env: where.env,
-    model: options.model,
+    ...(options.model ? { model: options.model } : {}),
     permissionMode: options.permissionMode,
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
@@ -24,6 +24,7 @@ export function agentOptionsFor(
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
+    ...(options.sandbox ? { sandbox: true } : {}),
     maxTurns: options.maxTurns,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {

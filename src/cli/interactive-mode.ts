@@ -1,8 +1,9 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
-import { createMcpOAuth } from "../mcp/index.js";
 import { addUsage, emptyUsage } from "../messages/index.js";
-import { parseSlash } from "../skills/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
+import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
+import { createMcpOAuth } from "../mcp/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -10,12 +11,17 @@ import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
+import { askApproveHooks } from "./hooks-command.js";
 import { createLineInput } from "./line-input.js";
+import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
+import { resumedRecap } from "./resumed-recap.js";
+import { runningShellsLine } from "./shells-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
@@ -65,8 +71,19 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     });
     const agent = await createCodingAgent(
       agentOptionsFor(options, io, {
-        ask: (request) => permissions.ask(request),
+        ask: async (request) => {
+          const answer = await permissions.ask(request);
+          // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+          if (answer === "allow_always" && request.suggestedRules.length > 0) {
+            await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+              (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+              (error: Error) => warn(error.message),
+            );
+          }
+          return answer;
+        },
         onWarning: warn,
+        approveHooks: (file) => askApproveHooks(file, { input, write, style }),
         mcp: {
           approve: createMcpApprovalQuestion({ input, write, style }),
           oauth: createMcpOAuth({
@@ -79,6 +96,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
     let usage = emptyUsage();
 
     const onSignal = () => {
@@ -101,17 +120,44 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           write,
           usage: () => usage,
           clear: () => agent.clear(),
+          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
         });
         if (text === "exit") break;
         if (text === undefined) continue;
 
         run = new AbortController();
+        const prepared = text.fromServer
+          ? { prompt: text.text }
+          : await preparePrompt(agent, text.text, text.invocation, {
+          cwd: io.cwd,
+          signal: run.signal,
+        });
+        if ("error" in prepared) {
+          run = undefined;
+          write(style.red(`${stripControls(prepared.error)}\n`));
+          continue;
+        }
         const render = renderer(agent, style, output, io.stdout, options.verbose);
+        const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
+        const result = await drain(
+          agent.prompt(prepared.prompt, {
+            signal: run.signal,
+            ...(prepared.model ? { model: prepared.model } : {}),
+          }),
+          render,
+        ).finally(() => {
           run = undefined;
         });
         usage = addUsage(usage, result.usage);
+        const shells = runningShellsLine(
+          agent.shells.running(),
+          style,
+          (io.stdout as NodeJS.WriteStream).columns,
+        );
+        if (shells) write(`${shells}\n`);
+        if (!output.atLineStart) write("\n");
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
       }
     } finally {
@@ -126,34 +172,39 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
 }
 
 /**
- * What a typed line asks for: the text to send (the line, or a command or skill expanded, with no model
- * call for the expansion), "exit", or undefined when nothing is to be sent (empty, a built-in, an error).
+ * What a typed line asks for: the text to send, or the command or skill it invokes (expanded by
+ * `preparePrompt`, with no model call for the expansion), "exit", or undefined when nothing is to be sent
+ * (empty, a built-in, an error).
  */
 async function promptText(
   line: string,
   context: Parameters<typeof runBuiltinCommand>[1],
-): Promise<string | "exit" | undefined> {
+): Promise<
+  { text: string; invocation?: { target: Skill | Command; args: string }; fromServer?: boolean } | "exit" | undefined
+> {
   const text = line.trim();
   if (text === "") return undefined;
   const slash = parseSlash(text);
-  if (!slash) return text;
+  if (!slash) return { text };
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
   const expansion = context.agent.expandSlash(text);
-  if (expansion.kind === "unknown") {
-    context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
-    return undefined;
-  }
   if (expansion.kind === "mcp-prompt") {
+    // Expanded by the server, and sent as it is (no @file or !command expansion of a server's text).
     try {
-      return await expansion.expand();
+      return { text: await expansion.expand(), fromServer: true };
     } catch (error) {
       context.write(context.style.red(`${stripControls((error as Error).message)}\n`));
       return undefined;
     }
   }
-  return expansion.kind === "prompt" ? expansion.text : text;
+  const target = findSlashTarget(slash.name, context.agent.skills);
+  if (!target) {
+    context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
+    return undefined;
+  }
+  return { text, invocation: { target, args: slash.args } };
 }
 
 /** Feeds a run's events to `onEvent` and resolves with its result. */
@@ -196,7 +247,10 @@ function renderer(
 }
 
 function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
-  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}`)}`;
+  const sandbox = agent.sandbox
+    ? ` · Bash sandboxed${agent.sandbox.allowNetwork ? " (network allowed)" : " (no network)"}`
+    : "";
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}${sandbox}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
   return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

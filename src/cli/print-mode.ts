@@ -1,11 +1,14 @@
 import { stripVTControlCharacters } from "node:util";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
-import { formatSlashHelp, parseSlash } from "../skills/index.js";
+import { findSlashTarget, formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { mcpPromptHelp } from "./builtin-commands.js";
+import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
+import { preparePrompt } from "./prepare-prompt.js";
+import { stoppedShellsNotice } from "./shells-status.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
@@ -43,28 +46,46 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
   const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
+    let invocation: Parameters<typeof preparePrompt>[2];
     warnSkippedMcpServers(agent, warn);
-    let text = prompt;
-    if (parseSlash(prompt)?.name === "help") {
-      const help = [formatSlashHelp(agent.skills), ...mcpPromptHelp(agent, style)].join("\n");
-      io.stdout.write(`${stripControls(help)}\n`);
-      return 0;
-    }
-    const slash = agent.expandSlash(prompt);
-    if (slash.kind === "unknown") {
-      io.stderr.write(
-        `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
-      );
-      return 1;
-    }
-    if (slash.kind === "prompt") text = slash.text;
-    if (slash.kind === "mcp-prompt") {
+    /** An MCP server's prompt, expanded by the server: sent as it is (no @file or !command expansion of its text). */
+    let fromServer: string | undefined;
+    const slash = parseSlash(prompt);
+    const mcpSlash = slash ? agent.expandSlash(prompt) : undefined;
+    if (mcpSlash?.kind === "mcp-prompt") {
       try {
-        text = await slash.expand(io.signal);
+        fromServer = await mcpSlash.expand(io.signal);
       } catch (error) {
         io.stderr.write(`mitsu: ${stripControls((error as Error).message)}\n`);
         return 1;
       }
+    } else if (slash) {
+      if (slash.name === "help") {
+        const help = [formatSlashHelp(agent.skills), ...mcpPromptHelp(agent, style)].join("\n");
+        io.stdout.write(`${stripControls(help)}\n`);
+        return 0;
+      }
+      const target = findSlashTarget(slash.name, agent.skills);
+      if (!target) {
+        io.stderr.write(
+          `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
+        );
+        return 1;
+      }
+      invocation = { target, args: slash.args };
+    }
+    // Confined: a print-mode prompt may be piped in from an untrusted source.
+    const prepared =
+      fromServer !== undefined
+        ? { prompt: fromServer }
+        : await preparePrompt(agent, prompt, invocation, {
+            cwd: io.cwd,
+            signal: io.signal,
+            confine: true,
+          });
+    if ("error" in prepared) {
+      io.stderr.write(`mitsu: ${stripControls(prepared.error)}\n`);
+      return 1;
     }
 
     const text_ = (write: (text: string) => void, liveStatus: boolean) =>
@@ -94,27 +115,44 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             write: writeOut,
             childRenderer: (write) => text_(write, false),
           })
-        : options.outputFormat === "stream-json"
+        : options.outputFormat === "mitsu-events"
           ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
-          : () => {};
+          : options.outputFormat === "stream-json"
+            ? (event: AgentEvent) => {
+                for (const line of claude.lines(event)) io.stdout.write(`${terminalJson(line)}\n`);
+              }
+            : (event: AgentEvent) => {
+                claude.lines(event);
+              };
+    const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: options.permissionMode });
+    claude.start();
 
-    const run = agent.prompt(text, {
+    const run = agent.prompt(prepared.prompt, {
+      ...(prepared.model ? { model: prepared.model } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       liveInput: options.outputFormat !== "json",
     });
     let result: AgentResult;
-    for (;;) {
-      const next = await run.next();
-      if (next.done) {
-        result = next.value;
-        break;
+    // The agent's end stops what the model left running in the background.
+    let stillRunning: ReturnType<typeof agent.shells.running> = [];
+    try {
+      for (;;) {
+        const next = await run.next();
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        render(next.value);
       }
-      render(next.value);
+    } finally {
+      stillRunning = agent.shells.running();
+      await agent.close();
     }
-    await agent.close();
+    const stopped = stoppedShellsNotice(stillRunning);
+    if (stopped && options.outputFormat === "text") notice(style.dim(`${stopped}\n`));
     const sessionPath = agent.sessionPath;
-    if (options.outputFormat === "json") {
-      io.stdout.write(`${terminalJson(jsonResult(result, sessionPath, agent.resumedMessages))}\n`);
+    if (options.outputFormat === "json" || options.outputFormat === "stream-json") {
+      io.stdout.write(`${terminalJson(claude.result(result))}\n`);
     } else if (options.outputFormat === "text" && options.verbose) {
       const u = result.usage;
       notice(
@@ -129,41 +167,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
 }
 
-/** Print mode cannot ask: a project server nobody approved is named, with how to approve it. */
-function warnSkippedMcpServers(agent: CodingAgent, warn: (message: string) => void): void {
-  for (const { entry, reason } of agent.mcp?.skipped ?? []) {
-    if (reason !== "pending") continue;
-    warn(
-      `The MCP server "${entry.name}" of ${entry.source} was not started: it has not been approved for this project. Approve it with \`mitsu mcp approve ${entry.name}\`, or answer mitsu's question in interactive mode.`,
-    );
-  }
-}
-
-function finalText(result: AgentResult): string {
-  const content = result.lastMessage?.content ?? [];
-  return content
-    .filter((b) => b.type === "text")
-    .map((b) => (b.type === "text" ? b.text : ""))
-    .join("");
-}
-
-/** The `--output-format json` result object; `num_turns` counts the answers after the first `from` messages (a resumed history). */
-export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0) {
-  return {
-    type: "result",
-    is_error: exitCodeFor(result) !== 0,
-    stop_reason: result.reason,
-    result: finalText(result),
-    num_turns: result.messages.slice(from).filter((m) => m.role === "assistant").length,
-    usage: result.usage,
-    ...(result.error ? { error: result.error } : {}),
-    ...(sessionPath ? { session: sessionPath } : {}),
-    messages: result.messages,
-  };
-}
-
 /**
- * An event as `--output-format stream-json` prints it, with `parent_tool_use_id` (null for the main agent's
+ * An event as `--output-format mitsu-events` prints it, with `parent_tool_use_id` (null for the main agent's
  * events). `turn-start` carries the request's settings and sizes,
  * not the whole transcript again on every turn (that output would grow with the square of the session);
  * `--dump-requests` writes the exact requests.
@@ -184,4 +189,14 @@ export function streamJsonEvent(event: AgentEvent): unknown {
       messages: request.messages.length,
     },
   };
+}
+
+/** Print mode cannot ask: a project server nobody approved is named, with how to approve it. */
+function warnSkippedMcpServers(agent: CodingAgent, warn: (message: string) => void): void {
+  for (const { entry, reason } of agent.mcp?.skipped ?? []) {
+    if (reason !== "pending") continue;
+    warn(
+      `The MCP server "${entry.name}" of ${entry.source} was not started: it has not been approved for this project. Approve it with \`mitsu mcp approve ${entry.name}\`, or answer mitsu's question in interactive mode.`,
+    );
+  }
 }

@@ -1,4 +1,6 @@
-import { homedir } from "node:os";
+import { randomBytes } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   createSubagentSpawner,
@@ -8,25 +10,35 @@ import {
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
-import { type Context, createContext, prepareProjectDir } from "../context/index.js";
+import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
+import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
+import type { ContentBlock, Message, TextBlock } from "../messages/index.js";
+import {
+  createPermissionChecker,
+  loadSettings,
+  type SandboxSettings,
+  sandboxAutoAllows,
+} from "../permissions/index.js";
 import { createMcpOAuth, startProjectMcp } from "../mcp/index.js";
-import type { Message, TextBlock } from "../messages/index.js";
-import { createPermissionChecker, loadSettings } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
-import { resolveModel } from "../providers/model-registry.js";
+import { completeText } from "../providers/complete-text.js";
+import { helperModel, resolveModel } from "../providers/model-registry.js";
 import {
   configuredHeaderNames,
   configuredKeyEnvNames,
   loadModelsConfig,
 } from "../providers/models-config.js";
 import type { ModelRequest } from "../providers/provider.js";
+import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
+  findSession,
   latestSession,
   loadSessionToResume,
   SessionLog,
@@ -35,29 +47,49 @@ import {
 import {
   activateSkill,
   activeAllowedTools,
+  clearSkillModel,
   createSkillTool,
+  type DiscoverResult,
   discoverSkills,
   expandInvocation,
   findSlashTarget,
+  type InlineRun,
   parseSlash,
   renderSkillsList,
+  skillModel,
 } from "../skills/index.js";
+import { BackgroundShells } from "../tools/background-shells.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
+import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
+import { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type {
   CodingAgent,
   CodingAgentOptions,
   ContextWindowUsage,
+  PermissionDenial,
   PromptOptions,
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { inlineCapabilities } from "./inline-capabilities.js";
+import { type ModelChoice, modelSpecFor } from "./model-choice.js";
+import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
 
 const DEFAULT_MAX_TURNS = 50;
+
+/** The model when the caller names none. */
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+
+/** `MITSU_MODEL`, then `ANTHROPIC_MODEL` (Claude Code's variable), then the settings' `model`, then the default. */
+export function defaultModel(env: Record<string, string | undefined>, fromSettings?: string): string {
+  const pick = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : undefined);
+  return pick(env.MITSU_MODEL) ?? pick(env.ANTHROPIC_MODEL) ?? pick(fromSettings) ?? DEFAULT_MODEL;
+}
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
@@ -68,25 +100,8 @@ const DEFAULT_MAX_TURNS = 50;
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
-  const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
-  const models = loadModelsConfig(home);
-  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
-  const secretEnv = configuredKeyEnvNames(models);
-  const scrubbed = childEnv(env, { drop: secretEnv });
-  const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
-    : undefined;
-  const fetchImpl = dumping ?? options.fetch ?? fetch;
-  const resolveSpec = (spec: string) => {
-    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
-    const provider =
-      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
-    return { ...resolved, provider };
-  };
-  const resolved = resolveSpec(options.model);
-
   // The MCP servers start now and connect while the rest is assembled; the agent waits for them before it is
   // handed out, so `tools` is complete and stable from the first request.
   const mcpOptions = options.mcp;
@@ -106,313 +121,424 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         });
   // Handled at once (a rejection must not go unhandled while the rest is assembled); awaited below.
   mcpStarting.catch(() => {});
-  try {
-    return await assemble();
-  } catch (error) {
-    // Nothing may keep running after a failed start.
+  /** A start that fails below must leave no server running. */
+  const closeMcpOnError = async (error: unknown): Promise<never> => {
     await (await mcpStarting.catch(() => undefined))?.servers.close();
     throw error;
+  };
+  const settings = await loadSettings({ cwd, home }).catch(closeMcpOnError);
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
   }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const model = options.model ?? defaultModel(env, settings.model);
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
+  const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
+  const dumping = options.dumpRequests
+    ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
+    : undefined;
+  const fetchImpl = dumping ?? baseFetch;
+  const resolveSpec = (spec: string) => {
+    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
+    const provider =
+      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
+    return { ...resolved, provider, wireProvider: resolved.provider };
+  };
+  const resolved = resolveSpec(model);
 
-  async function assemble(): Promise<CodingAgent> {
-    const settings = await loadSettings({ cwd, home });
-    const skills = await discoverSkills({ cwd, home });
-    for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
+  for (const warning of settings.warnings) warn(warning);
+  const skills = await discoverSkills({ cwd, home }).catch(closeMcpOnError);
+  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
-    const loadedAgents = await loadAgentDefinitions({ cwd, home });
-    for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
-    // Agents defined in code beat the files' (an embedder's choice is the most specific).
-    const codeAgents = options.agents ?? [];
-    const agents = {
-      agents: [
-        ...loadedAgents.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)),
-        ...codeAgents,
-      ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-      warnings: loadedAgents.warnings,
+  const loadedAgents = await loadAgentDefinitions({ cwd, home }).catch(closeMcpOnError);
+  for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
+  // Agents defined in code beat the files' (an embedder's choice is the most specific).
+  const codeAgents = options.agents ?? [];
+  const agents = {
+    agents: [
+      ...loadedAgents.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)),
+      ...codeAgents,
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    warnings: loadedAgents.warnings,
+  };
+
+  const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
+  // (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir(where), "memory");
+  // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
+  // is not told of, and the request does not carry a definition it must not use.
+  const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
+  const sandboxSettings: SandboxSettings = options.sandbox
+    ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
+    : settings.sandbox;
+  let sandbox: SandboxOptions | undefined;
+  if (sandboxSettings.enabled) {
+    sandbox = {
+      writableRoots: [cwd, ...additionalRoots],
+      allowNetwork: sandboxSettings.allowNetwork === true,
     };
-
-    const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
-    // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
-    // (0700), with the memory of the project's old, non-unique folder carried over the first time.
-    const memory = join(prepareProjectDir(where), "memory");
-    const extra = options.tools ?? [];
-    const builtin: Tool<never>[] = [
-      ...(createBuiltinTools({
-        cwd,
-        additionalRoots,
-        env: scrubbed,
-        secretEnv,
-        memoryDir: memory,
-      }) as Tool<never>[]),
-      createSkillTool(() => skills.skills) as unknown as Tool<never>,
-      createTaskTool({
-        agents: agents.agents,
-        toolNames: () => tools.map((t) => t.name),
-      }) as unknown as Tool<never>,
-    ];
-    // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
-    const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
-    // The MCP tools come last, in their fixed order. The array is changed in place (between prompts only), so the
-    // sub-agents' spawner and the Task tool see the same list.
-    const mcp = await mcpStarting;
-    const fixedTools = tools.length;
-    tools.push(...(mcp?.servers.tools ?? []));
-    const toolState = new ToolState();
-    const mode = options.permissionMode ?? "default";
-    const permissions = createPermissionChecker({
-      rules: settings.rules,
-      mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
-      additionalDirectories: additionalRoots,
-      ownFolders: [memory],
-      home,
-      preApproved: activeAllowedTools,
-      allowedTools: options.allowedTools ?? [],
-      disallowedTools: options.disallowedTools ?? [],
+    // Never a silent fallback: without bubblewrap the agent does not start.
+    await checkSandbox({ ...sandbox, cwd });
+  }
+  const shells = new BackgroundShells({
+    outputDir: join(tmpdir(), `mitsu-shells-${process.pid}-${randomBytes(4).toString("hex")}`),
+  });
+  // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
+  // XML tool protocol: they use no tools.
+  const helper = helperModel(resolved.entry, env);
+  const wire = resolved.wireProvider;
+  const readOnlyRoots = await skillFolders(skills);
+  // What `@file` in a command's or skill's text may read: what Read may.
+  const readable = new Workspace([cwd, ...additionalRoots, ...Object.keys(readOnlyRoots)]);
+  const inline = (run: InlineRun) => inlineCapabilities(tools, permissions, readable, run);
+  const extra = options.tools ?? [];
+  const builtin: Tool<never>[] = [
+    ...(createBuiltinTools({
       cwd,
-      ...(options.ask ? { ask: options.ask } : {}),
-    });
-    const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-    const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
-    const spawn = createSubagentSpawner({
-      tools,
-      parent: {
-        provider: resolved.provider,
-        providerName: resolved.entry.provider,
-        model: resolved.model,
-        maxOutputTokens: resolved.entry.maxOutputTokens,
-        contextWindow: resolved.entry.contextWindow,
+      additionalRoots,
+      env: scrubbed,
+      secretEnv,
+      memoryDir: memory,
+      readOnlyRoots,
+      shells,
+      ...(sandbox ? { sandbox } : {}),
+      webFetch: {
+        fetch: globalThis.fetch,
+        complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
       },
-      resolveModel: (spec) => {
-        const child = resolveSpec(spec);
-        const { maxOutputTokens, contextWindow } = child.entry;
-        return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
-      },
-      canUseTool: permissions,
-      environment: subagentEnvironment({ cwd, now: new Date(), env }),
-      cwd,
-      home,
-      env,
-      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
-      maxTurns,
-      ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-      maxDepth: options.maxAgentDepth ?? 1,
-      // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
-      transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
-      ...(options.journal ? { journal: options.journal } : {}),
-    });
-
-    const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
-      createContext({
-        cwd,
-        home,
-        model: resolved.model,
-        tools: tools.map((t) => toToolDefinition(t)),
-        skills: () => renderSkillsList(skills.skills) || undefined,
-        trackedFiles: () => getReadTracker(toolState).entries(),
-        ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
-        ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
-        env,
-        git: { env: scrubbed, secretEnv },
-        ...(resumed ? { system: resumed.system } : {}),
-        ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
-      });
-    // The session to continue is locked and read now: its system prompt is the one to send again.
-    const sessionOptions = options.session ?? {};
-    const dir = sessionOptions.dir ?? sessionsDir(where);
-    const toResume = findSessionToResume(sessionOptions, dir, where, warn);
-    const header = toResume?.loaded.header;
-    let context: Context;
-    try {
-      context = await makeContext(
-        header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
-      );
-    } catch (error) {
-      if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
-      throw error;
+      ...(hasWebSearch(wire)
+        ? {
+            webSearch: {
+              search: (query, searchOptions) =>
+                webSearch({ provider: wire, model: helper, query, ...searchOptions }),
+            },
+          }
+        : {}),
+    }) as Tool<never>[]),
+    // `inline` is called at run time, once the permission checker below exists.
+    createSkillTool(() => skills.skills, { inline }) as unknown as Tool<never>,
+    createTaskTool({
+      agents: agents.agents,
+      toolNames: () => tools.map((t) => t.name),
+    }) as unknown as Tool<never>,
+  ];
+  // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
+  const tools: Tool<never>[] = [
+    ...builtin.filter((t) => !extra.some((e) => e.name === t.name)),
+    ...extra,
+  ].filter((tool) => !removed.has(tool.name));
+  // The MCP tools come last, in their fixed order. The array is changed in place (between prompts only), so the
+  // sub-agents' spawner and the Task tool see the same list.
+  const mcp = await mcpStarting;
+  const fixedTools = tools.length;
+  tools.push(...(mcp?.servers.tools ?? []));
+  const toolState = new ToolState();
+  const mode = options.permissionMode ?? "default";
+  const permissions = createPermissionChecker({
+    rules: settings.rules,
+    mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
+    additionalDirectories: additionalRoots,
+    ownFolders: [memory],
+    home,
+    preApproved: activeAllowedTools,
+    allowedTools: options.allowedTools ?? [],
+    disallowedTools: options.disallowedTools ?? [],
+    cwd,
+    ...(options.ask ? { ask: options.ask } : {}),
+    sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
+  });
+  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const denials: PermissionDenial[] = [];
+  const canUseTool: CanUseTool = async (tool, input, ctx) => {
+    const decision = await permissions(tool, input, ctx);
+    if (decision.behavior === "deny") {
+      denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
     }
-
-    const logging = sessionOptions.log !== false;
-    const newLog = () =>
-      SessionLog.create(dir, {
-        cwd,
-        model: `${resolved.provider.api}:${resolved.model}`,
-        system: context.system,
-      });
-    let log: SessionLog | undefined;
-    let history: Message[] = [];
-    if (toResume) {
-      const resumed = continueSession(toResume);
-      log = resumed.log;
-      history = resumed.history;
-    }
-    const resumedMessages = history.length;
-    let used: number | undefined;
-    let running = false;
-    let closed = false;
-
-    let byName = new Map(tools.map((t) => [t.name, t]));
-    /** Takes in the tool lists MCP servers changed since the last prompt; returns why, if any did. */
-    const applyMcpChanges = (): string | undefined => {
-      const reason = mcp?.servers.applyChanges();
-      if (reason === undefined || !mcp) return undefined;
-      tools.splice(fixedTools, tools.length - fixedTools, ...mcp.servers.tools);
-      byName = new Map(tools.map((t) => [t.name, t]));
-      context.explainNextChange(reason);
-      return reason;
-    };
-    const agent: CodingAgent = {
+    return decision;
+  };
+  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
+  const spawn = createSubagentSpawner({
+    tools,
+    parent: {
       provider: resolved.provider,
       providerName: resolved.entry.provider,
       model: resolved.model,
       maxOutputTokens: resolved.entry.maxOutputTokens,
-      tools,
-      mcp,
-      get context() {
-        return context;
-      },
-      permissions,
-      toolState,
-      skills,
-      agents,
-      get history() {
-        return history;
-      },
-      resumedMessages,
-      get sessionPath() {
-        return log?.path;
-      },
-      spawn,
-      childEnv: scrubbed,
-      contextWindow(): ContextWindowUsage {
-        return { limit: resolved.entry.contextWindow, used };
-      },
-      async *prompt(
-        text: string,
-        promptOptions: PromptOptions = {},
-      ): AsyncGenerator<AgentEvent, AgentResult> {
-        if (closed) throw new Error("This agent is closed.");
-        if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
-        running = true;
-        try {
-          // A new session file is made with the first prompt: a command that sends nothing leaves no file.
-          if (!log && logging) log = newLog();
-          // A server's changed tool list takes effect here, between prompts, never inside a run.
-          const changed = applyMcpChanges();
-          if (changed) {
-            yield {
-              type: "warning",
-              code: "mcp-tools-changed",
-              message: `${changed}: the new tools apply from this message`,
-              turn: 0,
-              agentPath: [],
-            };
-          }
-          const runOptions: RunAgentOptions = {
-            provider: resolved.provider,
-            model: resolved.model,
-            system: context.system,
-            tools,
-            messages: appendPrompt(history, text),
-            maxTurns: promptOptions.maxTurns ?? maxTurns,
-            maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
-            canUseTool: permissions,
-            toolState,
-            spawn,
-            contextWindow: resolved.entry.contextWindow,
-            prepareRequest: (request, info) => context.prepareRequest(request, info),
-            ...(log ? sessionLogHooks(log) : {}),
-            ...(options.journal ? { journal: options.journal } : {}),
-            ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
-            ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
-            ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
+      contextWindow: resolved.entry.contextWindow,
+    },
+    resolveModel: (spec) => {
+      const child = resolveSpec(spec);
+      const { maxOutputTokens, contextWindow } = child.entry;
+      return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
+    },
+    canUseTool,
+    environment: subagentEnvironment({ cwd, now: new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+    maxTurns,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    maxDepth: options.maxAgentDepth ?? 1,
+    // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
+    transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
+    ...(options.journal ? { journal: options.journal } : {}),
+  });
+
+  const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
+    createContext({
+      cwd,
+      home,
+      model: resolved.model,
+      tools: tools.map((t) => toToolDefinition(t)),
+      skills: () => renderSkillsList(skills.skills) || undefined,
+      trackedFiles: () => getReadTracker(toolState).entries(),
+      sources: [todoReminderSource()],
+      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+      env,
+      git: { env: scrubbed, secretEnv },
+      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
+    });
+  // The session to continue is locked and read now: its system prompt is the one to send again.
+  const sessionOptions = options.session ?? {};
+  const dir = sessionOptions.dir ?? sessionsDir(where);
+  const toResume = findSessionToResume(sessionOptions, dir, where, warn);
+  const header = toResume?.loaded.header;
+  let context: Context;
+  try {
+    context = await makeContext(
+      header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
+    );
+  } catch (error) {
+    if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
+    return closeMcpOnError(error);
+  }
+
+  const logging = sessionOptions.log !== false;
+  const newLog = () =>
+    SessionLog.create(dir, {
+      cwd,
+      model: `${resolved.provider.api}:${resolved.model}`,
+      system: context.system,
+    });
+  let log: SessionLog | undefined;
+  let history: Message[] = [];
+  if (toResume) {
+    const resumed = continueSession(toResume);
+    log = resumed.log;
+    history = resumed.history;
+  }
+  const resumedMessages = history.length;
+  let used: number | undefined;
+  let running = false;
+  let closed = false;
+
+  let byName = new Map(tools.map((t) => [t.name, t]));
+  /** Takes in the tool lists MCP servers changed since the last prompt; returns why, if any did. */
+  const applyMcpChanges = (): string | undefined => {
+    const reason = mcp?.servers.applyChanges();
+    if (reason === undefined || !mcp) return undefined;
+    tools.splice(fixedTools, tools.length - fixedTools, ...mcp.servers.tools);
+    byName = new Map(tools.map((t) => [t.name, t]));
+    context.explainNextChange(reason);
+    return reason;
+  };
+  const modelFor = (spec: string | undefined): ModelChoice | undefined => {
+    const full = modelSpecFor(spec, { provider: resolved.entry.provider, model: resolved.model });
+    if (full === undefined) return undefined;
+    const other = resolveSpec(full);
+    return { provider: other.provider, model: other.model, maxOutputTokens: other.entry.maxOutputTokens };
+  };
+  const agent: CodingAgent = {
+    provider: resolved.provider,
+    providerName: resolved.entry.provider,
+    model: resolved.model,
+    maxOutputTokens: resolved.entry.maxOutputTokens,
+    tools,
+    mcp,
+    get context() {
+      return context;
+    },
+    permissions,
+    toolState,
+    skills,
+    agents,
+    get history() {
+      return history;
+    },
+    resumedMessages,
+    get sessionPath() {
+      return log?.path;
+    },
+    permissionDenials: denials,
+    get sessionId() {
+      return log?.header.id;
+    },
+    spawn,
+    childEnv: scrubbed,
+    shells,
+    sandbox,
+    readable,
+    images: resolved.entry.images,
+    modelFor,
+    inline,
+    contextWindow(): ContextWindowUsage {
+      return { limit: resolved.entry.contextWindow, used };
+    },
+    async *prompt(
+      text: string | ContentBlock[],
+      promptOptions: PromptOptions = {},
+    ): AsyncGenerator<AgentEvent, AgentResult> {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
+      running = true;
+      try {
+        // A new session file is made with the first prompt: a command that sends nothing leaves no file.
+        if (!log && logging) log = newLog();
+        // A server's changed tool list takes effect here, between prompts, never inside a run.
+        const changed = applyMcpChanges();
+        if (changed) {
+          yield {
+            type: "warning",
+            code: "mcp-tools-changed",
+            message: `${changed}: the new tools apply from this message`,
+            turn: 0,
+            agentPath: [],
           };
-          const run = runAgent(runOptions);
-          for (;;) {
-            const next = await run.next();
-            if (next.done) {
-              history = next.value.messages;
-              return next.value;
-            }
-            const event = next.value;
-            if (
-              event.type === "message" &&
-              event.agentPath.length === 0 &&
-              event.message.role === "assistant"
-            ) {
-              const usage = event.message.usage;
-              if (usage) {
-                used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+        }
+        // A skill's model lasts for the run that loaded it, not for the prompts after.
+        clearSkillModel(toolState);
+        const chosen = promptOptions.model;
+        const skillModels = new Map<string, ModelChoice | undefined>();
+        const warnings: AgentEvent[] = [];
+        const runOptions: RunAgentOptions = {
+          provider: chosen?.provider ?? resolved.provider,
+          model: chosen?.model ?? resolved.model,
+          system: context.system,
+          tools,
+          messages: appendPrompt(history, text),
+          maxTurns: promptOptions.maxTurns ?? maxTurns,
+          maxTokens:
+            promptOptions.maxTokens ??
+            (chosen && options.maxTokens === undefined
+              ? Math.min(chosen.maxOutputTokens, 32_000)
+              : defaultMaxTokens),
+          selectModel: (state) => {
+            const spec = skillModel(state);
+            if (spec === undefined) return undefined;
+            if (!skillModels.has(spec)) {
+              try {
+                skillModels.set(spec, modelFor(spec));
+              } catch (error) {
+                skillModels.set(spec, undefined);
+                warnings.push({
+                  type: "warning",
+                  turn: 0,
+                  agentPath: [],
+                  code: "skill_model",
+                  message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+                });
               }
             }
-            yield event;
-          }
-        } finally {
-          running = false;
-        }
-      },
-      expandSlash(line) {
-        const slash = parseSlash(line.trim());
-        if (!slash) return { kind: "none" };
-        const mcpPrompt = mcp?.servers.prompts.find((p) => p.name === slash.name);
-        if (mcpPrompt) {
-          return {
-            kind: "mcp-prompt",
-            name: mcpPrompt.name,
-            expand: (signal) => mcpPrompt.expand(slash.args, signal),
-          };
-        }
-        const target = findSlashTarget(slash.name, skills);
-        if (!target) return { kind: "unknown", name: slash.name };
-        activateSkill(toolState, target);
-        return { kind: "prompt", text: expandInvocation(target, slash.args) };
-      },
-      async previewRequest(text) {
-        // A throwaway context with the same system prompt: the agent's own context is not advanced.
-        const preview = await makeContext({ system: context.system });
-        const request: ModelRequest = {
-          model: resolved.model,
-          system: preview.system,
-          tools: tools.map((t) => toToolDefinition(t)),
-          messages: appendPrompt(history, text),
-          maxTokens: defaultMaxTokens,
+            return skillModels.get(spec);
+          },
+          canUseTool,
+          toolState,
+          spawn,
+          contextWindow: resolved.entry.contextWindow,
+          prepareRequest: (request, info) => context.prepareRequest(request, info),
+          ...(log ? sessionLogHooks(log) : {}),
+          ...(options.journal ? { journal: options.journal } : {}),
+          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+          ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
+          ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
         };
-        return preview.prepareRequest(request, { turn: 1 });
-      },
-      async previewSubagentRequest(name, text) {
-        const definition = agents.agents.find((a) => a.name === name);
-        if (!definition) return undefined;
-        return spawn.firstRequest(
-          spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
-        );
-      },
-      summarize(block) {
-        const tool = byName.get(block.name);
-        try {
-          return tool?.summarize
-            ? tool.summarize(block.input as never)
-            : `${block.name}(${JSON.stringify(block.input)})`;
-        } catch {
-          return block.name;
+        const run = runAgent(runOptions);
+        for (;;) {
+          const next = await run.next();
+          yield* warnings.splice(0);
+          if (next.done) {
+            history = next.value.messages;
+            return next.value;
+          }
+          const event = next.value;
+          if (
+            event.type === "message" &&
+            event.agentPath.length === 0 &&
+            event.message.role === "assistant"
+          ) {
+            const usage = event.message.usage;
+            if (usage) {
+              used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+            }
+          }
+          yield event;
         }
-      },
-      async clear() {
-        context = await makeContext();
-        toolState.clear();
-        history = [];
-        used = undefined;
-        // The earlier conversation's file is done with: another mitsu may continue it now.
-        log?.close();
-        log = undefined;
-      },
-      async close() {
-        closed = true;
-        log?.close();
-        await dumping?.flush();
-        await mcp?.servers.close();
-      },
-    };
-    return agent;
-  }
+      } finally {
+        clearSkillModel(toolState);
+        running = false;
+      }
+    },
+    expandSlash(line) {
+      const slash = parseSlash(line.trim());
+      if (!slash) return { kind: "none" };
+      const mcpPrompt = mcp?.servers.prompts.find((p) => p.name === slash.name);
+      if (mcpPrompt) {
+        return { kind: "mcp-prompt", name: mcpPrompt.name, expand: (signal) => mcpPrompt.expand(slash.args, signal) };
+      }
+      const target = findSlashTarget(slash.name, skills);
+      if (!target) return { kind: "unknown", name: slash.name };
+      activateSkill(toolState, target);
+      return { kind: "prompt", text: expandInvocation(target, slash.args) };
+    },
+    async previewRequest(text) {
+      // A throwaway context with the same system prompt: the agent's own context is not advanced.
+      const preview = await makeContext({ system: context.system });
+      const request: ModelRequest = {
+        model: resolved.model,
+        system: preview.system,
+        tools: tools.map((t) => toToolDefinition(t)),
+        messages: appendPrompt(history, text),
+        maxTokens: defaultMaxTokens,
+      };
+      return preview.prepareRequest(request, { turn: 1 });
+    },
+    async previewSubagentRequest(name, text) {
+      const definition = agents.agents.find((a) => a.name === name);
+      if (!definition) return undefined;
+      return spawn.firstRequest(
+        spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
+      );
+    },
+    summarize: (block) => summarizeCall(byName.get(block.name), block),
+    async clear() {
+      context = await makeContext();
+      toolState.clear();
+      history = [];
+      used = undefined;
+      // The earlier conversation's file is done with: another mitsu may continue it now.
+      log?.close();
+      log = undefined;
+    },
+    async close() {
+      closed = true;
+      log?.close();
+      await shells.killAll();
+      await dumping?.flush();
+      await mcp?.servers.close();
+    },
+  };
+  return agent;
 }
 
 /**
@@ -427,7 +553,11 @@ function findSessionToResume(
   warn: (message: string) => void,
 ): SessionToResume | undefined {
   const legacy = legacySessionsDir(where);
-  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  const path = choice.resume
+    ? findSession(dir, choice.resume, where.cwd)
+    : choice.continue
+      ? latestSession([dir, legacy], where.cwd)
+      : undefined;
   if (choice.continue && !choice.resume && !path)
     warn("no earlier session in this folder; starting a new one");
   if (!path) return undefined;
@@ -443,4 +573,18 @@ function findSessionToResume(
     warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
   }
   return toResume;
+}
+
+/**
+ * The folders of the user's and the shipped skills (real paths), readable by Read, Grep and Glob so the model can
+ * open the `references/` and `scripts/` their instructions list; project skills are in the workspace already.
+ */
+async function skillFolders(catalog: DiscoverResult): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  for (const skill of catalog.skills) {
+    if (skill.source === "project") continue;
+    const real = await realpath(skill.dir).catch(() => undefined);
+    if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
+  }
+  return folders;
 }

@@ -364,6 +364,26 @@ describe("the question for a compound command that rules allow in part", () => {
   });
 });
 
+describe("a loop's question (regression: `for … do echo …; sleep 1; done` became Bash(for:*))", () => {
+  it("suggests rules for the commands in the loop, not for its header; allowed, the loop runs", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request);
+        return "allow_always";
+      },
+    });
+    await check(...bash("for i in 1 2 3; do echo $i; sleep 1; done"), ctx);
+    expect(asked[0]?.suggestedRules).toEqual(["Bash(echo:*)", "Bash(sleep:*)"]);
+    expect(await check(...bash("for f in a b; do echo $f; done"), ctx)).toEqual({ behavior: "allow" });
+    // A substitution in the word list is a command of its own, still checked.
+    expect(await check(...bash("for f in $(rm -rf x); do echo $f; done"), ctx)).toMatchObject({
+      behavior: "allow",
+    });
+    expect(asked.at(-1)?.suggestedRules).toEqual(["Bash(rm:*)"]);
+  });
+});
+
 describe("the model's own folders (its memory)", () => {
   it("allow Write and Edit inside them, but not in plan mode, and never over a deny rule", async () => {
     const memory = join(base, "home", ".mitsu", "projects", "p", "memory");
@@ -382,6 +402,68 @@ describe("the model's own folders (its memory)", () => {
       ownFolders: [memory],
     });
     expect((await denied(TOOLS.Write, inside, ctx)).behavior).toBe("deny");
+  });
+});
+
+describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
+  it("runs a command no rule allows without asking, but deny and ask rules, plan mode and protected paths still hold", async () => {
+    const auto = (extra: Partial<PermissionCheckerOptions> = {}) =>
+      checker({ sandboxAutoAllow: true, ...extra });
+    expect((await auto()(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("allow");
+    expect((await auto()(...bash("cat .gitignore .github/x && ls foo.git"), ctx)).behavior).toBe("allow");
+    expect((await checker()(...bash("npm test"), ctx)).behavior).toBe("deny");
+    const denied = auto({ rules: rules({ deny: ["Bash(rm:*)"] }) });
+    expect((await denied(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("deny");
+    expect((await auto({ mode: "plan" })(...bash("ls"), ctx)).behavior).toBe("deny");
+    for (const command of [
+      "echo x > .git/hooks/pre-commit",
+      "cat .mitsu/settings.json",
+      "rm -r ./.claude",
+      "echo x>.mitsu/settings.json",
+      "cp evil .m*/settings.json",
+      "echo `id`",
+    ]) {
+      expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");
+    }
+  });
+});
+
+describe("the tools that touch only the model's own state", () => {
+  it("TodoWrite, BashOutput and KillShell run without asking", async () => {
+    for (const name of ["TodoWrite", "BashOutput", "KillShell"]) {
+      expect((await checker()(tool(name), {}, ctx)).behavior, name).toBe("allow");
+    }
+  });
+});
+
+describe("WebFetch", () => {
+  it("asks per site, and 'always' allows that host only (domain rules, subdomain wildcards)", async () => {
+    const fetchTool = tool("WebFetch", true, (input) => ({ url: input.url! }));
+    const asked: string[][] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request.suggestedRules);
+        return "allow_always";
+      },
+    });
+    expect((await check(fetchTool, { url: "https://docs.example.com/a", prompt: "?" }, ctx)).behavior).toBe(
+      "allow",
+    );
+    expect(asked).toEqual([["WebFetch(domain:docs.example.com)"]]);
+    await check(fetchTool, { url: "https://DOCS.example.com./b", prompt: "?" }, ctx);
+    expect(asked).toHaveLength(1);
+    await check(fetchTool, { url: "https://evil.test/", prompt: "?" }, ctx);
+    expect(asked).toHaveLength(2);
+    const wildcard = checker({ allowedTools: ["WebFetch(domain:*.example.com)"] });
+    expect((await wildcard(fetchTool, { url: "https://a.b.example.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "allow",
+    );
+    expect((await wildcard(fetchTool, { url: "https://example.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "deny",
+    );
+    expect((await wildcard(fetchTool, { url: "https://notexample.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "deny",
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
-import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG } from "./model-catalog.js";
+import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
 import type { KnownServer, OpenAIChatQuirks } from "./openai-chat/quirks.js";
@@ -22,6 +22,12 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /**
+   * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
+   * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
+   * custom provider's model).
+   */
+  images: boolean;
 }
 
 export interface ResolvedModel {
@@ -72,7 +78,7 @@ export const BUILTIN_PROVIDERS: Readonly<
  * `gemini-…`) or a models.json provider lists it.
  *
  * - A model id the registry does not know is passed through with `DEFAULT_LIMITS`.
- * - Keys: `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`); a models.json entry's
+ * - Keys: `ANTHROPIC_API_KEY` (or `ANTHROPIC_AUTH_TOKEN`, sent as a Bearer token), `OPENAI_API_KEY`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`); a models.json entry's
  *   `apiKey` / `apiKeyEnv`. A missing key is an Error that names the variable to set — except for a base URL on
  *   this machine (a local server needs none) and for custom providers that declare no key.
  * - Base URLs: `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` (with `/v1`), `GEMINI_BASE_URL` (no version path), then the
@@ -110,16 +116,24 @@ export function resolveModel(
     maxOutputTokens: limits?.maxOutputTokens ?? DEFAULT_LIMITS.maxOutputTokens,
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
+    images:
+      listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
-  const apiKey = resolveKey(providerName, builtin?.keyEnv, custom, env, baseURL);
+  // Claude Code's `ANTHROPIC_AUTH_TOKEN`: a Bearer token (gateways, proxies) that stands in for the key.
+  const authToken = api === "anthropic" && builtin ? nonEmpty(env.ANTHROPIC_AUTH_TOKEN) : undefined;
+  const apiKey =
+    authToken !== undefined && nonEmpty(env.ANTHROPIC_API_KEY) === undefined
+      ? undefined
+      : resolveKey(providerName, builtin?.keyEnv, custom, env, baseURL);
   let provider = createProvider(api, {
     apiKey,
     baseURL,
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
   return { provider, model, entry };
@@ -215,6 +229,7 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  authToken: string | undefined;
 }
 
 function createProvider(api: Api, s: AdapterSettings): Provider {
@@ -225,6 +240,7 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        ...(s.authToken !== undefined ? { authToken: s.authToken } : {}),
       });
     case "openai-chat":
       return createOpenAIChatProvider({
@@ -249,4 +265,20 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         fetch: s.fetch,
       });
   }
+}
+
+/**
+ * The model for side calls of a session on `entry`: the family's small model (`SMALL_MODELS`) when the session
+ * uses a built-in provider with a catalogued model (a custom server may not serve it), else the session's own
+ * model. `MITSU_SMALL_MODEL` (a model id of the same provider) overrides it.
+ */
+export function helperModel(
+  entry: ModelEntry,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const chosen = env.MITSU_SMALL_MODEL?.trim();
+  if (chosen) return chosen;
+  const builtin = BUILTIN_PROVIDERS[entry.provider];
+  if (!builtin || !entry.known) return entry.id;
+  return SMALL_MODELS[builtin.family];
 }

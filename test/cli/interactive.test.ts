@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,6 +167,33 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(existsSync(join(t.cwd, "marker"))).toBe(true);
     expect(blocks(t.sim, 1, 2)[0]?.is_error).toBeFalsy();
     expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
+  });
+
+  it("a footer after each turn says how long it took and the tokens, without --verbose", async () => {
+    const t = await interactive({ script: [text("First."), text("Second.")] });
+    t.type("one");
+    await t.screen.waitFor("First.");
+    await t.screen.waitFor(" out");
+    t.type("two");
+    await t.screen.waitFor("Second.");
+    await t.screen.waitFor(" out", 2);
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out\n/);
+  });
+
+  it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
+    const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
+    t.type("loop");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("2 [a]lways (adds Bash(echo:*)) for this project");
+    t.type("2");
+    await t.screen.waitFor("Looped.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const saved = JSON.parse(readFileSync(join(t.cwd, ".mitsu", "settings.local.json"), "utf8"));
+    expect(saved.permissions.allow).toEqual(["Bash(echo:*)"]);
+    expect(t.screen.text).toContain("saved Bash(echo:*)");
   });
 
   it("asks for parallel calls one at a time, each answer to its own call", async () => {
@@ -393,6 +420,59 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(code).toBe(0);
     expect(screen.text).toContain("Piped answer.");
     expect(screen.text).not.toContain("> ");
+  });
+});
+
+describe("background shells at the terminal", () => {
+  it("lists the shells still running after a reply, and stops them when mitsu exits", async () => {
+    const t = await interactive(
+      {
+        script: [
+          {
+            content: [
+              {
+                type: "tool_use",
+                name: "Bash",
+                input: { command: "echo $$ > server.pid; sleep 60", run_in_background: true },
+              },
+            ],
+          },
+          text("The server runs."),
+        ],
+      },
+      ["--allowedTools", "Bash"],
+    );
+    t.type("start the server");
+    await t.screen.waitFor("The server runs.");
+    await t.screen.waitFor("◦ 1 background shell running: bash_1 echo $$ > server.pid; sleep 60");
+    const pidFile = join(t.cwd, "server.pid");
+    for (let i = 0; i < 100 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8") !== ""); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("images at the terminal", () => {
+  it("a dropped image's path, wherever it is, is attached", async () => {
+    const t = await interactive({ script: [text("A dot.")] });
+    const dir = join(t.cwd, "..", "Desktop Shots");
+    mkdirSync(dir);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    writeFileSync(join(dir, "a.png"), png);
+    t.type(`what is this ${join(dir, "a.png").replace(/ /g, "\\ ")}`);
+    await t.screen.waitFor("A dot.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const content = blocks(t.sim, 0, 0);
+    expect(content.some((b) => b.type === "image")).toBe(true);
+    expect(content.at(-1)?.text).toBe(`what is this [Image #1: ${join(dir, "a.png")}]`);
   });
 });
 

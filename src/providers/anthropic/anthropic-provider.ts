@@ -12,6 +12,8 @@ export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-202
 export interface AnthropicOptions {
   /** Sent as `x-api-key`. Not read from the environment here: the model registry does that. */
   apiKey?: string;
+  /** Sent as `authorization: Bearer …` (Claude Code's `ANTHROPIC_AUTH_TOKEN`, for gateways); with or without `apiKey`. */
+  authToken?: string;
   /** Without the `/v1` path (as `ANTHROPIC_BASE_URL`); default `https://api.anthropic.com`. */
   baseURL?: string;
   fetch?: typeof fetch;
@@ -36,6 +38,7 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
   return createHttpProvider({
     api: "anthropic",
+    serverTools: ["web_search"],
     secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: buildHeaders(options),
@@ -56,6 +59,7 @@ function buildHeaders(options: AnthropicOptions): Record<string, string> {
     "anthropic-version": options.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
   };
   if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+  if (options.authToken !== undefined) headers.authorization = `Bearer ${options.authToken}`;
   const betas: string[] = [];
   if (options.fineGrainedBetaHeader) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
