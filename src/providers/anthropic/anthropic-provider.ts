@@ -1,6 +1,6 @@
+import { createHttpProvider } from "../http/http-provider.js";
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
 import { decodeAnthropicStream } from "./decode-stream.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";

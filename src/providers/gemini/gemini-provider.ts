@@ -1,7 +1,7 @@
+import { createHttpProvider } from "../http/http-provider.js";
+import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { ModelRequest, Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
-import { requestHeaders } from "../shared/request-headers.js";
 import { decodeGeminiStream } from "./decode-stream.js";
 import { encodeGeminiRequest } from "./encode-request.js";
 import { parseGeminiError } from "./parse-gemini-error.js";

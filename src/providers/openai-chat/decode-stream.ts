@@ -1,12 +1,12 @@
 import type { StopReason, Usage } from "../../messages/index.js";
 import type { SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../decode/decode-sse-attempt.js";
+import { MessageAssembler } from "../decode/message-assembler.js";
+import { newToolUseId } from "../decode/new-id.js";
+import { parseOpenAIStreamError } from "../http/parse-openai-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../shared/decode-sse-attempt.js";
-import { MessageAssembler } from "../shared/message-assembler.js";
-import { newToolUseId } from "../shared/new-id.js";
-import { parseOpenAIStreamError } from "../shared/parse-openai-error.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 
 export interface OpenAIChatDecodeOptions {
   signal?: AbortSignal | undefined;

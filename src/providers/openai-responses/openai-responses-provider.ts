@@ -1,8 +1,8 @@
+import { createHttpProvider } from "../http/http-provider.js";
+import { parseOpenAIError } from "../http/parse-openai-error.js";
+import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
 import type { Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
-import { parseOpenAIError } from "../shared/parse-openai-error.js";
-import { requestHeaders } from "../shared/request-headers.js";
 import { decodeResponsesStream } from "./decode-stream.js";
 import { encodeResponsesRequest, type ResponsesEncodeOptions } from "./encode-request.js";
 

@@ -1,8 +1,8 @@
 import type { AssistantMessage, ContentBlock, StopReason } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { MessageAssembler, type Termination } from "../decode/message-assembler.js";
+import { newToolUseId } from "../decode/new-id.js";
 import type { CallOptions, ModelRequest, Provider } from "../provider.js";
-import { MessageAssembler, type Termination } from "../shared/message-assembler.js";
-import { newToolUseId } from "../shared/new-id.js";
 import { renderHistory } from "./render-history.js";
 import { type ToolCallToken, XmlToolCallParser } from "./tool-call-parser.js";
 import { renderToolPrompt } from "./tool-prompt.js";

@@ -1,5 +1,6 @@
 import type { BlockMeta, ToolUseBlock } from "../../messages/index.js";
 import type { JsonResult } from "../../stream/json-result.js";
+import { isPlainObject } from "../is-plain-object.js";
 
 /**
  * The `tool_use` block for streamed input text, judged by the JSON accumulator.
@@ -27,8 +28,4 @@ export function toolUseFromJson(
   }
   if (meta !== undefined) block.meta = meta;
   return block;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { parseOpenAIError, parseOpenAIStreamError } from "../http/parse-openai-error.js";
+import { redactHeaders } from "../http/redact-headers.js";
 import { MessageAssembler } from "./message-assembler.js";
-import { parseOpenAIError, parseOpenAIStreamError } from "./parse-openai-error.js";
-import { redactHeaders } from "./redact-headers.js";
 
 describe("MessageAssembler", () => {
   it("numbers blocks by opening order, lets them interleave, and ends once", () => {
