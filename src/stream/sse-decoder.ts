@@ -10,6 +10,8 @@ export interface SseEvent {
 export interface DecodeSseOptions {
   /** On abort the body is cancelled and the generator throws the signal's reason. */
   signal?: AbortSignal;
+  /** Called after each read of the body that brought bytes (an idle watch counts silence from it). Must not throw. */
+  onRead?: () => void;
 }
 
 /** The two operations the decoder needs from a body, whatever its kind. */
@@ -48,7 +50,7 @@ export async function* decodeSseBatches(
   body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
   options: DecodeSseOptions = {},
 ): AsyncGenerator<SseEvent[]> {
-  const { signal } = options;
+  const { signal, onRead } = options;
   signal?.throwIfAborted();
   let events: SseEvent[] = [];
   const parser = createParser({
@@ -65,6 +67,7 @@ export async function* decodeSseBatches(
     for (;;) {
       const result = await abortable(source.read(), signal);
       if (result.done) break;
+      onRead?.();
       const text = decoder.decode(result.value, { stream: true });
       if (text.length > 0) parser.feed(text);
       if (events.length > 0) {

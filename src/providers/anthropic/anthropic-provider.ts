@@ -1,5 +1,6 @@
-import { createHttpProvider } from "../http/http-provider.js";
+import type { IdleOptions } from "../decode/idle-watch.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";
 import { decodeAnthropicStream } from "./decode-stream.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
@@ -9,7 +10,7 @@ export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 
-export interface AnthropicOptions {
+export interface AnthropicOptions extends IdleOptions {
   /** Sent as `x-api-key`. Not read from the environment here: the model registry does that. */
   apiKey?: string;
   /** Without the `/v1` path (as `ANTHROPIC_BASE_URL`); default `https://api.anthropic.com`. */
@@ -40,11 +41,12 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
     headers: buildHeaders(options),
     body: encodeAnthropicRequest,
     parseError: parseAnthropicError,
-    decode: (response, { signal, liveInput }) => decodeAnthropicStream(response.body, { signal, liveInput }),
+    decode: decodeAnthropicStream,
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
     random: options.random,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }
 

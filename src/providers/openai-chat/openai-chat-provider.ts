@@ -1,7 +1,8 @@
-import { createHttpProvider } from "../http/http-provider.js";
+import type { IdleOptions } from "../decode/idle-watch.js";
 import { parseOpenAIError } from "../http/parse-openai-error.js";
 import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";
 import { decodeOpenAIChatStream } from "./decode-stream.js";
 import { encodeOpenAIChatRequest } from "./encode-request.js";
@@ -9,7 +10,7 @@ import { type KnownServer, type OpenAIChatQuirks, resolveQuirks } from "./quirks
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-export interface OpenAIChatProviderOptions {
+export interface OpenAIChatProviderOptions extends IdleOptions {
   /** Sent as `Authorization: Bearer …`; local servers need none. */
   apiKey?: string | undefined;
   /** Includes the version path, as `OPENAI_BASE_URL` does: default `https://api.openai.com/v1`. */
@@ -49,15 +50,15 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
     ),
     body: (request) => encodeOpenAIChatRequest(request, encodeOptions),
     parseError: parseOpenAIError,
-    decode: (response, call) =>
+    decode: (response, context) =>
       decodeOpenAIChatStream(response, {
-        signal: call.signal,
-        live: call.liveInput ?? true,
+        ...context,
         reasoningField: quirks.reasoningField,
         newId: options.newId,
       }),
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }
