@@ -63,7 +63,7 @@ export async function* decodeSseAttempt(
   let idleFor: number | undefined;
   const watch = new IdleWatch(limits, (silentMs) => {
     idleFor = silentMs;
-    reads.abort(new Error(`no data for ${Math.round(silentMs / 1000)} s`));
+    reads.abort(new Error(`no data for ${seconds(silentMs)}`));
   });
   const forward = () => reads.abort(signal?.reason);
   if (signal?.aborted) forward();
@@ -122,12 +122,17 @@ function definedOnly(limits: IdleOptions | undefined): Partial<IdleLimits> {
   return out;
 }
 
+/** `90 s`, `0.4 s`. */
+function seconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
 /** A stream that went silent: retryable, as a dropped connection is. */
 function idleOutcome(silentMs: number): Outcome {
   return {
     stopReason: "error",
     error: new ProviderError({
-      message: `The provider sent nothing for ${Math.round(silentMs / 1000)} s (idle timeout); the connection was dropped`,
+      message: `The provider sent nothing for ${seconds(silentMs)} (idle timeout); the connection was dropped`,
       type: "network_error",
       isRetryable: true,
     }),
