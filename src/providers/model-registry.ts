@@ -120,6 +120,8 @@ export function resolveModel(
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    idleTimeoutMs: custom?.idleTimeoutMs,
+    stallWarningMs: custom?.stallWarningMs,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
   return { provider, model, entry };
@@ -215,6 +217,8 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  idleTimeoutMs: number | undefined;
+  stallWarningMs: number | undefined;
 }
 
 function createProvider(api: Api, s: AdapterSettings): Provider {
@@ -225,6 +229,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "openai-chat":
       return createOpenAIChatProvider({
@@ -233,6 +239,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         headers: s.headers,
         quirks: s.quirks as KnownServer | Partial<OpenAIChatQuirks> | undefined,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "openai-responses":
       return createOpenAIResponsesProvider({
@@ -240,6 +248,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "gemini":
       return createGeminiProvider({
@@ -247,6 +257,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
   }
 }
