@@ -9,7 +9,6 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 export function headerProblem(name: string, value: string): string | undefined {
   if (!TOKEN.test(name)) return `${JSON.stringify(name)} is not a valid HTTP header name`;
   if (/[\r\n\0]/.test(value)) return `the value of ${name} contains a line break or NUL`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point
   if (/[^\u0000-\u00ff]/.test(value))
     return `the value of ${name} has a character fetch cannot send (above U+00FF)`;
   return undefined;
