@@ -1,7 +1,7 @@
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { DecodeContext } from "./decode/decode-context.js";
-import type { IdleOptions } from "./decode/idle-watch.js";
 import { toolUseIdsOf } from "./decode/unique-tool-ids.js";
+import type { IdleOptions } from "./http/idle-watch.js";
 import type { PostJsonArgs } from "./http/post-json.js";
 import { redactHeaders } from "./http/redact-headers.js";
 import type { RetryOptions } from "./http/retry-policy.js";
@@ -64,6 +64,7 @@ export function createHttpProvider(spec: HttpProviderSpec): Provider {
             idle: spec.idle,
           }),
         signal: call.signal,
+        idle: spec.idle,
         retry: spec.retry,
         sleep: spec.sleep,
         random: spec.random,

@@ -1,4 +1,4 @@
-import type { IdleOptions } from "../decode/idle-watch.js";
+import type { IdleOptions } from "../http/idle-watch.js";
 import type { RetryOptions } from "../http/retry-policy.js";
 import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";

@@ -1,4 +1,4 @@
-import type { IdleOptions } from "./idle-watch.js";
+import type { IdleOptions } from "../http/idle-watch.js";
 
 /** What every adapter's decoder is given for one response, besides the response itself. */
 export interface DecodeContext {

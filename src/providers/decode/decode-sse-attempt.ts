@@ -2,16 +2,10 @@ import type { AssistantMessage, StopReason } from "../../messages/index.js";
 import { coalesceDeltas } from "../../stream/coalesce-deltas.js";
 import { decodeSseBatches, type SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { type IdleOptions, IdleWatch, idleLimits, isStallNotice } from "../http/idle-watch.js";
 import { abortedError, networkError, ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { type IdleLimits, type IdleOptions, IdleWatch, isStallNotice } from "./idle-watch.js";
 import type { MessageAssembler } from "./message-assembler.js";
-
-/** The defaults of `IdleLimits`: a stream silent for 90 s is dropped and retried; a notice each 15 s before that. */
-export const DEFAULT_IDLE_LIMITS: Readonly<IdleLimits> = Object.freeze({
-  idleTimeoutMs: 90_000,
-  stallWarningMs: 15_000,
-});
 
 /** What one decoded attempt is given besides the response. */
 export interface AttemptOptions {
@@ -57,7 +51,7 @@ export async function* decodeSseAttempt(
   options: AttemptOptions = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
   const { signal } = options;
-  const limits: IdleLimits = { ...DEFAULT_IDLE_LIMITS, ...definedOnly(options.idle) };
+  const limits = idleLimits(options.idle);
   // One signal for the reads: the caller's abort, or the idle watch giving up.
   const reads = new AbortController();
   let idleFor: number | undefined;
@@ -113,13 +107,6 @@ export async function* decodeSseAttempt(
   const result: StreamAttemptResult = { message, contentDelivered: asm.hasContent };
   if (outcome.error) result.error = outcome.error;
   return result;
-}
-
-function definedOnly(limits: IdleOptions | undefined): Partial<IdleLimits> {
-  const out: Partial<IdleLimits> = {};
-  if (limits?.idleTimeoutMs !== undefined) out.idleTimeoutMs = limits.idleTimeoutMs;
-  if (limits?.stallWarningMs !== undefined) out.stallWarningMs = limits.stallWarningMs;
-  return out;
 }
 
 /** `90 s`, `0.4 s`. */

@@ -17,6 +17,20 @@ export interface IdleOptions {
   stallWarningMs?: number | undefined;
 }
 
+/** The defaults: a stream silent for 90 s is dropped and retried; a notice each 15 s before that. */
+export const DEFAULT_IDLE_LIMITS: Readonly<IdleLimits> = Object.freeze({
+  idleTimeoutMs: 90_000,
+  stallWarningMs: 15_000,
+});
+
+/** The limits in force: each option given (and not undefined), else its default. */
+export function idleLimits(options: IdleOptions | undefined): IdleLimits {
+  return {
+    idleTimeoutMs: options?.idleTimeoutMs ?? DEFAULT_IDLE_LIMITS.idleTimeoutMs,
+    stallWarningMs: options?.stallWarningMs ?? DEFAULT_IDLE_LIMITS.stallWarningMs,
+  };
+}
+
 /** A notice that the stream has said nothing for `silentMs`. */
 export interface StallNotice {
   stalled: true;

@@ -58,4 +58,51 @@ describe("the idle watch", () => {
     const end = events.at(-1);
     expect(end?.type === "message-end" && end.message.stop_reason).toBe("aborted");
   });
+
+  it("a server that never sends its response headers is also dropped at the idle timeout and retried", async () => {
+    let calls = 0;
+    const provider = createAnthropicProvider({
+      apiKey: "k",
+      // As fetch does: pending until the headers come, rejected when the request's signal aborts.
+      fetch: async (_url, init) => {
+        calls++;
+        if (calls > 1) return chunkedResponse(BODY);
+        return new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        });
+      },
+      sleep: async () => {},
+      idleTimeoutMs: 150,
+      stallWarningMs: 50,
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of provider.stream(request)) events.push(event);
+    expect(events.filter((e) => e.type === "stream-stalled").length).toBeGreaterThanOrEqual(2);
+    const retry = events.find((e) => e.type === "retry");
+    expect(retry?.type === "retry" && retry.reason).toMatch(/sent no response for 0\.\d s \(idle timeout\)/);
+    const end = events.at(-1);
+    expect(end?.type === "message-end" && end.message.content).toEqual([{ type: "text", text: "Hello" }]);
+    expect(calls).toBe(2);
+  });
+
+  it("the caller's abort while waiting for headers is an abort, not a timeout", async () => {
+    const controller = new AbortController();
+    const provider = createAnthropicProvider({
+      apiKey: "k",
+      fetch: async (_url, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        }),
+      idleTimeoutMs: 10_000,
+      stallWarningMs: 20,
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of provider.stream(request, { signal: controller.signal })) {
+      events.push(event);
+      if (event.type === "stream-stalled") controller.abort();
+    }
+    const end = events.at(-1);
+    expect(end?.type === "message-end" && end.message.stop_reason).toBe("aborted");
+    expect(events.some((e) => e.type === "retry")).toBe(false);
+  });
 });
