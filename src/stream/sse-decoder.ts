@@ -21,6 +21,8 @@ interface ByteSource {
   cancel(reason: unknown): void;
   /** Lets go of the body after it ended normally. */
   release(): void;
+  /** Whether `cancel` settles a pending `read` (a web stream's reader does; an async iterator's `return` waits). */
+  cancelEndsRead: boolean;
 }
 
 /**
@@ -63,9 +65,14 @@ export async function* decodeSseBatches(
   const decoder = new TextDecoder();
   const source = openSource(body);
   let ended = false;
+  // A web stream's pending read settles (done) when its reader is cancelled: one listener for the whole body
+  // does what a listener per read would, at no cost per read. Other iterables are raced read by read.
+  const onAbort = () => source.cancel(signal?.reason);
+  if (source.cancelEndsRead) signal?.addEventListener("abort", onAbort, { once: true });
   try {
     for (;;) {
-      const result = await abortable(source.read(), signal);
+      const result = source.cancelEndsRead ? await source.read() : await abortable(source.read(), signal);
+      signal?.throwIfAborted();
       if (result.done) break;
       onRead?.();
       const text = decoder.decode(result.value, { stream: true });
@@ -86,6 +93,7 @@ export async function* decodeSseBatches(
       yield events;
     }
   } finally {
+    signal?.removeEventListener("abort", onAbort);
     if (ended) source.release();
     else source.cancel(signal?.aborted ? signal.reason : undefined);
   }
@@ -168,6 +176,7 @@ function openSource(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>
         reader.cancel(reason).catch(() => {});
       },
       release: () => reader.releaseLock(),
+      cancelEndsRead: true,
     };
   }
   const iterator = body[Symbol.asyncIterator]();
@@ -178,6 +187,7 @@ function openSource(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>
       iterator.return?.()?.catch(() => {});
     },
     release: () => {},
+    cancelEndsRead: false,
   };
 }
 

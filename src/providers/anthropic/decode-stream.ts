@@ -153,8 +153,8 @@ export class AnthropicStreamHandler {
         return;
       case "input_json_delta":
         if (typeof delta.partial_json !== "string") return;
-        if (this.asm.openKind(k) === "tool") this.asm.toolDelta(k, delta.partial_json);
-        else this.asm.unknownDelta(k, delta);
+        // A server tool's input (an unknown block) grows by the same delta type.
+        if (!this.asm.toolDelta(k, delta.partial_json)) this.asm.unknownDelta(k, delta);
         return;
       default:
         this.asm.unknownDelta(k, delta);

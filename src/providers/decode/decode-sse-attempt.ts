@@ -41,8 +41,8 @@ export interface SseFrameHandler {
  * error, an abort ends with `aborted`, a handler exception (a malformed payload) a non-retryable `invalid_stream`.
  *
  * While a read is pending, each `stallWarningMs` of silence yields a `stream-stalled` event; after
- * `idleTimeoutMs` the body is cancelled and the attempt ends with a retryable `network_error` (type
- * `idle_timeout` in its message), which `streamWithRetries` retries when nothing had been delivered yet.
+ * `idleTimeoutMs` the body is cancelled and the attempt ends with a retryable `network_error` (its message says
+ * "idle timeout"), which `streamWithRetries` retries when nothing had been delivered yet.
  */
 export async function* decodeSseAttempt(
   response: Response,

@@ -50,6 +50,8 @@ type OpenBlock =
   | {
       kind: "tool";
       index: number;
+      /** `index` as the event id (made once: deltas are the hot path). */
+      id: string;
       toolUseId: string;
       name: string;
       acc: JsonAccumulator;
@@ -200,7 +202,7 @@ export class MessageAssembler {
     const toolUseId = this.ids.take(wireId);
     const index = this.reserve({ type: "tool_use", id: toolUseId, name, input: {} });
     const acc = new JsonAccumulator({ live: this.live });
-    const block: OpenBlock = { kind: "tool", index, toolUseId, name, acc };
+    const block: OpenBlock = { kind: "tool", index, id: String(index), toolUseId, name, acc };
     if (meta) block.meta = meta;
     if (placeholder !== undefined) block.placeholder = placeholder;
     this.open.set(key, block);
@@ -225,12 +227,14 @@ export class MessageAssembler {
     block.draft.apply(delta);
   }
 
-  /** Feeds a raw JSON fragment of the call's input. */
-  toolDelta(key: string, fragment: string): void {
+  /** Feeds a raw JSON fragment of the call's input. Returns whether a tool call is open under `key`. */
+  toolDelta(key: string, fragment: string): boolean {
     const block = this.open.get(key);
-    if (this.endedFlag || block?.kind !== "tool" || fragment === "") return;
+    if (this.endedFlag || block?.kind !== "tool") return false;
+    if (fragment === "") return true;
     const strings = block.acc.push(fragment);
-    this.queue.push({ type: "tool-input-delta", id: String(block.index), delta: fragment, strings });
+    this.queue.push({ type: "tool-input-delta", id: block.id, delta: fragment, strings });
+    return true;
   }
 
   /** Closes whatever block is open under `key` (see `CloseOptions`); queues its `*-end` event. */
