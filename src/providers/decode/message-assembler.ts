@@ -129,10 +129,6 @@ export class MessageAssembler {
     return this.open.has(key);
   }
 
-  openKind(key: string): OpenBlock["kind"] | undefined {
-    return this.open.get(key)?.kind;
-  }
-
   /** Opens a text block under `key` (no-op if one is open there). */
   openText(key: string, meta?: BlockMeta): void {
     if (this.endedFlag || this.open.has(key)) return;
