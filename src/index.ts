@@ -2,16 +2,29 @@
  * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
  * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
  * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
- * permissions, skills and sessions. `mitsu/simulator` and `mitsu/stream` are subpath exports.
+ * permissions, skills, sub-agents (agent definitions and the Task tool) and sessions, and the composition root that assembles them into the coding agent
+ * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
+export * from "./agents/index.js";
 export * from "./context/index.js";
+export * from "./harness/index.js";
 export type * from "./loop/agent-event.js";
 export { checkTranscript } from "./loop/check-transcript.js";
+export type * from "./loop/history-replacement.js";
+export { type Journal, type ModelCallInfo, passThroughJournal, type ToolCallInfo } from "./loop/journal.js";
 export type { MaxTokensPolicy } from "./loop/max-tokens-policy.js";
 export type * from "./loop/permission.js";
-export { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./loop/run-agent.js";
+export {
+  type AgentResult,
+  type PrepareRequestInfo,
+  type RunAgentOptions,
+  runAgent,
+  runAgentToEnd,
+} from "./loop/run-agent.js";
 export { INTERRUPTED_MESSAGE } from "./loop/run-tools.js";
+export type * from "./loop/spawn.js";
 export * from "./loop/tool.js";
+export * from "./loop/tool-state.js";
 export { validateInput } from "./loop/validate-input.js";
 export * from "./messages/index.js";
 export * from "./permissions/index.js";
@@ -29,7 +42,13 @@ export { postJson } from "./providers/http/post-json.js";
 export { ProviderError } from "./providers/http/provider-error.js";
 export type { RetryOptions } from "./providers/http/retry-policy.js";
 export { streamWithRetries } from "./providers/http/stream-with-retries.js";
-export { DEFAULT_LIMITS, MODEL_CATALOG } from "./providers/model-catalog.js";
+export {
+  DEFAULT_LIMITS,
+  isModelAlias,
+  MODEL_ALIASES,
+  MODEL_CATALOG,
+  type ModelAlias,
+} from "./providers/model-catalog.js";
 export { type ModelEntry, type ResolvedModel, resolveModel } from "./providers/model-registry.js";
 export {
   createOpenAIChatProvider,

@@ -1,25 +1,32 @@
+import { formatAgentsReport } from "../agents/index.js";
+import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
-import type { Session } from "./build-session.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
-  ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
+  ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
+  [
+    "clear",
+    "clear the screen and start a new conversation (and session log); permissions allowed always stay",
+  ],
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
 ];
 
 export interface BuiltinContext {
-  session: Session;
+  agent: CodingAgent;
   style: Style;
   write: (text: string) => void;
   /** Usage summed over every run of this process. */
   usage: () => Usage;
   /** Starts a new transcript and session log. */
   clear: () => Promise<void>;
+  /** Clears the terminal (absent when the output is not a terminal). */
+  clearScreen?: () => void;
 }
 
 /**
@@ -35,10 +42,16 @@ export async function runBuiltinCommand(
     case "exit":
       return "exit";
     case "help":
-      write(`${builtinHelp(context.session, style)}\n`);
+      write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "agents":
+      write(
+        `${formatAgentsReport(context.agent.agents, { toolNames: context.agent.tools.map((t) => t.name) })}\n`,
+      );
       return "done";
     case "clear":
       await context.clear();
+      context.clearScreen?.();
       write(style.dim("(a new conversation)\n"));
       return "done";
     case "cost": {
@@ -54,7 +67,7 @@ export async function runBuiltinCommand(
 }
 
 /** `/help`: the built-ins, then the discovered commands and skills. */
-export function builtinHelp(session: Session, style: Style): string {
+export function builtinHelp(agent: CodingAgent, style: Style): string {
   const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
   const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
   return [
@@ -62,6 +75,6 @@ export function builtinHelp(session: Session, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    stripControls(formatSlashHelp(session.catalog)),
+    stripControls(formatSlashHelp(agent.skills)),
   ].join("\n");
 }

@@ -1,8 +1,6 @@
 import { sizeBreakdown } from "../context/index.js";
-import { toToolDefinition } from "../loop/tool.js";
+import { createCodingAgent } from "../harness/index.js";
 import type { ModelRequest } from "../providers/provider.js";
-import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
-import { buildSession } from "./build-session.js";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
@@ -14,6 +12,8 @@ export interface InspectOptions {
   toolProtocol: "native" | "xml";
   json: boolean;
   addDirs: string[];
+  /** Show this sub-agent type's first request for the prompt as its task, instead of the main agent's. */
+  agent?: string;
 }
 
 /** Placeholder keys so that a request can be shown without one; `encode` redacts keys anyway. */
@@ -22,12 +22,13 @@ const PLACEHOLDER_KEYS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY
 /**
  * `mitsu inspect "prompt"`: the exact HTTP request mitsu would send first for this workspace — system,
  * tools and messages with the reminders and cache breakpoints — and what each part weighs. Sends nothing.
+ * With `agent`, the same for the first request of that sub-agent type, given the prompt as its task.
  */
 export async function inspectCommand(options: InspectOptions, io: PrintIo): Promise<number> {
   const env = { ...io.env };
   for (const key of PLACEHOLDER_KEYS) env[key] ??= "<not set>";
   const model = withProvider(options.model, options.provider);
-  const session = await buildSession({
+  const agent = await createCodingAgent({
     cwd: io.cwd,
     home: io.home,
     env,
@@ -35,28 +36,36 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     permissionMode: "default",
     addDirs: options.addDirs,
     toolProtocol: options.toolProtocol,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
+    session: { log: false },
   });
-  let text = options.prompt;
-  const slash = parseSlash(text);
-  if (slash) {
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
-      io.stderr.write(`mitsu: unknown command /${slash.name}\n`);
+  const expansion = agent.expandSlash(options.prompt);
+  if (expansion.kind === "unknown") {
+    io.stderr.write(`mitsu: unknown command /${expansion.name}\n`);
+    return 1;
+  }
+  const text = expansion.kind === "prompt" ? expansion.text : options.prompt;
+  let prepared: ModelRequest;
+  let provider = agent.provider;
+  if (options.agent !== undefined) {
+    const preview = await agent.previewSubagentRequest(options.agent, text).catch((error: unknown) => {
+      io.stderr.write(`mitsu: ${error instanceof Error ? error.message : String(error)}\n`);
+      return null;
+    });
+    if (preview === null) return 1;
+    if (!preview) {
+      const names = agent.agents.agents.map((a) => a.name).join(", ");
+      io.stderr.write(`mitsu: unknown agent ${options.agent}. Agents: ${names} (see \`mitsu agents\`)\n`);
       return 1;
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
+    prepared = preview.request;
+    provider = preview.provider;
+  } else {
+    prepared = await agent.previewRequest(text);
   }
-  const request: ModelRequest = {
-    model: session.model,
-    system: session.context.system,
-    tools: session.tools.map((t) => toToolDefinition(t)),
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
-  };
-  const prepared = await session.context.prepareRequest(request, { turn: 1 });
-  const encoded = session.provider.encode(prepared);
+  await agent.close();
+  const encoded = provider.encode(prepared);
   if (options.json) {
     io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;

@@ -1,37 +1,26 @@
 import { createInterface } from "node:readline/promises";
-import { addUsage, emptyUsage, type Message } from "../messages/index.js";
-import type { SessionLog } from "../session/index.js";
-import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import { addUsage, emptyUsage } from "../messages/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
+import { parseSlash } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
-import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
-import { runPrompt } from "./run-prompt.js";
-import {
-  closeSessionLogs,
-  loadResumedSession,
-  newSessionLog,
-  type OpenedLogs,
-  openSessionLog,
-  resumedConfig,
-} from "./session-transcript.js";
+import { resumedRecap } from "./resumed-recap.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
 export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
-
-/** What one conversation holds between prompts; `/clear` replaces it. */
-interface Conversation {
-  history: Message[];
-  log: SessionLog | undefined;
-}
 
 /**
  * `mitsu` at a terminal: a `> ` prompt, each line one run through the loop with the transcript so far, the
@@ -48,8 +37,6 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
   const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
-  /** The session files this run holds locked; released however it ends. */
-  const opened: OpenedLogs = { resumed: undefined, log: undefined };
   try {
     const output = createHeldOutput(write);
     const permissions = createPermissionPrompt({ input, write, output, style });
@@ -77,18 +64,25 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
     });
-    const resumed = loadResumedSession(options, io, warn);
-    opened.resumed = resumed;
-    const session = await buildSession(
-      sessionConfigFor(options, io, {
-        ask: (request) => permissions.ask(request),
+    const agent = await createCodingAgent(
+      agentOptionsFor(options, io, {
+        ask: async (request) => {
+          const answer = await permissions.ask(request);
+          // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+          if (answer === "allow_always" && request.suggestedRules.length > 0) {
+            await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+              (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+              (error: Error) => warn(error.message),
+            );
+          }
+          return answer;
+        },
         onWarning: warn,
-        ...resumedConfig(resumed),
       }),
     );
-    const conversation: Conversation = openSessionLog(resumed, options, session, io);
-    opened.log = conversation.log;
-    write(banner(session, io.cwd, style, conversation.history.length));
+    write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
     let usage = emptyUsage();
 
     const onSignal = () => {
@@ -106,48 +100,35 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (line === undefined || io.signal?.aborted) break;
         emptyInterrupts = 0;
         const text = await promptText(line, {
-          session,
+          agent,
           style,
           write,
           usage: () => usage,
-          clear: async () => {
-            await session.renew();
-            conversation.history = [];
-            // The earlier conversation's file is done with: another mitsu may continue it now.
-            closeSessionLogs(opened);
-            conversation.log = options.noSessionLog ? undefined : newSessionLog(session, io);
-            Object.assign(opened, { resumed: undefined, log: conversation.log });
-          },
+          clear: () => agent.clear(),
+          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
         });
         if (text === "exit") break;
         if (text === undefined) continue;
 
         run = new AbortController();
-        const result = await runPrompt({
-          session,
-          history: conversation.history,
-          prompt: text,
-          maxTurns: options.maxTurns,
-          ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-          signal: run.signal,
-          onEvent: renderer(session, style, output, io.stdout),
-          onMessage: (message) => conversation.log?.append(message),
-        }).finally(() => {
+        const render = renderer(agent, style, output, io.stdout, options.verbose);
+        const startedAt = Date.now();
+        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
+        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
-        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        conversation.history = result.messages;
         usage = addUsage(usage, result.usage);
+        if (!output.atLineStart) write("\n");
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
-      await session.flush();
+      await agent.close();
     }
     write("\n");
     return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
-    closeSessionLogs(opened);
     input.close();
   }
 }
@@ -167,31 +148,55 @@ async function promptText(
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
-  const target = findSlashTarget(slash.name, context.session.catalog);
-  if (!target) {
+  const expansion = context.agent.expandSlash(text);
+  if (expansion.kind === "unknown") {
     context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
     return undefined;
   }
-  activateSkill(context.session.toolState, target);
-  return expandInvocation(target, slash.args);
+  return expansion.kind === "prompt" ? expansion.text : text;
 }
 
-function renderer(session: Session, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
-  return createTextRenderer({
-    write: output.write,
-    // A running command's last line, kept off a permission question by the held output.
-    liveStatus: stdout.isTTY === true,
-    writeStatus: output.status,
-    columns: () => (stdout as NodeJS.WriteStream).columns,
+/** Feeds a run's events to `onEvent` and resolves with its result. */
+async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => void): Promise<R> {
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return next.value;
+    onEvent(next.value);
+  }
+}
+
+function renderer(
+  agent: CodingAgent,
+  style: Style,
+  output: HeldOutput,
+  stdout: InteractiveIo["stdout"],
+  verbose: boolean,
+) {
+  const text = (write: (text: string) => void, liveStatus: boolean) =>
+    createTextRenderer({
+      write,
+      // A running command's last line, kept off a permission question by the held output.
+      liveStatus,
+      writeStatus: output.status,
+      columns: () => (stdout as NodeJS.WriteStream).columns,
+      style,
+      summarize: (block) => agent.summarize(block),
+      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      errorHint: (error) => errorHint(error, agent.providerName),
+    });
+  return createSubagentRenderer({
+    render: text(output.write, stdout.isTTY === true),
     style,
-    summarize: (block) => session.summarize(block),
-    showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-    errorHint: (error) => errorHint(error, session.providerName),
+    summarize: (block) => agent.summarize(block),
+    verbose,
+    live: stdout.isTTY === true,
+    write: output.write,
+    childRenderer: (write) => text(write, false),
   });
 }
 
-function banner(session: Session, cwd: string, style: Style, resumed: number): string {
-  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}`)}`;
+function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
   return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

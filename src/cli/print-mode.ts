@@ -1,26 +1,13 @@
 import { stripVTControlCharacters } from "node:util";
-import type { AgentEvent } from "../loop/agent-event.js";
-import type { AgentResult } from "../loop/run-agent.js";
-import type { Message } from "../messages/index.js";
-import {
-  activateSkill,
-  expandInvocation,
-  findSlashTarget,
-  formatSlashHelp,
-  parseSlash,
-} from "../skills/index.js";
-import { buildSession, sessionConfigFor } from "./build-session.js";
+import { createCodingAgent } from "../harness/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { formatSlashHelp, parseSlash } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
+import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { runPrompt } from "./run-prompt.js";
-import {
-  closeSessionLogs,
-  loadResumedSession,
-  type OpenedLogs,
-  openSessionLog,
-  resumedConfig,
-} from "./session-transcript.js";
-import { colorEnabled, createStyle, type Style } from "./style.js";
+import { colorEnabled, createStyle } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -54,126 +41,106 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
-  const resumed = loadResumedSession(options, io, warn);
-  const opened: OpenedLogs = { resumed, log: undefined };
+  const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
-    return await printSession(options, io, opened, { style, notice, warn, prompt });
-  } finally {
-    closeSessionLogs(opened);
-  }
-}
-
-/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
-async function printSession(
-  options: CliOptions,
-  io: PrintIo,
-  opened: OpenedLogs,
-  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
-): Promise<number> {
-  const { style, notice, warn, prompt } = ui;
-  const { resumed } = opened;
-  const session = await buildSession(
-    sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
-  );
-
-  let text = prompt;
-  const slash = parseSlash(prompt);
-  if (slash) {
-    if (slash.name === "help") {
-      io.stdout.write(`${stripControls(formatSlashHelp(session.catalog))}\n`);
+    let text = prompt;
+    if (parseSlash(prompt)?.name === "help") {
+      io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
       return 0;
     }
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
+    const slash = agent.expandSlash(prompt);
+    if (slash.kind === "unknown") {
       io.stderr.write(
         `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
       );
       return 1;
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
+    if (slash.kind === "prompt") text = slash.text;
+
+    const text_ = (write: (text: string) => void, liveStatus: boolean) =>
+      createTextRenderer({
+        write,
+        notice,
+        errorHint: (error) => errorHint(error, agent.providerName),
+        style,
+        summarize: (b) => agent.summarize(b),
+        usagePerTurn: options.verbose,
+        // A running command's last line under its call, only where it can be redrawn in place.
+        liveStatus,
+        columns: () => (io.stdout as NodeJS.WriteStream).columns,
+        showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      });
+    const writeOut = (s: string) => {
+      io.stdout.write(s);
+    };
+    const render =
+      options.outputFormat === "text"
+        ? createSubagentRenderer({
+            render: text_(writeOut, io.stdout.isTTY === true),
+            style,
+            summarize: (b) => agent.summarize(b),
+            verbose: options.verbose,
+            live: io.stdout.isTTY === true,
+            write: writeOut,
+            childRenderer: (write) => text_(write, false),
+          })
+        : options.outputFormat === "mitsu-events"
+          ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
+          : options.outputFormat === "stream-json"
+            ? (event: AgentEvent) => {
+                for (const line of claude.lines(event)) io.stdout.write(`${terminalJson(line)}\n`);
+              }
+            : (event: AgentEvent) => {
+                claude.lines(event);
+              };
+    const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: options.permissionMode });
+    claude.start();
+
+    const run = agent.prompt(text, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      liveInput: options.outputFormat !== "json",
+    });
+    let result: AgentResult;
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      render(next.value);
+    }
+    await agent.close();
+    const sessionPath = agent.sessionPath;
+    if (options.outputFormat === "json" || options.outputFormat === "stream-json") {
+      io.stdout.write(`${terminalJson(claude.result(result))}\n`);
+    } else if (options.outputFormat === "text" && options.verbose) {
+      const u = result.usage;
+      notice(
+        style.dim(
+          `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${sessionPath ? `; session ${sessionPath}` : ""}\n`,
+        ),
+      );
+    }
+    return exitCodeFor(result);
+  } finally {
+    await agent.close();
   }
-
-  const { history, log } = openSessionLog(resumed, options, session, io);
-  opened.log = log;
-  const render =
-    options.outputFormat === "text"
-      ? createTextRenderer({
-          write: (s) => io.stdout.write(s),
-          notice,
-          errorHint: (error) => errorHint(error, session.providerName),
-          style,
-          summarize: (b) => session.summarize(b),
-          usagePerTurn: options.verbose,
-          // A running command's last line under its call, only where it can be redrawn in place.
-          liveStatus: io.stdout.isTTY === true,
-          columns: () => (io.stdout as NodeJS.WriteStream).columns,
-          showsInputLive: (name) =>
-            session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-        })
-      : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
-        : () => {};
-
-  const result = await runPrompt({
-    session,
-    history,
-    prompt: text,
-    maxTurns: options.maxTurns,
-    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-    onEvent: render,
-    ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
-    liveInput: options.outputFormat !== "json",
-  });
-  await session.flush();
-
-  if (options.outputFormat === "json") {
-    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
-  } else if (options.outputFormat === "text" && options.verbose) {
-    const u = result.usage;
-    notice(
-      style.dim(
-        `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${log ? `; session ${log.path}` : ""}\n`,
-      ),
-    );
-  }
-  return exitCodeFor(result);
-}
-
-function finalText(result: AgentResult): string {
-  const content = result.lastMessage?.content ?? [];
-  return content
-    .filter((b) => b.type === "text")
-    .map((b) => (b.type === "text" ? b.text : ""))
-    .join("");
-}
-
-/** The `--output-format json` result object; `num_turns` counts the answers after the first `from` messages (a resumed history). */
-export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0) {
-  return {
-    type: "result",
-    is_error: exitCodeFor(result) !== 0,
-    stop_reason: result.reason,
-    result: finalText(result),
-    num_turns: result.messages.slice(from).filter((m) => m.role === "assistant").length,
-    usage: result.usage,
-    ...(result.error ? { error: result.error } : {}),
-    ...(sessionPath ? { session: sessionPath } : {}),
-    messages: result.messages,
-  };
 }
 
 /**
- * An event as `--output-format stream-json` prints it. `turn-start` carries the request's settings and sizes,
+ * An event as `--output-format mitsu-events` prints it, with `parent_tool_use_id` (null for the main agent's
+ * events). `turn-start` carries the request's settings and sizes,
  * not the whole transcript again on every turn (that output would grow with the square of the session);
  * `--dump-requests` writes the exact requests.
  */
 export function streamJsonEvent(event: AgentEvent): unknown {
-  if (event.type !== "turn-start") return event;
+  // A sub-agent's events carry the id of the Task call that started it, as Claude Code's `parent_tool_use_id`.
+  const parent_tool_use_id = event.agentPath.at(-1) ?? null;
+  if (event.type !== "turn-start") return { ...event, parent_tool_use_id };
   const { request, ...rest } = event;
   return {
     ...rest,
+    parent_tool_use_id,
     request: {
       model: request.model,
       maxTokens: request.maxTokens,

@@ -42,7 +42,8 @@ export interface TextRendererOptions {
  * `● Summary`, eagerly streamed string inputs (a file's content) live under the call, indented, and a few
  * lines of each result. A result that does not follow its own call (parallel calls) is preceded by the call's
  * summary again, so that each result says which call it answers. With `liveStatus`, a running call's
- * progress shows as one status line under it (see the option). Holds only the state of the block being
+ * progress shows as one status line under it (see the option). A sub-agent's tool calls show as dim `↳` lines
+ * (see `renderChild`). Holds only the state of the block being
  * streamed (and one line per running call), so it is O(1) per delta.
  *
  * Nothing the model, a tool or a server wrote reaches the terminal with its control sequences: streamed text
@@ -129,7 +130,23 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     });
   };
 
+  /**
+   * A sub-agent's events (a Task call's child): only its tool calls, one dim line each under the Task call,
+   * indented by depth, and its warnings. Its text is its answer to the Task tool, which shows it as the result.
+   */
+  const renderChild = (event: AgentEvent) => {
+    if (event.type === "warning") return notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
+    if (event.type !== "tool-call-start") return;
+    eraseStatus();
+    newline();
+    out(style.dim(`${"  ".repeat(event.agentPath.length)}↳ ${summarize(event.block)}\n`));
+    // The Task call's result then names its call again: other lines came between.
+    lastCall = undefined;
+  };
+
   return (event) => {
+    // Tolerant of events built by hand without a path (a replayed stream-json log): they are the top level's.
+    if ((event.agentPath?.length ?? 0) > 0) return renderChild(event);
     switch (event.type) {
       case "text-delta":
         out(safe(event.id, event.delta));
@@ -210,7 +227,11 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
-        out(renderResult(event.result, style, maxLines, event.block.name === "Bash"));
+        out(
+          event.block.name === "Read" && !event.result.is_error
+            ? readSummary(event.result, style)
+            : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
+        );
         break;
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
@@ -283,6 +304,25 @@ function resultText(result: ToolResultBlock): string {
  * A few lines of a tool result; a unified diff is shown whole (coloured) up to 60 lines. A command's output
  * (`tail`) is shown from its end, where a test run or a build says how it went, without a clean exit's note.
  */
+/**
+ * A successful Read says what it read, not the file: `⎿ Read 120 lines` (the numbered `cat -n` lines of its
+ * result), or `⎿ Read an image` when the result carries no text lines.
+ */
+export function readSummary(result: ToolResultBlock, style: Style): string {
+  const count = resultText(result)
+    .split("\n")
+    .filter((line) => /^ *\d+\t/.test(line)).length;
+  const hasImage =
+    Array.isArray(result.content) && result.content.some((b) => typeof b !== "string" && b.type === "image");
+  const what =
+    count > 0
+      ? `Read ${count} ${count === 1 ? "line" : "lines"}`
+      : hasImage
+        ? "Read an image"
+        : "Read (empty)";
+  return `  ⎿ ${style.dim(what)}\n`;
+}
+
 export function renderResult(result: ToolResultBlock, style: Style, maxLines: number, tail = false): string {
   let lines = resultText(result).split("\n");
   if (tail && !result.is_error) {

@@ -2,9 +2,11 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
-import type { Tool } from "../loop/tool.js";
+import type { PermissionFacts, Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
-import type { LoadedRules, PermissionMode } from "./load-settings.js";
+import type { LoadedRules } from "./load-settings.js";
+import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
   type PermissionRule,
@@ -26,6 +28,10 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
   reason: string;
+  /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
+  agentPath?: readonly string[];
+  /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
+  agent?: string;
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -54,7 +60,7 @@ export interface PermissionCheckerOptions {
    * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
    */
-  preApproved?: (state: Map<string, unknown>) => readonly string[];
+  preApproved?: (state: ToolState) => readonly string[];
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -64,33 +70,50 @@ export interface PermissionChecker extends CanUseTool {
   setMode(mode: PermissionMode): void;
 }
 
-/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
+/**
+ * Allowed unless a rule says otherwise: they read, (Skill) only load instructions into the conversation, or
+ * (Task) start a sub-agent whose own calls are each decided by this checker.
+ */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "Task"]);
 
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
   | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean };
 
-/** Facts about one call that rules are matched against. */
+/** Facts about one call that rules are matched against, from the tool's `permissionFacts`. */
 interface CallFacts {
   toolName: string;
-  /** Absolute candidates for the path a file tool touches: as written, and with links resolved. */
+  /** Absolute candidates for the paths the call touches: each as written, and with links resolved. */
   paths: string[];
-  /** For Grep and Glob: the path is a folder searched below. */
+  /** Each stated path with links resolved, in order (where an edit really lands). */
+  realPaths: string[];
+  /** "write" when the call writes any of its paths, "read" when it only reads them; absent without paths. */
+  access?: "read" | "write";
+  /** A stated path is a folder searched below (Grep, Glob). */
   searchesFolder: boolean;
   bash?: ReturnType<typeof splitShellCommand>;
   url?: unknown;
+}
+
+/** What the tool states about a call; a tool that states nothing (or fails to) is matched by its name only. */
+function statedFacts(tool: Tool<never>, input: Record<string, unknown>): PermissionFacts {
+  if (!tool.permissionFacts) return {};
+  try {
+    return (
+      (tool.permissionFacts as (input: Record<string, unknown>) => PermissionFacts).call(tool, input) ?? {}
+    );
+  } catch {
+    return {};
+  }
 }
 
 /**
  * Decides each tool call: an explicit deny rule (settings or `--disallowedTools`) always denies; plan mode
  * then denies every tool that is not read-only; bypassPermissions allows the rest; an `ask` rule asks;
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
- * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
- * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
+ * Write and Edit inside the workspace; otherwise Read, Grep, Glob, Skill and Task are allowed and everything
+ * else (Write, Edit, Bash, MCP tools, …) is asked. A Bash allow holds only when every simple command
  * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
@@ -123,23 +146,25 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return real;
   };
 
-  async function gatherFacts(tool: Tool<never>, input: Record<string, unknown>): Promise<CallFacts> {
-    const facts: CallFacts = { toolName: tool.name, paths: [], searchesFolder: SEARCH_TOOLS.has(tool.name) };
-    if (tool.name === "Bash" && typeof input.command === "string")
-      facts.bash = splitShellCommand(input.command);
-    if (tool.name === "WebFetch") facts.url = input.url;
-    const raw = facts.searchesFolder ? (input.path ?? ".") : (input.file_path ?? input.notebook_path);
-    if (typeof raw === "string") {
+  async function gatherFacts(tool: Tool<never>, stated: PermissionFacts): Promise<CallFacts> {
+    const facts: CallFacts = { toolName: tool.name, paths: [], realPaths: [], searchesFolder: false };
+    if (typeof stated.command === "string") facts.bash = splitShellCommand(stated.command);
+    if (stated.url !== undefined) facts.url = stated.url;
+    for (const { path: raw, access, folder } of stated.paths ?? []) {
+      if (typeof raw !== "string") continue;
       const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
       const real = await resolveRealPath(expanded).catch(() => expanded);
-      facts.paths = real === expanded ? [expanded] : [expanded, real];
+      facts.paths.push(...(real === expanded ? [expanded] : [expanded, real]));
+      facts.realPaths.push(real);
+      if (folder === true) facts.searchesFolder = true;
+      facts.access = access === "write" || facts.access === "write" ? "write" : "read";
     }
     return facts;
   }
 
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
-    if (!ruleAppliesToTool(rule, facts.toolName)) return false;
+    if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
     if (rule.specifier === undefined || rule.specifier === "*") return true;
     if (rule.files) {
       if (facts.paths.length === 0) return false;
@@ -150,7 +175,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
         (need === "any" && facts.searchesFolder && fileRuleMatches(rule, `${path}/_`, base));
       return need === "any" ? facts.paths.some(probe) : facts.paths.every(probe);
     }
-    if (facts.toolName === "WebFetch") return urlRuleMatches(rule, facts.url);
+    if (facts.url !== undefined) return urlRuleMatches(rule, facts.url);
     return false;
   }
 
@@ -191,7 +216,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   }
 
   const preApprovedRules = new Map<string, PermissionRule>();
-  function preApproved(state: Map<string, unknown> | undefined): PermissionRule[] {
+  function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
     const rules: PermissionRule[] = [];
     for (const text of options.preApproved(state)) {
@@ -232,11 +257,11 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
     if (await allowed(facts, extra)) return { behavior: "allow" };
-    if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
+    if (facts.access === "write") {
       const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
       const roots = await Promise.all(editable.map(realBase));
-      const real = facts.paths[facts.paths.length - 1]!;
-      if (roots.some((root) => isInside(root, real))) return { behavior: "allow" };
+      const inside = (real: string) => roots.some((root) => isInside(root, real));
+      if (facts.realPaths.every(inside)) return { behavior: "allow" };
     }
     if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
     return { behavior: "ask", incomplete: facts.bash !== undefined && !facts.bash.complete };
@@ -261,14 +286,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       return [...new Set(rules)];
     }
     const path = facts.paths[0];
-    if (path !== undefined && EDIT_TOOLS.has(facts.toolName)) return [suggestFileRule("Edit", path, cwd)];
+    if (path !== undefined && facts.access === "write") return [suggestFileRule("Edit", path, cwd)];
     if (path !== undefined && facts.toolName === "Read") return [suggestFileRule("Read", path, cwd)];
     return [facts.toolName];
   }
 
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
-    const facts = await gatherFacts(tool, input);
-    const display = describeToolCall(tool.name, input);
+    const stated = statedFacts(tool, input);
+    const facts = await gatherFacts(tool, stated);
+    const display = describeToolCall(tool.name, stated);
     const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = suggestions(facts);
@@ -287,6 +313,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       display,
       suggestedRules,
       reason,
+      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
+      ...(context.agent !== undefined ? { agent: context.agent } : {}),
     });
     if (answer === "deny") {
       return {

@@ -169,6 +169,33 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
   });
 
+  it("a footer after each turn says how long it took and the tokens, without --verbose", async () => {
+    const t = await interactive({ script: [text("First."), text("Second.")] });
+    t.type("one");
+    await t.screen.waitFor("First.");
+    await t.screen.waitFor(" out");
+    t.type("two");
+    await t.screen.waitFor("Second.");
+    await t.screen.waitFor(" out", 2);
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out\n/);
+  });
+
+  it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
+    const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
+    t.type("loop");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("2 [a]lways (adds Bash(echo:*)) for this project");
+    t.type("2");
+    await t.screen.waitFor("Looped.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const saved = JSON.parse(readFileSync(join(t.cwd, ".mitsu", "settings.local.json"), "utf8"));
+    expect(saved.permissions.allow).toEqual(["Bash(echo:*)"]);
+    expect(t.screen.text).toContain("saved Bash(echo:*)");
+  });
+
   it("asks for parallel calls one at a time, each answer to its own call", async () => {
     const t = await interactive({
       script: [
@@ -235,9 +262,12 @@ describe("mitsu at a terminal (interactive mode)", () => {
     await t.screen.waitFor("unknown command /nope");
     t.type("/cost");
     await t.screen.waitFor("tokens so far: 0 in, 0 out");
+    t.type("/agents");
+    await t.screen.waitFor("Explore  [builtin]");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(t.screen.text).toContain("/clear");
+    expect(t.screen.text).toContain("/agents");
     expect(t.sim.requests).toHaveLength(0);
   });
 
@@ -390,5 +420,49 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(code).toBe(0);
     expect(screen.text).toContain("Piped answer.");
     expect(screen.text).not.toContain("> ");
+  });
+});
+
+describe("sub-agents at a terminal", () => {
+  it("a sub-agent's permission question names it; its running block shows its current call; it collapses to one line", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task",
+              name: "Task",
+              input: {
+                description: "make notes",
+                prompt: "Write notes.md",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "c1", name: "Write", input: { file_path: "notes.md", content: "n\n" } },
+          ],
+        },
+        text("Wrote notes.md."),
+        text("The sub-agent wrote the notes."),
+      ],
+    });
+    t.type("delegate the notes");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("? [general-purpose: make notes] Write(notes.md)");
+    t.type("y");
+    await t.screen.waitFor("The sub-agent wrote the notes.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(readFileSync(join(t.cwd, "notes.md"), "utf8")).toBe("n\n");
+    expect(t.screen.text).toContain("● Task(general-purpose: make notes)");
+    // The block under the Task call: its current call and counts, then one summary line.
+    expect(t.screen.text).toContain("Write notes.md · 1 tool call");
+    expect(t.screen.text).toMatch(/⎿ Done — general-purpose: 2 turns, 1 tool call, [\d,]+ tokens, [\d.]+ s/);
+    // None of the sub-agent's own text is printed (only --verbose shows its stream).
+    expect(t.screen.text).not.toContain("Wrote notes.md.");
   });
 });

@@ -36,10 +36,16 @@ const call = (id: string, name: string, file_path: string): ToolUseBlock => ({
   name,
   input: { file_path },
 });
-const start = (block: ToolUseBlock): AgentEvent => ({ type: "tool-call-start", turn: 1, block });
+const start = (block: ToolUseBlock): AgentEvent => ({
+  type: "tool-call-start",
+  turn: 1,
+  agentPath: [],
+  block,
+});
 const end = (block: ToolUseBlock, content: string): AgentEvent => ({
   type: "tool-call-end",
   turn: 1,
+  agentPath: [],
   block,
   result: { type: "tool_result", tool_use_id: block.id, content },
   durationMs: 1,
@@ -47,15 +53,24 @@ const end = (block: ToolUseBlock, content: string): AgentEvent => ({
 
 describe("the text renderer", () => {
   it("a result that does not follow its own call names the call again", () => {
-    const a = call("a", "Read", "a.ts");
-    const b = call("b", "Read", "b.ts");
+    const a = call("a", "Glob", "a.ts");
+    const b = call("b", "Glob", "b.ts");
     const { out } = render([start(a), start(b), end(b, "bee"), end(a, "ay")]);
-    expect(out).toBe(["● Read a.ts", "● Read b.ts", "  ⎿ bee", "● Read a.ts", "  ⎿ ay", ""].join("\n"));
+    expect(out).toBe(["● Glob a.ts", "● Glob b.ts", "  ⎿ bee", "● Glob a.ts", "  ⎿ ay", ""].join("\n"));
   });
 
   it("a single call's result follows its header once", () => {
+    const a = call("a", "Glob", "a.ts");
+    expect(render([start(a), end(a, "ay")]).out).toBe("● Glob a.ts\n  ⎿ ay\n");
+  });
+
+  it("a Read shows how many lines it read, not the file", () => {
     const a = call("a", "Read", "a.ts");
-    expect(render([start(a), end(a, "ay")]).out).toBe("● Read a.ts\n  ⎿ ay\n");
+    const file = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(6)}\tline ${i + 1}`).join(
+      "\n",
+    );
+    expect(render([start(a), end(a, file)]).out).toBe("● Read a.ts\n  ⎿ Read 120 lines\n");
+    expect(render([start(a), end(a, "     1\tone")]).out).toBe("● Read a.ts\n  ⎿ Read 1 line\n");
   });
 
   it("indents every line of a live input under its call, and the call needs no second header", () => {
@@ -107,6 +122,27 @@ describe("the text renderer", () => {
   });
 });
 
+describe("a sub-agent's events", () => {
+  it("show as its tool calls under the Task call, not as the parent's text; the Task result names its call", () => {
+    const task = call("task", "Task", "");
+    const read = call("r1", "Read", "notes.txt");
+    const child = ["task"];
+    const { out } = render([
+      start(task),
+      { type: "text-delta", turn: 1, agentPath: child, id: "0", delta: "child thinking aloud" },
+      { type: "tool-call-start", turn: 1, agentPath: child, block: read },
+      { ...end(read, "remember the milk"), agentPath: child },
+      { type: "tool-call-start", turn: 1, agentPath: [...child, "t2"], block: call("r2", "Grep", "") },
+      end(task, "It says: remember the milk."),
+    ]);
+    expect(out).toBe(
+      ["● Task", "  ↳ Read notes.txt", "    ↳ Grep", "● Task", "  ⎿ It says: remember the milk.", ""].join(
+        "\n",
+      ),
+    );
+  });
+});
+
 describe("a command's output on screen", () => {
   const plain = createStyle(false);
   const output = (text: string, is_error?: boolean) => ({
@@ -139,6 +175,7 @@ describe("a running call's progress", () => {
   const b = call("b", "Bash", "");
   const progress = (text: string, id = "b"): AgentEvent => ({
     type: "tool-progress",
+    agentPath: [],
     turn: 1,
     toolUseId: id,
     text,
@@ -179,7 +216,7 @@ describe("a running call's progress", () => {
   });
 
   it("is erased before any other output, so nothing is written over it", () => {
-    const r = call("r", "Read", "a.ts");
+    const r = call("r", "Glob", "a.ts");
     const { out } = render(
       [start(b), progress("building\n"), start(r), progress("linking"), end(r, "ay")],
       [],
@@ -191,7 +228,7 @@ describe("a running call's progress", () => {
       [
         "● Bash\n",
         `${ERASE}  ⎿ building`,
-        `${ERASE}● Read a.ts\n`,
+        `${ERASE}● Glob a.ts\n`,
         // Not under its own call's header: the line says whose output it is.
         `${ERASE}  ⎿ Bash: linking`,
         `${ERASE}  ⎿ ay\n`,
@@ -215,7 +252,11 @@ describe("a running call's progress", () => {
 
   it("is erased before a notice on the other stream", () => {
     const { out, notices } = render(
-      [start(b), progress("working"), { type: "warning", turn: 1, code: "w", message: "careful" }],
+      [
+        start(b),
+        progress("working"),
+        { type: "warning", turn: 1, agentPath: [], code: "w", message: "careful" },
+      ],
       [],
       { liveStatus: true },
     );

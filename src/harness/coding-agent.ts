@@ -1,0 +1,196 @@
+import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
+import type { Context } from "../context/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { ReplaceHistory } from "../loop/history-replacement.js";
+import type { Journal } from "../loop/journal.js";
+import type { Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
+import type { Message, ToolUseBlock } from "../messages/index.js";
+import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
+import type { ModelRequest, Provider } from "../providers/provider.js";
+import type { DiscoverResult } from "../skills/index.js";
+
+/** How the agent keeps its conversation on disk. */
+export interface SessionOptions {
+  /** Continue this session: its file, or its id (whole, or the first 8+ characters; see `findSession`). */
+  resume?: string;
+  /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
+  continue?: boolean;
+  /** Write the session log (default true). A resumed session is always appended to. */
+  log?: boolean;
+  /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
+  dir?: string;
+}
+
+/** Everything `createCodingAgent` needs; only `cwd` is required. */
+export interface CodingAgentOptions {
+  /** The workspace: the file tools' root, the permission rules' root, where settings and skills are found. */
+  cwd: string;
+  /** The folder `~/.mitsu` is under; default `os.homedir()`. */
+  home?: string;
+  /** Where keys, base URLs and the shell's environment come from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /**
+   * `provider:model-id`, e.g. `anthropic:claude-sonnet-5-5` (see the model registry). Default: `MITSU_MODEL`,
+   * then `ANTHROPIC_MODEL` (from `env` or the settings' `env`), then the settings' `model`, then `DEFAULT_MODEL`.
+   */
+  model?: string;
+  /** Default "default", or the settings' `defaultMode`. */
+  permissionMode?: PermissionMode;
+  /** Rules that allow (`--allowedTools`). */
+  allowedTools?: string[];
+  /** Rules that deny (`--disallowedTools`). */
+  disallowedTools?: string[];
+  /** More workspace folders (`--add-dir`). */
+  addDirs?: string[];
+  /** `xml`: tools are described in the system prompt and called with tags (models without function calling). */
+  toolProtocol?: "native" | "xml";
+  /** Text appended to the system prompt as its own block. */
+  appendSystemPrompt?: string;
+  cacheTtl?: "5m" | "1h";
+  /** Asks the user about a call no rule decides; without it such a call is denied (print mode). */
+  ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
+  /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
+  onWarning?: (message: string) => void;
+  /** The HTTP transport of every provider (a test's, a proxy's). Default `fetch`. */
+  fetch?: typeof fetch;
+  /** Write every request and response body to files in this folder (`--dump-requests`); secrets redacted. */
+  dumpRequests?: string;
+  session?: SessionOptions;
+  /** Model calls per prompt; default 50. */
+  maxTurns?: number;
+  /** max_tokens per call; default the model's output limit, at most 32,000. */
+  maxTokens?: number;
+  /** More tools, after the built-in ones (and before none: the order is the cache prefix). */
+  tools?: Tool<never>[];
+  /** Wraps every model and tool call of every run (durable runs, replay); see `Journal`. */
+  journal?: Journal;
+  /** The history-replacement step (compaction); see `ReplaceHistory`. */
+  replaceHistory?: ReplaceHistory;
+  /**
+   * How deep sub-agents may nest: 1 (default) means a sub-agent cannot start its own; 2 gives sub-agents the
+   * Task tool too, and so on.
+   */
+  maxAgentDepth?: number;
+  /**
+   * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
+   * replaces one of the same name).
+   */
+  agents?: AgentDefinition[];
+}
+
+/** A denied tool call, in the shape of Claude Code's `permission_denials` entries. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
+}
+
+/** How full the model's context window is. */
+export interface ContextWindowUsage {
+  /** The model's context window in tokens (from the catalog, models.json, or the default limits). */
+  limit: number;
+  /**
+   * The input tokens of the last request of the top-level agent (fresh + cache reads + cache writes), or
+   * undefined before the first answer of this conversation.
+   */
+  used: number | undefined;
+}
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** Overrides the agent's `maxTurns` for this prompt. */
+  maxTurns?: number;
+  /** Overrides the agent's `maxTokens` for this prompt. */
+  maxTokens?: number;
+  /** False when nobody shows tool input as it streams. */
+  liveInput?: boolean;
+}
+
+/** What a `/name args` line stands for; see `CodingAgent.expandSlash`. */
+export type SlashExpansion =
+  | { kind: "prompt"; text: string }
+  | { kind: "unknown"; name: string }
+  /** Not a slash command at all: send the line as it is. */
+  | { kind: "none" };
+
+/**
+ * The mitsu coding agent: a provider from the registry, the built-in tools and the Skill tool, the permission
+ * checker, the skills, the context (system prompt, reminders, cache breakpoints) and one conversation — its
+ * transcript and its session log. The terminal is one user of it; an embedder gets the same agent.
+ *
+ * A "session" is that conversation: what `history` holds and what the session file records. `prompt` runs
+ * one user message through the loop and extends both; `clear` starts a new one; `close` ends the agent.
+ */
+export interface CodingAgent {
+  readonly provider: Provider;
+  /** The provider's name as the model spec gives it (`anthropic`, `openai`, a models.json provider). */
+  readonly providerName: string;
+  /** The model id sent to the provider (without the `provider:` prefix). */
+  readonly model: string;
+  readonly maxOutputTokens: number;
+  readonly tools: readonly Tool<never>[];
+  /** The conversation's context; `clear` replaces it. */
+  readonly context: Context;
+  readonly permissions: PermissionChecker;
+  /** The conversation's tool state (files Read, active skills); `clear` empties it. */
+  readonly toolState: ToolState;
+  readonly skills: DiscoverResult;
+  /** The transcript so far (a resumed one included), as sent. */
+  readonly history: readonly Message[];
+  /** How many messages the conversation had when it was opened (a resumed session's). */
+  readonly resumedMessages: number;
+  /** The session file: undefined when the log is off, or before the first prompt of a new conversation. */
+  readonly sessionPath: string | undefined;
+  /** Every call the permission rules (or the user) denied in this agent's life, oldest first; a run's are the ones it added. */
+  readonly permissionDenials: readonly PermissionDenial[];
+  /** The session's id (its header's), as `-r` takes it; undefined exactly when `sessionPath` is. */
+  readonly sessionId: string | undefined;
+  /** The agent types the Task tool offers (built-in, files, `options.agents`), and the agent files skipped. */
+  readonly agents: AgentDefinitions;
+  /**
+   * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  readonly childEnv: NodeJS.ProcessEnv;
+  /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
+  readonly spawn: SubagentSpawner;
+  /** How full the context window is, for a status line or for compaction. */
+  contextWindow(): ContextWindowUsage;
+  /**
+   * Runs one user message through the loop with the conversation so far; yields its events (a sub-agent's
+   * too, tagged with their `agentPath`) and returns its result. The transcript and the log are extended as
+   * the run goes, and `history` is the run's transcript afterwards — also after an interrupted or failed run,
+   * which still hands back a valid transcript. One prompt at a time.
+   */
+  prompt(text: string, options?: PromptOptions): AsyncGenerator<AgentEvent, AgentResult>;
+  /**
+   * Expands `/name args` into the prompt to send, for a discovered command or skill (no model call), and
+   * pre-approves its `allowed-tools` for the conversation.
+   */
+  expandSlash(line: string): SlashExpansion;
+  /**
+   * The exact request a prompt would send first in this conversation (reminders and cache breakpoints
+   * included), without sending it and without changing the agent: `mitsu inspect`.
+   */
+  previewRequest(text: string): Promise<ModelRequest>;
+  /**
+   * The first request the sub-agent `name` would send for the task `text` (its system prompt, its tools, the
+   * prompt with its reminders), and the provider that would carry it: `mitsu inspect --agent`. Undefined for an
+   * unknown name. Throws when the agent's model cannot be resolved.
+   */
+  previewSubagentRequest(
+    name: string,
+    text: string,
+  ): Promise<{ provider: Provider; request: ModelRequest } | undefined>;
+  /** A short human summary of a call, from the tool's `summarize`. */
+  summarize(block: ToolUseBlock): string;
+  /**
+   * Starts a new conversation (`/clear`): an empty transcript, a new session file (when logging), a fresh
+   * context and empty tool state. The provider, the tools and the permission rules (also those allowed
+   * "always") stay.
+   */
+  clear(): Promise<void>;
+  /** Ends the agent: waits for what it still writes and stops what it started. Idempotent. */
+  close(): Promise<void>;
+}
