@@ -1,3 +1,4 @@
+import type { ServerTool } from "../messages/index.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 import type { DecodeContext } from "./decode/decode-context.js";
 import { toolUseIdsOf } from "./decode/unique-tool-ids.js";
@@ -11,6 +12,8 @@ import type { ModelRequest, Provider } from "./provider.js";
 /** What one wire protocol adds to the HTTP lifecycle every adapter shares. */
 export interface HttpProviderSpec {
   api: string;
+  /** See `Provider.serverTools`. */
+  serverTools?: readonly ServerTool["type"][];
   /** The endpoint of a request (Gemini's names the model). */
   url: (request: ModelRequest) => string;
   /** Sent on every request; `encode` shows them with the secrets redacted. */
@@ -40,6 +43,7 @@ export interface HttpProviderSpec {
 export function createHttpProvider(spec: HttpProviderSpec): Provider {
   return {
     api: spec.api,
+    ...(spec.serverTools ? { serverTools: spec.serverTools } : {}),
     encode(request) {
       return {
         url: spec.url(request),
