@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "onWarning">,
+  extra: Pick<CodingAgentOptions, "ask" | "onWarning" | "approveHooks">,
 ): CodingAgentOptions {
   return {
     cwd: where.cwd,
@@ -21,6 +21,7 @@ export function agentOptionsFor(
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
     maxTurns: options.maxTurns,
+    verboseHooks: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

@@ -8,6 +8,7 @@ import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
+import { askApproveHooks } from "./hooks-command.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
@@ -61,7 +62,11 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       stopRun();
     });
     const agent = await createCodingAgent(
-      agentOptionsFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+      agentOptionsFor(options, io, {
+        ask: (request) => permissions.ask(request),
+        onWarning: warn,
+        approveHooks: (file) => askApproveHooks(file, { input, write, style }),
+      }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
     let usage = emptyUsage();
