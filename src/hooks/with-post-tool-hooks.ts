@@ -11,6 +11,19 @@ function appendText(output: ToolOutput, text: string): ToolOutput {
   return output;
 }
 
+/** The output as a hook reads it (`tool_response`): text as one string; images kept as blocks. */
+function responseOf(output: ToolOutput): unknown {
+  if (Array.isArray(output)) {
+    return output.every((b) => b.type === "text")
+      ? output.map((b) => (b.type === "text" ? b.text : "")).join("\n")
+      : output;
+  }
+  if (output !== null && typeof output === "object" && "content" in output) {
+    return { content: responseOf(output.content), is_error: output.isError };
+  }
+  return output;
+}
+
 /**
  * The tools with PostToolUse hooks run after each successful `run`: the hook sees the input and the output
  * (`tool_response`); a block (exit 2 or `decision: "block"`) and `additionalContext` are added to the result
@@ -36,7 +49,7 @@ export function withPostToolHooks(
             tool_name: tool.name,
             tool_input: input,
             tool_use_id: context.toolUseId,
-            tool_response: output,
+            tool_response: responseOf(output),
           },
           { signal: context.signal },
         );
