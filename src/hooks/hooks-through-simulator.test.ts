@@ -350,12 +350,21 @@ describe("hooks through the harness and the simulator", () => {
     readFileSync(join(cwd, "ran.txt"));
     expect(asked).toHaveLength(1);
     // Remembered: no question the next time; a changed file is asked about again.
-    await createCodingAgent({ ...base, approveHooks: async () => (asked.push("again"), false) });
+    await createCodingAgent({
+      ...base,
+      approveHooks: async () => {
+        asked.push("again");
+        return false;
+      },
+    });
     expect(asked).toHaveLength(1);
     writeFileSync(settings, JSON.stringify({ hooks: on("UserPromptSubmit", "touch other.txt") }));
     const changed = await createCodingAgent({
       ...base,
-      approveHooks: async () => (asked.push("changed"), false),
+      approveHooks: async () => {
+        asked.push("changed");
+        return false;
+      },
     });
     expect(asked).toEqual([asked[0], "changed"]);
     expect(changed.hooks.skipped).toHaveLength(1);
