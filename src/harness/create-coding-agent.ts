@@ -1,6 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import {
+  createSubagentSpawner,
+  createTaskTool,
+  formatAgentWarning,
+  loadAgentDefinitions,
+  spawnRequestFor,
+  subagentEnvironment,
+} from "../agents/index.js";
 import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import {
   approveHooksFile,
@@ -54,10 +62,10 @@ import type {
   PromptOptions,
   SessionOptions,
 } from "./coding-agent.js";
-import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
+import { openSubagentLog } from "./subagent-log.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -93,11 +101,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
+  const loadedAgents = await loadAgentDefinitions({ cwd, home });
+  for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
+  // Agents defined in code beat the files' (an embedder's choice is the most specific).
+  const codeAgents = options.agents ?? [];
+  const agents = {
+    agents: [
+      ...loadedAgents.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)),
+      ...codeAgents,
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    warnings: loadedAgents.warnings,
+  };
+
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
   // (0700), with the memory of the project's old, non-unique folder carried over the first time.
   const memory = join(prepareProjectDir(where), "memory");
-  const tools: Tool<never>[] = [
+  const extra = options.tools ?? [];
+  const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
       cwd,
       additionalRoots,
@@ -106,8 +127,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       memoryDir: memory,
     }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
-    ...(options.tools ?? []),
+    createTaskTool({
+      agents: agents.agents,
+      toolNames: () => tools.map((t) => t.name),
+    }) as unknown as Tool<never>,
   ];
+  // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
+  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
 
@@ -195,24 +221,42 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const runTools = withPostToolHooks(tools, hookRunner, onHookStop);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
-  const spawnChild = createSpawner({
+  const spawnChild = createSubagentSpawner({
+    tools: runTools,
+    parent: {
+      provider: resolved.provider,
+      providerName: resolved.entry.provider,
+      model: resolved.model,
+      maxOutputTokens: resolved.entry.maxOutputTokens,
+      contextWindow: resolved.entry.contextWindow,
+    },
     resolveModel: (spec) => {
-      const child = spec === undefined ? resolved : resolveSpec(spec);
+      const child = resolveSpec(spec);
       const { maxOutputTokens, contextWindow } = child.entry;
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
-    tools: runTools,
     canUseTool,
+    environment: subagentEnvironment({ cwd, now: new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     maxTurns,
-    maxDepth: options.maxAgentDepth ?? 3,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    maxDepth: options.maxAgentDepth ?? 1,
+    // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
+    transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
   });
   // SubagentStop: told when a sub-agent's run ends (its answer is already final).
-  const spawn: Spawner = async function* (request, origin) {
-    const result = yield* spawnChild(request, origin);
-    if (hookRunner.has("SubagentStop")) await hookRunner.run("SubagentStop", { stop_hook_active: false });
-    return result;
-  };
+  const spawn: typeof spawnChild = Object.assign(
+    async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      const result = yield* spawnChild(...args);
+      if (hookRunner.has("SubagentStop")) await hookRunner.run("SubagentStop", { stop_hook_active: false });
+      return result;
+    },
+    { firstRequest: spawnChild.firstRequest },
+  );
 
   const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
     createContext({
@@ -279,6 +323,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     toolState,
     skills,
     hooks: { runner: hookRunner, skipped: skippedHooks },
+    agents,
     get history() {
       return history;
     },
@@ -449,6 +494,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         maxTokens: defaultMaxTokens,
       };
       return preview.prepareRequest(request, { turn: 1 });
+    },
+    async previewSubagentRequest(name, text) {
+      const definition = agents.agents.find((a) => a.name === name);
+      if (!definition) return undefined;
+      return spawn.firstRequest(
+        spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
+      );
     },
     summarize(block) {
       const tool = byName.get(block.name);

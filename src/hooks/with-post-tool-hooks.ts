@@ -44,7 +44,8 @@ export function withPostToolHooks(
       value: async (input: Record<string, unknown>, context: ToolContext): Promise<ToolOutput> => {
         const output = await run.call(tool, input, context);
         // As in Claude Code, PostToolUse hears of calls that succeeded; a failed one goes back as it is.
-        if (output !== null && typeof output === "object" && "isError" in output && output.isError) return output;
+        if (output !== null && typeof output === "object" && "isError" in output && output.isError)
+          return output;
         const result = await runner.run(
           "PostToolUse",
           {
