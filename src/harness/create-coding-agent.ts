@@ -24,7 +24,7 @@ import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner } from "../loop/spawn.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { addUsage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import { createPermissionChecker, loadSettings } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
 import { resolveModel } from "../providers/model-registry.js";
@@ -399,6 +399,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           }));
           messages = [...messages.slice(0, -1), { ...last, content: [...last.content, ...extra] } as Message];
         }
+        let earlierUsage = emptyUsage();
         for (let continuation = 0; ; continuation++) {
           const runOptions: RunAgentOptions = {
             provider: resolved.provider,
@@ -461,12 +462,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             yield* notices();
             if (stop.blocked !== undefined && stop.stop === undefined) {
               // The hook keeps the agent going: its reason is the next instruction.
+              earlierUsage = addUsage(earlierUsage, result.usage);
               messages = appendPrompt(history, `Stop hook feedback:\n${stop.blocked}`);
               continue;
             }
           }
-          if (endEvent) yield endEvent;
-          return result;
+          // The usage of the runs a Stop hook asked for counts in the prompt's result.
+          const total: AgentResult = { ...result, usage: addUsage(earlierUsage, result.usage) };
+          if (endEvent) yield { ...endEvent, usage: total.usage } as AgentEvent;
+          return total;
         }
       } finally {
         running = false;

@@ -369,4 +369,35 @@ describe("hooks through the harness and the simulator", () => {
     expect(asked).toEqual([asked[0], "changed"]);
     expect(changed.hooks.skipped).toHaveLength(1);
   });
+
+  it("Notification hears of a permission question; SubagentStop of a sub-agent's end", async () => {
+    const seen: string[] = [];
+    const { agent } = await setup(
+      [
+        bash("touch x"),
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_t",
+              name: "Task",
+              input: { description: "look", prompt: "say hi", subagent_type: "general-purpose" },
+            },
+          ],
+        },
+        text("hi from the child"),
+        text("ok"),
+      ],
+      undefined,
+      {
+        ask: async () => "deny",
+        hooks: {
+          Notification: [{ callback: (input) => void seen.push(input.message) }],
+          SubagentStop: [{ callback: (input) => void seen.push(`${input.hook_event_name}`) }],
+        },
+      },
+    );
+    await drain(agent.prompt("go"));
+    expect(seen).toEqual(["mitsu needs your permission to use Bash", "SubagentStop"]);
+  });
 });
