@@ -77,7 +77,6 @@ const BLOCKING: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "UserPromptSubmit",
   "Stop",
-  "SubagentStop",
 ]);
 /** Events whose hooks' plain stdout is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
