@@ -20,6 +20,7 @@ export function agentOptionsFor(
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
+    ...(options.sandbox ? { sandbox: true } : {}),
     maxTurns: options.maxTurns,
     verboseHooks: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),

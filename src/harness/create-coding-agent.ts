@@ -1,5 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { homedir } from "node:os";
+import { randomBytes, randomUUID } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   createSubagentSpawner,
@@ -9,7 +10,7 @@ import {
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
-import { type Context, createContext, prepareProjectDir } from "../context/index.js";
+import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
 import {
   approveHooksFile,
   createHookRunner,
@@ -23,18 +24,26 @@ import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js"
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner } from "../loop/spawn.js";
+import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import { addUsage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
-import { createPermissionChecker, loadSettings } from "../permissions/index.js";
+import { addUsage, type ContentBlock, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import {
+  createPermissionChecker,
+  loadSettings,
+  type SandboxSettings,
+  sandboxAutoAllows,
+} from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
-import { resolveModel } from "../providers/model-registry.js";
+import { completeText } from "../providers/complete-text.js";
+import { helperModel, resolveModel } from "../providers/model-registry.js";
 import {
   configuredHeaderNames,
   configuredKeyEnvNames,
   loadModelsConfig,
 } from "../providers/models-config.js";
 import type { ModelRequest } from "../providers/provider.js";
+import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
@@ -47,15 +56,22 @@ import {
 import {
   activateSkill,
   activeAllowedTools,
+  clearSkillModel,
   createSkillTool,
+  type DiscoverResult,
   discoverSkills,
   expandInvocation,
   findSlashTarget,
+  type InlineRun,
   parseSlash,
   renderSkillsList,
+  skillModel,
 } from "../skills/index.js";
+import { BackgroundShells } from "../tools/background-shells.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
+import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
+import { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type {
   CodingAgent,
@@ -66,6 +82,8 @@ import type {
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { inlineCapabilities } from "./inline-capabilities.js";
+import { type ModelChoice, modelSpecFor } from "./model-choice.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
@@ -115,10 +133,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
     const provider =
       options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
-    return { ...resolved, provider };
+    return { ...resolved, provider, wireProvider: resolved.provider };
   };
   const resolved = resolveSpec(model);
 
+  for (const warning of settings.warnings) warn(warning);
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
@@ -141,6 +160,29 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
   // is not told of, and the request does not carry a definition it must not use.
   const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
+  const sandboxSettings: SandboxSettings = options.sandbox
+    ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
+    : settings.sandbox;
+  let sandbox: SandboxOptions | undefined;
+  if (sandboxSettings.enabled) {
+    sandbox = {
+      writableRoots: [cwd, ...additionalRoots],
+      allowNetwork: sandboxSettings.allowNetwork === true,
+    };
+    // Never a silent fallback: without bubblewrap the agent does not start.
+    await checkSandbox({ ...sandbox, cwd });
+  }
+  const shells = new BackgroundShells({
+    outputDir: join(tmpdir(), `mitsu-shells-${process.pid}-${randomBytes(4).toString("hex")}`),
+  });
+  // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
+  // XML tool protocol: they use no tools.
+  const helper = helperModel(resolved.entry, env);
+  const wire = resolved.wireProvider;
+  const readOnlyRoots = await skillFolders(skills);
+  // What `@file` in a command's or skill's text may read: what Read may.
+  const readable = new Workspace([cwd, ...additionalRoots, ...Object.keys(readOnlyRoots)]);
+  const inline = (run: InlineRun) => inlineCapabilities(tools, permissions, readable, run);
   const extra = options.tools ?? [];
   const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
@@ -149,8 +191,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       env: scrubbed,
       secretEnv,
       memoryDir: memory,
+      readOnlyRoots,
+      shells,
+      ...(sandbox ? { sandbox } : {}),
+      webFetch: {
+        fetch: globalThis.fetch,
+        complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
+      },
+      ...(hasWebSearch(wire)
+        ? {
+            webSearch: {
+              search: (query, searchOptions) =>
+                webSearch({ provider: wire, model: helper, query, ...searchOptions }),
+            },
+          }
+        : {}),
     }) as Tool<never>[]),
-    createSkillTool(() => skills.skills) as unknown as Tool<never>,
+    // `inline` is called at run time, once the permission checker below exists.
+    createSkillTool(() => skills.skills, { inline }) as unknown as Tool<never>,
     createTaskTool({
       agents: agents.agents,
       toolNames: () => tools.map((t) => t.name),
@@ -226,6 +284,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     disallowedTools: options.disallowedTools ?? [],
     cwd,
     ...(askWithNotification ? { ask: askWithNotification } : {}),
+    sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
   const hookedCheck = hookedCanUseTool({
     runner: hookRunner,
@@ -302,6 +361,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       tools: tools.map((t) => toToolDefinition(t)),
       skills: () => renderSkillsList(skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
+      sources: [todoReminderSource()],
       ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
@@ -346,6 +406,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const MAX_STOP_CONTINUATIONS = 5;
 
   const byName = new Map(tools.map((t) => [t.name, t]));
+  const modelFor = (spec: string | undefined): ModelChoice | undefined => {
+    const full = modelSpecFor(spec, { provider: resolved.entry.provider, model: resolved.model });
+    if (full === undefined) return undefined;
+    const other = resolveSpec(full);
+    return { provider: other.provider, model: other.model, maxOutputTokens: other.entry.maxOutputTokens };
+  };
   const agent: CodingAgent = {
     provider: resolved.provider,
     providerName: resolved.entry.provider,
@@ -373,10 +439,19 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     },
     spawn,
     childEnv: scrubbed,
+    shells,
+    sandbox,
+    readable,
+    images: resolved.entry.images,
+    modelFor,
+    inline,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
-    async *prompt(text: string, promptOptions: PromptOptions = {}): AsyncGenerator<AgentEvent, AgentResult> {
+    async *prompt(
+      text: string | ContentBlock[],
+      promptOptions: PromptOptions = {},
+    ): AsyncGenerator<AgentEvent, AgentResult> {
       if (closed) throw new Error("This agent is closed.");
       if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
       running = true;
@@ -411,7 +486,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           const started = await hookRunner.run("SessionStart", { source }, { signal });
           hookContext.push(...started.context);
         }
-        const submitted = await hookRunner.run("UserPromptSubmit", { prompt: text }, { signal });
+        // A prompt of blocks (an image with its text) is told to the hook by its text.
+        const promptText =
+          typeof text === "string"
+            ? text
+            : text.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+        const submitted = await hookRunner.run("UserPromptSubmit", { prompt: promptText }, { signal });
         yield* notices();
         if (submitted.blocked !== undefined || submitted.stop !== undefined) {
           // The prompt never reaches the model nor the transcript; the reason is for the user.
@@ -439,16 +519,44 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           }));
           messages = [...messages.slice(0, -1), { ...last, content: [...last.content, ...extra] } as Message];
         }
+        // A skill's model lasts for the run that loaded it, not for the prompts after.
+        clearSkillModel(toolState);
+        const chosen = promptOptions.model;
+        const skillModels = new Map<string, ModelChoice | undefined>();
+        const warnings: AgentEvent[] = [];
         let earlierUsage = emptyUsage();
         for (let continuation = 0; ; continuation++) {
           const runOptions: RunAgentOptions = {
-            provider: resolved.provider,
-            model: resolved.model,
+            provider: chosen?.provider ?? resolved.provider,
+            model: chosen?.model ?? resolved.model,
             system: context.system,
             tools: runTools,
             messages,
             maxTurns: promptOptions.maxTurns ?? maxTurns,
-            maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
+            maxTokens:
+              promptOptions.maxTokens ??
+              (chosen && options.maxTokens === undefined
+                ? Math.min(chosen.maxOutputTokens, 32_000)
+                : defaultMaxTokens),
+            selectModel: (state) => {
+              const spec = skillModel(state);
+              if (spec === undefined) return undefined;
+              if (!skillModels.has(spec)) {
+                try {
+                  skillModels.set(spec, modelFor(spec));
+                } catch (error) {
+                  skillModels.set(spec, undefined);
+                  warnings.push({
+                    type: "warning",
+                    turn: 0,
+                    agentPath: [],
+                    code: "skill_model",
+                    message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+                  });
+                }
+              }
+              return skillModels.get(spec);
+            },
             canUseTool,
             toolState,
             spawn,
@@ -465,6 +573,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           let endEvent: AgentEvent | undefined;
           for (;;) {
             const next = await run.next();
+            yield* warnings.splice(0);
             if (next.done) {
               history = next.value.messages;
               result = next.value;
@@ -513,6 +622,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           return total;
         }
       } finally {
+        clearSkillModel(toolState);
         running = false;
         inPrompt = false;
         stopRun = undefined;
@@ -546,16 +656,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
       );
     },
-    summarize(block) {
-      const tool = byName.get(block.name);
-      try {
-        return tool?.summarize
-          ? tool.summarize(block.input as never)
-          : `${block.name}(${JSON.stringify(block.input)})`;
-      } catch {
-        return block.name;
-      }
-    },
+    summarize: (block) => summarizeCall(byName.get(block.name), block),
     async clear() {
       if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "clear" });
       sessionSource = "clear";
@@ -573,6 +674,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       closed = true;
       if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "other" });
       log?.close();
+      await shells.killAll();
       await dumping?.flush();
     },
   };
@@ -611,4 +713,18 @@ function findSessionToResume(
     warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
   }
   return toResume;
+}
+
+/**
+ * The folders of the user's and the shipped skills (real paths), readable by Read, Grep and Glob so the model can
+ * open the `references/` and `scripts/` their instructions list; project skills are in the workspace already.
+ */
+async function skillFolders(catalog: DiscoverResult): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  for (const skill of catalog.skills) {
+    if (skill.source === "project") continue;
+    const real = await realpath(skill.dir).catch(() => undefined);
+    if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
+  }
+  return folders;
 }

@@ -1,6 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
-import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG } from "./model-catalog.js";
+import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
 import type { KnownServer, OpenAIChatQuirks } from "./openai-chat/quirks.js";
@@ -22,6 +22,12 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /**
+   * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
+   * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
+   * custom provider's model).
+   */
+  images: boolean;
 }
 
 export interface ResolvedModel {
@@ -110,6 +116,8 @@ export function resolveModel(
     maxOutputTokens: limits?.maxOutputTokens ?? DEFAULT_LIMITS.maxOutputTokens,
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
+    images:
+      listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
@@ -257,4 +265,20 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         fetch: s.fetch,
       });
   }
+}
+
+/**
+ * The model for side calls of a session on `entry`: the family's small model (`SMALL_MODELS`) when the session
+ * uses a built-in provider with a catalogued model (a custom server may not serve it), else the session's own
+ * model. `MITSU_SMALL_MODEL` (a model id of the same provider) overrides it.
+ */
+export function helperModel(
+  entry: ModelEntry,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const chosen = env.MITSU_SMALL_MODEL?.trim();
+  if (chosen) return chosen;
+  const builtin = BUILTIN_PROVIDERS[entry.provider];
+  if (!builtin || !entry.known) return entry.id;
+  return SMALL_MODELS[builtin.family];
 }

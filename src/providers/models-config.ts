@@ -14,6 +14,8 @@ export interface CustomModel {
   maxOutputTokens?: number;
   /** `xml` for a model without function calling: the provider is wrapped in the XML-tag protocol. */
   toolProtocol?: "native" | "xml";
+  /** Whether the model takes images in messages. Default false for a model of a custom provider. */
+  images?: boolean;
 }
 
 /**
@@ -130,6 +132,10 @@ function parseModel(raw: unknown, at: string, fail: (field: string, what: string
       return fail(`${at}.toolProtocol`, 'must be "native" or "xml"');
     }
     model.toolProtocol = raw.toolProtocol;
+  }
+  if (raw.images !== undefined) {
+    if (typeof raw.images !== "boolean") return fail(`${at}.images`, "must be true or false");
+    model.images = raw.images;
   }
   return model;
 }

@@ -38,6 +38,7 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
   return createHttpProvider({
     api: "anthropic",
+    serverTools: ["web_search"],
     secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: buildHeaders(options),

@@ -92,6 +92,9 @@ export class GeminiStreamHandler {
     const content = isPlainObject(candidate.content) ? candidate.content : {};
     const parts = Array.isArray(content.parts) ? content.parts : [];
     for (const part of parts) if (isPlainObject(part)) this.part(part);
+    // Grounding with Google Search: the queries run and the pages used, for whoever reads the answer's sources.
+    if (isPlainObject(candidate.groundingMetadata))
+      this.asm.setMeta("grounding", candidate.groundingMetadata);
     if (typeof candidate.finishReason === "string") {
       this.finishReason = candidate.finishReason;
       if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;

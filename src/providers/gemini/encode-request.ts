@@ -51,7 +51,11 @@ export function encodeGeminiRequest(request: ModelRequest): Record<string, unkno
   const body: Record<string, unknown> = { contents };
   const system = request.system.map((b) => ({ text: b.text }));
   if (system.length > 0) body.systemInstruction = { parts: system };
-  if (request.tools.length > 0) body.tools = [{ functionDeclarations: request.tools.map(encodeTool) }];
+  const tools: Record<string, unknown>[] = [];
+  if (request.tools.length > 0) tools.push({ functionDeclarations: request.tools.map(encodeTool) });
+  // Grounding with Google Search: the one server tool Gemini has (it takes no domain lists).
+  if (request.serverTools?.some((tool) => tool.type === "web_search")) tools.push({ googleSearch: {} });
+  if (tools.length > 0) body.tools = tools;
   const config: Record<string, unknown> = { maxOutputTokens: request.maxTokens };
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) {

@@ -158,6 +158,13 @@ export class ResponsesStreamHandler {
       if (typeof item.arguments === "string") this.asm.close(id, { fullArguments: item.arguments });
       else this.asm.close(id);
     } else if (item.type === "message" && id !== undefined) {
+      // Web search citations (`url_citation` annotations) are only complete on the finished item.
+      const annotations = Array.isArray(item.content)
+        ? item.content.flatMap((part) =>
+            isPlainObject(part) && Array.isArray(part.annotations) ? part.annotations : [],
+          )
+        : [];
+      if (annotations.length > 0) this.asm.mergeMeta(id, { citations: annotations });
       this.asm.close(id);
     } else if (item.type !== "message") {
       this.asm.block({ type: "unknown", provider: RESPONSES_META, data: item });

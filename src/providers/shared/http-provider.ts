@@ -1,3 +1,4 @@
+import type { ServerTool } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import type { PostJsonArgs } from "../http/post-json.js";
 import type { RetryOptions } from "../http/retry-policy.js";
@@ -8,6 +9,8 @@ import { redactHeaders } from "./redact-headers.js";
 /** What one wire protocol adds to the HTTP lifecycle every adapter shares. */
 export interface HttpProviderSpec {
   api: string;
+  /** See `Provider.serverTools`. */
+  serverTools?: readonly ServerTool["type"][];
   /** The endpoint of a request (Gemini's names the model). */
   url: (request: ModelRequest) => string;
   /** Sent on every request; `encode` shows them with the secrets redacted. */
@@ -32,6 +35,7 @@ export interface HttpProviderSpec {
 export function createHttpProvider(spec: HttpProviderSpec): Provider {
   return {
     api: spec.api,
+    ...(spec.serverTools ? { serverTools: spec.serverTools } : {}),
     encode(request) {
       return {
         url: spec.url(request),

@@ -32,6 +32,7 @@ export function withXmlToolProtocol(inner: Provider, options: XmlToolProtocolOpt
   const newId = options.newId ?? (() => newToolUseId("xml_"));
   return {
     api: inner.api,
+    ...(inner.serverTools ? { serverTools: inner.serverTools } : {}),
     encode: (request) => inner.encode(toXmlRequest(request)),
     stream: (request, call) => xmlStream(inner, toXmlRequest(request), call ?? {}, newId),
   };
