@@ -9,6 +9,7 @@ import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
+import { askApproveHooks } from "./hooks-command.js";
 import { createLineInput } from "./line-input.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
@@ -80,6 +81,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           return answer;
         },
         onWarning: warn,
+        approveHooks: (file) => askApproveHooks(file, { input, write, style }),
       }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
