@@ -2,12 +2,13 @@
  * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
  * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
  * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
- * permissions, skills, sub-agents (agent definitions and the Task tool), MCP servers and sessions, and the composition root that assembles them into the coding agent
+ * permissions, hooks, skills, sub-agents (agent definitions and the Task tool), MCP servers and sessions, and the composition root that assembles them into the coding agent
  * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
 export * from "./agents/index.js";
 export * from "./context/index.js";
 export * from "./harness/index.js";
+export * from "./hooks/index.js";
 export type * from "./loop/agent-event.js";
 export { checkTranscript } from "./loop/check-transcript.js";
 export type * from "./loop/history-replacement.js";

@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "onWarning"> & {
+  extra: Pick<CodingAgentOptions, "ask" | "onWarning" | "approveHooks"> & {
     /** The interactive question about project MCP servers, the OAuth login. */
     mcp?: Pick<Exclude<CodingAgentOptions["mcp"], false | undefined>, "approve" | "oauth">;
   },
@@ -26,6 +26,7 @@ export function agentOptionsFor(
     cacheTtl: options.cacheTtl,
     ...(options.sandbox ? { sandbox: true } : {}),
     maxTurns: options.maxTurns,
+    verboseHooks: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

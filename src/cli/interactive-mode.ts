@@ -1,9 +1,9 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import { createMcpOAuth } from "../mcp/index.js";
 import { addUsage, emptyUsage } from "../messages/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
-import { createMcpOAuth } from "../mcp/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -129,9 +129,9 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         const prepared = text.fromServer
           ? { prompt: text.text }
           : await preparePrompt(agent, text.text, text.invocation, {
-          cwd: io.cwd,
-          signal: run.signal,
-        });
+              cwd: io.cwd,
+              signal: run.signal,
+            });
         if ("error" in prepared) {
           run = undefined;
           write(style.red(`${stripControls(prepared.error)}\n`));
@@ -180,7 +180,9 @@ async function promptText(
   line: string,
   context: Parameters<typeof runBuiltinCommand>[1],
 ): Promise<
-  { text: string; invocation?: { target: Skill | Command; args: string }; fromServer?: boolean } | "exit" | undefined
+  | { text: string; invocation?: { target: Skill | Command; args: string }; fromServer?: boolean }
+  | "exit"
+  | undefined
 > {
   const text = line.trim();
   if (text === "") return undefined;

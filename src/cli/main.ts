@@ -231,14 +231,21 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     });
   mcp
     .command("add")
-    .description("add a server: `mitsu mcp add NAME -- COMMAND ARGS…` or `mitsu mcp add --transport http NAME URL`")
+    .description(
+      "add a server: `mitsu mcp add NAME -- COMMAND ARGS…` or `mitsu mcp add --transport http NAME URL`",
+    )
     .argument("<name>", "the server's name (its tools are mcp__<name>__<tool>)")
     .argument("[commandOrUrl...]", "after --, the command and its arguments (stdio); or the URL (http, sse)")
     .addOption(
-      new Option("-t, --transport <transport>", "how to reach it").choices(["stdio", "http", "sse"]).default("stdio"),
+      new Option("-t, --transport <transport>", "how to reach it")
+        .choices(["stdio", "http", "sse"])
+        .default("stdio"),
     )
     .addOption(
-      new Option("-s, --scope <scope>", "project: .mcp.json (shared with the repository); user: ~/.mitsu/mcp.json")
+      new Option(
+        "-s, --scope <scope>",
+        "project: .mcp.json (shared with the repository); user: ~/.mitsu/mcp.json",
+      )
         .choices(["project", "user"])
         .default("project"),
     )
@@ -281,7 +288,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   for (const decision of ["approve", "deny"] as const) {
     mcp
       .command(decision)
-      .description(`${decision} a server of the project's .mcp.json (the answer to mitsu's question, given ahead)`)
+      .description(
+        `${decision} a server of the project's .mcp.json (the answer to mitsu's question, given ahead)`,
+      )
       .argument("<name>")
       .action(async (name: string) => {
         const { mcpApprovalCommand } = await import("./mcp-command.js");

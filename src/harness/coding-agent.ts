@@ -1,5 +1,6 @@
 import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
 import type { Context } from "../context/index.js";
+import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { Journal } from "../loop/journal.js";
@@ -97,6 +98,18 @@ export interface CodingAgentOptions {
       }
     | false;
   /**
+   * The hook events as typed callbacks, beside the hooks of the settings files: each gets the event's input
+   * (the JSON a command hook reads) and returns the same answer a command hook prints. See `HookCallbacks`.
+   */
+  hooks?: HookCallbacks;
+  /**
+   * Asked once for each project settings file whose hooks are not approved (as they are now); a yes is
+   * remembered in `~/.mitsu/approved-hooks.json`. Without it such hooks do not run, and a warning names them.
+   */
+  approveHooks?: (file: UnapprovedHooksFile) => Promise<boolean>;
+  /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
+  verboseHooks?: boolean;
+  /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).
    */
@@ -170,6 +183,11 @@ export interface CodingAgent {
   /** The conversation's tool state (files Read, active skills); `clear` empties it. */
   readonly toolState: ToolState;
   readonly skills: DiscoverResult;
+  /**
+   * The hooks: `runner.commands` lists those that run (`/hooks`), `runner.run` fires an event (a compaction
+   * step calls it with "PreCompact"); `skipped` are the project files whose hooks were not approved.
+   */
+  readonly hooks: { runner: HookRunner; skipped: readonly UnapprovedHooksFile[] };
   /** The transcript so far (a resumed one included), as sent. */
   readonly history: readonly Message[];
   /** How many messages the conversation had when it was opened (a resumed session's). */

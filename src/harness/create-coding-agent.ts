@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -11,20 +11,30 @@ import {
   subagentEnvironment,
 } from "../agents/index.js";
 import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
-import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import {
+  approveHooksFile,
+  createHookRunner,
+  type HookNotice,
+  hookedCanUseTool,
+  loadHooks,
+  type UnapprovedHooksFile,
+  withPostToolHooks,
+} from "../hooks/index.js";
+import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
+import type { Spawner } from "../loop/spawn.js";
 import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import type { ContentBlock, Message, TextBlock } from "../messages/index.js";
+import { createMcpOAuth, startProjectMcp } from "../mcp/index.js";
+import { addUsage, type ContentBlock, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import {
   createPermissionChecker,
   loadSettings,
   type SandboxSettings,
   sandboxAutoAllows,
 } from "../permissions/index.js";
-import { createMcpOAuth, startProjectMcp } from "../mcp/index.js";
 import { childEnv } from "../process/child-env.js";
 import { completeText } from "../providers/complete-text.js";
 import { helperModel, resolveModel } from "../providers/model-registry.js";
@@ -102,6 +112,14 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const home = options.home ?? homedir();
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
+  const settings = await loadSettings({ cwd, home });
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
   // The MCP servers start now and connect while the rest is assembled; the agent waits for them before it is
   // handed out, so `tools` is complete and stable from the first request.
   const mcpOptions = options.mcp;
@@ -126,14 +144,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     await (await mcpStarting.catch(() => undefined))?.servers.close();
     throw error;
   };
-  const settings = await loadSettings({ cwd, home }).catch(closeMcpOnError);
-  for (const ignored of settings.ignoredEnv) {
-    warn(
-      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
-    );
-  }
-  // Settings' `env` is applied over the process's, as Claude Code does.
-  const env = { ...(options.env ?? process.env), ...settings.env };
   const model = options.model ?? defaultModel(env, settings.model);
   const models = loadModelsConfig(home);
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
@@ -241,6 +251,58 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   tools.push(...(mcp?.servers.tools ?? []));
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
+
+  // Hooks: the user's run; a project file's only once the user approved its hooks as they are now.
+  const loadedHooks = await loadHooks(where);
+  for (const warning of loadedHooks.warnings) warn(warning);
+  const activeHooks = [...loadedHooks.hooks];
+  const skippedHooks: UnapprovedHooksFile[] = [];
+  for (const file of loadedHooks.unapproved) {
+    if (options.approveHooks && (await options.approveHooks(file))) {
+      await approveHooksFile(home, file.file, file.sha256);
+      activeHooks.push(...file.hooks);
+    } else {
+      skippedHooks.push(file);
+    }
+  }
+  if (skippedHooks.length > 0) {
+    warn(
+      `hooks not run (their project settings file is not approved; run mitsu interactively there to approve):\n${skippedHooks
+        .flatMap((f) =>
+          f.hooks.map((h) => `  - ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command} (${f.file})`),
+        )
+        .join("\n")}`,
+    );
+  }
+  let sessionId: string = randomUUID();
+  let log: SessionLog | undefined;
+  /** Hook notices raised during a prompt: yielded as `warning` events between the run's events. */
+  const pendingNotices: HookNotice[] = [];
+  let inPrompt = false;
+  let stopRun: ((reason: string) => void) | undefined;
+  const hookRunner = createHookRunner({
+    hooks: activeHooks,
+    ...(options.hooks ? { callbacks: options.hooks } : {}),
+    cwd,
+    env: scrubbed,
+    base: () => ({ session_id: sessionId, transcript_path: log?.path ?? "", cwd, permission_mode: mode }),
+    notify: (notice) => {
+      if (notice.kind === "output" && !options.verboseHooks) return;
+      if (inPrompt) pendingNotices.push(notice);
+      else warn(notice.message);
+    },
+  });
+  const onHookStop = (reason: string) => stopRun?.(reason);
+  const userAsk = options.ask;
+  // Notification hooks hear of each permission question as it is shown; they do not hold it up.
+  const askWithNotification = userAsk
+    ? (request: Parameters<typeof userAsk>[0]) => {
+        void hookRunner.run("Notification", {
+          message: `mitsu needs your permission to use ${request.toolName}`,
+        });
+        return userAsk(request);
+      }
+    : undefined;
   const permissions = createPermissionChecker({
     rules: settings.rules,
     mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
@@ -251,22 +313,41 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     allowedTools: options.allowedTools ?? [],
     disallowedTools: options.disallowedTools ?? [],
     cwd,
-    ...(options.ask ? { ask: options.ask } : {}),
+    ...(askWithNotification ? { ask: askWithNotification } : {}),
     sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
-  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const hookedCheck = hookedCanUseTool({
+    runner: hookRunner,
+    next: permissions,
+    onStop: onHookStop,
+    ...(askWithNotification
+      ? {
+          ask: async (toolName: string, input: Record<string, unknown>, reason: string) =>
+            (await askWithNotification({
+              toolName,
+              input,
+              toolUseId: "",
+              display: toolName,
+              suggestedRules: [],
+              reason,
+            })) !== "deny",
+        }
+      : {}),
+  });
+  // Every denial of this conversation (a hook's too), in order, for a result report (Claude Code's `permission_denials`).
   const denials: PermissionDenial[] = [];
   const canUseTool: CanUseTool = async (tool, input, ctx) => {
-    const decision = await permissions(tool, input, ctx);
+    const decision = await hookedCheck(tool, input, ctx);
     if (decision.behavior === "deny") {
       denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
     }
     return decision;
   };
+  const runTools = withPostToolHooks(tools, hookRunner, onHookStop);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
-  const spawn = createSubagentSpawner({
-    tools,
+  const spawnChild = createSubagentSpawner({
+    tools: runTools,
     parent: {
       provider: resolved.provider,
       providerName: resolved.entry.provider,
@@ -292,6 +373,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
   });
+  // SubagentStop: told when a sub-agent's run ends (its answer is already final).
+  const spawn: typeof spawnChild = Object.assign(
+    async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      const result = yield* spawnChild(...args);
+      if (hookRunner.has("SubagentStop")) await hookRunner.run("SubagentStop", { stop_hook_active: false });
+      return result;
+    },
+    { firstRequest: spawnChild.firstRequest },
+  );
 
   const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
     createContext({
@@ -331,7 +421,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
     });
-  let log: SessionLog | undefined;
   let history: Message[] = [];
   if (toResume) {
     const resumed = continueSession(toResume);
@@ -342,6 +431,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   let used: number | undefined;
   let running = false;
   let closed = false;
+  /** How the next SessionStart names the conversation's start; undefined once it has fired. */
+  let sessionSource: "startup" | "resume" | "clear" | undefined = toResume ? "resume" : "startup";
+  const MAX_STOP_CONTINUATIONS = 5;
 
   let byName = new Map(tools.map((t) => [t.name, t]));
   /** Takes in the tool lists MCP servers changed since the last prompt; returns why, if any did. */
@@ -349,6 +441,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     const reason = mcp?.servers.applyChanges();
     if (reason === undefined || !mcp) return undefined;
     tools.splice(fixedTools, tools.length - fixedTools, ...mcp.servers.tools);
+    // The tools the runs get (PostToolUse hooks around them) change the same way, in place.
+    runTools.splice(
+      fixedTools,
+      runTools.length - fixedTools,
+      ...withPostToolHooks(mcp.servers.tools, hookRunner, onHookStop),
+    );
     byName = new Map(tools.map((t) => [t.name, t]));
     context.explainNextChange(reason);
     return reason;
@@ -372,6 +470,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     permissions,
     toolState,
     skills,
+    hooks: { runner: hookRunner, skipped: skippedHooks },
     agents,
     get history() {
       return history;
@@ -402,7 +501,59 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       if (closed) throw new Error("This agent is closed.");
       if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
       running = true;
+      inPrompt = true;
+      const top: AgentPath = [];
+      const notices = function* (): Generator<AgentEvent> {
+        for (const notice of pendingNotices.splice(0)) {
+          yield {
+            type: "warning",
+            code: `hook-${notice.kind}`,
+            message: notice.message,
+            turn: 0,
+            agentPath: top,
+          };
+        }
+      };
+      // A hook's `continue: false` stops the run as an interrupt does.
+      const stopper = new AbortController();
+      let stopReason: string | undefined;
+      stopRun = (reason) => {
+        stopReason ??= reason;
+        stopper.abort();
+      };
+      const signal = promptOptions.signal
+        ? AbortSignal.any([promptOptions.signal, stopper.signal])
+        : stopper.signal;
       try {
+        const hookContext: string[] = [];
+        if (sessionSource) {
+          const source = sessionSource;
+          sessionSource = undefined;
+          const started = await hookRunner.run("SessionStart", { source }, { signal });
+          hookContext.push(...started.context);
+        }
+        // A prompt of blocks (an image with its text) is told to the hook by its text.
+        const promptText =
+          typeof text === "string"
+            ? text
+            : text.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+        const submitted = await hookRunner.run("UserPromptSubmit", { prompt: promptText }, { signal });
+        yield* notices();
+        if (submitted.blocked !== undefined || submitted.stop !== undefined) {
+          // The prompt never reaches the model nor the transcript; the reason is for the user.
+          const why = submitted.blocked ?? submitted.stop ?? "";
+          yield {
+            type: "warning",
+            code: "hook-blocked",
+            message: `A UserPromptSubmit hook blocked this prompt${why ? `: ${why}` : "."}`,
+            turn: 0,
+            agentPath: top,
+          };
+          const result: AgentResult = { reason: "end_turn", messages: [...history], usage: emptyUsage() };
+          yield { type: "agent-end", ...result, agentPath: top };
+          return result;
+        }
+        hookContext.push(...submitted.context);
         // A new session file is made with the first prompt: a command that sends nothing leaves no file.
         if (!log && logging) log = newLog();
         // A server's changed tool list takes effect here, between prompts, never inside a run.
@@ -416,77 +567,123 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             agentPath: [],
           };
         }
+        let messages = appendPrompt(history, text);
+        if (hookContext.length > 0) {
+          const last = messages[messages.length - 1] as Message;
+          const extra: TextBlock[] = hookContext.map((c) => ({
+            type: "text",
+            text: `<system-reminder>\nContext from hooks:\n${c}\n</system-reminder>`,
+          }));
+          messages = [...messages.slice(0, -1), { ...last, content: [...last.content, ...extra] } as Message];
+        }
         // A skill's model lasts for the run that loaded it, not for the prompts after.
         clearSkillModel(toolState);
         const chosen = promptOptions.model;
         const skillModels = new Map<string, ModelChoice | undefined>();
         const warnings: AgentEvent[] = [];
-        const runOptions: RunAgentOptions = {
-          provider: chosen?.provider ?? resolved.provider,
-          model: chosen?.model ?? resolved.model,
-          system: context.system,
-          tools,
-          messages: appendPrompt(history, text),
-          maxTurns: promptOptions.maxTurns ?? maxTurns,
-          maxTokens:
-            promptOptions.maxTokens ??
-            (chosen && options.maxTokens === undefined
-              ? Math.min(chosen.maxOutputTokens, 32_000)
-              : defaultMaxTokens),
-          selectModel: (state) => {
-            const spec = skillModel(state);
-            if (spec === undefined) return undefined;
-            if (!skillModels.has(spec)) {
-              try {
-                skillModels.set(spec, modelFor(spec));
-              } catch (error) {
-                skillModels.set(spec, undefined);
-                warnings.push({
-                  type: "warning",
-                  turn: 0,
-                  agentPath: [],
-                  code: "skill_model",
-                  message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
-                });
+        let earlierUsage = emptyUsage();
+        for (let continuation = 0; ; continuation++) {
+          const runOptions: RunAgentOptions = {
+            provider: chosen?.provider ?? resolved.provider,
+            model: chosen?.model ?? resolved.model,
+            system: context.system,
+            tools: runTools,
+            messages,
+            maxTurns: promptOptions.maxTurns ?? maxTurns,
+            maxTokens:
+              promptOptions.maxTokens ??
+              (chosen && options.maxTokens === undefined
+                ? Math.min(chosen.maxOutputTokens, 32_000)
+                : defaultMaxTokens),
+            selectModel: (state) => {
+              const spec = skillModel(state);
+              if (spec === undefined) return undefined;
+              if (!skillModels.has(spec)) {
+                try {
+                  skillModels.set(spec, modelFor(spec));
+                } catch (error) {
+                  skillModels.set(spec, undefined);
+                  warnings.push({
+                    type: "warning",
+                    turn: 0,
+                    agentPath: [],
+                    code: "skill_model",
+                    message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+                  });
+                }
+              }
+              return skillModels.get(spec);
+            },
+            canUseTool,
+            toolState,
+            spawn,
+            contextWindow: resolved.entry.contextWindow,
+            prepareRequest: (request, info) => context.prepareRequest(request, info),
+            ...(log ? sessionLogHooks(log) : {}),
+            ...(options.journal ? { journal: options.journal } : {}),
+            ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+            signal,
+            ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
+          };
+          const run = runAgent(runOptions);
+          let result: AgentResult | undefined;
+          let endEvent: AgentEvent | undefined;
+          for (;;) {
+            const next = await run.next();
+            yield* warnings.splice(0);
+            if (next.done) {
+              history = next.value.messages;
+              result = next.value;
+              break;
+            }
+            const event = next.value;
+            if (
+              event.type === "message" &&
+              event.agentPath.length === 0 &&
+              event.message.role === "assistant"
+            ) {
+              const usage = event.message.usage;
+              if (usage) {
+                used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
               }
             }
-            return skillModels.get(spec);
-          },
-          canUseTool,
-          toolState,
-          spawn,
-          contextWindow: resolved.entry.contextWindow,
-          prepareRequest: (request, info) => context.prepareRequest(request, info),
-          ...(log ? sessionLogHooks(log) : {}),
-          ...(options.journal ? { journal: options.journal } : {}),
-          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
-          ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
-          ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
-        };
-        const run = runAgent(runOptions);
-        for (;;) {
-          const next = await run.next();
-          yield* warnings.splice(0);
-          if (next.done) {
-            history = next.value.messages;
-            return next.value;
+            yield* notices();
+            // The top-level agent-end is held until the Stop hooks have had their say.
+            if (event.type === "agent-end" && event.agentPath.length === 0) endEvent = event;
+            else yield event;
           }
-          const event = next.value;
-          if (
-            event.type === "message" &&
-            event.agentPath.length === 0 &&
-            event.message.role === "assistant"
-          ) {
-            const usage = event.message.usage;
-            if (usage) {
-              used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+          yield* notices();
+          if (stopReason !== undefined) {
+            yield {
+              type: "warning",
+              code: "hook-stopped",
+              message: `A hook stopped the agent${stopReason ? `: ${stopReason}` : "."}`,
+              turn: 0,
+              agentPath: top,
+            };
+          }
+          const stoppable = result.reason === "end_turn" && stopReason === undefined && !signal.aborted;
+          if (stoppable && hookRunner.has("Stop") && continuation < MAX_STOP_CONTINUATIONS) {
+            const stop = await hookRunner.run("Stop", { stop_hook_active: continuation > 0 }, { signal });
+            yield* notices();
+            if (stop.blocked !== undefined && stop.stop === undefined) {
+              // The hook keeps the agent going: its reason is the next instruction.
+              earlierUsage = addUsage(earlierUsage, result.usage);
+              messages = appendPrompt(history, `Stop hook feedback:\n${stop.blocked}`);
+              continue;
             }
           }
-          yield event;
+          // The usage of the runs a Stop hook asked for counts in the prompt's result.
+          const total: AgentResult = { ...result, usage: addUsage(earlierUsage, result.usage) };
+          if (endEvent) yield { ...endEvent, usage: total.usage } as AgentEvent;
+          return total;
         }
       } finally {
         clearSkillModel(toolState);
         running = false;
+        inPrompt = false;
+        stopRun = undefined;
+        for (const notice of pendingNotices.splice(0)) warn(notice.message);
       }
     },
     expandSlash(line) {
@@ -494,7 +691,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       if (!slash) return { kind: "none" };
       const mcpPrompt = mcp?.servers.prompts.find((p) => p.name === slash.name);
       if (mcpPrompt) {
-        return { kind: "mcp-prompt", name: mcpPrompt.name, expand: (signal) => mcpPrompt.expand(slash.args, signal) };
+        return {
+          kind: "mcp-prompt",
+          name: mcpPrompt.name,
+          expand: (signal) => mcpPrompt.expand(slash.args, signal),
+        };
       }
       const target = findSlashTarget(slash.name, skills);
       if (!target) return { kind: "unknown", name: slash.name };
@@ -522,6 +723,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     },
     summarize: (block) => summarizeCall(byName.get(block.name), block),
     async clear() {
+      if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "clear" });
+      sessionSource = "clear";
+      sessionId = randomUUID();
       context = await makeContext();
       toolState.clear();
       history = [];
@@ -531,7 +735,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       log = undefined;
     },
     async close() {
+      if (closed) return;
       closed = true;
+      if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "other" });
       log?.close();
       await shells.killAll();
       await dumping?.flush();

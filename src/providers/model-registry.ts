@@ -133,6 +133,8 @@ export function resolveModel(
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    idleTimeoutMs: custom?.idleTimeoutMs,
+    stallWarningMs: custom?.stallWarningMs,
     authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
@@ -229,6 +231,8 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  idleTimeoutMs: number | undefined;
+  stallWarningMs: number | undefined;
   authToken: string | undefined;
 }
 
@@ -240,6 +244,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
         ...(s.authToken !== undefined ? { authToken: s.authToken } : {}),
       });
     case "openai-chat":
@@ -249,6 +255,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         headers: s.headers,
         quirks: s.quirks as KnownServer | Partial<OpenAIChatQuirks> | undefined,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "openai-responses":
       return createOpenAIResponsesProvider({
@@ -256,6 +264,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "gemini":
       return createGeminiProvider({
@@ -263,6 +273,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
   }
 }

@@ -81,6 +81,11 @@ export type SimFault =
    */
   | { kind: "disconnect"; afterBytes: number }
   /**
+   * After `afterBytes` bytes of response body the server goes silent: nothing more is written and the connection
+   * stays open (until the client gives up or the simulator closes), as a stalled upstream does.
+   */
+  | { kind: "stall"; afterBytes: number }
+  /**
    * Generation stops after `afterChars` characters (code points) of block content (text, thinking, tool input):
    * stop_reason max_tokens; a cut tool_use gets no content_block_stop, as on the real API.
    */

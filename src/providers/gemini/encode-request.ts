@@ -6,9 +6,9 @@ import type {
   ToolUseBlock,
   UserMessage,
 } from "../../messages/index.js";
+import { splitToolResult } from "../encode/tool-result-content.js";
+import { isPlainObject } from "../is-plain-object.js";
 import type { ModelRequest } from "../provider.js";
-import { splitToolResult } from "../shared/tool-result-content.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
 import { toGeminiSchema } from "./gemini-schema.js";
 
 /** The key under which this adapter keeps its data in block meta (`meta.gemini`). */

@@ -6,10 +6,10 @@ import type {
   ToolDefinition,
   UserMessage,
 } from "../../messages/index.js";
+import { splitMarkedToolResult } from "../encode/split-marked-tool-result.js";
+import { imageUrl, toolArguments } from "../encode/tool-result-content.js";
+import { isPlainObject } from "../is-plain-object.js";
 import type { ModelRequest } from "../provider.js";
-import { splitMarkedToolResult } from "../shared/split-marked-tool-result.js";
-import { imageUrl, toolArguments } from "../shared/tool-result-content.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
 
 /** The key under which this adapter keeps its data in block meta (`meta["openai-responses"]`). */
 export const RESPONSES_META = "openai-responses";
