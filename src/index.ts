@@ -5,6 +5,7 @@
  * permissions, skills and sessions, and the composition root that assembles them into the coding agent
  * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
+export * from "./compaction/index.js";
 export * from "./context/index.js";
 export * from "./harness/index.js";
 export type * from "./loop/agent-event.js";

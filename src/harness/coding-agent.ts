@@ -1,3 +1,4 @@
+import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
 import type { Context } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
@@ -62,8 +63,17 @@ export interface CodingAgentOptions {
   tools?: Tool<never>[];
   /** Wraps every model and tool call of every run (durable runs, replay); see `Journal`. */
   journal?: Journal;
-  /** The history-replacement step (compaction); see `ReplaceHistory`. */
+  /**
+   * The history-replacement step; see `ReplaceHistory`. Default: the built-in compaction (see `compaction`).
+   * An embedder's own step replaces the automatic compaction; `compact()` still works.
+   */
   replaceHistory?: ReplaceHistory;
+  /**
+   * Compaction: automatic when the next request would pass a threshold of the model's context window, and on
+   * demand (`compact()`). Default on with thresholds sized from the model's limits; `false` turns the
+   * automatic step off (`compact()` still works).
+   */
+  compaction?: CompactionSettings | false;
   /** How deep sub-agents may nest (a child of a child …); default 3. */
   maxAgentDepth?: number;
 }
@@ -128,6 +138,18 @@ export interface CodingAgent {
   readonly spawn: Spawner;
   /** How full the context window is, for a status line or for compaction. */
   contextWindow(): ContextWindowUsage;
+  /**
+   * Compacts the conversation now (`/compact [focus]`): the model summarises it, reading the session's cached
+   * prefix; the summary and the newest messages become the history, the session log records a `compaction`
+   * line (the earlier lines stay), and the next request starts a new prefix epoch with the project
+   * instructions and the skills list sent again. Throws when there is nothing to compact or the call fails
+   * (the history is then unchanged). Not while a prompt runs.
+   */
+  compact(focus?: string, options?: { signal?: AbortSignal }): Promise<Compaction>;
+  /** The summarisation request `compact` would send and the history that would follow; sends nothing. */
+  previewCompaction(focus?: string): CompactionPreview;
+  /** The threshold (tokens) at which the automatic compaction fires; undefined when it is off. */
+  readonly compactionThreshold: number | undefined;
   /**
    * Runs one user message through the loop with the conversation so far; yields its events (a sub-agent's
    * too, tagged with their `agentPath`) and returns its result. The transcript and the log are extended as

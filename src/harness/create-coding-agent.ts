@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { createCompactor } from "../compaction/index.js";
 import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
@@ -153,6 +154,21 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const resumedMessages = history.length;
   let used: number | undefined;
   let running = false;
+  const compaction = options.compaction === false ? { auto: false } : (options.compaction ?? {});
+  const compactor = createCompactor({
+    ...compaction,
+    provider: resolved.provider,
+    model: resolved.model,
+    contextWindow: resolved.entry.contextWindow,
+    maxTokens: defaultMaxTokens,
+    base: () => ({ system: context.system, tools: context.tools }),
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+    onError: (error) => warn(`automatic compaction failed; continuing without it: ${error.message}`),
+  });
+  const replaceHistory =
+    options.replaceHistory ?? (compaction.auto === false ? undefined : compactor.replaceHistory);
+  /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
+  let pendingEpoch: { reason: string } | undefined;
   let closed = false;
 
   const byName = new Map(tools.map((t) => [t.name, t]));
@@ -179,6 +195,38 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
+    compactionThreshold: replaceHistory === compactor.replaceHistory ? compactor.threshold : undefined,
+    async compact(focus, compactOptions = {}) {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is running on this agent; compact after its end.");
+      running = true;
+      try {
+        const done = await compactor.compact(history, {
+          ...(focus ? { focus } : {}),
+          ...(compactOptions.signal ? { signal: compactOptions.signal } : {}),
+        });
+        const { messages, reason, summary, before, tokensBefore, tokensAfter, usage } = done;
+        log?.appendEntry({
+          type: "compaction",
+          reason,
+          before,
+          messages,
+          summary,
+          tokensBefore,
+          tokensAfter,
+          usage,
+        });
+        history = messages;
+        pendingEpoch = { reason };
+        used = undefined;
+        return done;
+      } finally {
+        running = false;
+      }
+    },
+    previewCompaction(focus) {
+      return compactor.preview(history, focus);
+    },
     async *prompt(text: string, promptOptions: PromptOptions = {}): AsyncGenerator<AgentEvent, AgentResult> {
       if (closed) throw new Error("This agent is closed.");
       if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
@@ -198,10 +246,17 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           toolState,
           spawn,
           contextWindow: resolved.entry.contextWindow,
-          prepareRequest: (request, info) => context.prepareRequest(request, info),
+          prepareRequest: (request, info) => {
+            const epoch = pendingEpoch;
+            pendingEpoch = undefined;
+            return context.prepareRequest(
+              request,
+              epoch && !info.newEpoch ? { ...info, newEpoch: epoch } : info,
+            );
+          },
           ...(log ? sessionLogHooks(log) : {}),
           ...(options.journal ? { journal: options.journal } : {}),
-          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+          ...(replaceHistory ? { replaceHistory } : {}),
           ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
           ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
         };
@@ -213,6 +268,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             return next.value;
           }
           const event = next.value;
+          if (event.type === "history-replaced" && event.agentPath.length === 0) used = event.tokensAfter;
           if (
             event.type === "message" &&
             event.agentPath.length === 0 &&
@@ -264,6 +320,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       toolState.clear();
       history = [];
       used = undefined;
+      pendingEpoch = undefined;
       log = undefined;
     },
     async close() {
