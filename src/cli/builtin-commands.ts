@@ -1,11 +1,16 @@
 import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
+import { compactionNotice } from "./compaction-notice.js";
 import type { Style } from "./style.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
   ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
+  [
+    "compact",
+    "summarise the conversation so far to free the context window; /compact <focus> says what to keep",
+  ],
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
@@ -19,6 +24,10 @@ export interface BuiltinContext {
   usage: () => Usage;
   /** Starts a new transcript and session log. */
   clear: () => Promise<void>;
+  /** Counts a model call made outside a run (the `/compact` summary) in the session's usage. */
+  addUsage: (usage: Usage) => void;
+  /** The signal that Ctrl-C aborts while a built-in waits on the model. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -28,6 +37,7 @@ export interface BuiltinContext {
 export async function runBuiltinCommand(
   name: string,
   context: BuiltinContext,
+  args = "",
 ): Promise<"exit" | "done" | undefined> {
   const { style, write } = context;
   switch (name) {
@@ -40,6 +50,21 @@ export async function runBuiltinCommand(
       await context.clear();
       write(style.dim("(a new conversation)\n"));
       return "done";
+    case "compact": {
+      if (context.agent.history.length < 2) {
+        write(style.dim("(nothing to compact yet)\n"));
+        return "done";
+      }
+      write(style.dim("compacting…\n"));
+      try {
+        const done = await context.agent.compact(args, context.signal ? { signal: context.signal } : {});
+        context.addUsage(done.usage);
+        write(style.dim(`⟲ ${compactionNotice({ ...done, after: done.messages.length })}\n`));
+      } catch (error) {
+        write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+      }
+      return "done";
+    }
     case "cost": {
       const u = context.usage();
       write(

@@ -74,12 +74,20 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         first = undefined;
         if (line === undefined || io.signal?.aborted) break;
         emptyInterrupts = 0;
+        // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
+        run = new AbortController();
         const text = await promptText(line, {
           agent,
           style,
           write,
           usage: () => usage,
           clear: () => agent.clear(),
+          addUsage: (u) => {
+            usage = addUsage(usage, u);
+          },
+          signal: run.signal,
+        }).finally(() => {
+          run = undefined;
         });
         if (text === "exit") break;
         if (text === undefined) continue;
@@ -116,7 +124,7 @@ async function promptText(
   if (text === "") return undefined;
   const slash = parseSlash(text);
   if (!slash) return text;
-  const builtin = await runBuiltinCommand(slash.name, context);
+  const builtin = await runBuiltinCommand(slash.name, context, slash.args);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
   const expansion = context.agent.expandSlash(text);

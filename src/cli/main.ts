@@ -104,7 +104,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   program
     .command("inspect")
     .description("show the exact request mitsu would send for a prompt in this workspace (sends nothing)")
-    .argument("<prompt...>", "the prompt")
+    .argument("[prompt...]", "the prompt (not with --compact)")
     .option("--model <provider:model>", "the model", io.env.MITSU_MODEL || DEFAULT_MODEL)
     .option("--provider <api>", "the wire format: anthropic, openai-chat, openai-responses, gemini")
     .option("--max-tokens <n>", "max_tokens", positiveInt)
@@ -115,7 +115,18 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--add-dir <dir>", "another workspace folder (repeatable)", collect)
     .option("--json", "print only the request as JSON")
+    .option(
+      "--compact [focus]",
+      "show the summarisation request /compact would send for the session (-c or -r) and the history after it",
+    )
+    .option("-c, --continue", "look at the most recent session in this folder")
+    .option("-r, --resume <file>", "look at the session in this .jsonl file")
     .action(async (words: string[], opts) => {
+      if (words.length === 0 && opts.compact === undefined) {
+        io.stderr.write("mitsu inspect: give a prompt (or --compact with -c or -r)\n");
+        exitCode = 1;
+        return;
+      }
       exitCode = await inspectCommand(
         {
           prompt: words.join(" "),
@@ -125,6 +136,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           toolProtocol: opts.toolProtocol,
           json: opts.json === true,
           addDirs: opts.addDir ?? [],
+          ...(opts.compact !== undefined ? { compact: opts.compact as string | true } : {}),
+          ...(opts.resume ? { resume: opts.resume as string } : {}),
+          continueSession: opts.continue === true,
         },
         io,
       );

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { compactionNotice } from "./compaction-notice.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 
@@ -222,6 +223,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "warning":
         notice(style.yellow(`⚠ ${event.message}\n`));
+        break;
+      case "history-replaced":
+        notice(style.dim(`⟲ ${compactionNotice({ ...event, automatic: true })}\n`));
         break;
       case "agent-end":
         running.clear();

@@ -168,9 +168,13 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const fixed = () => estimateJsonTokens(options.base().system) + estimateJsonTokens(options.base().tools);
   const tokens = (messages: readonly Message[]) => contextTokens(messages, fixed());
 
+  // The verbatim tail is at most half of the transcript: a compaction always frees at least half of it.
+  const split = (messages: readonly Message[]) =>
+    splitHistory(messages, Math.min(keepRecent, Math.floor(estimateJsonTokens(messages) / 2)));
+
   const preview = (messages: readonly Message[], focus?: string): CompactionPreview => {
-    const split = splitHistory(messages, keepRecent);
-    if (!split) throw new Error("There is nothing to compact yet.");
+    const parts = split(messages);
+    if (!parts) throw new Error("There is nothing to compact yet.");
     const request = summaryRequest(messages, options.base(), {
       model: options.model,
       maxTokens: summaryMaxTokens,
@@ -179,16 +183,16 @@ export function createCompactor(options: CompactorOptions): Compactor {
     });
     return {
       request,
-      removed: split.removed.length,
-      kept: split.kept,
+      removed: parts.removed.length,
+      kept: parts.kept,
       tokensBefore: tokens(messages),
       threshold,
     };
   };
 
   const compact: Compactor["compact"] = async (messages, compactOptions = {}) => {
-    const split = splitHistory(messages, keepRecent);
-    if (!split) throw new Error("There is nothing to compact yet.");
+    const parts = split(messages);
+    if (!parts) throw new Error("There is nothing to compact yet.");
     const { request } = preview(messages, compactOptions.focus);
     let answer: AssistantMessage | undefined;
     for await (const event of options.provider.stream(
@@ -207,7 +211,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       .join("");
     const summary = extractSummary(written);
     if (summary === "") throw new Error("The summary could not be written: the model answered no text.");
-    const history = compactedHistory(summary, split.removed, split.kept);
+    const history = compactedHistory(summary, parts.removed, parts.kept);
     const base = options.base();
     return {
       messages: history,

@@ -17,7 +17,10 @@ export interface SessionOptions {
   resume?: string;
   /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
   continue?: boolean;
-  /** Write the session log (default true). A resumed session is always appended to. */
+  /**
+   * Write the session log (default true). With `false`, a resumed session is only read (nothing is appended:
+   * `mitsu inspect -r`); otherwise a resumed session is appended to.
+   */
   log?: boolean;
   /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
   dir?: string;

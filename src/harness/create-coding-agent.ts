@@ -16,6 +16,7 @@ import {
   type LoadedSession,
   latestSession,
   loadSession,
+  resumeMessages,
   SessionLog,
 } from "../session/index.js";
 import {
@@ -146,7 +147,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     });
   let log: SessionLog | undefined;
   let history: Message[] = [];
-  if (resumePath && loaded) {
+  if (resumePath && loaded && !logging) {
+    // Read only (`mitsu inspect -r`): the transcript, with pending calls answered, and nothing written.
+    history = resumeMessages(loaded.messages, loaded.header.version >= 2 ? loaded.calls : undefined);
+  } else if (resumePath && loaded) {
     const resumed = continueSession(resumePath, loaded);
     log = resumed.log;
     history = resumed.history;
