@@ -36,6 +36,7 @@ export { ProviderError } from "./providers/http/provider-error.js";
 export type { RetryOptions } from "./providers/http/retry-policy.js";
 export { streamWithRetries } from "./providers/http/stream-with-retries.js";
 export { DEFAULT_LIMITS, MODEL_CATALOG } from "./providers/model-catalog.js";
+export { catalogPrice, MODEL_PRICES, type ModelPrice, usageCost } from "./providers/model-prices.js";
 export { type ModelEntry, type ResolvedModel, resolveModel } from "./providers/model-registry.js";
 export {
   createOpenAIChatProvider,

@@ -1,7 +1,7 @@
 import type { CodingAgent } from "../harness/index.js";
-import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
 import { compactionNotice } from "./compaction-notice.js";
+import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
@@ -11,7 +11,8 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
     "compact",
     "summarise the conversation so far to free the context window; /compact <focus> says what to keep",
   ],
-  ["cost", "tokens used so far in this session"],
+  ["context", "how full the context window is, and what each part of the next request weighs"],
+  ["cost", "what this session has cost: tokens and dollars, per call and per sub-agent"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
 ];
@@ -20,12 +21,8 @@ export interface BuiltinContext {
   agent: CodingAgent;
   style: Style;
   write: (text: string) => void;
-  /** Usage summed over every run of this process. */
-  usage: () => Usage;
   /** Starts a new transcript and session log. */
   clear: () => Promise<void>;
-  /** Counts a model call made outside a run (the `/compact` summary) in the session's usage. */
-  addUsage: (usage: Usage) => void;
   /** The signal that Ctrl-C aborts while a built-in waits on the model. */
   signal?: AbortSignal;
 }
@@ -58,20 +55,18 @@ export async function runBuiltinCommand(
       write(style.dim("compacting…\n"));
       try {
         const done = await context.agent.compact(args, context.signal ? { signal: context.signal } : {});
-        context.addUsage(done.usage);
         write(style.dim(`⟲ ${compactionNotice({ ...done, after: done.messages.length })}\n`));
       } catch (error) {
         write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
       }
       return "done";
     }
-    case "cost": {
-      const u = context.usage();
-      write(
-        `tokens so far: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write\n`,
-      );
+    case "cost":
+      write(`${costReport(context.agent)}\n`);
       return "done";
-    }
+    case "context":
+      write(`${contextReport(context.agent)}\n`);
+      return "done";
     default:
       return undefined;
   }

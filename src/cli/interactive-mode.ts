@@ -1,6 +1,5 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
-import { addUsage, emptyUsage } from "../messages/index.js";
 import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -10,6 +9,7 @@ import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
+import { sessionStatus } from "./session-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
@@ -58,7 +58,6 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       agentOptionsFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
-    let usage = emptyUsage();
 
     const onSignal = () => {
       stopRun();
@@ -80,11 +79,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           agent,
           style,
           write,
-          usage: () => usage,
           clear: () => agent.clear(),
-          addUsage: (u) => {
-            usage = addUsage(usage, u);
-          },
           signal: run.signal,
         }).finally(() => {
           run = undefined;
@@ -95,11 +90,11 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         run = new AbortController();
         const render = renderer(agent, style, output, io.stdout);
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
+        await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
-        usage = addUsage(usage, result.usage);
         if (input.closed) break;
+        write(`${style.dim(sessionStatus(agent))}\n`);
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);

@@ -1,6 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 import { createCodingAgent } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { usageCost } from "../providers/model-prices.js";
 import { formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import type { CliOptions } from "./cli-options.js";
@@ -88,8 +89,18 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     }
     await agent.close();
     const sessionPath = agent.sessionPath;
+    const cost = agent.price ? usageCost(result.usage, agent.price, options.cacheTtl ?? "5m") : undefined;
     if (options.outputFormat === "json") {
-      io.stdout.write(`${JSON.stringify(jsonResult(result, sessionPath, agent.resumedMessages))}\n`);
+      io.stdout.write(`${JSON.stringify(jsonResult(result, sessionPath, agent.resumedMessages, cost))}\n`);
+    } else if (options.outputFormat === "stream-json") {
+      // As Claude Code's stream-json: the events, then the result (without the transcript, which streamed).
+      const { messages: _streamed, ...summary } = jsonResult(
+        result,
+        sessionPath,
+        agent.resumedMessages,
+        cost,
+      );
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
     } else if (options.outputFormat === "text" && options.verbose) {
       const u = result.usage;
       notice(
@@ -112,14 +123,16 @@ function finalText(result: AgentResult): string {
     .join("");
 }
 
-/** The `--output-format json` result object; `num_turns` counts the answers after the first `from` messages (a resumed history). */
-export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0) {
+/** The `--output-format json` result object (and stream-json's last line, less `messages`); `num_turns` counts the answers after the first `from` messages (a resumed history). */
+export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0, costUsd?: number) {
   return {
     type: "result",
     is_error: exitCodeFor(result) !== 0,
     stop_reason: result.reason,
     result: finalText(result),
     num_turns: result.messages.slice(from).filter((m) => m.role === "assistant").length,
+    // The run's cost in US dollars (cache reads and writes at their rates); null when the price is unknown.
+    total_cost_usd: costUsd ?? null,
     usage: result.usage,
     ...(result.error ? { error: result.error } : {}),
     ...(sessionPath ? { session: sessionPath } : {}),

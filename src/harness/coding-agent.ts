@@ -1,13 +1,14 @@
 import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
-import type { Context } from "../context/index.js";
+import type { Context, SizeBreakdown } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { Journal } from "../loop/journal.js";
 import type { Spawner } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
-import type { Message, ToolUseBlock } from "../messages/index.js";
+import type { Message, ToolUseBlock, Usage } from "../messages/index.js";
 import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
+import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 import type { DiscoverResult } from "../skills/index.js";
 
@@ -92,6 +93,22 @@ export interface ContextWindowUsage {
   used: number | undefined;
 }
 
+/** Tokens and their price in US dollars (undefined when the model's price is unknown: a local model). */
+export interface CostFigures {
+  usage: Usage;
+  usd: number | undefined;
+}
+
+/** What the conversation has cost so far; see `CodingAgent.cost`. */
+export interface SessionCost extends CostFigures {
+  /** The top-level agent's last model call: the status line's cache-hit share. */
+  last?: CostFigures;
+  /** Per sub-agent (its `agentPath` joined with "/"), priced at the session model's rate. */
+  subagents: Record<string, CostFigures>;
+  /** Model calls counted (summaries included). */
+  calls: number;
+}
+
 export interface PromptOptions {
   signal?: AbortSignal;
   /** Overrides the agent's `maxTurns` for this prompt. */
@@ -151,6 +168,19 @@ export interface CodingAgent {
   compact(focus?: string, options?: { signal?: AbortSignal }): Promise<Compaction>;
   /** The summarisation request `compact` would send and the history that would follow; sends nothing. */
   previewCompaction(focus?: string): CompactionPreview;
+  /**
+   * What the session has cost: every model call of this conversation (a resumed file's earlier calls, the
+   * compaction summaries and the sub-agents' calls included), priced from the catalog or models.json, cache
+   * reads and writes at their own rates. It goes on across `clear` (it is what the user pays).
+   */
+  cost(): SessionCost;
+  /**
+   * The next request's three fields and what each part weighs (system blocks, each tool, reminders, each
+   * message), as `mitsu inspect` shows them: `/context`.
+   */
+  contextBreakdown(): SizeBreakdown;
+  /** The model's price, when known. */
+  readonly price: ModelPrice | undefined;
   /** The threshold (tokens) at which the automatic compaction fires; undefined when it is off. */
   readonly compactionThreshold: number | undefined;
   /**

@@ -1,13 +1,14 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { createCompactor } from "../compaction/index.js";
-import { type Context, createContext, memoryDir } from "../context/index.js";
+import { type Context, createContext, memoryDir, sizeBreakdown } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import type { Message, TextBlock } from "../messages/index.js";
+import { addUsage, emptyUsage, type Message, type TextBlock, type Usage } from "../messages/index.js";
 import { createPermissionChecker, loadSettings } from "../permissions/index.js";
+import { usageCost } from "../providers/model-prices.js";
 import { resolveModel } from "../providers/model-registry.js";
 import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
@@ -32,7 +33,14 @@ import {
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
 import { appendPrompt } from "./append-prompt.js";
-import type { CodingAgent, CodingAgentOptions, ContextWindowUsage, PromptOptions } from "./coding-agent.js";
+import type {
+  CodingAgent,
+  CodingAgentOptions,
+  ContextWindowUsage,
+  CostFigures,
+  PromptOptions,
+  SessionCost,
+} from "./coding-agent.js";
 import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
@@ -171,6 +179,21 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   });
   const replaceHistory =
     options.replaceHistory ?? (compaction.auto === false ? undefined : compactor.replaceHistory);
+  // What the conversation cost: a resumed file's calls, then each call as it answers.
+  const price = resolved.entry.price;
+  const figures = (usage: Usage): CostFigures => ({
+    usage,
+    usd: price ? usageCost(usage, price, options.cacheTtl ?? "5m") : undefined,
+  });
+  let spent = { usage: loaded?.usage ?? emptyUsage(), calls: loaded?.modelCalls ?? 0 };
+  let lastCall: Usage | undefined;
+  const bySubagent = new Map<string, Usage>();
+  const count = (usage: Usage, agentPath: readonly string[] = []) => {
+    spent = { usage: addUsage(spent.usage, usage), calls: spent.calls + 1 };
+    if (agentPath.length === 0) return;
+    const key = agentPath.join("/");
+    bySubagent.set(key, addUsage(bySubagent.get(key) ?? emptyUsage(), usage));
+  };
   /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
   let pendingEpoch: { reason: string } | undefined;
   let closed = false;
@@ -199,6 +222,26 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
+    price,
+    contextBreakdown() {
+      return sizeBreakdown({
+        model: resolved.model,
+        system: context.system,
+        tools: context.tools,
+        messages: history,
+        maxTokens: defaultMaxTokens,
+      });
+    },
+    cost(): SessionCost {
+      const subagents: SessionCost["subagents"] = {};
+      for (const [key, usage] of bySubagent) subagents[key] = figures(usage);
+      return {
+        ...figures(spent.usage),
+        ...(lastCall ? { last: figures(lastCall) } : {}),
+        subagents,
+        calls: spent.calls,
+      };
+    },
     compactionThreshold: replaceHistory === compactor.replaceHistory ? compactor.threshold : undefined,
     async compact(focus, compactOptions = {}) {
       if (closed) throw new Error("This agent is closed.");
@@ -222,6 +265,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         });
         history = messages;
         pendingEpoch = { reason };
+        count(usage);
+        lastCall = usage;
         used = undefined;
         return done;
       } finally {
@@ -272,7 +317,14 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             return next.value;
           }
           const event = next.value;
-          if (event.type === "history-replaced" && event.agentPath.length === 0) used = event.tokensAfter;
+          if (event.type === "history-replaced") {
+            if (event.usage) count(event.usage, event.agentPath);
+            if (event.agentPath.length === 0) used = event.tokensAfter;
+          }
+          if (event.type === "message" && event.message.role === "assistant" && event.message.usage) {
+            count({ ...emptyUsage(), ...event.message.usage }, event.agentPath);
+            if (event.agentPath.length === 0) lastCall = event.message.usage;
+          }
           if (
             event.type === "message" &&
             event.agentPath.length === 0 &&
@@ -325,6 +377,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       history = [];
       used = undefined;
       pendingEpoch = undefined;
+      // The cost stays: it is what this agent has spent, across conversations (what the user pays).
+      lastCall = undefined;
       log = undefined;
     },
     async close() {

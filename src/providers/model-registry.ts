@@ -1,6 +1,7 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
 import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG } from "./model-catalog.js";
+import { catalogPrice, type ModelPrice } from "./model-prices.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
 import type { KnownServer, OpenAIChatQuirks } from "./openai-chat/quirks.js";
@@ -22,6 +23,8 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /** What its tokens cost (the catalog's, amended by models.json); undefined when unknown (a local model). */
+  price?: ModelPrice;
 }
 
 export interface ResolvedModel {
@@ -111,6 +114,9 @@ export function resolveModel(
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
   };
+  const listedPrice = builtin ? catalogPrice(builtin.family, model) : undefined;
+  const price = listed?.price ? { ...(listedPrice ?? FREE), ...listed.price } : listedPrice;
+  if (price) entry.price = price;
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
   const apiKey = resolveKey(providerName, builtin?.keyEnv, custom, env, baseURL);
@@ -124,6 +130,9 @@ export function resolveModel(
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
   return { provider, model, entry };
 }
+
+/** The base a models.json price amends when the catalog has none: a field it leaves out costs nothing. */
+const FREE: ModelPrice = { input: 0, output: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0 };
 
 /** `provider:model`, splitting at the first colon only (model ids may hold colons: `qwen3:8b`). */
 function splitSpec(

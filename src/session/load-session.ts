@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Message, ToolResultBlock } from "../messages/index.js";
+import { addUsage, emptyUsage, type Message, type ToolResultBlock, type Usage } from "../messages/index.js";
 import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
 export interface LoadedSession {
@@ -15,6 +15,10 @@ export interface LoadedSession {
   calls: { started: Set<string>; results: Map<string, ToolResultBlock> };
   /** Sub-agent links (`subagent` lines), in order. */
   subagents: Array<{ toolUseId: string; path: string }>;
+  /** Usage over the whole file: every answer's (also those a compaction replaced) and every summary's. */
+  usage: Usage;
+  /** Model calls in the whole file: the top-level agent's answers and the compaction summaries. */
+  modelCalls: number;
 }
 
 const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
@@ -43,6 +47,8 @@ export function loadSession(path: string): LoadedSession {
   let calls: LoadedSession["calls"] = { started: new Set(), results: new Map() };
   const subagents: LoadedSession["subagents"] = [];
   let truncatedTail = false;
+  let usage = emptyUsage();
+  let modelCalls = 0;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
     let line: unknown;
@@ -68,6 +74,10 @@ export function loadSession(path: string): LoadedSession {
     switch (entry.type) {
       case "message":
         messages.push(entry.message);
+        if (entry.message.role === "assistant") {
+          modelCalls++;
+          if (entry.message.usage) usage = addUsage(usage, { ...emptyUsage(), ...entry.message.usage });
+        }
         calls = { started: new Set(), results: new Map() };
         break;
       case "tool-start":
@@ -78,6 +88,10 @@ export function loadSession(path: string): LoadedSession {
         break;
       case "compaction":
         messages = [...entry.messages];
+        if (entry.usage) {
+          modelCalls++;
+          usage = addUsage(usage, { ...emptyUsage(), ...entry.usage });
+        }
         calls = { started: new Set(), results: new Map() };
         break;
       case "subagent":
@@ -86,7 +100,7 @@ export function loadSession(path: string): LoadedSession {
     }
   }
   if (!header) throw new Error(`Session ${path} is empty`);
-  return { header, messages, truncatedTail, calls, subagents };
+  return { header, messages, truncatedTail, calls, subagents, usage, modelCalls };
 }
 
 function readHeader(path: string, line: Partial<SessionHeader>): SessionHeader {

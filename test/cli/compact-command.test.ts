@@ -60,6 +60,15 @@ describe("/compact and inspect --compact", () => {
     const type = (line: string) => keyboard.write(`${line}\r`);
     type("what does this project do?");
     await screen.waitFor("converts units.");
+    // The status line after the run: model, context used, the last request's cache-hit share, the cost.
+    await screen.waitFor("anthropic:claude-sonnet-5-5 · context ");
+    expect(screen.text).toMatch(/context \d+% of 200k · cache \d+% · \$0\.\d+/);
+    type("/context");
+    await screen.waitFor("total reminders");
+    expect(screen.text).toMatch(
+      /context: ~[\d,]+ of 200,000 tokens \(\d+%\); the last request was [\d,]+; compaction at ~152,000/,
+    );
+    expect(screen.text).toContain("tools[0] Read");
     type("/compact keep the module names");
     await screen.waitFor("compacted: 2 messages → ");
     expect(screen.text).toContain("% of its input read from the cache");

@@ -144,6 +144,7 @@ describe("mitsu -p", () => {
       num_turns: 1,
     });
     expect(result.usage.output_tokens).toBeGreaterThan(0);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
   });
 
   it("--output-format json counts num_turns of this run only, also in a resumed session", async () => {
@@ -157,7 +158,7 @@ describe("mitsu -p", () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ result: "two", num_turns: 1 });
   });
 
-  it("--output-format stream-json prints one event per line, ending with agent-end", async () => {
+  it("--output-format stream-json prints one event per line, then agent-end and the result with its cost", async () => {
     const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
@@ -167,7 +168,20 @@ describe("mitsu -p", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(events.some((e) => e.type === "text-delta")).toBe(true);
-    expect(events.at(-1).type).toBe("agent-end");
+    expect(events.at(-2).type).toBe("agent-end");
+    const result = events.at(-1);
+    expect(result).toMatchObject({ type: "result", result: "streamed", num_turns: 1 });
+    expect(result.messages).toBeUndefined();
+    const u = result.usage;
+    // claude-sonnet-5-5: $3 / $15 per million, cache writes (5m) 1.25 ×, reads 0.1 ×.
+    const usd =
+      (u.input_tokens * 3 +
+        u.output_tokens * 15 +
+        u.cache_creation_input_tokens * 3.75 +
+        u.cache_read_input_tokens * 0.3) /
+      1e6;
+    expect(result.total_cost_usd).toBeCloseTo(usd, 10);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
     // turn-start gives the request's shape, not the transcript again on every turn.
     const turn = events.find((e) => e.type === "turn-start");
     expect(turn.request).toMatchObject({ model: "claude-sonnet-5-5", messages: 1 });
