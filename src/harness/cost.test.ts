@@ -31,19 +31,19 @@ describe("the session's cost", () => {
       join(home, ".mitsu", "models.json"),
       JSON.stringify({ providers: { anthropic: { models: [{ id: "claude-sonnet-5-5", price }] } } }),
     );
-    const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: sim.url };
+    const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: server.url };
     const options = { cwd, home, env, model: "anthropic:claude-sonnet-5-5" };
     const agent = await createCodingAgent(options);
     expect(agent.price).toEqual(price);
     for (const p of ["a", "b"]) for await (const _ of agent.prompt(p));
     await agent.compact();
-    const usd = (u: NonNullable<(typeof sim.requests)[number]["usage"]>) =>
+    const usd = (u: NonNullable<(typeof server.requests)[number]["usage"]>) =>
       (u.input_tokens * 10 +
         u.output_tokens * 100 +
         u.cache_creation_input_tokens * 20 +
         u.cache_read_input_tokens) /
       1e6;
-    const expected = sim.requests.reduce((n, r) => n + usd(r.usage!), 0);
+    const expected = server.requests.reduce((n, r) => n + usd(r.usage!), 0);
     const cost = agent.cost();
     expect(cost.calls).toBe(3);
     expect(cost.usd).toBeCloseTo(expected, 12);
