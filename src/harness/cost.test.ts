@@ -17,9 +17,8 @@ const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 
 describe("the session's cost", () => {
   it("prices every call from models.json (cache reads and writes at their rates), the summary included, and a resumed session keeps its earlier cost", async () => {
-    sim = await startSimulator({
-      script: [text("one"), text("two"), text("<summary>s</summary>"), text("three")],
-    });
+    const server = await startSimulator({ script: [text("one"), text("two"), text("<summary>s</summary>")] });
+    sim = server;
     const root = mkdtempSync(join(tmpdir(), "mitsu-cost-"));
     dirs.push(root);
     const cwd = join(root, "ws");
