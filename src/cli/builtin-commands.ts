@@ -3,6 +3,7 @@ import { formatSlashHelp } from "../skills/index.js";
 import { compactionNotice } from "./compaction-notice.js";
 import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
@@ -81,6 +82,6 @@ export function builtinHelp(agent: CodingAgent, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    formatSlashHelp(agent.skills),
+    stripControls(formatSlashHelp(agent.skills)),
   ].join("\n");
 }

@@ -3,6 +3,7 @@ import { sizeBreakdown } from "../context/index.js";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
 import type { Message } from "../messages/index.js";
 import type { PrintIo } from "./print-mode.js";
+import { showControls, stripControls, terminalJson } from "./terminal-text.js";
 
 export interface InspectOptions {
   prompt: string;
@@ -39,7 +40,7 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     addDirs: options.addDirs,
     toolProtocol: options.toolProtocol,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
+    onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
     session: {
       log: false,
       ...(options.resume ? { resume: options.resume } : {}),
@@ -60,12 +61,14 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
   await agent.close();
   const encoded = agent.provider.encode(prepared);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
-  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
+  }
+  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
   io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
   return 0;
 }
@@ -87,19 +90,21 @@ async function inspectCompaction(
   } catch (error) {
     await agent.close();
     io.stderr.write(
-      `mitsu: ${(error as Error).message} (inspect --compact looks at a session: add -c or -r <file>)\n`,
+      `mitsu: ${stripControls((error as Error).message)} (inspect --compact looks at a session: add -c or -r <file>)\n`,
     );
     return 1;
   }
   await agent.close();
   const encoded = agent.provider.encode(preview.request);
   if (json) {
-    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
-  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
+  }
+  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
   io.stdout.write(`${sizeBreakdown(preview.request).text}\n\n`);
   const { limit } = agent.contextWindow();
   const n = (value: number) => value.toLocaleString("en-US");
@@ -124,11 +129,8 @@ function describe(message: Message): string {
     if (block.type === "tool_result") return "tool_result";
     return block.type;
   });
-  return escapeControl(parts.join(", "));
+  return showControls(parts.join(", "));
 }
-
-const escapeControl = (text: string) =>
-  text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 
 /** `--provider openai-chat` with `--model anthropic:x` or `x` → `openai-chat:x`. */
 export function withProvider(model: string, provider: string | undefined): string {

@@ -11,6 +11,7 @@ import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { sessionStatus } from "./session-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
 
@@ -22,14 +23,14 @@ export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
  * run streamed as in print mode, and permission asks answered at the terminal. Ctrl-C stops the run at hand
  * (the loop answers its pending tool calls, so the transcript stays valid) and returns to the prompt; Ctrl-D,
  * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
- * 0, or 130 when `io.signal` (a signal to the process) ended it.
+ * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
 export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const write = (text: string) => {
     io.stdout.write(text);
   };
-  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
   try {
@@ -52,8 +53,13 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
       rl.prompt();
     });
-    // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
-    rl.on("close", stopRun);
+    /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
+    let leftDuringRun = false;
+    rl.on("close", () => {
+      // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
+      if (run && !run.signal.aborted) leftDuringRun = true;
+      stopRun();
+    });
     const agent = await createCodingAgent(
       agentOptionsFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
     );
@@ -101,7 +107,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       await agent.close();
     }
     write("\n");
-    return io.signal?.aborted ? 130 : 0;
+    return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
     input.close();
   }

@@ -7,6 +7,7 @@ import { agentOptionsFor } from "./agent-options.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { colorEnabled, createStyle } from "./style.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -33,7 +34,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
-  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
@@ -43,7 +44,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   try {
     let text = prompt;
     if (parseSlash(prompt)?.name === "help") {
-      io.stdout.write(`${formatSlashHelp(agent.skills)}\n`);
+      io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
       return 0;
     }
     const slash = agent.expandSlash(prompt);
@@ -71,7 +72,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
               agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
           })
         : options.outputFormat === "stream-json"
-          ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
+          ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
           : () => {};
 
     const run = agent.prompt(text, {
@@ -91,7 +92,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     const sessionPath = agent.sessionPath;
     const cost = agent.price ? usageCost(result.usage, agent.price, options.cacheTtl ?? "5m") : undefined;
     if (options.outputFormat === "json") {
-      io.stdout.write(`${JSON.stringify(jsonResult(result, sessionPath, agent.resumedMessages, cost))}\n`);
+      io.stdout.write(`${terminalJson(jsonResult(result, sessionPath, agent.resumedMessages, cost))}\n`);
     } else if (options.outputFormat === "stream-json") {
       // As Claude Code's stream-json: the events, then the result (without the transcript, which streamed).
       const { messages: _streamed, ...summary } = jsonResult(
@@ -100,7 +101,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
         agent.resumedMessages,
         cost,
       );
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      io.stdout.write(`${terminalJson(summary)}\n`);
     } else if (options.outputFormat === "text" && options.verbose) {
       const u = result.usage;
       notice(

@@ -154,6 +154,11 @@ export interface CodingAgent {
   readonly resumedMessages: number;
   /** The session file: undefined when the log is off, or before the first prompt of a new conversation. */
   readonly sessionPath: string | undefined;
+  /**
+   * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  readonly childEnv: NodeJS.ProcessEnv;
   /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
   readonly spawn: Spawner;
   /** How full the context window is, for a status line or for compaction. */

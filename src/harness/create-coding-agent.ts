@@ -1,24 +1,30 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { createCompactor } from "../compaction/index.js";
-import { type Context, createContext, memoryDir, sizeBreakdown } from "../context/index.js";
+import { type Context, createContext, prepareProjectDir, sizeBreakdown } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { addUsage, emptyUsage, type Message, type TextBlock, type Usage } from "../messages/index.js";
 import { createPermissionChecker, loadSettings } from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
 import { usageCost } from "../providers/model-prices.js";
 import { resolveModel } from "../providers/model-registry.js";
+import {
+  configuredHeaderNames,
+  configuredKeyEnvNames,
+  loadModelsConfig,
+} from "../providers/models-config.js";
 import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
-  type LoadedSession,
   latestSession,
-  loadSession,
+  loadSessionToResume,
   resumeMessages,
   SessionLog,
+  type SessionToResume,
 } from "../session/index.js";
 import {
   activateSkill,
@@ -40,11 +46,12 @@ import type {
   CostFigures,
   PromptOptions,
   SessionCost,
+  SessionOptions,
 } from "./coding-agent.js";
 import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
-import { sessionsDir } from "./sessions-dir.js";
+import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -60,8 +67,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
   const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch)
+    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
     : undefined;
   const fetchImpl = dumping ?? options.fetch ?? fetch;
   const resolveSpec = (spec: string) => {
@@ -72,29 +83,22 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   };
   const resolved = resolveSpec(options.model);
 
-  // The session to continue is read first: its system prompt is the one to send again.
-  const sessionOptions = options.session ?? {};
-  const dir = sessionOptions.dir ?? sessionsDir(where);
-  const resumePath = sessionOptions.resume ?? (sessionOptions.continue ? latestSession(dir) : undefined);
-  if (sessionOptions.continue && !sessionOptions.resume && !resumePath) {
-    warn("no earlier session in this folder; starting a new one");
-  }
-  let loaded: LoadedSession | undefined;
-  if (resumePath) {
-    loaded = loadSession(resumePath);
-    if (loaded.truncatedTail)
-      warn(`the last line of ${resumePath} was cut (the process was killed); it was dropped`);
-  }
-
   const settings = await loadSettings({ cwd, home });
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
-  // The model's persistent memory folder, which the system prompt tells it to Read and Write.
-  const memory = memoryDir(where);
+  // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
+  // (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir(where), "memory");
   const tools: Tool<never>[] = [
-    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
+    ...(createBuiltinTools({
+      cwd,
+      additionalRoots,
+      env: scrubbed,
+      secretEnv,
+      memoryDir: memory,
+    }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
     ...(options.tools ?? []),
   ];
@@ -138,13 +142,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
+      git: { env: scrubbed, secretEnv },
       ...(resumed ? { system: resumed.system } : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
-  const header = loaded?.header;
-  let context = await makeContext(
-    header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
-  );
+  // The session to continue is locked and read now: its system prompt is the one to send again.
+  const sessionOptions = options.session ?? {};
+  const dir = sessionOptions.dir ?? sessionsDir(where);
+  const toResume = findSessionToResume(sessionOptions, dir, where, warn);
+  const header = toResume?.loaded.header;
+  let context: Context;
+  try {
+    context = await makeContext(
+      header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
+    );
+  } catch (error) {
+    if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
+    throw error;
+  }
 
   const logging = sessionOptions.log !== false;
   const newLog = () =>
@@ -155,11 +170,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     });
   let log: SessionLog | undefined;
   let history: Message[] = [];
-  if (resumePath && loaded && !logging) {
-    // Read only (`mitsu inspect -r`): the transcript, with pending calls answered, and nothing written.
+  if (toResume && !logging) {
+    // Read only (`mitsu inspect -r`): the transcript, with pending calls answered; nothing written, no lock kept.
+    if (!("heldBy" in toResume.lock)) toResume.lock.release();
+    const { loaded } = toResume;
     history = resumeMessages(loaded.messages, loaded.header.version >= 2 ? loaded.calls : undefined);
-  } else if (resumePath && loaded) {
-    const resumed = continueSession(resumePath, loaded);
+  } else if (toResume) {
+    const resumed = continueSession(toResume);
     log = resumed.log;
     history = resumed.history;
   }
@@ -185,7 +202,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     usage,
     usd: price ? usageCost(usage, price, options.cacheTtl ?? "5m") : undefined,
   });
-  let spent = { usage: loaded?.usage ?? emptyUsage(), calls: loaded?.modelCalls ?? 0 };
+  let spent = { usage: toResume?.loaded.usage ?? emptyUsage(), calls: toResume?.loaded.modelCalls ?? 0 };
   let lastCall: Usage | undefined;
   const bySubagent = new Map<string, Usage>();
   const count = (usage: Usage, agentPath: readonly string[] = []) => {
@@ -219,6 +236,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return log?.path;
     },
     spawn,
+    childEnv: scrubbed,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
@@ -379,12 +397,45 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       pendingEpoch = undefined;
       // The cost stays: it is what this agent has spent, across conversations (what the user pays).
       lastCall = undefined;
+      // The earlier conversation's file is done with: another mitsu may continue it now.
+      log?.close();
       log = undefined;
     },
     async close() {
       closed = true;
+      log?.close();
       await dumping?.flush();
     },
   };
   return agent;
+}
+
+/**
+ * The session file to continue, locked and loaded (`-r <file>`, or with `-c` the newest of this folder, under
+ * its current or its old project folder); undefined for a new session. A file another live mitsu appends to
+ * is continued in a copy, with a notice.
+ */
+function findSessionToResume(
+  choice: SessionOptions,
+  dir: string,
+  where: { cwd: string; home: string },
+  warn: (message: string) => void,
+): SessionToResume | undefined {
+  const legacy = legacySessionsDir(where);
+  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  if (choice.continue && !choice.resume && !path)
+    warn("no earlier session in this folder; starting a new one");
+  if (!path) return undefined;
+  // A session found under the old, non-unique project folder is continued in a copy in the current one.
+  const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
+  const toResume = loadSessionToResume(path, fromLegacy ? { moveTo: dir } : {});
+  if ("heldBy" in toResume.lock) {
+    const holder = toResume.lock.heldBy;
+    warn(
+      `${path} is in use by another mitsu${holder?.pid !== undefined ? ` (process ${holder.pid})` : ""}; this session continues in a copy of its history`,
+    );
+  } else if (toResume.loaded.truncatedTail) {
+    warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
+  }
+  return toResume;
 }

@@ -309,6 +309,19 @@ describe("asking", () => {
     expect(asked).toHaveLength(1);
   });
 
+  it("says when a sub-agent asks, with its path", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request);
+        return "deny";
+      },
+    });
+    await check(...bash("make"), { ...ctx, agentPath: ["toolu_task"] });
+    await check(...bash("make"), { ...ctx, agentPath: [] });
+    expect(asked.map((request) => request.agentPath)).toEqual([["toolu_task"], undefined]);
+  });
+
   it("allow_once does not remember; deny tells the model the user refused", async () => {
     let answer: "allow_once" | "deny" = "allow_once";
     let count = 0;

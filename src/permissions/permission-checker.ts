@@ -27,6 +27,8 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
   reason: string;
+  /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
+  agentPath?: readonly string[];
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -305,6 +307,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       display,
       suggestedRules,
       reason,
+      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
     });
     if (answer === "deny") {
       return {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { addUsage, emptyUsage, type Message, type ToolResultBlock, type Usage } from "../messages/index.js";
+import { sessionLineProblem } from "./check-session-line.js";
 import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
 export interface LoadedSession {
@@ -28,8 +29,10 @@ const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
 
 /**
  * Reads a session file of any format up to `SESSION_FORMAT`. A cut last line (a kill mid-write) is dropped
- * and reported; any other bad line is an error that names the file and the line — a damaged transcript is
- * never silently shortened. A file written by a newer mitsu is refused, saying so.
+ * and reported; any other bad line — not JSON, or JSON of the wrong shape (see `sessionLineProblem`), or a kind
+ * of line its format does not have — is an error that names the file, the line and what is wrong with it: a
+ * damaged transcript is never silently shortened, nor sent on to fail later. A file written by a newer mitsu
+ * is refused, saying so.
  */
 export function loadSession(path: string): LoadedSession {
   let text: string;
@@ -61,16 +64,20 @@ export function loadSession(path: string): LoadedSession {
       }
       throw new Error(`Session ${path} line ${i + 1} is not valid JSON`);
     }
-    if (typeof line !== "object" || line === null) {
-      throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
-    }
+    if (i === 0) checkFormat(path, line);
+    const problem = sessionLineProblem(line, i === 0);
+    if (problem) throw new Error(`Session ${path} line ${i + 1} ${problem}`);
     if (i === 0) {
-      header = readHeader(path, line as Partial<SessionHeader>);
+      header = line as SessionHeader;
       types = ENTRY_TYPES[header.version] ?? new Set();
       continue;
     }
     const entry = line as SessionEntry;
-    if (!types.has(entry.type)) throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
+    if (!types.has(entry.type)) {
+      throw new Error(
+        `Session ${path} line ${i + 1} has the type "${entry.type}", which format ${header?.version} does not have`,
+      );
+    }
     switch (entry.type) {
       case "message":
         messages.push(entry.message);
@@ -103,16 +110,16 @@ export function loadSession(path: string): LoadedSession {
   return { header, messages, truncatedTail, calls, subagents, usage, modelCalls };
 }
 
-function readHeader(path: string, line: Partial<SessionHeader>): SessionHeader {
-  if (line.type !== "session") throw new Error(`Session ${path} has no header line`);
-  const version = line.version;
-  if (typeof version !== "number" || !Number.isInteger(version) || version < 1) {
-    throw new Error(`Session ${path} has no valid format version in its header`);
-  }
+/** The header's format, checked first: a newer file is refused before its lines are judged by older rules. */
+function checkFormat(path: string, line: unknown): void {
+  const version = (line as Partial<SessionHeader> | null)?.version;
+  if (typeof version !== "number") return; // `sessionLineProblem` names what is wrong with the header
   if (version > SESSION_FORMAT) {
     throw new Error(
       `This session was written by a newer mitsu (format ${version}); this mitsu reads up to format ${SESSION_FORMAT}. Update mitsu to continue ${path}.`,
     );
   }
-  return line as SessionHeader;
+  if (!Number.isInteger(version) || version < 1) {
+    throw new Error(`Session ${path} line 1 is a session header with an invalid format version (${version})`);
+  }
 }

@@ -45,6 +45,7 @@ describe("SessionLog and loadSession", () => {
     expect(loaded.truncatedTail).toBe(true);
     expect(loaded.messages).toEqual([user("hi")]);
 
+    log.close(); // the writer is gone (killed): its lock with it
     const reopened = SessionLog.reopen(log.path, loaded.header);
     reopened.append(user("again"));
     const again = loadSession(log.path);
@@ -59,7 +60,7 @@ describe("SessionLog and loadSession", () => {
     writeFileSync(log.path, `${text}not json\n${JSON.stringify({ type: "message", message: user("x") })}\n`);
     expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not valid JSON`);
     writeFileSync(log.path, `${text}null\n`);
-    expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 has an unknown type`);
+    expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not a JSON object`);
   });
 });
 
@@ -82,13 +83,16 @@ describe("session format versions", () => {
     const loaded = loadSession(log.path);
     expect(loaded.header.version).toBe(1);
     expect(loaded.messages).toEqual([user("old")]);
+    log.close(); // the writer is gone: its lock with it
     const reopened = SessionLog.reopen(log.path, loaded.header);
     reopened.appendEntry({ type: "tool-start", toolUseId: "t1", name: "Bash" });
     reopened.append(assistant("new"));
     expect(loadSession(log.path).messages).toEqual([user("old"), assistant("new")]);
     // A format-1 file cannot hold format-2 lines: a line of a newer kind is an error there.
     appendFileSync(log.path, `${JSON.stringify({ type: "tool-start", toolUseId: "t", name: "x" })}\n`);
-    expect(() => loadSession(log.path)).toThrow("line 4 has an unknown type");
+    expect(() => loadSession(log.path)).toThrow(
+      'line 4 has the type "tool-start", which format 1 does not have',
+    );
   });
 
   it("a compaction line replaces the transcript; the messages after it extend the new one", () => {
@@ -128,6 +132,7 @@ describe("resumeSession: the pending calls of a killed session", () => {
       type: "tool-result",
       result: { type: "tool_result", tool_use_id: "done", content: "Wrote a.txt" },
     });
+    log.close(); // killed: its lock is gone with it
     const resumed = resumeSession(log.path);
     const answer = resumed.history.at(-1);
     expect(answer).toEqual({
@@ -141,6 +146,7 @@ describe("resumeSession: the pending calls of a killed session", () => {
     expect(checkTranscript(resumed.history)).toEqual([]);
     // The answers are in the file too: loading it again gives the same transcript, with nothing pending.
     expect(loadSession(log.path).messages).toEqual(resumed.history);
+    resumed.log.close();
     expect(resumeSession(log.path).history).toEqual(resumed.history);
   });
 
@@ -150,9 +156,34 @@ describe("resumeSession: the pending calls of a killed session", () => {
     writeFileSync(log.path, v1);
     log.append(user("go"));
     log.append(call("x"));
+    log.close();
     const resumed = resumeSession(log.path);
     expect(resumed.history.at(-1)?.content).toEqual([
       { type: "tool_result", tool_use_id: "x", content: STATE_UNKNOWN_MESSAGE, is_error: true },
     ]);
+  });
+});
+
+describe("format-2 lines are checked like messages", () => {
+  it("names what is wrong with a tool-result, a compaction or a subagent line", () => {
+    const cases: Array<[unknown, string]> = [
+      [{ type: "tool-start", toolUseId: 1 }, 'is a tool-start line without a string "toolUseId" and "name"'],
+      [
+        { type: "tool-result", result: { type: "text", text: "x" } },
+        "is a tool-result line without a tool_result",
+      ],
+      [
+        { type: "compaction", reason: "compacted", before: 2, messages: [{ role: "system", content: [] }] },
+        'is a compaction line whose messages[0] is a message whose "role" is neither',
+      ],
+      // A file from elsewhere must not send a resume to any file on the disk.
+      [{ type: "subagent", toolUseId: "t", path: "../../.ssh/id_rsa.jsonl" }, "is not a session file name"],
+      [{ type: "subagent", toolUseId: "t", path: "/etc/passwd" }, "is not a session file name"],
+    ];
+    for (const [line, message] of cases) {
+      const log = newLog();
+      appendFileSync(log.path, `${JSON.stringify(line)}\n`);
+      expect(() => loadSession(log.path)).toThrow(message);
+    }
   });
 });

@@ -1,13 +1,14 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { buildCommandEnv } from "./build-command-env.js";
+import { childEnv } from "../process/child-env.js";
+import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
+import { findExecutable } from "../process/find-executable.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
+import { SpillFiles } from "./spill-files.js";
+import { ThrottledProgress } from "./throttled-progress.js";
 
 export interface BashInput {
   command: string;
@@ -20,10 +21,19 @@ export interface BashInput {
 export interface BashToolOptions {
   /** Where commands start (each command starts there; `cd` does not carry over to the next call). */
   cwd: string;
-  /** The environment commands start from, before provider API keys are dropped. Default `process.env`. */
+  /** The environment commands start from, before provider API keys are dropped (`childEnv`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** Where full outputs are saved when the result had to be cut; created on first use (mode 0700). */
+  /** More variables to drop besides the known provider keys: e.g. the `apiKeyEnv` names of models.json. */
+  secretEnv?: readonly string[];
+  /**
+   * Where full outputs are saved when the result had to be cut; created on first use (mode 0700) and deleted
+   * when the process exits.
+   */
   outputDir: string;
+  /** Most bytes one saved output may take (its beginning and its end are kept). Default 64 MiB. */
+  maxSpillBytes?: number;
+  /** Most bytes all saved outputs may take together; the oldest are deleted past it. Default 256 MiB. */
+  maxSpillTotalBytes?: number;
   /** The shell, run as `<shell> -c <command>`. Default `bash`. */
   shell?: string;
   /** Characters of output in the result (head and tail kept). Default 30 000. */
@@ -37,12 +47,11 @@ export interface BashToolOptions {
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 
-let outputSequence = 0;
-
 /**
  * Runs a shell command in the workspace. Each command runs in its own process group (`detached`), so a
  * timeout or an abort stops everything it started, background jobs included; when the shell exits, any
- * process it left running in its group is stopped too, so no command leaves orphans behind. Calls of one
+ * process it left running in its group is stopped too, so no command leaves orphans behind; and should mitsu
+ * itself die mid-command (even by `kill -9`), a watchdog stops the group (`watchProcessGroup`). Calls of one
  * turn may run concurrently (each has its own group); commands that must not overlap should be chained
  * in one call.
  */
@@ -52,13 +61,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   const defaultTimeout = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   const maxTimeout = options.maxTimeoutMs ?? BASH_MAX_TIMEOUT_MS;
   const shell = options.shell ?? "bash";
+  const spillFiles = new SpillFiles(options.outputDir, options.maxSpillTotalBytes);
   return {
     name: "Bash",
     description: [
       "Executes a bash command and returns its output (stdout and stderr interleaved) and its exit code.",
       "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
       `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
-      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep.`,
+      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep. A huge output is saved only in part (its first and last megabytes), so filter it in the command (grep, head, tail) rather than print it all.`,
       "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
       "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
       "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
@@ -90,26 +100,53 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       if (input.command.trim() === "") throw new ToolError("command is empty.");
       if (context.signal.aborted) throw new ToolError("The command was aborted before it started.");
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
-      const output = new CappedOutput(maxOutputChars, () => {
-        mkdirSync(options.outputDir, { recursive: true, mode: 0o700 });
-        outputSequence++;
-        return join(
-          options.outputDir,
-          `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
-        );
+      const output = new CappedOutput({
+        maxChars: maxOutputChars,
+        openSpill: () => {
+          const file = spillFiles.create();
+          return { ...file, finish: (bytes: number) => spillFiles.finish(file.path, bytes) };
+        },
+        ...(options.maxSpillBytes !== undefined ? { maxSpillBytes: options.maxSpillBytes } : {}),
       });
-      const child = spawn(shell, ["-c", input.command], {
-        cwd: options.cwd,
-        env: buildCommandEnv(options.env ?? process.env),
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const env = childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] });
+      const gated = process.platform !== "win32";
+      if (gated && findExecutable(shell, env, options.cwd) === undefined) {
+        throw new ToolError(`Cannot run the command with ${shell}: not found`);
+      }
+      startChildWatchdog();
+      // The command waits at the gate until its group is registered with the watchdog (see GATE).
+      const child = gated
+        ? spawn("/bin/sh", ["-c", GATE, shell, input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["pipe", "pipe", "pipe"],
+          })
+        : spawn(shell, ["-c", input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
-      // What goes into the result is also reported as it arrives, so a long command shows its progress.
+      // What goes into the result is also reported as it arrives (throttled), so a long command shows its progress.
+      const progress = new ThrottledProgress((text) => context.progress?.(text));
+      let paused = false;
       const take = (text: string) => {
-        output.push(text);
-        if (text !== "") context.progress?.(text);
+        // Back-pressure: while the saved copy cannot keep up, stop reading; the command then blocks on its
+        // full pipe instead of mitsu buffering its output in memory.
+        if (!output.push(text) && !paused) {
+          paused = true;
+          child.stdout.pause();
+          child.stderr.pause();
+          output.onDrain(() => {
+            paused = false;
+            child.stdout.resume();
+            child.stderr.resume();
+          });
+        }
+        progress.push(text);
       };
       child.stdout.on("data", (chunk: Buffer) => take(decoders[0].write(chunk)));
       child.stderr.on("data", (chunk: Buffer) => take(decoders[1].write(chunk)));
@@ -118,6 +155,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       let stopped: Promise<void> = Promise.resolve();
       let leftovers = false;
       const pgid = child.pid;
+      // If mitsu dies (even by kill -9) while the command runs, the command's group dies with it.
+      const unwatch = pgid !== undefined ? watchProcessGroup(pgid) : () => {};
+      child.stdin?.on("error", () => {}); // the gate is gone (the shell could not start): the exit says why
+      child.stdin?.end("\n");
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
@@ -155,15 +196,26 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         await stopped;
         take(decoders[0].end());
         take(decoders[1].end());
+        progress.close();
         const kept = await output.finish();
         return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
       } finally {
+        progress.close();
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
+        unwatch();
       }
     },
   };
 }
+
+/**
+ * What runs first in a command's process group: it waits for one line on stdin — written by mitsu once the group
+ * is registered with the watchdog — then becomes the shell (`exec`: same process, same group) with stdin from
+ * /dev/null. Should mitsu die between the spawn and the registration, the gate reads end-of-file and the
+ * command never starts: no window in which a command runs unwatched.
+ */
+const GATE = 'IFS= read -r _ || exit 129; exec "$0" -c "$1" </dev/null';
 
 /** How long the output pipes may stay open after the command's process group has ended. */
 const PIPE_GRACE_MS = 1_000;
@@ -192,7 +244,11 @@ function formatResult(
   const parts: string[] = [kept.text === "" ? "(no output)" : kept.text.replace(/\n$/, "")];
   const notes: string[] = [];
   if (kept.truncated) {
-    if (kept.fullOutputPath) {
+    if (kept.fullOutputPath && kept.spillOmittedBytes !== undefined) {
+      notes.push(
+        `Output was ${kept.totalChars} characters; only its beginning and end are shown. Its beginning and its end are saved in ${kept.fullOutputPath} (the saved copy is capped, so ${kept.spillOmittedBytes} bytes from its middle were dropped): Read it (with offset and limit) or Grep it to see more.`,
+      );
+    } else if (kept.fullOutputPath) {
       notes.push(
         `Output was ${kept.totalChars} characters; only its beginning and end are shown. The whole output is saved in ${kept.fullOutputPath}: Read it (with offset and limit) or Grep it to see the rest.`,
       );
