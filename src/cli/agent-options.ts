@@ -25,6 +25,7 @@ export function agentOptionsFor(
     session: {
       ...(options.resume ? { resume: options.resume } : {}),
       continue: options.continueSession,
+      ...(options.forkSession ? { fork: true } : {}),
       log: !options.noSessionLog,
     },
     ...extra,

@@ -16,6 +16,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["cost", "what this session has cost: tokens and dollars, per call and per sub-agent"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
+  ["resume", "pick one of this folder's sessions and continue it"],
 ];
 
 export interface BuiltinContext {

@@ -18,7 +18,12 @@ export interface CliOptions {
   /** Prompt-cache lifetime of the breakpoints (Anthropic): 5 minutes (default) or 1 hour. */
   cacheTtl: "5m" | "1h";
   continueSession: boolean;
+  /** `-r <id or file>`; `-r` alone sets `pickSession` instead. */
   resume: string | undefined;
+  /** `-r` with no argument: list this folder's sessions and continue the one the user picks. */
+  pickSession?: boolean;
+  /** `--fork-session`: continue the resumed session in a new file, leaving the old one untouched. */
+  forkSession?: boolean;
   noSessionLog: boolean;
   verbose: boolean;
 }

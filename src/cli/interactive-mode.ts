@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -9,6 +9,7 @@ import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
+import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
@@ -60,9 +61,29 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
     });
-    const agent = await createCodingAgent(
-      agentOptionsFor(options, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
-    );
+    const open = (chosen: CliOptions) =>
+      createCodingAgent(
+        agentOptionsFor(chosen, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+      );
+    /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
+    const pick = async (): Promise<string | undefined> => {
+      const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
+      write(`${formatSessionList(sessions, style)}\n`);
+      if (sessions.length === 0) return undefined;
+      for (;;) {
+        const answer = await input.read("resume which? (number or id; Enter for none) ");
+        if (answer === undefined || answer.trim() === "") return undefined;
+        const chosen = pickSession(sessions, answer);
+        if (chosen) return chosen.path;
+        write(style.red(`no session "${answer.trim()}" in the list\n`));
+      }
+    };
+    let startWith = options;
+    if (options.pickSession) {
+      const path = await pick();
+      startWith = path ? { ...options, resume: path, continueSession: false } : options;
+    }
+    let agent = await open(startWith);
     write(banner(agent, io.cwd, style, agent.history.length));
 
     const onSignal = () => {
@@ -81,6 +102,16 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         emptyInterrupts = 0;
         // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
         run = new AbortController();
+        if (/^\/resume\s*$/.test(line.trim())) {
+          const path = await pick();
+          if (path) {
+            const next = await open({ ...options, resume: path, continueSession: false, pickSession: false });
+            await agent.close();
+            agent = next;
+            write(banner(agent, io.cwd, style, agent.history.length));
+          }
+          continue;
+        }
         const text = await promptText(line, {
           agent,
           style,

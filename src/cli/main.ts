@@ -67,7 +67,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("5m"),
     )
     .option("-c, --continue", "continue the most recent session in this folder")
-    .option("-r, --resume <file>", "continue the session in this .jsonl file")
+    .option(
+      "-r, --resume [session]",
+      "continue a session: its id or .jsonl file; alone, pick one from this folder's sessions",
+    )
+    .option("--fork-session", "with -r or -c: continue in a new session file, leaving the old one untouched")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
     .action(async (words: string[], opts) => {
@@ -90,7 +94,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         appendSystemPrompt: opts.appendSystemPrompt,
         cacheTtl: opts.cacheTtl,
         continueSession: opts.continue === true,
-        resume: opts.resume,
+        resume: typeof opts.resume === "string" ? opts.resume : undefined,
+        pickSession: opts.resume === true,
+        forkSession: opts.forkSession === true,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
       };

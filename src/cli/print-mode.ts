@@ -1,11 +1,12 @@
 import { stripVTControlCharacters } from "node:util";
-import { createCodingAgent } from "../harness/index.js";
+import { createCodingAgent, listProjectSessions } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { usageCost } from "../providers/model-prices.js";
 import { formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
+import { formatSessionList } from "./session-list.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
@@ -36,6 +37,13 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
   const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
+  if (options.pickSession) {
+    // Nobody can pick at a pipe: list the sessions, to name one with -r <id>.
+    io.stdout.write(`${formatSessionList(listProjectSessions(io), style)}\n`);
+    if (prompt.trim() === "") return 0;
+    io.stderr.write("mitsu: -r without a session cannot pick one here: give its id, mitsu -r <id> -p …\n");
+    return 1;
+  }
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;

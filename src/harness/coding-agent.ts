@@ -14,7 +14,7 @@ import type { DiscoverResult } from "../skills/index.js";
 
 /** How the agent keeps its conversation on disk. */
 export interface SessionOptions {
-  /** Continue this session file. */
+  /** Continue this session: a file, or the id (or an id prefix of 4 characters or more) of a session of this workspace. */
   resume?: string;
   /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
   continue?: boolean;
@@ -25,6 +25,11 @@ export interface SessionOptions {
   log?: boolean;
   /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
   dir?: string;
+  /**
+   * With `resume` or `continue`: continue in a new session file holding a copy of the history
+   * (`--fork-session`); the original file is left untouched.
+   */
+  fork?: boolean;
 }
 
 /** Everything `createCodingAgent` needs; only `cwd` and `model` are required. */

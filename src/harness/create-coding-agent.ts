@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { createCompactor } from "../compaction/index.js";
@@ -20,6 +21,7 @@ import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
+  findSession,
   latestSession,
   loadSessionToResume,
   resumeMessages,
@@ -50,6 +52,7 @@ import type {
 } from "./coding-agent.js";
 import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { listProjectSessions } from "./list-project-sessions.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 
@@ -415,6 +418,19 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
  * its current or its old project folder); undefined for a new session. A file another live mitsu appends to
  * is continued in a copy, with a notice.
  */
+/** The file `-r` names: a path to a file, else a session id (or a unique prefix) of this workspace. */
+function sessionFile(choice: string, where: { cwd: string; home: string }): string {
+  const asPath = resolve(where.cwd, choice);
+  if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
+  const found = findSession(listProjectSessions(where), choice);
+  if (!found) {
+    throw new Error(
+      `No session "${choice}": give a session file, or the id of one of this folder's sessions (mitsu -r lists them)`,
+    );
+  }
+  return found.path;
+}
+
 function findSessionToResume(
   choice: SessionOptions,
   dir: string,
@@ -422,13 +438,14 @@ function findSessionToResume(
   warn: (message: string) => void,
 ): SessionToResume | undefined {
   const legacy = legacySessionsDir(where);
-  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  const named = choice.resume === undefined ? undefined : sessionFile(choice.resume, where);
+  const path = named ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
   if (choice.continue && !choice.resume && !path)
     warn("no earlier session in this folder; starting a new one");
   if (!path) return undefined;
   // A session found under the old, non-unique project folder is continued in a copy in the current one.
   const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
-  const toResume = loadSessionToResume(path, fromLegacy ? { moveTo: dir } : {});
+  const toResume = loadSessionToResume(path, fromLegacy || choice.fork ? { moveTo: dir } : {});
   if ("heldBy" in toResume.lock) {
     const holder = toResume.lock.heldBy;
     warn(

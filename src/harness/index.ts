@@ -2,5 +2,6 @@ export * from "./append-prompt.js";
 export type * from "./coding-agent.js";
 export * from "./create-coding-agent.js";
 export * from "./create-spawner.js";
+export * from "./list-project-sessions.js";
 export * from "./session-log-hooks.js";
 export * from "./sessions-dir.js";

@@ -18,6 +18,8 @@ export interface LoadedSession {
   subagents: Array<{ toolUseId: string; path: string }>;
   /** Usage over the whole file: every answer's (also those a compaction replaced) and every summary's. */
   usage: Usage;
+  /** The first message of the whole file (before any compaction): where the user's first prompt is. */
+  firstMessage?: Message;
   /** Model calls in the whole file: the top-level agent's answers and the compaction summaries. */
   modelCalls: number;
 }
@@ -52,6 +54,7 @@ export function loadSession(path: string): LoadedSession {
   let truncatedTail = false;
   let usage = emptyUsage();
   let modelCalls = 0;
+  let firstMessage: Message | undefined;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
     let line: unknown;
@@ -81,6 +84,7 @@ export function loadSession(path: string): LoadedSession {
     switch (entry.type) {
       case "message":
         messages.push(entry.message);
+        firstMessage ??= entry.message;
         if (entry.message.role === "assistant") {
           modelCalls++;
           if (entry.message.usage) usage = addUsage(usage, { ...emptyUsage(), ...entry.message.usage });
@@ -107,7 +111,16 @@ export function loadSession(path: string): LoadedSession {
     }
   }
   if (!header) throw new Error(`Session ${path} is empty`);
-  return { header, messages, truncatedTail, calls, subagents, usage, modelCalls };
+  return {
+    header,
+    messages,
+    truncatedTail,
+    calls,
+    subagents,
+    usage,
+    modelCalls,
+    ...(firstMessage ? { firstMessage } : {}),
+  };
 }
 
 /** The header's format, checked first: a newer file is refused before its lines are judged by older rules. */
