@@ -21,6 +21,7 @@ export function agentOptionsFor(
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
     maxTurns: options.maxTurns,
+    ...(options.thinkingBudget !== undefined ? { thinkingBudget: options.thinkingBudget } : {}),
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

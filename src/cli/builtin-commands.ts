@@ -16,7 +16,9 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["cost", "what this session has cost: tokens and dollars, per call and per sub-agent"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
+  ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
   ["resume", "pick one of this folder's sessions and continue it"],
+  ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 
 export interface BuiltinContext {

@@ -25,11 +25,17 @@ export interface CliOptions {
   /** `--fork-session`: continue the resumed session in a new file, leaving the old one untouched. */
   forkSession?: boolean;
   noSessionLog: boolean;
+  /** `--thinking [budget]`: extended thinking with this budget (tokens). */
+  thinkingBudget?: number;
+  /** `--hide-thinking`: show a one-line marker instead of the thinking text. */
+  hideThinking?: boolean;
   verbose: boolean;
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+/** The thinking budget of `--thinking` and `/thinking` without a number. */
+export const DEFAULT_THINKING_BUDGET = 8000;
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → ["Read", "Bash(git log:*)", "Edit"]: commas and spaces split, but not inside parentheses. */
 export function splitToolRules(values: readonly string[]): string[] {

@@ -4,7 +4,7 @@ import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
-import type { CliOptions } from "./cli-options.js";
+import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
@@ -26,7 +26,8 @@ export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
  * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
  * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
-export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
+export async function interactiveMode(given: CliOptions, io: InteractiveIo): Promise<number> {
+  let options = given;
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const write = (text: string) => {
     io.stdout.write(text);
@@ -102,6 +103,60 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         emptyInterrupts = 0;
         // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
         run = new AbortController();
+        const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (modelSwitch) {
+          const spec = modelSwitch[1];
+          if (!spec) {
+            write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+            continue;
+          }
+          // The conversation goes on with the other model: the same session file, its history and system.
+          const path = agent.sessionPath;
+          const thinkingBefore = agent.thinkingBudget;
+          const chosen = { ...options, model: spec, continueSession: false, pickSession: false };
+          await agent.close();
+          try {
+            agent = await open(path ? { ...chosen, resume: path } : chosen);
+            agent.setThinking(thinkingBefore);
+            options = chosen;
+            write(
+              style.dim(
+                `now ${agent.provider.api}:${agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+            agent = await open(
+              path ? { ...options, resume: path, continueSession: false, pickSession: false } : options,
+            );
+          }
+          continue;
+        }
+        const thinkingSwitch = /^\/thinking(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (thinkingSwitch) {
+          const arg = thinkingSwitch[1];
+          const budget =
+            arg === "off"
+              ? undefined
+              : arg === undefined
+                ? agent.thinkingBudget === undefined
+                  ? DEFAULT_THINKING_BUDGET
+                  : undefined
+                : Number(arg);
+          try {
+            agent.setThinking(budget);
+            write(
+              style.dim(
+                budget === undefined
+                  ? "thinking off\n"
+                  : `thinking on, budget ${budget} tokens (on models that have it); the cached messages are read again from the next request\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+          }
+          continue;
+        }
         if (/^\/resume\s*$/.test(line.trim())) {
           const path = await pick();
           if (path) {
@@ -125,7 +180,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (text === undefined) continue;
 
         run = new AbortController();
-        const render = renderer(agent, style, output, io.stdout);
+        const render = renderer(agent, style, output, io.stdout, options.hideThinking === true);
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
@@ -176,9 +231,16 @@ async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => voi
   }
 }
 
-function renderer(agent: CodingAgent, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
+function renderer(
+  agent: CodingAgent,
+  style: Style,
+  output: HeldOutput,
+  stdout: InteractiveIo["stdout"],
+  hideThinking: boolean,
+) {
   return createTextRenderer({
     write: output.write,
+    hideThinking,
     // A running command's last line, kept off a permission question by the held output.
     liveStatus: stdout.isTTY === true,
     writeStatus: output.status,

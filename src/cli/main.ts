@@ -1,6 +1,12 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
-import { type CliOptions, DEFAULT_MODEL, OUTPUT_FORMATS, splitToolRules } from "./cli-options.js";
+import {
+  type CliOptions,
+  DEFAULT_MODEL,
+  DEFAULT_THINKING_BUDGET,
+  OUTPUT_FORMATS,
+  splitToolRules,
+} from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
 import { interactiveMode } from "./interactive-mode.js";
 import { type PrintIo, printMode } from "./print-mode.js";
@@ -13,6 +19,16 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
   return n;
+}
+
+/** `--thinking` alone or with a budget of at least 1024 tokens. */
+function thinkingOption(value: unknown): { thinkingBudget?: number } {
+  if (value === undefined) return {};
+  if (value === true) return { thinkingBudget: DEFAULT_THINKING_BUDGET };
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1024)
+    throw new InvalidArgumentError("--thinking takes a budget of at least 1024 tokens");
+  return { thinkingBudget: n };
 }
 
 /** A repeatable option's values; no default is declared, so `--help` does not print "(default: [])". */
@@ -72,6 +88,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "continue a session: its id or .jsonl file; alone, pick one from this folder's sessions",
     )
     .option("--fork-session", "with -r or -c: continue in a new session file, leaving the old one untouched")
+    .option(
+      "--thinking [budget]",
+      `extended thinking where the model has it, with this budget in tokens (default ${DEFAULT_THINKING_BUDGET})`,
+    )
+    .option("--hide-thinking", "show a one-line marker instead of the model's thinking")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
     .action(async (words: string[], opts) => {
@@ -97,6 +118,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         resume: typeof opts.resume === "string" ? opts.resume : undefined,
         pickSession: opts.resume === true,
         forkSession: opts.forkSession === true,
+        ...thinkingOption(opts.thinking),
+        hideThinking: opts.hideThinking === true,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
       };

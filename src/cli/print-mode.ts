@@ -73,6 +73,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             style,
             summarize: (b) => agent.summarize(b),
             usagePerTurn: options.verbose,
+            ...(options.hideThinking ? { hideThinking: true } : {}),
             // A running command's last line under its call, only where it can be redrawn in place.
             liveStatus: io.stdout.isTTY === true,
             columns: () => (io.stdout as NodeJS.WriteStream).columns,

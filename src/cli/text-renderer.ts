@@ -7,6 +7,8 @@ import { showControls, stripControls, TerminalTextFilter } from "./terminal-text
 
 export interface TextRendererOptions {
   write: (text: string) => void;
+  /** Hide the model's thinking (a one-line "✻ thinking…" instead); default: shown, dimmed, as it streams. */
+  hideThinking?: boolean;
   /**
    * Where notices about the run go: retries, warnings, token usage, how it ended (default: `write`). Print mode
    * sends them to stderr, so that `mitsu -p … > answer.txt` keeps only the work and the answer.
@@ -158,16 +160,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "thinking-start":
         newline();
-        out(style.dim("✻ thinking: "));
+        out(style.dim(options.hideThinking ? "✻ thinking…" : "✻ thinking: "));
         break;
       case "thinking-delta": {
         const text = safe(event.id, event.delta);
-        if (text !== "") out(style.dim(text));
+        if (text !== "" && !options.hideThinking) out(style.dim(text));
         break;
       }
       case "thinking-end": {
         const rest = endStream(event.id);
-        if (rest !== "") out(style.dim(rest));
+        if (rest !== "" && !options.hideThinking) out(style.dim(rest));
         newline();
         break;
       }

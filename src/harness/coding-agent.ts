@@ -66,6 +66,11 @@ export interface CodingAgentOptions {
   session?: SessionOptions;
   /** Model calls per prompt; default 50. */
   maxTurns?: number;
+  /**
+   * Extended thinking: its budget in tokens (Anthropic's `budget_tokens`; the other adapters map it to their
+   * reasoning setting). Off by default. max_tokens is raised above the budget when needed.
+   */
+  thinkingBudget?: number;
   /** max_tokens per call; default the model's output limit, at most 32,000. */
   maxTokens?: number;
   /** More tools, after the built-in ones (and before none: the order is the cache prefix). */
@@ -191,6 +196,10 @@ export interface CodingAgent {
   contextBreakdown(): SizeBreakdown;
   /** The model's price, when known. */
   readonly price: ModelPrice | undefined;
+  /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */
+  readonly thinkingBudget: number | undefined;
+  /** Turns extended thinking on with this budget, or off (`undefined`), from the next prompt on (`/thinking`). */
+  setThinking(budget: number | undefined): void;
   /** The threshold (tokens) at which the automatic compaction fires; undefined when it is off. */
   readonly compactionThreshold: number | undefined;
   /**

@@ -186,6 +186,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const resumedMessages = history.length;
   let used: number | undefined;
   let running = false;
+  let thinking = options.thinkingBudget;
+  /** max_tokens for a prompt: above the thinking budget (the API requires it), within the model's limit. */
+  const maxTokensFor = (requested: number) =>
+    thinking === undefined || requested > thinking
+      ? requested
+      : Math.min(thinking + 4096, Math.max(resolved.entry.maxOutputTokens, requested));
   const compaction = options.compaction === false ? { auto: false } : (options.compaction ?? {});
   const compactor = createCompactor({
     ...compaction,
@@ -244,6 +250,14 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return { limit: resolved.entry.contextWindow, used };
     },
     price,
+    get thinkingBudget() {
+      return thinking;
+    },
+    setThinking(budget) {
+      if (budget !== undefined && (!Number.isInteger(budget) || budget < 1024))
+        throw new RangeError("A thinking budget is a whole number of tokens, at least 1024");
+      thinking = budget;
+    },
     contextBreakdown() {
       return sizeBreakdown({
         model: resolved.model,
@@ -311,7 +325,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           tools,
           messages: appendPrompt(history, text),
           maxTurns: promptOptions.maxTurns ?? maxTurns,
-          maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
+          maxTokens: maxTokensFor(promptOptions.maxTokens ?? defaultMaxTokens),
+          ...(thinking !== undefined ? { thinkingBudget: thinking } : {}),
           canUseTool: permissions,
           toolState,
           spawn,

@@ -96,4 +96,39 @@ describe("finding, resuming and forking sessions", () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('No session "zzzzzzzz"');
   });
+
+  it("/thinking turns extended thinking on for the next request; /model switches the model mid-session and keeps the conversation", async () => {
+    const s = await simulatorEnv({ script: [text("first"), text("second"), text("third")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const keyboard = new FakeTty();
+    const screen = new Screen();
+    const exit = main([], {
+      stdin: keyboard,
+      stdout: screen,
+      stderr: new Screen(),
+      cwd,
+      home,
+      env: { PATH: process.env.PATH, ...s.env },
+    });
+    keyboard.write("one\r");
+    await screen.waitFor("first");
+    keyboard.write("/thinking 2048\r");
+    await screen.waitFor("thinking on, budget 2048");
+    keyboard.write("two\r");
+    await screen.waitFor("second");
+    expect(sim.requests.at(-1)?.body.thinking).toMatchObject({ type: "enabled", budget_tokens: 2048 });
+    expect(sim.requests.at(-1)?.body.max_tokens).toBeGreaterThan(2048);
+    keyboard.write("/thinking off\r");
+    keyboard.write("/model anthropic:claude-haiku-4-5\r");
+    await screen.waitFor("the prompt cache starts over");
+    keyboard.write("three\r");
+    await screen.waitFor("third");
+    keyboard.write("/exit\r");
+    expect(await exit).toBe(0);
+    const last = sim.requests.at(-1)?.body;
+    expect(last.model).toBe("claude-haiku-4-5");
+    expect(last.thinking).toBeUndefined();
+    expect(JSON.stringify(last.messages)).toContain("second");
+  });
 });
