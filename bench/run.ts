@@ -2,3 +2,4 @@
 await import("./stream-assembly/run.js");
 await import("./cache-prefix/run.js");
 await import("./compaction/run.js");
+await import("./subagents/run.js");

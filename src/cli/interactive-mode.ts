@@ -12,6 +12,7 @@ import type { PrintIo } from "./print-mode.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
@@ -180,7 +181,14 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
         if (text === undefined) continue;
 
         run = new AbortController();
-        const render = renderer(agent, style, output, io.stdout, options.hideThinking === true);
+        const render = renderer(
+          agent,
+          style,
+          output,
+          io.stdout,
+          options.verbose,
+          options.hideThinking === true,
+        );
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
@@ -236,19 +244,30 @@ function renderer(
   style: Style,
   output: HeldOutput,
   stdout: InteractiveIo["stdout"],
+  verbose: boolean,
   hideThinking: boolean,
 ) {
-  return createTextRenderer({
-    write: output.write,
-    hideThinking,
-    // A running command's last line, kept off a permission question by the held output.
-    liveStatus: stdout.isTTY === true,
-    writeStatus: output.status,
-    columns: () => (stdout as NodeJS.WriteStream).columns,
+  const text = (write: (text: string) => void, liveStatus: boolean) =>
+    createTextRenderer({
+      write,
+      hideThinking,
+      // A running command's last line, kept off a permission question by the held output.
+      liveStatus,
+      writeStatus: output.status,
+      columns: () => (stdout as NodeJS.WriteStream).columns,
+      style,
+      summarize: (block) => agent.summarize(block),
+      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      errorHint: (error) => errorHint(error, agent.providerName),
+    });
+  return createSubagentRenderer({
+    render: text(output.write, stdout.isTTY === true),
     style,
     summarize: (block) => agent.summarize(block),
-    showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-    errorHint: (error) => errorHint(error, agent.providerName),
+    verbose,
+    live: stdout.isTTY === true,
+    write: output.write,
+    childRenderer: (write) => text(write, false),
   });
 }
 

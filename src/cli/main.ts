@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
+import { agentsCommand } from "./agents-command.js";
 import {
   type CliOptions,
   DEFAULT_MODEL,
@@ -146,11 +147,15 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("--add-dir <dir>", "another workspace folder (repeatable)", collect)
     .option("--json", "print only the request as JSON")
     .option(
+      "--agent <name>",
+      "show the first request of this sub-agent type (e.g. Explore) for the prompt as its task",
+    )
+    .option(
       "--compact [focus]",
       "show the summarisation request /compact would send for the session (-c or -r) and the history after it",
     )
     .option("-c, --continue", "look at the most recent session in this folder")
-    .option("-r, --resume <file>", "look at the session in this .jsonl file")
+    .option("-r, --resume <session>", "look at this session (an id or a .jsonl file)")
     .action(async (words: string[], opts) => {
       if (words.length === 0 && opts.compact === undefined) {
         io.stderr.write("mitsu inspect: give a prompt (or --compact with -c or -r)\n");
@@ -160,6 +165,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       exitCode = await inspectCommand(
         {
           prompt: words.join(" "),
+          ...(opts.agent ? { agent: opts.agent } : {}),
           model: opts.model,
           provider: opts.provider,
           maxTokens: opts.maxTokens,
@@ -172,6 +178,13 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         },
         io,
       );
+    });
+
+  program
+    .command("agents")
+    .description("list the sub-agent types (name, source, tools, model) and agent files that were skipped")
+    .action(async () => {
+      exitCode = await agentsCommand(io);
     });
 
   program

@@ -61,6 +61,7 @@ describe("createCodingAgent", () => {
       "Grep",
       "Glob",
       "Skill",
+      "Task",
     ]);
     expect(agent.contextWindow()).toEqual({ limit: 200_000, used: undefined });
     expect(agent.sessionPath).toBeUndefined();
@@ -109,6 +110,45 @@ describe("createCodingAgent", () => {
     expect(b.system).toEqual(a.system);
     expect(b.messages).toHaveLength(3);
     expect(b.messages[1].content[0].text).toBe("First.");
+  });
+
+  it("a replaced history (compaction) is logged, and a resumed session continues from the replacement", async () => {
+    const summary = {
+      role: "user" as const,
+      content: [{ type: "text" as const, text: "Summary: notes read." }],
+    };
+    const first = await setup(
+      [
+        { content: [{ type: "tool_use", id: "toolu_r", name: "Read", input: { file_path: "notes.txt" } }] },
+        text("Compacted answer."),
+        text("After resume."),
+      ],
+      {
+        replaceHistory: (messages, info) =>
+          info.turn === 2 && info.contextWindow === 200_000 && messages.length > 1
+            ? { messages: [summary], reason: "compacted" }
+            : undefined,
+      },
+    );
+    const { events } = await drain(first.agent.prompt("read the notes"));
+    expect(events.find((e) => e.type === "history-replaced")).toMatchObject({ before: 3, after: 1 });
+    expect(first.agent.context.diagnostics.at(-1)).toEqual({ ok: true, epoch: "compacted" });
+    await first.agent.close();
+    const lines = readFileSync(first.agent.sessionPath as string, "utf8")
+      .trim()
+      .split("\n");
+    expect(lines.map((l) => JSON.parse(l).type)).toContain("compaction");
+
+    const again = await createCodingAgent({
+      ...first.options,
+      replaceHistory: () => undefined,
+      session: { continue: true },
+    });
+    expect(again.history.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(again.history[0]?.content[0]).toMatchObject({ type: "text", text: "Summary: notes read." });
+    await drain(again.prompt("go on"));
+    expect(first.sim.requests[2]?.body.messages).toHaveLength(3);
+    await again.close();
   });
 
   it("clear() starts a new conversation and a new session file; the permission rules stay", async () => {
@@ -163,7 +203,9 @@ describe("createCodingAgent", () => {
       "anthropic",
     ]);
     const child = sim.requests[1]?.body;
-    expect(child.messages[0]).toEqual({ role: "system", content: "You read files." });
+    // Its own system prompt, then the environment section for its own model.
+    expect(child.messages[0].role).toBe("system");
+    expect(child.messages[0].content).toMatch(/^You read files\.\n\n# Environment\n[\s\S]*\nModel: gpt-5\n/);
     expect(child.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["Read"]);
     const childEvents = events.filter((e) => e.agentPath.length > 0);
     expect(new Set(childEvents.map((e) => e.agentPath.join("/")))).toEqual(new Set(["toolu_task"]));
