@@ -9,7 +9,10 @@ import { stripControls } from "./terminal-text.js";
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
   ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
-  ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
+  [
+    "clear",
+    "clear the screen and start a new conversation (and session log); permissions allowed always stay",
+  ],
   [
     "compact",
     "summarise the conversation so far to free the context window; /compact <focus> says what to keep",
@@ -31,6 +34,8 @@ export interface BuiltinContext {
   clear: () => Promise<void>;
   /** The signal that Ctrl-C aborts while a built-in waits on the model. */
   signal?: AbortSignal;
+  /** Clears the terminal (absent when the output is not a terminal). */
+  clearScreen?: () => void;
 }
 
 /**
@@ -56,6 +61,7 @@ export async function runBuiltinCommand(
       return "done";
     case "clear":
       await context.clear();
+      context.clearScreen?.();
       write(style.dim("(a new conversation)\n"));
       return "done";
     case "compact": {

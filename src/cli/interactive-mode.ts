@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -9,12 +10,14 @@ import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
+import { resumedRecap } from "./resumed-recap.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
@@ -65,7 +68,20 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
     });
     const open = (chosen: CliOptions) =>
       createCodingAgent(
-        agentOptionsFor(chosen, io, { ask: (request) => permissions.ask(request), onWarning: warn }),
+        agentOptionsFor(chosen, io, {
+          ask: async (request) => {
+            const answer = await permissions.ask(request);
+            // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+            if (answer === "allow_always" && request.suggestedRules.length > 0) {
+              await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+                (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+                (error: Error) => warn(error.message),
+              );
+            }
+            return answer;
+          },
+          onWarning: warn,
+        }),
       );
     /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
     const pick = async (): Promise<string | undefined> => {
@@ -87,6 +103,8 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
     }
     let agent = await open(startWith);
     write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
 
     const onSignal = () => {
       stopRun();
@@ -174,6 +192,7 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           write,
           clear: () => agent.clear(),
           signal: run.signal,
+          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
         }).finally(() => {
           run = undefined;
         });
@@ -189,10 +208,13 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           options.verbose,
           options.hideThinking === true,
         );
+        const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
+        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
+        if (!output.atLineStart) write("\n");
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
         write(`${style.dim(sessionStatus(agent))}\n`);
       }

@@ -12,6 +12,7 @@ import {
 import { createCompactor } from "../compaction/index.js";
 import { type Context, createContext, prepareProjectDir, sizeBreakdown } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
@@ -54,17 +55,27 @@ import type {
   CodingAgentOptions,
   ContextWindowUsage,
   CostFigures,
+  PermissionDenial,
   PromptOptions,
   SessionCost,
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
-import { listProjectSessions } from "./list-project-sessions.js";
+import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
 
 const DEFAULT_MAX_TURNS = 50;
+
+/** The model when the caller names none. */
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+
+/** `MITSU_MODEL`, then `ANTHROPIC_MODEL` (Claude Code's variable), then the settings' `model`, then the default. */
+export function defaultModel(env: Record<string, string | undefined>, fromSettings?: string): string {
+  const pick = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : undefined);
+  return pick(env.MITSU_MODEL) ?? pick(env.ANTHROPIC_MODEL) ?? pick(fromSettings) ?? DEFAULT_MODEL;
+}
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
@@ -75,26 +86,34 @@ const DEFAULT_MAX_TURNS = 50;
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
-  const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
+  const settings = await loadSettings({ cwd, home });
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const model = options.model ?? defaultModel(env, settings.model);
   const models = loadModelsConfig(home);
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
   const secretEnv = configuredKeyEnvNames(models);
   const scrubbed = childEnv(env, { drop: secretEnv });
+  const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
   const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
+    ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
     : undefined;
-  const fetchImpl = dumping ?? options.fetch ?? fetch;
+  const fetchImpl = dumping ?? baseFetch;
   const resolveSpec = (spec: string) => {
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
     const provider =
       options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
     return { ...resolved, provider };
   };
-  const resolved = resolveSpec(options.model);
+  const resolved = resolveSpec(model);
 
-  const settings = await loadSettings({ cwd, home });
   const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
@@ -114,6 +133,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
   // (0700), with the memory of the project's old, non-unique folder carried over the first time.
   const memory = join(prepareProjectDir(where), "memory");
+  // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
+  // is not told of, and the request does not carry a definition it must not use.
+  const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
   const extra = options.tools ?? [];
   const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
@@ -130,7 +152,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }) as unknown as Tool<never>,
   ];
   // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
-  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
+  const tools: Tool<never>[] = [
+    ...builtin.filter((t) => !extra.some((e) => e.name === t.name)),
+    ...extra,
+  ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
   const mode = options.permissionMode ?? "default";
   const permissions = createPermissionChecker({
@@ -145,6 +170,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     cwd,
     ...(options.ask ? { ask: options.ask } : {}),
   });
+  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const denials: PermissionDenial[] = [];
+  const canUseTool: CanUseTool = async (tool, input, ctx) => {
+    const decision = await permissions(tool, input, ctx);
+    if (decision.behavior === "deny") {
+      denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
+    }
+    return decision;
+  };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawn = createSubagentSpawner({
@@ -161,7 +195,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       const { maxOutputTokens, contextWindow } = child.entry;
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
-    canUseTool: permissions,
+    canUseTool,
     environment: subagentEnvironment({ cwd, now: new Date(), env }),
     cwd,
     home,
@@ -286,6 +320,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     get sessionPath() {
       return log?.path;
     },
+    permissionDenials: denials,
+    get sessionId() {
+      return log?.header.id;
+    },
     spawn,
     childEnv: scrubbed,
     contextWindow(): ContextWindowUsage {
@@ -369,7 +407,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           maxTurns: promptOptions.maxTurns ?? maxTurns,
           maxTokens: maxTokensFor(promptOptions.maxTokens ?? defaultMaxTokens),
           ...(thinking !== undefined ? { thinkingBudget: thinking } : {}),
-          canUseTool: permissions,
+          canUseTool,
           toolState,
           spawn,
           contextWindow: resolved.entry.contextWindow,
@@ -482,19 +520,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
  * its current or its old project folder); undefined for a new session. A file another live mitsu appends to
  * is continued in a copy, with a notice.
  */
-/** The file `-r` names: a path to a file, else a session id (or a unique prefix) of this workspace. */
-function sessionFile(choice: string, where: { cwd: string; home: string }): string {
-  const asPath = resolve(where.cwd, choice);
-  if (existsSync(asPath) && statSync(asPath).isFile()) return asPath;
-  const found = findSession(listProjectSessions(where), choice);
-  if (!found) {
-    throw new Error(
-      `No session "${choice}": give a session file, or the id of one of this folder's sessions (mitsu -r lists them)`,
-    );
-  }
-  return found.path;
-}
-
 function findSessionToResume(
   choice: SessionOptions,
   dir: string,
@@ -502,8 +527,11 @@ function findSessionToResume(
   warn: (message: string) => void,
 ): SessionToResume | undefined {
   const legacy = legacySessionsDir(where);
-  const named = choice.resume === undefined ? undefined : sessionFile(choice.resume, where);
-  const path = named ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  const path = choice.resume
+    ? findSession(dir, choice.resume, where.cwd)
+    : choice.continue
+      ? latestSession([dir, legacy], where.cwd)
+      : undefined;
   if (choice.continue && !choice.resume && !path)
     warn("no earlier session in this folder; starting a new one");
   if (!path) return undefined;

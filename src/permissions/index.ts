@@ -1,5 +1,7 @@
 export * from "./describe-tool-call.js";
 export * from "./load-settings.js";
 export * from "./permission-checker.js";
+export * from "./permission-mode.js";
 export * from "./permission-rule.js";
+export * from "./save-local-rules.js";
 export * from "./split-shell-command.js";

@@ -5,7 +5,8 @@ import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
-import type { LoadedRules, PermissionMode } from "./load-settings.js";
+import type { LoadedRules } from "./load-settings.js";
+import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
   type PermissionRule,

@@ -4,6 +4,18 @@ import { splitShellCommand } from "./split-shell-command.js";
 const split = (line: string) => splitShellCommand(line);
 
 describe("splitShellCommand", () => {
+  it("a for/select header runs nothing: only the loop's commands and the substitutions in its words", () => {
+    expect(split("for i in 1 2 3; do echo $i; sleep 1; done").commands).toEqual([
+      ["echo", "$i"],
+      ["sleep", "1"],
+    ]);
+    expect(split("for i in $(ls src); do cat $i; done").commands).toEqual([
+      ["ls", "src"],
+      ["cat", "$i"],
+    ]);
+    expect(split("select x in a b; do echo $x; done").commands).toEqual([["echo", "$x"]]);
+  });
+
   it("splits on &&, ||, ;, |, & and newlines", () => {
     expect(split("npm test && rm -rf /")).toEqual({
       complete: true,

@@ -35,6 +35,9 @@ const LEADING_KEYWORDS = new Set([
   "time",
 ]);
 
+/** Loop headers that bind a name and run nothing (see `flush`). */
+const LOOP_HEADERS = new Set(["for", "select"]);
+
 /**
  * Splits a command line into the simple commands it runs: on `&&`, `||`, `;`, `|`, `&`, newlines, and into
  * subshells `( )`, command substitutions `$( )` (also inside double quotes) and process substitutions
@@ -71,7 +74,10 @@ function splitInto(line: string, state: State, depth: number): void {
   const flush = () => {
     let start = 0;
     while (start < current.length && LEADING_KEYWORDS.has(current[start]!)) start++;
-    if (start < current.length) state.commands.push(start === 0 ? current : current.slice(start));
+    // `for NAME in WORDS` and `select NAME in WORDS` run nothing themselves (a substitution among the words was
+    // split out above as its own command); kept, they would make rules like `Bash(for:*)`.
+    const header = LOOP_HEADERS.has(current[start] ?? "") && /^[A-Za-z_]\w*$/.test(current[start + 1] ?? "");
+    if (start < current.length && !header) state.commands.push(start === 0 ? current : current.slice(start));
     current = [];
   };
   for (let i = 0; i < tokens.length; i++) {

@@ -83,17 +83,3 @@ export function listSessions(
   }
   return out.sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime());
 }
-
-/**
- * The session `choice` names among `sessions`: a full id, an id prefix of at least 4 characters, or a file
- * name. Undefined when none or more than one match.
- */
-export function findSession(sessions: readonly SessionSummary[], choice: string): SessionSummary | undefined {
-  const c = choice.trim();
-  if (c === "") return undefined;
-  const exact = sessions.find((s) => s.id === c || s.path.endsWith(`/${c}`));
-  if (exact) return exact;
-  if (c.length < 4) return undefined;
-  const matches = sessions.filter((s) => s.id.startsWith(c));
-  return matches.length === 1 ? matches[0] : undefined;
-}

@@ -158,21 +158,15 @@ describe("mitsu -p", () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ result: "two", num_turns: 1 });
   });
 
-  it("--output-format stream-json prints one event per line, then agent-end and the result with its cost", async () => {
+  it("--output-format stream-json ends with a result whose total_cost_usd is priced from the catalog", async () => {
     const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(["-p", "--output-format", "stream-json", "go"], { cwd, home, env: s.env });
-    const events = out.stdout
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(events.some((e) => e.type === "text-delta")).toBe(true);
-    expect(events.at(-2).type).toBe("agent-end");
-    const result = events.at(-1);
-    expect(result).toMatchObject({ type: "result", result: "streamed", num_turns: 1 });
-    expect(result.messages).toBeUndefined();
-    const u = result.usage;
+    const result = JSON.parse(out.stdout.trim().split("\n").at(-1) as string);
+    expect(result.type).toBe("result");
+    const u = s.sim.requests[0]?.usage;
+    if (!u) throw new Error("no usage");
     // claude-sonnet-5-5: $3 / $15 per million, cache writes (5m) 1.25 ×, reads 0.1 ×.
     const usd =
       (u.input_tokens * 3 +
@@ -182,13 +176,26 @@ describe("mitsu -p", () => {
       1e6;
     expect(result.total_cost_usd).toBeCloseTo(usd, 10);
     expect(result.total_cost_usd).toBeGreaterThan(0);
+  });
+
+  it("--output-format mitsu-events prints one event per line, ending with agent-end", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "mitsu-events", "go"], { cwd, home, env: s.env });
+    const events = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.some((e) => e.type === "text-delta")).toBe(true);
+    expect(events.at(-1).type).toBe("agent-end");
     // turn-start gives the request's shape, not the transcript again on every turn.
     const turn = events.find((e) => e.type === "turn-start");
     expect(turn.request).toMatchObject({ model: "claude-sonnet-5-5", messages: 1 });
     expect(turn.request.tools).toContain("Read");
   });
 
-  it("--output-format stream-json passes a command's progress through, between its call's start and end", async () => {
+  it("--output-format mitsu-events passes a command's progress through, between its call's start and end", async () => {
     const s = await simulatorEnv({
       script: [
         { content: [{ type: "tool_use", name: "Bash", input: { command: "printf 'step 1\\nstep 2\\n'" } }] },
@@ -198,7 +205,7 @@ describe("mitsu -p", () => {
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(
-      ["-p", "--output-format", "stream-json", "--allowedTools", "Bash(printf:*)", "go"],
+      ["-p", "--output-format", "mitsu-events", "--allowedTools", "Bash(printf:*)", "go"],
       { cwd, home, env: s.env },
     );
     expect(out.code).toBe(0);
