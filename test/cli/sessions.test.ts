@@ -94,7 +94,7 @@ describe("finding, resuming and forking sessions", () => {
 
     const unknown = await runMitsu(["-p", "-r", "zzzzzzzz", "x"], { cwd, home, env: s.env });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('No session "zzzzzzzz"');
+    expect(unknown.stderr).toContain('"zzzzzzzz" is neither');
   });
 
   it("/thinking turns extended thinking on for the next request; /model switches the model mid-session and keeps the conversation", async () => {
