@@ -2,6 +2,7 @@ import { formatAgentsReport } from "../agents/index.js";
 import type { CodingAgent } from "../harness/index.js";
 import { formatSlashHelp } from "../skills/index.js";
 import { compactionNotice } from "./compaction-notice.js";
+import { formatHooks } from "./hooks-command.js";
 import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
@@ -21,6 +22,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["cost", "what this session has cost: tokens and dollars, per call and per sub-agent"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
+  ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
   ["resume", "pick one of this folder's sessions and continue it"],
   ["thinking", "extended thinking on or off: /thinking [budget|off]"],
@@ -53,6 +55,9 @@ export async function runBuiltinCommand(
       return "exit";
     case "help":
       write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "hooks":
+      write(`${formatHooks(context.agent, style)}\n`);
       return "done";
     case "agents":
       write(

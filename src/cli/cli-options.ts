@@ -34,6 +34,8 @@ export interface CliOptions {
   /** `--hide-thinking`: show a one-line marker instead of the thinking text. */
   hideThinking?: boolean;
   verbose: boolean;
+  /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
+  sandbox: boolean;
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;

@@ -120,6 +120,10 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("--hide-thinking", "show a one-line marker instead of the model's thinking")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
+    .option(
+      "--sandbox",
+      "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
+    )
     .action(async (words: string[], opts) => {
       const { readStdin } = await import("./read-stdin.js");
       const streamInput = opts.inputFormat === "stream-json";
@@ -150,6 +154,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         hideThinking: opts.hideThinking === true,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
+        sandbox: opts.sandbox === true,
       };
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.

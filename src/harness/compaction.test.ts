@@ -197,4 +197,54 @@ describe("compaction in the coding agent", () => {
     expect(JSON.stringify(preview.request.messages.at(-1))).toContain("keep the numbers");
     expect(preview.removed + preview.kept.length).toBe(agent.history.length);
   });
+
+  it("PreCompact hooks hear of an automatic compaction (trigger auto) and of /compact (trigger manual, its focus) before the summary is asked for", async () => {
+    const heard: Array<{ trigger: string; instructions: string; summariesSent: number; session: string }> =
+      [];
+    let simulator: Simulator | undefined;
+    const { agent, sim } = await setup(60, {
+      hooks: {
+        PreCompact: [
+          {
+            callback: (input) => {
+              heard.push({
+                trigger: input.trigger,
+                instructions: input.custom_instructions,
+                summariesSent: (simulator?.requests ?? []).filter(isSummaryRequest).length,
+                session: input.session_id,
+              });
+              return {};
+            },
+          },
+        ],
+      },
+    });
+    simulator = sim;
+    await drain(agent.prompt("read every file"));
+    const automatic = sim.requests.filter((r) => r.status === 200 && isSummaryRequest(r)).length;
+    expect(automatic).toBeGreaterThan(0);
+    // One hook call per automatic compaction, each before its own summary request.
+    expect(heard).toHaveLength(automatic);
+    expect(heard.map((h) => h.trigger)).toEqual(Array(automatic).fill("auto"));
+    expect(heard.map((h) => h.instructions)).toEqual(Array(automatic).fill(""));
+    expect(heard.map((h) => h.summariesSent)).toEqual(heard.map((_, i) => i));
+    expect(heard[0]?.session).toMatch(/^[0-9a-f-]{36}$/);
+
+    await agent.compact("keep the file names");
+    expect(heard).toHaveLength(automatic + 1);
+    expect(heard.at(-1)).toMatchObject({
+      trigger: "manual",
+      instructions: "keep the file names",
+      summariesSent: automatic,
+    });
+  });
+
+  it("a PreCompact hook is not told of a /compact that has nothing to compact", async () => {
+    const heard: string[] = [];
+    const { agent } = await setup(1, {
+      hooks: { PreCompact: [{ callback: (input) => void heard.push(input.trigger) }] },
+    });
+    await expect(agent.compact()).rejects.toThrow("nothing to compact");
+    expect(heard).toEqual([]);
+  });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings, SettingsError } from "./load-settings.js";
+import { sandboxAutoAllows } from "./sandbox-settings.js";
 
 let base: string;
 let home: string;
@@ -28,6 +29,8 @@ describe("loadSettings", () => {
       rules: { allow: [], ask: [], deny: [] },
       additionalDirectories: [],
       files: [],
+      sandbox: {},
+      warnings: [],
       env: {},
       ignoredEnv: [],
     });
@@ -144,5 +147,33 @@ describe("loadSettings", () => {
     await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls)"] } });
     const settings = await loadSettings({ cwd: home, home });
     expect(settings.rules.allow).toHaveLength(1);
+  });
+});
+
+describe("the sandbox section", () => {
+  it("lets any file turn the sandbox on, but a project's shared file cannot grant auto-allow or the network", async () => {
+    await write(join(project, ".mitsu", "settings.json"), {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true },
+    });
+    const shared = await loadSettings({ cwd: project, home });
+    expect(shared.sandbox).toEqual({ enabled: true, enabledBy: "project" });
+    expect(shared.warnings).toHaveLength(2);
+    expect(shared.warnings[0]).toMatch(
+      /sandbox.autoAllowBashIfSandboxed is ignored in a project's shared settings/,
+    );
+    expect(sandboxAutoAllows(shared.sandbox)).toBe(false);
+
+    await write(join(home, ".mitsu", "settings.json"), { sandbox: { allowNetwork: true } });
+    await write(join(project, ".mitsu", "settings.local.json"), { sandbox: { enabled: true } });
+    const local = await loadSettings({ cwd: project, home });
+    expect(local.sandbox).toEqual({ enabled: true, enabledBy: "local", allowNetwork: true });
+    expect(sandboxAutoAllows(local.sandbox)).toBe(true);
+  });
+
+  it("names the file for a malformed section", async () => {
+    await write(join(home, ".mitsu", "settings.json"), { sandbox: { enabled: "yes" } });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      /sandbox.enabled in settings file .*settings.json must be true or false/,
+    );
   });
 });

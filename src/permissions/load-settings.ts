@@ -8,6 +8,7 @@ import {
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
+import { applySandboxSection, type SandboxSettings } from "./sandbox-settings.js";
 
 /** Rules from every settings file, in order user, project, local (all of them apply; deny wins over ask over allow). */
 export interface LoadedRules {
@@ -24,6 +25,10 @@ export interface LoadedSettings {
   additionalDirectories: string[];
   /** The settings files that exist and were read. */
   files: string[];
+  /** The `sandbox` sections merged (see `applySandboxSection`). */
+  sandbox: SandboxSettings;
+  /** Settings that were read but ignored, and why (for the terminal). */
+  warnings: string[];
   /**
    * The files' `env` keys, later files over earlier ones. A project's file (one in the repository) may not set a
    * variable that routes credentials or traffic (`*_BASE_URL`, `*_API_KEY`, `*_AUTH_TOKEN`, proxies): a cloned
@@ -63,21 +68,23 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
   const sources = [
-    { file: join(home, ".claude", "settings.json"), root: home, user: true },
-    { file: join(home, ".mitsu", "settings.json"), root: home, user: true },
-    { file: join(cwd, ".claude", "settings.json"), root: cwd, user: false },
-    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false },
-    { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false },
-    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false },
+    { file: join(home, ".claude", "settings.json"), root: home, user: true, kind: "user" as const },
+    { file: join(home, ".mitsu", "settings.json"), root: home, user: true, kind: "user" as const },
+    { file: join(cwd, ".claude", "settings.json"), root: cwd, user: false, kind: "project" as const },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false, kind: "project" as const },
+    { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
   ];
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
+    sandbox: {},
+    warnings: [],
     env: {},
     ignoredEnv: [],
   };
-  for (const { file, root, user } of sources) {
+  for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
@@ -87,6 +94,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     result.files.push(file);
     const parsed = parseSettings(text, file);
     applySettings(parsed.permissions, { source: file, root, home }, result);
+    try {
+      applySandboxSection(parsed.sandbox, file, kind, result.sandbox, result.warnings);
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
     // The home folder as the project: its files are the user's own.
     applyEnvAndModel(parsed.top, file, user || root === home, result);
   }
@@ -127,7 +139,7 @@ function applyEnvAndModel(
 function parseSettings(
   text: string,
   file: string,
-): { top: Record<string, unknown>; permissions: PermissionsSection | undefined } {
+): { top: Record<string, unknown>; permissions: PermissionsSection | undefined; sandbox: unknown } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -135,11 +147,11 @@ function parseSettings(
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
   if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
-  if (value.permissions === undefined) return { top: value, permissions: undefined };
+  if (value.permissions === undefined) return { top: value, permissions: undefined, sandbox: value.sandbox };
   if (!isObject(value.permissions)) {
     throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
   }
-  return { top: value, permissions: value.permissions as PermissionsSection };
+  return { top: value, permissions: value.permissions as PermissionsSection, sandbox: value.sandbox };
 }
 
 function applySettings(

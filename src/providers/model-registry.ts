@@ -1,6 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
-import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG } from "./model-catalog.js";
+import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { catalogPrice, type ModelPrice } from "./model-prices.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
@@ -25,6 +25,12 @@ export interface ModelEntry {
   toolProtocol: "native" | "xml";
   /** What its tokens cost (the catalog's, amended by models.json); undefined when unknown (a local model). */
   price?: ModelPrice;
+  /**
+   * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
+   * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
+   * custom provider's model).
+   */
+  images: boolean;
 }
 
 export interface ResolvedModel {
@@ -113,6 +119,8 @@ export function resolveModel(
     maxOutputTokens: limits?.maxOutputTokens ?? DEFAULT_LIMITS.maxOutputTokens,
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
+    images:
+      listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
   const listedPrice = builtin ? catalogPrice(builtin.family, model) : undefined;
   const price = listed?.price ? { ...(listedPrice ?? FREE), ...listed.price } : listedPrice;
@@ -131,6 +139,8 @@ export function resolveModel(
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    idleTimeoutMs: custom?.idleTimeoutMs,
+    stallWarningMs: custom?.stallWarningMs,
     authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
@@ -230,6 +240,8 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  idleTimeoutMs: number | undefined;
+  stallWarningMs: number | undefined;
   authToken: string | undefined;
 }
 
@@ -241,6 +253,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
         ...(s.authToken !== undefined ? { authToken: s.authToken } : {}),
       });
     case "openai-chat":
@@ -250,6 +264,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         headers: s.headers,
         quirks: s.quirks as KnownServer | Partial<OpenAIChatQuirks> | undefined,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "openai-responses":
       return createOpenAIResponsesProvider({
@@ -257,6 +273,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "gemini":
       return createGeminiProvider({
@@ -264,6 +282,24 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
   }
+}
+
+/**
+ * The model for side calls of a session on `entry`: the family's small model (`SMALL_MODELS`) when the session
+ * uses a built-in provider with a catalogued model (a custom server may not serve it), else the session's own
+ * model. `MITSU_SMALL_MODEL` (a model id of the same provider) overrides it.
+ */
+export function helperModel(
+  entry: ModelEntry,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const chosen = env.MITSU_SMALL_MODEL?.trim();
+  if (chosen) return chosen;
+  const builtin = BUILTIN_PROVIDERS[entry.provider];
+  if (!builtin || !entry.known) return entry.id;
+  return SMALL_MODELS[builtin.family];
 }
