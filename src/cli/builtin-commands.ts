@@ -25,6 +25,10 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
   ["resume", "pick one of this folder's sessions and continue it"],
+  [
+    "rewind",
+    "go back to an earlier prompt of this conversation, and restore the files Write and Edit changed",
+  ],
   ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 

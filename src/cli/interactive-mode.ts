@@ -13,6 +13,7 @@ import { createLineInput } from "./line-input.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { resumedRecap } from "./resumed-recap.js";
+import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
@@ -178,6 +179,10 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           } catch (error) {
             write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
           }
+          continue;
+        }
+        if (/^\/rewind\s*$/.test(line.trim())) {
+          await rewind(agent, { input, write, style });
           continue;
         }
         if (/^\/resume\s*$/.test(line.trim())) {

@@ -16,6 +16,7 @@ import type { BackgroundShells } from "../tools/background-shells.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { ModelChoice } from "./model-choice.js";
+import type { RewindPoint, RewindResult } from "./rewind-points.js";
 
 /** How the agent keeps its conversation on disk. */
 export interface SessionOptions {
@@ -266,6 +267,16 @@ export interface CodingAgent {
    * message), as `mitsu inspect` shows them: `/context`.
    */
   contextBreakdown(): SizeBreakdown;
+  /** The user prompts of the conversation that `rewind` can go back to, oldest first. */
+  rewindPoints(): RewindPoint[];
+  /**
+   * Goes back to the user prompt at history index `toPromptIndex` (`/rewind`): the history is cut before it and
+   * the session log records a `rewind` line (the earlier lines stay: nothing is deleted). With `restoreFiles`,
+   * every file Write or Edit changed since that prompt gets its content from before back (a file they created
+   * is deleted); Bash's effects are not tracked and stay. Throws for an index that is no prompt, or while a
+   * prompt runs.
+   */
+  rewind(toPromptIndex: number, options?: { restoreFiles?: boolean }): RewindResult;
   /** The model's price, when known. */
   readonly price: ModelPrice | undefined;
   /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */

@@ -90,6 +90,7 @@ import { getReadTracker } from "../tools/read-tracker.js";
 import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
 import { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
+import { CheckpointStore } from "./checkpoint-store.js";
 import type {
   CodingAgent,
   CodingAgentOptions,
@@ -104,9 +105,11 @@ import { createDumpingFetch } from "./dumping-fetch.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelChoice, modelSpecFor } from "./model-choice.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
+import { rewindPointsOf } from "./rewind-points.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
+import { withCheckpoints } from "./with-checkpoints.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -265,6 +268,16 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   }
   let sessionId: string = randomUUID();
   let log: SessionLog | undefined;
+  /** The history index of the user prompt now running (checkpoints are keyed by it). */
+  let promptIndex: number | undefined;
+  let checkpoints: CheckpointStore | undefined;
+  /** The checkpoints of the session file now written to (none without a log). */
+  const checkpointsOf = (): CheckpointStore | undefined => {
+    if (!log) return undefined;
+    const dir = log.path.replace(/\.jsonl$/, ".checkpoints");
+    if (checkpoints?.dir !== dir) checkpoints = new CheckpointStore(dir, { warn });
+    return checkpoints;
+  };
   /** Hook notices raised during a prompt: yielded as `warning` events between the run's events. */
   const pendingNotices: HookNotice[] = [];
   let inPrompt = false;
@@ -332,7 +345,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }
     return decision;
   };
-  const runTools = withPostToolHooks(tools, hookRunner, onHookStop);
+  // Before Write or Edit changes a file, its content is saved under the session's folder, keyed by the prompt.
+  const checkpointed = withCheckpoints(tools, cwd, (path) => {
+    if (promptIndex !== undefined) checkpointsOf()?.save(promptIndex, path);
+  });
+  const runTools = withPostToolHooks(checkpointed, hookRunner, onHookStop);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawnChild = createSubagentSpawner({
@@ -570,6 +587,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           usage,
         });
         history = messages;
+        // The prompts the checkpoints belong to are gone from the history: nothing to rewind to.
+        checkpointsOf()?.clear();
         pendingEpoch = { reason };
         count(usage);
         lastCall = usage;
@@ -645,6 +664,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         // A new session file is made with the first prompt: a command that sends nothing leaves no file.
         if (!log && logging) log = newLog();
         let messages = appendPrompt(history, text);
+        promptIndex = messages.length - 1;
         if (hookContext.length > 0) {
           const last = messages[messages.length - 1] as Message;
           const extra: TextBlock[] = hookContext.map((c) => ({
@@ -724,6 +744,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             }
             const event = next.value;
             if (event.type === "history-replaced") {
+              if (event.agentPath.length === 0) {
+                checkpointsOf()?.clear();
+                promptIndex = undefined;
+              }
               if (event.usage) count(event.usage, event.agentPath);
               if (event.agentPath.length === 0) used = event.tokensAfter;
             }
@@ -775,6 +799,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       } finally {
         clearSkillModel(toolState);
         running = false;
+        promptIndex = undefined;
         inPrompt = false;
         stopRun = undefined;
         for (const notice of pendingNotices.splice(0)) warn(notice.message);
@@ -808,6 +833,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       );
     },
     summarize: (block) => summarizeCall(byName.get(block.name), block),
+    rewindPoints() {
+      return rewindPointsOf(history);
+    },
+    rewind(toPromptIndex, rewindOptions = {}) {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is running on this agent; rewind after its end.");
+      if (!rewindPointsOf(history).some((p) => p.index === toPromptIndex)) {
+        throw new Error(`No user prompt at index ${toPromptIndex} of the conversation.`);
+      }
+      log?.appendEntry({ type: "rewind", keep: toPromptIndex });
+      history = history.slice(0, toPromptIndex);
+      used = undefined;
+      const store = checkpointsOf();
+      if (rewindOptions.restoreFiles)
+        return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
+      store?.dropFrom(toPromptIndex);
+      return { restored: [], notRestored: [] };
+    },
     async clear() {
       if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "clear" });
       sessionSource = "clear";
