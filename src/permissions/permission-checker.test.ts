@@ -97,7 +97,7 @@ describe("print mode (no terminal to ask)", () => {
         `The rule "Bash(git push:*)" in permissions.ask of ${project}/.mitsu/settings.json requires asking`,
       ),
     });
-    expect(await checker({ allowedTools: ["Bash(echo:*)"] })(...bash("echo `rm -rf /`"), ctx)).toMatchObject({
+    expect(await checker({ allowedTools: ["Bash(echo:*)"] })(...bash('eval "echo x"'), ctx)).toMatchObject({
       message: expect.stringContaining("shell features that rules cannot be checked against"),
     });
   });

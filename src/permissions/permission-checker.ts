@@ -5,6 +5,7 @@ import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
 import type { LoadedRules, PermissionMode } from "./load-settings.js";
+import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
 import {
   fileRuleMatches,
   type PermissionRule,
@@ -13,7 +14,7 @@ import {
   ruleAppliesToTool,
   urlRuleMatches,
 } from "./permission-rule.js";
-import { splitShellCommand } from "./split-shell-command.js";
+import { protectedPathReason } from "./protected-path.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -30,8 +31,16 @@ export interface PermissionRequest {
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
 
+/** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
+export interface RuleLists {
+  allow?: ReadonlyArray<PermissionRule | string>;
+  ask?: ReadonlyArray<PermissionRule | string>;
+  deny?: ReadonlyArray<PermissionRule | string>;
+}
+
 export interface PermissionCheckerOptions {
-  rules: LoadedRules;
+  /** Settings rules (`loadSettings(...).rules`), or lists of rule strings; absent: none. */
+  rules?: LoadedRules | RuleLists;
   mode: PermissionMode;
   /** `--allowedTools`: rules that allow. */
   allowedTools?: string[];
@@ -72,7 +81,7 @@ const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
-  | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean };
+  | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean; protectedReason?: string };
 
 /** Facts about one call that rules are matched against. */
 interface CallFacts {
@@ -81,7 +90,9 @@ interface CallFacts {
   paths: string[];
   /** For Grep and Glob: the path is a folder searched below. */
   searchesFolder: boolean;
-  bash?: ReturnType<typeof splitShellCommand>;
+  bash?: BashAnalysis;
+  /** For Bash: the files its redirections write, each as a Write call's facts. */
+  writes?: CallFacts[];
   url?: unknown;
 }
 
@@ -91,22 +102,25 @@ interface CallFacts {
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
  * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
  * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
- * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
+ * of the line is allowed, the parse accounts for all of it, and every file its redirections write may be
+ * written; one denied command denies the line. Writes to `.git/`, `.mitsu/`, `.claude/`, `.mcp.json` and the
+ * shell's start-up files are asked in every mode but bypassPermissions. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
   const home = options.home ?? homedir();
   const cwd = resolve(options.cwd);
   let mode = options.mode;
   const cli = (flag: string): RuleOrigin => ({ source: flag, root: cwd, home });
+  const given = ruleLists(options.rules, { source: "options.rules", root: cwd, home });
   const deny = [
-    ...options.rules.deny,
+    ...given.deny,
     ...(options.disallowedTools ?? []).map((text, i) =>
       parsePermissionRule(text, cli("--disallowedTools"), `--disallowedTools[${i}]`),
     ),
   ];
-  const ask = [...options.rules.ask];
+  const ask = [...given.ask];
   const allowRules = [
-    ...options.rules.allow,
+    ...given.allow,
     ...(options.allowedTools ?? []).map((text, i) =>
       parsePermissionRule(text, cli("--allowedTools"), `--allowedTools[${i}]`),
     ),
@@ -125,16 +139,27 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
 
   async function gatherFacts(tool: Tool<never>, input: Record<string, unknown>): Promise<CallFacts> {
     const facts: CallFacts = { toolName: tool.name, paths: [], searchesFolder: SEARCH_TOOLS.has(tool.name) };
-    if (tool.name === "Bash" && typeof input.command === "string")
-      facts.bash = splitShellCommand(input.command);
+    if (tool.name === "Bash" && typeof input.command === "string") {
+      facts.bash = parseBashCommand(input.command);
+      facts.writes = await Promise.all(
+        facts.bash.writes.map(async (target) => ({
+          toolName: "Write",
+          paths: await pathCandidates(target),
+          searchesFolder: false,
+        })),
+      );
+    }
     if (tool.name === "WebFetch") facts.url = input.url;
     const raw = facts.searchesFolder ? (input.path ?? ".") : (input.file_path ?? input.notebook_path);
-    if (typeof raw === "string") {
-      const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
-      const real = await resolveRealPath(expanded).catch(() => expanded);
-      facts.paths = real === expanded ? [expanded] : [expanded, real];
-    }
+    if (typeof raw === "string") facts.paths = await pathCandidates(raw);
     return facts;
+  }
+
+  /** A path as written (absolute) and with links resolved, when that differs. */
+  async function pathCandidates(raw: string): Promise<string[]> {
+    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
+    const real = await resolveRealPath(expanded).catch(() => expanded);
+    return real === expanded ? [expanded] : [expanded, real];
   }
 
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
@@ -163,13 +188,16 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function firstMatch(rules: PermissionRule[], facts: CallFacts): Promise<PermissionRule | undefined> {
     for (const rule of rules) {
       if (facts.bash) {
-        const split = facts.bash;
+        for (const write of facts.writes ?? []) if (await covers(rule, write, "any")) return rule;
         if (!ruleAppliesToTool(rule, "Bash")) continue;
-        // `FOO=1 rm x` runs rm: deny and ask rules also see the command without its assignments (allow
-        // rules do not, since `PATH=… npm test` is not the `npm test` a rule allowed).
+        // `FOO=1 rm x` runs rm, and so do `env rm x`, `/bin/rm x`, `sh -c 'rm x'` and `find -exec rm`:
+        // deny and ask rules see every form (allow rules do not, since `PATH=… npm test` is not the
+        // `npm test` a rule allowed).
         const matches = (words: string[]) =>
           bashCommandMatches(rule, words) || bashCommandMatches(rule, withoutAssignments(words));
-        if (rule.specifier === undefined || split.commands.some(matches)) return rule;
+        const seen = (command: BashAnalysis["commands"][number]) =>
+          matches(command.words) || command.inner.some(matches);
+        if (rule.specifier === undefined || facts.bash.commands.some(seen)) return rule;
       } else if (await covers(rule, facts, "any")) return rule;
     }
     return undefined;
@@ -178,16 +206,45 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function allowed(facts: CallFacts, extra: readonly PermissionRule[]): Promise<boolean> {
     const allow = extra.length === 0 ? allowRules : [...allowRules, ...extra];
     if (facts.bash) {
-      const { commands, complete } = facts.bash;
+      const { commands, unaccounted } = facts.bash;
       if (allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.specifier === undefined)) return true;
-      return (
-        complete &&
-        commands.length > 0 &&
-        commands.every((words) => allow.some((rule) => bashCommandMatches(rule, words)))
-      );
+      const commandAllowed = (command: BashAnalysis["commands"][number]) =>
+        [command.words, ...command.through].some((words) =>
+          allow.some((rule) => bashCommandMatches(rule, words)),
+        );
+      if (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed)) return false;
+      // A redirection writes a file: it needs what a Write of that file would need.
+      for (const write of facts.writes ?? []) if (!(await writeAllowed(write, allow))) return false;
+      return true;
     }
     for (const rule of allow) if (await covers(rule, facts, "all")) return true;
     return false;
+  }
+
+  /** Whether an allow rule, acceptEdits or the model's own folders let a write happen without asking. */
+  async function writeAllowed(facts: CallFacts, allow: readonly PermissionRule[]): Promise<boolean> {
+    if (facts.paths.length === 0) return false;
+    for (const rule of allow) if (await covers(rule, facts, "all")) return true;
+    return editableWithoutRule(facts);
+  }
+
+  async function editableWithoutRule(facts: CallFacts): Promise<boolean> {
+    const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
+    const roots = await Promise.all(editable.map(realBase));
+    const real = facts.paths[facts.paths.length - 1]!;
+    return roots.some((root) => isInside(root, real));
+  }
+
+  /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */
+  async function protectedWrite(facts: CallFacts): Promise<string | undefined> {
+    const own = await Promise.all(ownFolders.map(realBase));
+    for (const path of facts.paths) {
+      if (own.some((root) => isInside(root, path)) || ownFolders.some((root) => isInside(root, path)))
+        continue;
+      const reason = protectedPathReason(path, home);
+      if (reason) return reason;
+    }
+    return undefined;
   }
 
   const preApprovedRules = new Map<string, PermissionRule>();
@@ -231,32 +288,43 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
+    const writes = EDIT_TOOLS.has(tool.name) ? [facts] : (facts.writes ?? []);
+    for (const write of writes) {
+      const protectedReason = await protectedWrite(write);
+      if (protectedReason) return { behavior: "ask", protectedReason };
+    }
     if (await allowed(facts, extra)) return { behavior: "allow" };
-    if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0) {
-      const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
-      const roots = await Promise.all(editable.map(realBase));
-      const real = facts.paths[facts.paths.length - 1]!;
-      if (roots.some((root) => isInside(root, real))) return { behavior: "allow" };
+    if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0 && (await editableWithoutRule(facts))) {
+      return { behavior: "allow" };
     }
     if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
-    return { behavior: "ask", incomplete: facts.bash !== undefined && !facts.bash.complete };
+    return { behavior: "ask", incomplete: facts.bash !== undefined && facts.bash.unaccounted.length > 0 };
   }
+
+  const commandAllowed = (command: BashAnalysis["commands"][number]) =>
+    [command.words, ...command.through].some((words) =>
+      allowRules.some((rule) => bashCommandMatches(rule, words)),
+    );
 
   /** For a compound Bash command of which rules allow some parts: the parts that no rule allows. */
   function partlyAllowed(facts: CallFacts): string | undefined {
-    if (!facts.bash?.complete) return undefined;
-    const { commands } = facts.bash;
-    const denied = commands.filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)));
+    if (!facts.bash) return undefined;
+    const { commands, unaccounted } = facts.bash;
+    if (unaccounted.length > 0) return `rules cannot be checked against ${unaccounted.join(", ")}`;
+    const denied = commands.filter((command) => !commandAllowed(command));
+    if (denied.length === 0 && facts.bash.writes.length > 0) {
+      return `it writes ${facts.bash.writes.map((file) => JSON.stringify(file)).join(", ")}`;
+    }
     if (denied.length === 0 || denied.length === commands.length) return undefined;
-    return `rules allow part of the command, not ${denied.map((words) => JSON.stringify(words.join(" "))).join(", ")}`;
+    return `rules allow part of the command, not ${denied.map((command) => JSON.stringify(command.words.join(" "))).join(", ")}`;
   }
 
   function suggestions(facts: CallFacts): string[] {
     if (facts.bash) {
-      if (!facts.bash.complete) return [];
+      if (facts.bash.unaccounted.length > 0) return [];
       const rules = facts.bash.commands
-        .filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)))
-        .map(suggestBashRule)
+        .filter((command) => !commandAllowed(command))
+        .map((command) => suggestBashRule(command.words))
         .filter((rule): rule is string => rule !== undefined);
       return [...new Set(rules)];
     }
@@ -271,10 +339,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const display = describeToolCall(tool.name, input);
     const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
-    const suggestedRules = suggestions(facts);
+    const suggestedRules = verdict.protectedReason ? [] : suggestions(facts);
     const reason = verdict.askRule
       ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
-      : (partlyAllowed(facts) ?? "no rule allows it");
+      : verdict.protectedReason
+        ? `writes here are always asked: ${verdict.protectedReason}`
+        : (partlyAllowed(facts) ?? "no rule allows it");
     if (!options.ask) {
       return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
     }
@@ -313,11 +383,23 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   return checker;
 }
 
-/** A command's words after its leading `NAME=value` assignments. */
-function withoutAssignments(words: string[]): string[] {
-  let start = 0;
-  while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!)) start++;
-  return start === 0 ? words : words.slice(start);
+/** The checker's rule lists from what an embedder passed: parsed rules or strings; a wrong shape is named. */
+function ruleLists(rules: PermissionCheckerOptions["rules"], origin: RuleOrigin): LoadedRules {
+  if (rules === undefined) return { allow: [], ask: [], deny: [] };
+  if (Array.isArray(rules) || typeof rules !== "object" || rules === null) {
+    throw new TypeError(
+      `options.rules must be an object of rule lists, e.g. { allow: ["Bash(npm test:*)"], deny: ["Read(./.env)"] } (or loadSettings(...).rules); got ${Array.isArray(rules) ? "an array" : typeof rules}.`,
+    );
+  }
+  const list = (name: "allow" | "ask" | "deny"): PermissionRule[] => {
+    const value = (rules as RuleLists)[name];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) throw new TypeError(`options.rules.${name} must be an array of rules.`);
+    return value.map((rule, index) =>
+      typeof rule === "string" ? parsePermissionRule(rule, origin, `options.rules.${name}[${index}]`) : rule,
+    );
+  };
+  return { allow: list("allow"), ask: list("ask"), deny: list("deny") };
 }
 
 /** Where a rule was written, for messages: `in permissions.deny of /p/.mitsu/settings.json`. */
@@ -335,6 +417,9 @@ function printModeDenial(
   if (verdict.askRule) {
     const rule = verdict.askRule;
     return `${head} The rule ${JSON.stringify(rule.text)} ${whereRule(rule, "ask")} requires asking; run mitsu interactively to approve it, or remove that rule.`;
+  }
+  if (verdict.protectedReason) {
+    return `${head} Writes to this file are always asked (${verdict.protectedReason}); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
   }
   if (verdict.incomplete || suggestedRules.length === 0) {
     return `${head} This command uses shell features that rules cannot be checked against (such as backquotes); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
