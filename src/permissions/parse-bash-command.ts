@@ -137,7 +137,7 @@ function analyse(line: string, depth: number): BashAnalysis {
     const type = parser.nodeType(node);
     if (ARITHMETIC_NODES.has(type)) {
       // `$(( x ))` evaluates the value of x as an expression, whose array subscripts can run commands.
-      if (/[A-Za-z_$`]/.test(text(node).replace(/^(let|for)\b/, ""))) {
+      if (/[A-Za-z_$`]/.test(text(node).replace(/^(\$\(\(|\(\(|let\b|for\b)/, ""))) {
         unaccounted("arithmetic on variables");
       }
       return true;
