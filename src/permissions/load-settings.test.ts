@@ -26,6 +26,7 @@ describe("loadSettings", () => {
       rules: { allow: [], ask: [], deny: [] },
       additionalDirectories: [],
       files: [],
+      ignored: [],
     });
   });
 
@@ -44,7 +45,7 @@ describe("loadSettings", () => {
     await write(join(project, ".mitsu", "settings.local.json"), {
       permissions: { allow: ["Edit(./src/**)"], defaultMode: "acceptEdits" },
     });
-    const settings = await loadSettings({ cwd: project, home });
+    const settings = await loadSettings({ cwd: project, home, trusted: true });
     expect(settings.files).toEqual([
       join(home, ".mitsu", "settings.json"),
       join(project, ".mitsu", "settings.json"),

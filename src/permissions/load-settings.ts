@@ -22,10 +22,17 @@ export interface LoadedSettings {
   rules: LoadedRules;
   /** The most specific file's `defaultMode` (local over project over user), if any says one. */
   defaultMode?: PermissionMode;
+  /** The file that set `defaultMode`. */
+  defaultModeSource?: string;
   /** `additionalDirectories` of every file, resolved against the file's project root (or home). */
   additionalDirectories: string[];
   /** The settings files that exist and were read. */
   files: string[];
+  /**
+   * What the project's own files would grant but, the folder not being trusted, do not: one line each
+   * (`permissions.allow "Bash(npm test:*)" in /p/.mitsu/settings.json`). Empty when trusted or nothing.
+   */
+  ignored: string[];
 }
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
@@ -38,28 +45,37 @@ export interface LoadSettingsOptions {
   cwd: string;
   /** The home folder for `~/.mitsu/settings.json` and `~/` in rules. Default `os.homedir()`. */
   home?: string;
+  /**
+   * Whether the user trusts the project folder. Untrusted (the default), the project's files
+   * (`.mitsu/settings.json`, `.mitsu/settings.local.json`) still restrict (deny and ask rules) but grant
+   * nothing: their allow rules, `defaultMode` and `additionalDirectories` are left out and listed in
+   * `ignored`. A cloned repository must not be able to grant itself permissions.
+   */
+  trusted?: boolean;
 }
 
 /**
  * Reads `~/.mitsu/settings.json` (user), `.mitsu/settings.json` (project, shared in git) and
  * `.mitsu/settings.local.json` (project, untracked). A missing file is skipped; a file that exists but
  * cannot be used throws a `SettingsError` naming it, since silently dropping someone's deny rules would be
- * worse than stopping. Keys other than `permissions` are left to whoever reads them.
+ * worse than stopping. Keys other than `permissions` are left to whoever reads them. What the project's files
+ * grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
   const sources = [
-    { file: join(home, ".mitsu", "settings.json"), root: home },
-    { file: join(cwd, ".mitsu", "settings.json"), root: cwd },
-    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd },
+    { file: join(home, ".mitsu", "settings.json"), root: home, project: false },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, project: true },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, project: true },
   ];
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
+    ignored: [],
   };
-  for (const { file, root } of sources) {
+  for (const { file, root, project } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
@@ -67,7 +83,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     // When the project is the home folder, its settings.json is the user file: read it once.
     if (text === undefined || result.files.includes(file)) continue;
     result.files.push(file);
-    applySettings(parseSettings(text, file), { source: file, root, home }, result);
+    const grants = !project || options.trusted === true;
+    applySettings(parseSettings(text, file), { source: file, root, home }, result, grants);
   }
   return result;
 }
@@ -83,7 +100,8 @@ interface PermissionsSection {
 function parseSettings(text: string, file: string): PermissionsSection | undefined {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
@@ -99,6 +117,7 @@ function applySettings(
   section: PermissionsSection | undefined,
   origin: RuleOrigin,
   into: LoadedSettings,
+  grants: boolean,
 ): void {
   if (!section) return;
   const file = origin.source;
@@ -106,9 +125,12 @@ function applySettings(
     const list = stringList(section[behavior], `permissions.${behavior}`, file);
     list.forEach((text, index) => {
       try {
-        into.rules[behavior].push(
-          parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`),
-        );
+        const rule = parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`);
+        if (behavior === "allow" && !grants) {
+          into.ignored.push(`permissions.allow ${JSON.stringify(rule.text)} in ${file}`);
+          return;
+        }
+        into.rules[behavior].push(rule);
       } catch (error) {
         if (error instanceof PermissionRuleError) throw new SettingsError(error.message);
         throw error;
@@ -122,9 +144,17 @@ function applySettings(
         `permissions.defaultMode in settings file ${file} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}.`,
       );
     }
-    into.defaultMode = mode as PermissionMode;
+    if (!grants) into.ignored.push(`permissions.defaultMode ${JSON.stringify(mode)} in ${file}`);
+    else {
+      into.defaultMode = mode as PermissionMode;
+      into.defaultModeSource = file;
+    }
   }
   for (const folder of stringList(section.additionalDirectories, "permissions.additionalDirectories", file)) {
+    if (!grants) {
+      into.ignored.push(`permissions.additionalDirectories ${JSON.stringify(folder)} in ${file}`);
+      continue;
+    }
     const expanded = folder === "~" || folder.startsWith("~/") ? join(origin.home, folder.slice(2)) : folder;
     into.additionalDirectories.push(resolve(origin.root, expanded));
   }
