@@ -4,7 +4,7 @@ import { type Context, createContext, memoryDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
-import { createPermissionChecker, loadSettings, type PermissionRequest } from "../permissions/index.js";
+import { createPermissionChecker, type PermissionRequest } from "../permissions/index.js";
 import { resolveModel } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
@@ -12,20 +12,25 @@ import {
   activeAllowedTools,
   createSkillTool,
   type DiscoverResult,
-  discoverSkills,
   renderSkillsList,
 } from "../skills/index.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
 import type { CliOptions, PermissionMode } from "./cli-options.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { loadWorkspace, type TrustQuestion } from "./workspace-trust.js";
 
 export interface SessionConfig {
   cwd: string;
   home?: string;
   env?: NodeJS.ProcessEnv;
   model: string;
-  permissionMode: PermissionMode;
+  /** `--permission-mode`, when given: it wins over every settings file. */
+  permissionMode?: PermissionMode | undefined;
+  /** `--trust`: the project's own files may grant permissions in this run. */
+  trust?: boolean;
+  /** Asks whether to trust the folder when its files grant something (interactive mode). */
+  askTrust?: (question: TrustQuestion) => Promise<boolean>;
   allowedTools?: string[];
   disallowedTools?: string[];
   addDirs?: string[];
@@ -53,6 +58,10 @@ export interface Session {
   /** Replaced by `renew()`; read it at each run, do not keep it. */
   context: Context;
   canUseTool: CanUseTool;
+  /** The permission mode the session started in, and where it came from (`--permission-mode`, a settings file, the default). */
+  permissionMode: { mode: PermissionMode; origin: string };
+  /** Whether the project's own files may grant permissions (workspace trust). */
+  trusted: boolean;
   toolState: Map<string, unknown>;
   catalog: DiscoverResult;
   /** The short human summary of a call, from the tool's `summarize`. */
@@ -71,7 +80,7 @@ export interface Session {
 export function sessionConfigFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<SessionConfig, "ask" | "onWarning" | "resumed">,
+  extra: Pick<SessionConfig, "ask" | "askTrust" | "onWarning" | "resumed">,
 ): SessionConfig {
   return {
     cwd: where.cwd,
@@ -79,6 +88,7 @@ export function sessionConfigFor(
     env: where.env,
     model: options.model,
     permissionMode: options.permissionMode,
+    trust: options.trust,
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
     addDirs: options.addDirs,
@@ -102,8 +112,19 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
   const provider = config.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
 
-  const settings = await loadSettings({ cwd, home });
-  const catalog = await discoverSkills({ cwd, home });
+  const { settings, catalog, trusted } = await loadWorkspace({
+    cwd,
+    home,
+    flag: config.trust === true,
+    ...(config.askTrust ? { ask: config.askTrust } : {}),
+    ...(config.onWarning ? { notice: config.onWarning } : {}),
+  });
+  // The command line wins over every settings file.
+  const permissionMode = config.permissionMode
+    ? { mode: config.permissionMode, origin: "--permission-mode" }
+    : settings.defaultMode
+      ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
+      : { mode: "default" as const, origin: "the default" };
   for (const warning of catalog.warnings) config.onWarning?.(`${warning.path}: ${warning.message}`);
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
@@ -116,10 +137,7 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const toolState = new Map<string, unknown>();
   const canUseTool = createPermissionChecker({
     rules: settings.rules,
-    mode:
-      config.permissionMode === "default" && settings.defaultMode
-        ? settings.defaultMode
-        : config.permissionMode,
+    mode: permissionMode.mode,
     additionalDirectories: additionalRoots,
     ownFolders: [memory],
     home,
@@ -157,6 +175,8 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
     tools,
     context: await makeContext(config.resumed),
     canUseTool,
+    permissionMode,
+    trusted,
     toolState,
     catalog,
     summarize(block) {

@@ -6,7 +6,10 @@ export interface CliOptions {
   maxTurns: number;
   maxTokens: number | undefined;
   outputFormat: "text" | "json" | "stream-json";
-  permissionMode: PermissionMode;
+  /** `--permission-mode`, only when given (settings' `defaultMode` applies otherwise). */
+  permissionMode: PermissionMode | undefined;
+  /** `--trust`: the project's own files may grant permissions in this run. */
+  trust: boolean;
   allowedTools: string[];
   disallowedTools: string[];
   addDirs: string[];

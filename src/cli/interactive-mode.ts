@@ -3,6 +3,7 @@ import { addUsage, emptyUsage, type Message } from "../messages/index.js";
 import type { SessionLog } from "../session/index.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
 import { createPermissionPrompt } from "./ask-permission.js";
+import { askTrust } from "./ask-trust.js";
 import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
@@ -66,6 +67,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     const session = await buildSession(
       sessionConfigFor(options, io, {
         ask: (request) => permissions.ask(request),
+        askTrust: (question) => askTrust(question, { input, write, style }),
         onWarning: warn,
         ...resumedConfig(resumed),
       }),
@@ -172,5 +174,7 @@ function renderer(session: Session, style: Style, output: HeldOutput, stdout: In
 function banner(session: Session, cwd: string, style: Style, resumed: number): string {
   const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
-  return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+  const { mode, origin } = session.permissionMode;
+  const permissions = `permission mode: ${mode} (from ${origin})${session.trusted ? "" : "; folder not trusted"}`;
+  return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

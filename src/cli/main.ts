@@ -48,10 +48,13 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       new Option("--output-format <format>", "how to print the run").choices(OUTPUT_FORMATS).default("text"),
     )
     .addOption(
-      new Option("--permission-mode <mode>", "what tools may do without asking")
-        .choices(PERMISSION_MODES)
-        .default("default"),
+      // No declared default: a mode given here must beat settings' defaultMode, and an absent one must not.
+      new Option(
+        "--permission-mode <mode>",
+        'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
+      ).choices(PERMISSION_MODES),
     )
+    .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
     .option(
       "--allowedTools <rules>",
       'permission rules to allow, comma- or space-separated, e.g. "Bash(npm test:*),Edit" (repeatable)',
@@ -86,7 +89,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         maxTurns: opts.maxTurns,
         maxTokens: opts.maxTokens,
         outputFormat: opts.outputFormat,
-        permissionMode: opts.permissionMode as PermissionMode,
+        permissionMode: opts.permissionMode as PermissionMode | undefined,
+        trust: opts.trust === true,
         allowedTools: splitToolRules(opts.allowedTools ?? []),
         disallowedTools: splitToolRules(opts.disallowedTools ?? []),
         addDirs: opts.addDir ?? [],

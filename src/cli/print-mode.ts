@@ -52,6 +52,15 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
   );
 
+  if (options.verbose && options.outputFormat === "text") {
+    const { mode, origin } = session.permissionMode;
+    notice(
+      style.dim(
+        `permission mode: ${mode} (from ${origin})${session.trusted ? "" : "; folder not trusted"}\n`,
+      ),
+    );
+  }
+
   let text = prompt;
   const slash = parseSlash(prompt);
   if (slash) {
