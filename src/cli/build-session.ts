@@ -131,7 +131,14 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
   const memory = memoryDir({ cwd, home });
   const tools: Tool<never>[] = [
-    ...(createBuiltinTools({ cwd, additionalRoots, env, memoryDir: memory }) as Tool<never>[]),
+    ...(createBuiltinTools({
+      cwd,
+      additionalRoots,
+      env,
+      memoryDir: memory,
+      // Read deny rules also keep Grep and Glob out of what they cover.
+      searchExcludes: (root) => canUseTool.readExcludes(root),
+    }) as Tool<never>[]),
     createSkillTool(() => catalog.skills) as unknown as Tool<never>,
   ];
   const toolState = new Map<string, unknown>();

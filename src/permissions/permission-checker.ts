@@ -4,6 +4,7 @@ import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
+import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules, PermissionMode } from "./load-settings.js";
 import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
 import {
@@ -71,6 +72,12 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /**
+   * The files that Read deny and ask rules cover, as gitignore-style globs relative to `root` (a folder a
+   * search runs from; anchored ones start with `/`). Grep and Glob exclude them, so that searching a parent
+   * folder does not read or list what a rule denies.
+   */
+  readExcludes(root: string): Promise<string[]>;
 }
 
 /** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
@@ -379,6 +386,17 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   };
   checker.setMode = (next: PermissionMode) => {
     mode = next;
+  };
+  checker.readExcludes = async (root: string) => {
+    const globs = new Set<string>();
+    for (const rule of [...deny, ...ask]) {
+      if (!rule.files || !ruleAppliesToTool(rule, "Read")) continue;
+      for (const base of new Set([rule.files.base, await realBase(rule.files.base)])) {
+        const glob = globRelativeTo(base, rule.files.pattern, root);
+        if (glob !== undefined) globs.add(glob);
+      }
+    }
+    return [...globs];
   };
   return checker;
 }

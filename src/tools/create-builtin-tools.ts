@@ -24,6 +24,8 @@ export interface BuiltinToolsOptions {
   memoryDir?: string;
   /** Where Bash saves full outputs that were cut (in a folder of its own). Default the OS temp folder. */
   tempDir?: string;
+  /** Files Grep and Glob never search or list (the Read deny rules): see `GrepToolOptions.excludes`. */
+  searchExcludes?: (root: string) => Promise<readonly string[]> | readonly string[];
 }
 
 /**
@@ -45,13 +47,14 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     ...memory,
     [outputDir]: "the folder where Bash saves full outputs",
   });
+  const excludes = options.searchExcludes;
   const bashOptions = { cwd, outputDir, ...(options.env ? { env: options.env } : {}) };
   return [
     createReadTool({ workspace: readable }),
     createWriteTool({ workspace }),
     createEditTool({ workspace }),
     createBashTool(bashOptions),
-    createGrepTool({ workspace: readable }),
-    createGlobTool({ workspace }),
+    createGrepTool({ workspace: readable, ...(excludes ? { excludes } : {}) }),
+    createGlobTool({ workspace, ...(excludes ? { excludes } : {}) }),
   ];
 }
