@@ -60,6 +60,9 @@ const KNOWN_NODES = new Set([
   "ParenTest",
   "ExtGlob",
   "BraceExp",
+  "Slice",
+  "Replace",
+  "Expansion",
   "Comment",
   "CallExpr",
   "DeclClause",
@@ -129,12 +132,12 @@ function analyse(line: string, depth: number): BashAnalysis {
     result.commands.push(roughCommands(line));
     return result;
   }
-  const text = (node: ShNode) => source.subarray(node.Pos().Offset(), node.End().Offset()).toString("utf8");
+  const text = (node: ShNode) => source.subarray(parser.start(node), parser.end(node)).toString("utf8");
   const unaccounted = (why: string) => {
     if (!result.unaccounted.includes(why)) result.unaccounted.push(why);
   };
   parser.walk(file, (node) => {
-    const type = parser.nodeType(node);
+    const type = parser.kind(node);
     if (ARITHMETIC_NODES.has(type)) {
       // `$(( x ))` evaluates the value of x as an expression, whose array subscripts can run commands.
       if (/[A-Za-z_$`]/.test(text(node).replace(/^(\$\(\(|\(\(|let\b|for\b)/, ""))) {
@@ -153,7 +156,7 @@ function analyse(line: string, depth: number): BashAnalysis {
     else if (type === "DeclClause") declClause(node, parser, source, result, unaccounted);
     else if (type === "BinaryTest" && parser.operators.arithmeticTests.has(node.Op)) {
       for (const side of [node.X, node.Y]) {
-        if (parser.nodeType(side) !== "Word" || !/^-?\d+$/.test(readWord(side, parser, source).value)) {
+        if (parser.kind(side) !== "Word" || !/^-?\d+$/.test(readWord(side, parser, source).value)) {
           unaccounted("arithmetic on variables");
         }
       }
@@ -169,9 +172,9 @@ type Unaccounted = (why: string) => void;
 function commentContinuations(file: ShNode, parser: ShParser, source: Buffer): Buffer | undefined {
   let patched: Buffer | undefined;
   parser.walk(file, (node) => {
-    if (parser.nodeType(node) !== "Comment") return true;
-    const body = Buffer.from(node.Text as string, "utf8");
-    const start = node.Pos().Offset() + 1;
+    if (parser.kind(node) !== "Comment") return true;
+    const body = Buffer.from(node.Text as string, "latin1");
+    const start = parser.start(node) + 1;
     for (let i = body.indexOf("\\\n"); i !== -1; i = body.indexOf("\\\n", i + 1)) {
       if (source[start + i] !== 0x5c) continue;
       patched ??= Buffer.from(source);
@@ -189,7 +192,7 @@ function redirections(
   result: BashAnalysis,
   unaccounted: Unaccounted,
 ): void {
-  for (const redirect of stmt.Redirs ?? []) {
+  for (const redirect of parser.list(stmt.Redirs)) {
     const op = parser.operators.redirect.get(redirect.Op);
     if (op === undefined) {
       unaccounted("a redirection the check does not know");
@@ -213,19 +216,20 @@ function redirections(
 }
 
 function assignText(assign: ShNode, parser: ShParser, source: Buffer): string {
-  const name: string | undefined = assign.Name?.Value;
+  const name = parser.isNil(assign.Name) ? undefined : parser.text(assign.Name.Value);
   let value = "";
-  if (assign.Value) value = readWord(assign.Value, parser, source).value;
-  else if (assign.Array)
-    value = source.subarray(assign.Array.Pos().Offset(), assign.Array.End().Offset()).toString("utf8");
+  if (!parser.isNil(assign.Value)) value = readWord(assign.Value, parser, source).value;
+  else if (!parser.isNil(assign.Array)) {
+    value = source.subarray(parser.start(assign.Array), parser.end(assign.Array)).toString("utf8");
+  }
   if (name === undefined) return value;
   if (assign.Naked) return name;
   return `${name}${assign.Append ? "+=" : "="}${value}`;
 }
 
 /** An assignment that stays in the shell (not a prefix of one command) to a variable that steers later ones. */
-function checkAssignName(assign: ShNode, unaccounted: Unaccounted): void {
-  const name: string | undefined = assign.Name?.Value;
+function checkAssignName(assign: ShNode, parser: ShParser, unaccounted: Unaccounted): void {
+  const name = parser.isNil(assign.Name) ? undefined : parser.text(assign.Name.Value);
   if (name !== undefined && SPECIAL_VARIABLE.test(name)) {
     unaccounted(`an assignment to ${name}, which changes what later commands do`);
   }
@@ -239,12 +243,12 @@ function callExpr(
   unaccounted: Unaccounted,
   depth: number,
 ): void {
-  const assigns: ShNode[] = call.Assigns ?? [];
-  const args = (call.Args ?? []).map((word: ShNode) => readWord(word, parser, source));
-  if (args.length === 0) for (const assign of assigns) checkAssignName(assign, unaccounted);
+  const assigns = parser.list(call.Assigns);
+  const args = parser.list(call.Args).map((word) => readWord(word, parser, source));
+  if (args.length === 0) for (const assign of assigns) checkAssignName(assign, parser, unaccounted);
   if (args.length === 0) return;
   const assignWords = assigns.map((assign) => assignText(assign, parser, source));
-  const argWords: string[] = args.map((word: { value: string }) => word.value);
+  const argWords = args.map((word) => word.value);
   const head = args[0]!;
   if (head.dynamic || head.pattern)
     unaccounted(`a command name known only when the line runs (${head.value})`);
@@ -264,10 +268,10 @@ function declClause(
   result: BashAnalysis,
   unaccounted: Unaccounted,
 ): void {
-  const variant: string = decl.Variant?.Value ?? "declare";
+  const variant = parser.isNil(decl.Variant) ? "declare" : parser.text(decl.Variant.Value);
   const words = [variant];
-  for (const assign of decl.Args ?? []) {
-    checkAssignName(assign, unaccounted);
+  for (const assign of parser.list(decl.Args)) {
+    checkAssignName(assign, parser, unaccounted);
     words.push(assignText(assign, parser, source));
   }
   if (words.some((word) => word.includes("[") && /\$|`/.test(word))) {

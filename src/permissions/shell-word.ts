@@ -13,23 +13,25 @@ export interface ShellWord {
 /** Reads a Word node: quotes removed, escapes applied, `$'…'` decoded. `source` is the parsed text as bytes. */
 export function readWord(word: ShNode, parser: ShParser, source: Buffer): ShellWord {
   const result: ShellWord = { value: "", dynamic: false, pattern: false };
-  const text = (node: ShNode) => source.subarray(node.Pos().Offset(), node.End().Offset()).toString("utf8");
-  const parts: ShNode[] = word.Parts ?? [];
-  parts.forEach((part, index) => {
-    switch (parser.nodeType(part)) {
+  const text = (node: ShNode) => source.subarray(parser.start(node), parser.end(node)).toString("utf8");
+  parser.list(word.Parts).forEach((part, index) => {
+    switch (parser.kind(part)) {
       case "Lit": {
-        const raw: string = part.Value;
+        const raw = parser.text(part.Value);
         if (/[*?[{]/.test(unescapedOnly(raw)) || (index === 0 && raw.startsWith("~"))) result.pattern = true;
         result.value += raw.replace(/\\\n/g, "").replace(/\\([\s\S])/g, "$1");
         break;
       }
       case "SglQuoted":
-        result.value += part.Dollar ? decodeAnsiC(part.Value) : part.Value;
+        result.value += part.Dollar ? decodeAnsiC(parser.text(part.Value)) : parser.text(part.Value);
         break;
       case "DblQuoted":
-        for (const inner of part.Parts ?? []) {
-          if (parser.nodeType(inner) === "Lit") {
-            result.value += (inner.Value as string).replace(/\\\n/g, "").replace(/\\([$`"\\])/g, "$1");
+        for (const inner of parser.list(part.Parts)) {
+          if (parser.kind(inner) === "Lit") {
+            result.value += parser
+              .text(inner.Value)
+              .replace(/\\\n/g, "")
+              .replace(/\\([$`"\\])/g, "$1");
           } else {
             result.dynamic = true;
             result.value += text(inner);
