@@ -1,9 +1,11 @@
+import { isFolderTrusted } from "../permissions/index.js";
 import { discoverSkills, formatSkillsReport } from "../skills/index.js";
 import type { PrintIo } from "./print-mode.js";
 
 /** `mitsu skills`: what was found, where from, and every file that was skipped and why. */
 export async function skillsCommand(io: PrintIo): Promise<number> {
-  const result = await discoverSkills({ cwd: io.cwd, home: io.home });
+  const trusted = await isFolderTrusted(io.cwd, { home: io.home });
+  const result = await discoverSkills({ cwd: io.cwd, home: io.home, trusted });
   io.stdout.write(`${formatSkillsReport(result, { cwd: io.cwd })}\n`);
   return 0;
 }

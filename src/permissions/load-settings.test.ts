@@ -21,6 +21,33 @@ const write = (path: string, value: unknown) =>
   writeFile(path, typeof value === "string" ? value : JSON.stringify(value));
 
 describe("loadSettings", () => {
+  it("grants nothing from an untrusted project: allow rules, defaultMode and folders are listed as ignored", async () => {
+    await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls:*)"] } });
+    await write(join(project, ".mitsu", "settings.json"), {
+      permissions: {
+        allow: ["Bash"],
+        ask: ["Bash(git push:*)"],
+        deny: ["Read(./secrets/**)"],
+        defaultMode: "bypassPermissions",
+        additionalDirectories: ["/"],
+      },
+    });
+    const settings = await loadSettings({ cwd: project, home });
+    expect(settings.rules.allow.map((rule) => rule.text)).toEqual(["Bash(ls:*)"]);
+    expect(settings.rules.ask.map((rule) => rule.text)).toEqual(["Bash(git push:*)"]);
+    expect(settings.rules.deny.map((rule) => rule.text)).toEqual(["Read(./secrets/**)"]);
+    expect(settings.defaultMode).toBeUndefined();
+    expect(settings.additionalDirectories).toEqual([]);
+    const file = join(project, ".mitsu", "settings.json");
+    expect(settings.ignored).toEqual([
+      `permissions.allow "Bash" in ${file}`,
+      `permissions.defaultMode "bypassPermissions" in ${file}`,
+      `permissions.additionalDirectories "/" in ${file}`,
+    ]);
+    const trusted = await loadSettings({ cwd: project, home, trusted: true });
+    expect(trusted).toMatchObject({ defaultMode: "bypassPermissions", defaultModeSource: file, ignored: [] });
+  });
+
   it("returns empty rules when there are no settings files", async () => {
     expect(await loadSettings({ cwd: project, home })).toEqual({
       rules: { allow: [], ask: [], deny: [] },

@@ -22,6 +22,7 @@ const VALUE_OPTIONS: Record<string, Set<string>> = {
   ionice: new Set(["-c", "--class", "-n", "--classdata", "-p", "-P", "-u"]),
   exec: new Set(["-a"]),
   command: new Set(),
+  builtin: new Set(),
   nohup: new Set(),
   setsid: new Set(),
   time: new Set(["-f", "--format", "-o", "--output"]),
@@ -112,6 +113,15 @@ export function unwrapCommand(words: readonly string[]): Unwrapped[] {
         continue;
       }
       break;
+    }
+    // `env -S 'rm -rf x'` splits its argument into a command line.
+    if (
+      name === "env" &&
+      (word === "-S" || word === "--split-string" || word.startsWith("--split-string="))
+    ) {
+      const split = word.includes("=") ? word.slice(word.indexOf("=") + 1) : (words[i + 1] ?? "");
+      const rest = words.slice(word.includes("=") ? i + 1 : i + 2);
+      return [{ kind: "script", script: [split, ...rest].join(" ") }];
     }
     // `nice -5`, `xargs -0`, `-oL`: one word; `-n 5`: two.
     plain = plain && name !== "env" && name !== "exec" && name !== "command";

@@ -90,6 +90,8 @@ describe("a deny rule matches the command wherever it really runs", () => {
     "ls # \\\nrm x",
     "env rm x",
     "env -i FOO=1 rm x",
+    "env -S 'rm x'",
+    "builtin eval 'rm x'",
     "command rm x",
     "exec rm x",
     "nice -n 5 rm x",
