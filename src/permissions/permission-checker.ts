@@ -88,7 +88,13 @@ const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
-  | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean; protectedReason?: string };
+  | {
+      behavior: "ask";
+      askRule?: PermissionRule;
+      /** What the Bash parse could not account for, when that is why no rule could allow the line. */
+      unaccounted?: string[];
+      protectedReason?: string;
+    };
 
 /** Facts about one call that rules are matched against. */
 interface CallFacts {
@@ -305,7 +311,9 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       return { behavior: "allow" };
     }
     if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
-    return { behavior: "ask", incomplete: facts.bash !== undefined && facts.bash.unaccounted.length > 0 };
+    return facts.bash && facts.bash.unaccounted.length > 0
+      ? { behavior: "ask", unaccounted: facts.bash.unaccounted }
+      : { behavior: "ask" };
   }
 
   const commandAllowed = (command: BashAnalysis["commands"][number]) =>
@@ -326,13 +334,18 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return `rules allow part of the command, not ${denied.map((command) => JSON.stringify(command.words.join(" "))).join(", ")}`;
   }
 
-  function suggestions(facts: CallFacts): string[] {
+  async function suggestions(facts: CallFacts): Promise<string[]> {
     if (facts.bash) {
       if (facts.bash.unaccounted.length > 0) return [];
       const rules = facts.bash.commands
         .filter((command) => !commandAllowed(command))
         .map((command) => suggestBashRule(command.words))
         .filter((rule): rule is string => rule !== undefined);
+      // A redirection's target: the folder rule a Write there would need.
+      for (const write of facts.writes ?? []) {
+        if (!(await writeAllowed(write, allowRules)))
+          rules.push(suggestFileRule("Edit", write.paths[0]!, cwd));
+      }
       return [...new Set(rules)];
     }
     const path = facts.paths[0];
@@ -346,7 +359,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const display = describeToolCall(tool.name, input);
     const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
-    const suggestedRules = verdict.protectedReason ? [] : suggestions(facts);
+    const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
     const reason = verdict.askRule
       ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
       : verdict.protectedReason
@@ -439,8 +452,9 @@ function printModeDenial(
   if (verdict.protectedReason) {
     return `${head} Writes to this file are always asked (${verdict.protectedReason}); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
   }
-  if (verdict.incomplete || suggestedRules.length === 0) {
-    return `${head} This command uses shell features that rules cannot be checked against (such as backquotes); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
+  if (verdict.unaccounted || suggestedRules.length === 0) {
+    const what = verdict.unaccounted ? ` (${verdict.unaccounted.join("; ")})` : "";
+    return `${head} This command uses shell features that rules cannot be checked against${what}; run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
   }
   const quoted = suggestedRules.map((rule) => JSON.stringify(rule));
   const list =
