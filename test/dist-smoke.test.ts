@@ -32,6 +32,26 @@ describe("the built package", () => {
     }
   });
 
+  it("loads the bash parser only when a Bash line is first checked, and it works from dist", () => {
+    const script = `
+      import { createRequire } from "node:module";
+      const require = createRequire(import.meta.url);
+      const mitsu = await import(${JSON.stringify(join(root, "dist", "index.js"))});
+      const loaded = () => Object.keys(require.cache).some((path) => path.includes("mvdan-sh"));
+      const before = loaded();
+      const parsed = mitsu.parseBashCommand("git status; rm x # done");
+      console.log(JSON.stringify({ before, after: loaded(), words: parsed.commands.map((c) => c.words) }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({
+      before: false,
+      after: true,
+      words: [
+        ["git", "status"],
+        ["rm", "x"],
+      ],
+    });
+  });
+
   it("the mitsu binary runs: --version, and a clear error without a key", () => {
     const bin = join(root, "dist", "cli", "bin.js");
     const version = execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" }).trim();
