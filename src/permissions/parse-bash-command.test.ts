@@ -92,5 +92,8 @@ describe("parseBashCommand", () => {
     expect(unaccounted("echo $((n + 2))")).toEqual(["arithmetic on variables"]);
     expect(unaccounted('echo "open')[0]).toMatch(/^a syntax error/);
     expect(unaccounted("echo ok")).toEqual([]);
+    expect(unaccounted("[ -f x ] && cat x")).toEqual([]);
+    expect(unaccounted("./r[m] x")[0]).toMatch(/^a command name known only when the line runs/);
+    expect(unaccounted("{rm,x}")[0]).toMatch(/^a command name known only when the line runs/);
   });
 });

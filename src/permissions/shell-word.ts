@@ -18,7 +18,7 @@ export function readWord(word: ShNode, parser: ShParser, source: Buffer): ShellW
     switch (parser.kind(part)) {
       case "Lit": {
         const raw = parser.text(part.Value);
-        if (/[*?[{]/.test(unescapedOnly(raw)) || (index === 0 && raw.startsWith("~"))) result.pattern = true;
+        if (GLOB.test(unescapedOnly(raw)) || (index === 0 && raw.startsWith("~"))) result.pattern = true;
         result.value += raw.replace(/\\\n/g, "").replace(/\\([\s\S])/g, "$1");
         break;
       }
@@ -51,6 +51,9 @@ export function readWord(word: ShNode, parser: ShParser, source: Buffer): ShellW
   });
   return result;
 }
+
+/** Glob and brace syntax bash expands: `*`, `?`, `[…]`, `{a,b}`, `{1..3}` (a lone `[` or `{` stays as written). */
+const GLOB = /[*?]|\[[^\]]*\]|\{[^}]*(,|\.\.)[^}]*\}/;
 
 /** The characters of a literal that are not escaped by a backslash. */
 function unescapedOnly(raw: string): string {
