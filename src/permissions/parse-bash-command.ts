@@ -21,6 +21,8 @@ export interface BashAnalysis {
   commands: BashCommand[];
   /** Files that output redirections write (`> out.txt`, `&>> log`), as written; `/dev/null` and the like left out. */
   writes: string[];
+  /** Files that input redirections read (`< in.txt`, `<> f`), as written. */
+  reads: string[];
   /**
    * What the analysis cannot account for (a command name known only at run time, `eval`, a sourced file,
    * arithmetic on variables, a syntax error…). When not empty, no allow rule may allow the line.
@@ -108,7 +110,7 @@ export function parseBashCommand(line: string): BashAnalysis {
 }
 
 function analyse(line: string, depth: number): BashAnalysis {
-  const result: BashAnalysis = { commands: [], writes: [], unaccounted: [] };
+  const result: BashAnalysis = { commands: [], writes: [], reads: [], unaccounted: [] };
   if (depth > MAX_DEPTH) {
     result.unaccounted.push("scripts nested too deeply");
     return result;
@@ -197,6 +199,12 @@ function redirections(
     if (op === undefined) {
       unaccounted("a redirection the check does not know");
       continue;
+    }
+    if (op === "<" || op === "<>") {
+      const input = readWord(redirect.Word, parser, source);
+      if (!input.dynamic && !input.pattern && !result.reads.includes(input.value)) {
+        result.reads.push(input.value);
+      }
     }
     if (!OUTPUT_REDIRECTS.has(op) && op !== ">&" && op !== "<&") continue;
     const target = readWord(redirect.Word, parser, source);

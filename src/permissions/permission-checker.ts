@@ -106,6 +106,8 @@ interface CallFacts {
   bash?: BashAnalysis;
   /** For Bash: the files its redirections write, each as a Write call's facts. */
   writes?: CallFacts[];
+  /** For Bash: the files its input redirections read, each as a Read call's facts (for deny and ask rules). */
+  reads?: CallFacts[];
   url?: unknown;
 }
 
@@ -154,13 +156,16 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const facts: CallFacts = { toolName: tool.name, paths: [], searchesFolder: SEARCH_TOOLS.has(tool.name) };
     if (tool.name === "Bash" && typeof input.command === "string") {
       facts.bash = parseBashCommand(input.command);
-      facts.writes = await Promise.all(
-        facts.bash.writes.map(async (target) => ({
-          toolName: "Write",
-          paths: await pathCandidates(target),
-          searchesFolder: false,
-        })),
-      );
+      const fileFacts = (toolName: string, targets: string[]) =>
+        Promise.all(
+          targets.map(async (target) => ({
+            toolName,
+            paths: await pathCandidates(target),
+            searchesFolder: false,
+          })),
+        );
+      facts.writes = await fileFacts("Write", facts.bash.writes);
+      facts.reads = await fileFacts("Read", facts.bash.reads);
     }
     if (tool.name === "WebFetch") facts.url = input.url;
     const raw = facts.searchesFolder ? (input.path ?? ".") : (input.file_path ?? input.notebook_path);
@@ -201,7 +206,9 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function firstMatch(rules: PermissionRule[], facts: CallFacts): Promise<PermissionRule | undefined> {
     for (const rule of rules) {
       if (facts.bash) {
-        for (const write of facts.writes ?? []) if (await covers(rule, write, "any")) return rule;
+        for (const file of [...(facts.writes ?? []), ...(facts.reads ?? [])]) {
+          if (await covers(rule, file, "any")) return rule;
+        }
         if (!ruleAppliesToTool(rule, "Bash")) continue;
         // `FOO=1 rm x` runs rm, and so do `env rm x`, `/bin/rm x`, `sh -c 'rm x'` and `find -exec rm`:
         // deny and ask rules see every form (allow rules do not, since `PATH=… npm test` is not the

@@ -159,6 +159,12 @@ describe("redirections to files need the Write permission for their target", () 
     expect(await run(accept, "git status > .git/config")).toMatchObject({ behavior: "deny" });
   });
 
+  it("applies Read deny rules to input redirections", async () => {
+    const check = checker({ mode: "bypassPermissions", rules: { deny: ["Read(./secrets/**)"] } });
+    expect(await run(check, "wc -l < secrets/key")).toMatchObject({ behavior: "deny" });
+    expect(await run(check, "wc -l < src/a.ts")).toEqual({ behavior: "allow" });
+  });
+
   it("applies Edit deny rules to redirection targets", async () => {
     const check = checker({ mode: "bypassPermissions", rules: { deny: ["Edit(./secrets/**)"] } });
     expect(await run(check, "echo x > secrets/key")).toMatchObject({
