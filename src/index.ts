@@ -15,6 +15,13 @@ export * from "./loop/tool.js";
 export { validateInput } from "./loop/validate-input.js";
 export * from "./messages/index.js";
 export * from "./permissions/index.js";
+export {
+  type ChildEnvOptions,
+  childEnv,
+  PROVIDER_KEY_ENV_NAMES,
+  SECRET_ENV_LIST,
+} from "./process/child-env.js";
+export { startChildWatchdog, watchProcessGroup } from "./process/child-watchdog.js";
 export { type AnthropicOptions, createAnthropicProvider } from "./providers/anthropic/anthropic-provider.js";
 export { encodeAnthropicRequest } from "./providers/anthropic/encode-request.js";
 export { createGeminiProvider, type GeminiProviderOptions } from "./providers/gemini/gemini-provider.js";

@@ -2,6 +2,7 @@ import type { PermissionAnswer, PermissionRequest } from "../permissions/index.j
 import type { HeldOutput } from "./held-output.js";
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
+import { showControls } from "./terminal-text.js";
 
 export interface PermissionPromptOptions {
   input: LineInput;
@@ -41,9 +42,11 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
 
   async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (output && !output.atLineStart) write("\n");
-    write(`${style.yellow("?")} ${style.bold(request.display)}\n  ${style.dim(request.reason)}\n`);
+    write(
+      `${style.yellow("?")} ${style.bold(showControls(request.display))}\n  ${style.dim(showControls(request.reason))}\n`,
+    );
     const always = request.suggestedRules.length > 0;
-    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${request.suggestedRules.join(", ")})` : ""} / [n]o `;
+    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${showControls(request.suggestedRules.join(", "))})` : ""} / [n]o `;
     for (;;) {
       const line = await input.read(question, { signal, fresh: true });
       if (line === undefined) {

@@ -1,11 +1,17 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { type Context, createContext, memoryDir } from "../context/index.js";
+import { join, resolve } from "node:path";
+import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import type { TextBlock, ToolUseBlock } from "../messages/index.js";
 import { createPermissionChecker, type PermissionRequest } from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
 import { resolveModel } from "../providers/model-registry.js";
+import {
+  configuredHeaderNames,
+  configuredKeyEnvNames,
+  loadModelsConfig,
+} from "../providers/models-config.js";
 import type { Provider } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
@@ -72,6 +78,11 @@ export interface Session {
    * tools and the permission rules, including those allowed "always" this session, stay.
    */
   renew(): Promise<void>;
+  /**
+   * The environment for every child process the session starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  childEnv: NodeJS.ProcessEnv;
   /** Waits for what the session still writes in the background (the `--dump-requests` response files). */
   flush(): Promise<void>;
 }
@@ -105,8 +116,12 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
   const cwd = resolve(config.cwd);
   const home = config.home ?? homedir();
   const env = config.env ?? process.env;
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child, whichever provider this session uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
   const dumping = config.dumpRequests
-    ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch)
+    ? createDumpingFetch(config.dumpRequests, config.fetch ?? fetch, configuredHeaderNames(models))
     : undefined;
   const fetchImpl = dumping ? dumping : (config.fetch ?? fetch);
   const resolved = resolveModel(config.model, env, { home, fetch: fetchImpl });
@@ -129,12 +144,14 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
 
   const additionalRoots = [...settings.additionalDirectories, ...(config.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write.
-  const memory = memoryDir({ cwd, home });
+  // Created private (0700), with the memory of the project's old, non-unique folder carried over the first time.
+  const memory = join(prepareProjectDir({ cwd, home }), "memory");
   const tools: Tool<never>[] = [
     ...(createBuiltinTools({
       cwd,
       additionalRoots,
-      env,
+      env: scrubbed,
+      secretEnv,
       memoryDir: memory,
       // Read deny rules also keep Grep and Glob out of what they cover.
       searchExcludes: (root) => canUseTool.readExcludes(root),
@@ -167,11 +184,13 @@ export async function buildSession(config: SessionConfig): Promise<Session> {
       ...(config.cacheTtl ? { cacheTtl: config.cacheTtl } : {}),
       // Context warnings (a broken cache prefix) reach the terminal as the loop's `warning` events (run-prompt.ts).
       env,
+      git: { env: scrubbed, secretEnv },
       ...(resumed ? { system: resumed.system, systemDate: resumed.createdAt } : {}),
     });
 
   const byName = new Map(tools.map((t) => [t.name, t]));
   const session: Session = {
+    childEnv: scrubbed,
     flush: async () => {
       await dumping?.flush();
     },

@@ -2,6 +2,7 @@ import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
 import type { Session } from "./build-session.js";
 import type { Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
@@ -61,6 +62,6 @@ export function builtinHelp(session: Session, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    formatSlashHelp(session.catalog),
+    stripControls(formatSlashHelp(session.catalog)),
   ].join("\n");
 }

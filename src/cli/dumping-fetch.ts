@@ -1,18 +1,22 @@
 import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-
-const SECRET_HEADERS = /^(x-api-key|authorization|x-goog-api-key|api-key)$/i;
+import { isSecretHeader, redactedValue } from "../providers/shared/redact-headers.js";
 
 /**
  * Wraps `fetch` so that every request body and every response body (byte for byte, as streamed) is written
  * to `dir`: `0001-request.json` (url, method, headers with secrets redacted, body) and `0001-response.txt`
- * (status line, headers, then the raw body). The response reaches the caller unchanged and unbuffered.
+ * (status line, headers with secrets redacted, then the raw body). The response reaches the caller unchanged
+ * and unbuffered. Secret headers are those `isSecretHeader` names, with `secretHeaders` (the headers set in
+ * models.json) among them. The files hold whole conversations: they are private to the user (0600 in 0700).
  */
 export function createDumpingFetch(
   dir: string,
   inner: typeof fetch = fetch,
+  secretHeaders: readonly string[] = [],
 ): typeof fetch & { flush(): Promise<void> } {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const shown = (key: string, value: string) =>
+    isSecretHeader(key, secretHeaders) ? redactedValue(value) : value;
   let count = 0;
   /** Response bodies still being written. */
   const pending = new Set<Promise<void>>();
@@ -21,7 +25,7 @@ export function createDumpingFetch(
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, key) => {
-      headers[key] = SECRET_HEADERS.test(key) ? "<redacted>" : value;
+      headers[key] = shown(key, value);
     });
     let body: unknown = init?.body;
     if (typeof body === "string") {
@@ -34,12 +38,13 @@ export function createDumpingFetch(
     writeFileSync(
       join(dir, `${n}-request.json`),
       `${JSON.stringify({ url, method: init?.method ?? "GET", headers, body }, null, 2)}\n`,
+      { mode: 0o600 },
     );
     const response = await inner(input, init);
-    const file = createWriteStream(join(dir, `${n}-response.txt`));
+    const file = createWriteStream(join(dir, `${n}-response.txt`), { mode: 0o600 });
     const head = [`HTTP ${response.status} ${response.statusText}`];
     response.headers.forEach((value, key) => {
-      head.push(`${key}: ${value}`);
+      head.push(`${key}: ${shown(key, value)}`);
     });
     file.write(`${head.join("\n")}\n\n`);
     if (!response.body) {

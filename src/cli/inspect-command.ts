@@ -4,6 +4,7 @@ import type { ModelRequest } from "../providers/provider.js";
 import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
 import { buildSession } from "./build-session.js";
 import type { PrintIo } from "./print-mode.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 
 export interface InspectOptions {
   prompt: string;
@@ -34,7 +35,7 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     permissionMode: "default",
     addDirs: options.addDirs,
     toolProtocol: options.toolProtocol,
-    onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
+    onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
   });
   let text = options.prompt;
   const slash = parseSlash(text);
@@ -57,12 +58,14 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
   const prepared = await session.context.prepareRequest(request, { turn: 1 });
   const encoded = session.provider.encode(prepared);
   if (options.json) {
-    io.stdout.write(`${JSON.stringify(encoded, null, 2)}\n`);
+    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) io.stdout.write(`${key}: ${value}\n`);
-  io.stdout.write(`\n${JSON.stringify(encoded.body, null, 2)}\n\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
+  }
+  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
   io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
   return 0;
 }

@@ -12,8 +12,16 @@ import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { runPrompt } from "./run-prompt.js";
-import { loadResumedSession, newSessionLog, openSessionLog, resumedConfig } from "./session-transcript.js";
+import {
+  closeSessionLogs,
+  loadResumedSession,
+  newSessionLog,
+  type OpenedLogs,
+  openSessionLog,
+  resumedConfig,
+} from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
 
@@ -31,16 +39,18 @@ interface Conversation {
  * run streamed as in print mode, and permission asks answered at the terminal. Ctrl-C stops the run at hand
  * (the loop answers its pending tool calls, so the transcript stays valid) and returns to the prompt; Ctrl-D,
  * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
- * 0, or 130 when `io.signal` (a signal to the process) ended it.
+ * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
 export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const write = (text: string) => {
     io.stdout.write(text);
   };
-  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
+  /** The session files this run holds locked; released however it ends. */
+  const opened: OpenedLogs = { resumed: undefined, log: undefined };
   try {
     const output = createHeldOutput(write);
     const permissions = createPermissionPrompt({ input, write, output, style });
@@ -61,9 +71,15 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
       rl.prompt();
     });
-    // Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too.
-    rl.on("close", stopRun);
+    /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
+    let leftDuringRun = false;
+    rl.on("close", () => {
+      // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
+      if (run && !run.signal.aborted) leftDuringRun = true;
+      stopRun();
+    });
     const resumed = loadResumedSession(options, io, warn);
+    opened.resumed = resumed;
     const session = await buildSession(
       sessionConfigFor(options, io, {
         ask: (request) => permissions.ask(request),
@@ -73,6 +89,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       }),
     );
     const conversation: Conversation = openSessionLog(resumed, options, session, io);
+    opened.log = conversation.log;
     write(banner(session, io.cwd, style, conversation.history.length));
     let usage = emptyUsage();
 
@@ -98,7 +115,10 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           clear: async () => {
             await session.renew();
             conversation.history = [];
+            // The earlier conversation's file is done with: another mitsu may continue it now.
+            closeSessionLogs(opened);
             conversation.log = options.noSessionLog ? undefined : newSessionLog(session, io);
+            Object.assign(opened, { resumed: undefined, log: conversation.log });
           },
         });
         if (text === "exit") break;
@@ -127,8 +147,9 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       await session.flush();
     }
     write("\n");
-    return io.signal?.aborted ? 130 : 0;
+    return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
+    closeSessionLogs(opened);
     input.close();
   }
 }

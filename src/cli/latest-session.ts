@@ -1,14 +1,66 @@
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
 
-/** The newest session file in `dir` (names start with an ISO timestamp, so they sort by time), if any. */
-export function latestSession(dir: string): string | undefined {
-  let names: string[];
+/** A header longer than this (a huge system prompt) is not looked at. */
+const MAX_HEADER_BYTES = 8 * 1024 * 1024;
+
+function realFolder(path: string): string {
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith(".jsonl"));
+    return realpathSync.native(resolve(path));
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The `cwd` of a session file's header (its first line), if it has one. */
+function headerCwd(path: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
   } catch {
     return undefined;
   }
-  const newest = names.sort().at(-1);
-  return newest ? join(dir, newest) : undefined;
+  try {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, total);
+      if (n === 0) break;
+      const end = chunk.subarray(0, n).indexOf(0x0a);
+      chunks.push(chunk.subarray(0, end === -1 ? n : end));
+      total += n;
+      if (end !== -1 || total > MAX_HEADER_BYTES) break;
+    }
+    const header = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { cwd?: unknown };
+    return typeof header.cwd === "string" ? header.cwd : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The newest session file of the folder `cwd` in any of `dirs` (names start with an ISO timestamp, so they sort
+ * by time), if any. Only a session whose header names the same folder counts: a folder may hold sessions of
+ * another project (the old slugs were not unique: `/x/p-q` and `/x/p/q` shared one).
+ */
+export function latestSession(dirs: readonly string[], cwd: string): string | undefined {
+  const files: Array<{ name: string; path: string }> = [];
+  for (const dir of dirs) {
+    try {
+      for (const name of readdirSync(dir))
+        if (name.endsWith(".jsonl")) files.push({ name, path: join(dir, name) });
+    } catch {
+      // no such folder
+    }
+  }
+  files.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  const folder = realFolder(cwd);
+  for (const file of files) {
+    const owner = headerCwd(file.path);
+    if (owner !== undefined && realFolder(owner) === folder) return file.path;
+  }
+  return undefined;
 }

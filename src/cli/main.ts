@@ -12,6 +12,7 @@ import { interactiveMode } from "./interactive-mode.js";
 import { type PrintIo, printMode } from "./print-mode.js";
 import { readStdin } from "./read-stdin.js";
 import { skillsCommand } from "./skills-command.js";
+import { stripControls } from "./terminal-text.js";
 import { packageVersion } from "./version.js";
 
 function positiveInt(value: string): number {
@@ -159,7 +160,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
     if (typeof code === "number") return code;
-    io.stderr.write(`mitsu: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`mitsu: ${stripControls(error instanceof Error ? error.message : String(error))}\n`);
     return 1;
   }
   return exitCode;

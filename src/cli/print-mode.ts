@@ -13,8 +13,15 @@ import { buildSession, sessionConfigFor } from "./build-session.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { runPrompt } from "./run-prompt.js";
-import { loadResumedSession, openSessionLog, resumedConfig } from "./session-transcript.js";
-import { colorEnabled, createStyle } from "./style.js";
+import {
+  closeSessionLogs,
+  loadResumedSession,
+  type OpenedLogs,
+  openSessionLog,
+  resumedConfig,
+} from "./session-transcript.js";
+import { colorEnabled, createStyle, type Style } from "./style.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
 export interface PrintIo {
@@ -41,13 +48,30 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   // Notices go to stderr, coloured only when stderr itself is a terminal (`2> log` gets plain text).
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
-  const warn = (message: string) => notice(`${style.yellow("⚠")} ${message}\n`);
+  const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
   const resumed = loadResumedSession(options, io, warn);
+  const opened: OpenedLogs = { resumed, log: undefined };
+  try {
+    return await printSession(options, io, opened, { style, notice, warn, prompt });
+  } finally {
+    closeSessionLogs(opened);
+  }
+}
+
+/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
+async function printSession(
+  options: CliOptions,
+  io: PrintIo,
+  opened: OpenedLogs,
+  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
+): Promise<number> {
+  const { style, notice, warn, prompt } = ui;
+  const { resumed } = opened;
   const session = await buildSession(
     sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
   );
@@ -65,7 +89,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const slash = parseSlash(prompt);
   if (slash) {
     if (slash.name === "help") {
-      io.stdout.write(`${formatSlashHelp(session.catalog)}\n`);
+      io.stdout.write(`${stripControls(formatSlashHelp(session.catalog))}\n`);
       return 0;
     }
     const target = findSlashTarget(slash.name, session.catalog);
@@ -80,6 +104,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
 
   const { history, log } = openSessionLog(resumed, options, session, io);
+  opened.log = log;
   const render =
     options.outputFormat === "text"
       ? createTextRenderer({
@@ -96,7 +121,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
         })
       : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${JSON.stringify(streamJsonEvent(event))}\n`)
+        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
         : () => {};
 
   const result = await runPrompt({
@@ -113,7 +138,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   await session.flush();
 
   if (options.outputFormat === "json") {
-    io.stdout.write(`${JSON.stringify(jsonResult(result, log?.path, history.length))}\n`);
+    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
   } else if (options.outputFormat === "text" && options.verbose) {
     const u = result.usage;
     notice(

@@ -1,4 +1,4 @@
-import { stripVTControlCharacters } from "node:util";
+import { stripControls } from "./terminal-text.js";
 
 /** Back to the line's start and erase it: what draws a status line in place, or takes it away. */
 export const ERASE_LINE = "\r\u001b[2K";
@@ -40,7 +40,7 @@ export class LastLine {
 function visible(line: string): string {
   const trimmed = line.replace(/\r+$/, ""); // a CRLF line end is no progress bar
   const shown = trimmed.slice(trimmed.lastIndexOf("\r") + 1);
-  return stripVTControlCharacters(shown)
+  return stripControls(shown)
     .replace(/\t/g, " ")
     .replace(/\p{Cc}/gu, "")
     .trim();

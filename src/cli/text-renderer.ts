@@ -2,6 +2,7 @@ import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
+import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
 
 export interface TextRendererOptions {
   write: (text: string) => void;
@@ -43,6 +44,10 @@ export interface TextRendererOptions {
  * summary again, so that each result says which call it answers. With `liveStatus`, a running call's
  * progress shows as one status line under it (see the option). Holds only the state of the block being
  * streamed (and one line per running call), so it is O(1) per delta.
+ *
+ * Nothing the model, a tool or a server wrote reaches the terminal with its control sequences: streamed text
+ * goes through a `TerminalTextFilter` (a sequence may be cut between deltas), the rest through `stripControls`;
+ * a call's summary shows them as escapes (`showControls`), since the user reads it to know what runs.
  */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
   const { write, style } = options;
@@ -60,6 +65,19 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   /** The status line on screen ("" when none). */
   let status = "";
   const writeStatus = options.writeStatus ?? ((line: string) => write(`${ERASE_LINE}${line}`));
+  /** The block being streamed (text, thinking or live input) and the filter its deltas go through. */
+  let streaming: { id: string; filter: TerminalTextFilter } | undefined;
+  const safe = (id: string, delta: string) => {
+    if (streaming?.id !== id) streaming = { id, filter: new TerminalTextFilter() };
+    return streaming.filter.push(delta);
+  };
+  const endStream = (id: string) => {
+    if (streaming?.id !== id) return "";
+    const rest = streaming.filter.flush();
+    streaming = undefined;
+    return rest;
+  };
+  const summarize = (block: ToolUseBlock) => showControls(options.summarize(block));
   const columns = () => {
     const value = typeof options.columns === "function" ? options.columns() : options.columns;
     return value !== undefined && value > 0 ? value : 80;
@@ -114,27 +132,33 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   return (event) => {
     switch (event.type) {
       case "text-delta":
-        out(event.delta);
+        out(safe(event.id, event.delta));
         break;
       case "text-end":
+        out(endStream(event.id));
         newline();
         break;
       case "thinking-start":
         newline();
         out(style.dim("✻ thinking: "));
         break;
-      case "thinking-delta":
-        out(style.dim(event.delta));
+      case "thinking-delta": {
+        const text = safe(event.id, event.delta);
+        if (text !== "") out(style.dim(text));
         break;
-      case "thinking-end":
+      }
+      case "thinking-end": {
+        const rest = endStream(event.id);
+        if (rest !== "") out(style.dim(rest));
         newline();
         break;
+      }
       case "tool-input-start":
         livePath = undefined;
         liveBlock = undefined;
         if (!options.showsInputLive(event.name)) break;
         newline();
-        out(`${style.cyan("●")} ${style.bold(event.name)}\n`);
+        out(`${style.cyan("●")} ${style.bold(showControls(event.name))}\n`);
         liveBlock = event.id;
         liveCall = event.toolUseId;
         lastCall = liveCall;
@@ -143,18 +167,20 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case "tool-input-delta":
         if (event.id !== liveBlock) break;
         for (const chunk of event.strings) {
-          const path = chunk.path.join(".");
+          const path = showControls(chunk.path.join("."));
           if (path !== livePath) {
+            liveText(endStream(event.id));
             newline();
             out(style.dim(`  ${path}: `));
             livePath = path;
           }
-          liveText(chunk.text);
+          liveText(safe(event.id, chunk.text));
         }
         lastCall = liveCall;
         break;
       case "tool-input-end":
         if (event.id === liveBlock) {
+          liveText(endStream(event.id));
           newline();
           lastCall = liveCall;
         }
@@ -164,12 +190,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "tool-call-start":
         if (options.liveStatus) {
-          running.set(event.block.id, { line: new LastLine(), summary: options.summarize(event.block) });
+          running.set(event.block.id, { line: new LastLine(), summary: summarize(event.block) });
         }
         // A call shown live already has its header; its result names it again if other output came between.
         if (shown.delete(event.block.id)) break;
         newline();
-        out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+        out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         lastCall = event.block.id;
         break;
       case "tool-progress":
@@ -182,7 +208,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         eraseStatus();
         if (lastCall !== event.block.id) {
           newline();
-          out(`${style.cyan("●")} ${options.summarize(event.block)}\n`);
+          out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
         out(renderResult(event.result, style, maxLines, event.block.name === "Bash"));
         break;
@@ -199,12 +225,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
       case "retry":
         notice(
           style.yellow(
-            `↻ ${event.reason}; retrying in ${formatDelay(event.delayMs)} (attempt ${event.attempt})\n`,
+            `↻ ${stripControls(event.reason)}; retrying in ${formatDelay(event.delayMs)} (attempt ${event.attempt})\n`,
           ),
         );
         break;
       case "warning":
-        notice(style.yellow(`⚠ ${event.message}\n`));
+        notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
         break;
       case "agent-end":
         running.clear();
@@ -212,7 +238,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         newline();
         if (event.reason === "error" && event.error) {
           const hint = options.errorHint?.(event.error);
-          notice(style.red(`✖ ${event.error.message}\n`) + (hint ? style.dim(`  ${hint}\n`) : ""));
+          notice(
+            style.red(`✖ ${stripControls(event.error.message)}\n`) +
+              (hint ? style.dim(`  ${stripControls(hint)}\n`) : ""),
+          );
         } else if (event.reason === "max_turns") {
           notice(style.yellow("⚠ stopped: the turn limit was reached (--max-turns raises it)\n"));
         } else if (event.reason === "max_tokens") {
@@ -232,9 +261,22 @@ export function formatDelay(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
+/**
+ * A result's text as a terminal would leave it, minus control sequences: within a line, a carriage return starts
+ * it again (a progress bar shows its last state), then every control sequence goes.
+ */
 function resultText(result: ToolResultBlock): string {
-  if (typeof result.content === "string") return result.content;
-  return result.content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.type}]`)).join("\n");
+  const text =
+    typeof result.content === "string"
+      ? result.content
+      : result.content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.type}]`)).join("\n");
+  return text
+    .split("\n")
+    .map((line) => {
+      const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+      return stripControls(trimmed.slice(trimmed.lastIndexOf("\r") + 1));
+    })
+    .join("\n");
 }
 
 /**

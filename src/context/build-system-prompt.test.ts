@@ -7,7 +7,8 @@ import { buildSystemPrompt } from "./build-system-prompt.js";
 import { corePrompt } from "./core-prompt.js";
 import { localDate } from "./environment.js";
 import { renderGitSnapshot, takeGitSnapshot } from "./git-snapshot.js";
-import { memoryDir, projectSlug } from "./memory.js";
+import { memoryDir } from "./memory.js";
+import { projectSlug } from "./project-dir.js";
 
 const tmp = () => {
   const dir = mkdtempSync(join(tmpdir(), "mitsu-ctx-"));
@@ -99,11 +100,11 @@ describe("git snapshot", () => {
 });
 
 describe("memory folder", () => {
-  it("derives the slug from the absolute working folder", () => {
-    expect(projectSlug("/work/main")).toBe("-work-main");
-    expect(projectSlug("/a/b.c_d")).toBe("-a-b-c-d");
-    expect(memoryDir({ cwd: "/work/main", home: "/home/u" })).toBe(
-      "/home/u/.mitsu/projects/-work-main/memory",
+  it("derives the slug from the absolute working folder: readable, plus a hash of the exact path", () => {
+    expect(projectSlug("/nonexistent/b.c_d")).toMatch(/^-nonexistent-b-c-d-[0-9a-f]{12}$/);
+    expect(projectSlug("/nonexistent/b.c_d")).toBe(projectSlug("/nonexistent/x/../b.c_d"));
+    expect(memoryDir({ cwd: "/nonexistent/main", home: "/home/u" })).toBe(
+      `/home/u/.mitsu/projects/${projectSlug("/nonexistent/main")}/memory`,
     );
   });
 

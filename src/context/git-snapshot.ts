@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { childEnv } from "../process/child-env.js";
 
 /** The repository state at session start. Taken once: the system prompt must not change mid-session. */
 export type GitSnapshot =
@@ -22,48 +23,95 @@ export interface GitSnapshotOptions {
   maxStatusLines?: number;
   /** The git binary; default `git`. */
   gitPath?: string;
+  /** The environment git starts from, provider keys dropped (`childEnv`); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** More variables git never sees (models.json's `apiKeyEnv` names). */
+  secretEnv?: readonly string[];
 }
 
+/**
+ * Settings that keep a repository's own config from running code just because mitsu started in it: the
+ * fsmonitor hook (run by `git status`), hooks, signature checks (`gpg.program`, run by `git log` under
+ * `log.showSignature`), the submodule summary, automatic gc and pagers. They win over every config file.
+ */
+export const SAFE_GIT_CONFIG: readonly string[] = [
+  "core.fsmonitor=false",
+  "core.hooksPath=/dev/null",
+  "log.showSignature=false",
+  "status.submoduleSummary=false",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "core.pager=cat",
+];
+
+type Git = (args: string[]) => Promise<string | undefined>;
+
 /** Runs git with a timeout. Resolves to undefined on any failure (not a repo, no git, timeout). */
-function git(args: string[], cwd: string, options: GitSnapshotOptions): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(
-      options.gitPath ?? "git",
-      args,
-      {
-        cwd,
-        timeout: options.timeoutMs ?? 3000,
-        maxBuffer: 4 * 1024 * 1024,
-        // Never take the index lock: the user (or another process) may be using git at the same time.
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" },
-        windowsHide: true,
-      },
-      (error, stdout) => resolve(error ? undefined : stdout),
-    );
-  });
+function gitRunner(cwd: string, options: GitSnapshotOptions, config: readonly string[]): Git {
+  // Never take the index lock: the user (or another process) may be using git at the same time.
+  const env = {
+    ...childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] }),
+    GIT_OPTIONAL_LOCKS: "0",
+    LC_ALL: "C",
+  };
+  const prefix = ["--no-pager", ...config.flatMap((setting) => ["-c", setting])];
+  return (args) =>
+    new Promise((resolve) => {
+      execFile(
+        options.gitPath ?? "git",
+        [...prefix, ...args],
+        { cwd, timeout: options.timeoutMs ?? 3000, maxBuffer: 4 * 1024 * 1024, env, windowsHide: true },
+        (error, stdout) => resolve(error ? undefined : stdout),
+      );
+    });
+}
+
+/**
+ * The repository's own filter drivers (`filter.<name>.clean` and the like, in `.git/config` or a file it
+ * includes) turned off: `git status` runs a clean filter on every file whose stat data changed, and a
+ * downloaded repository's config is not the user's. The user's global filters (git-lfs) stay.
+ */
+async function repositoryFilterOverrides(git: Git): Promise<string[]> {
+  const keys = await git([
+    "config",
+    "--local",
+    "--includes",
+    "--name-only",
+    "--get-regexp",
+    "^filter\\..*\\.(clean|smudge|process)$",
+  ]);
+  const drivers = new Set(lines(keys).map((key) => key.slice("filter.".length, key.lastIndexOf("."))));
+  return [...drivers].flatMap((name) => ["clean", "smudge", "process"].map((k) => `filter.${name}.${k}=`));
 }
 
 function lines(text: string | undefined): string[] {
   return (text ?? "").split("\n").filter((line) => line.trim() !== "");
 }
 
+/**
+ * Branch, short status and recent commits, read with git under `SAFE_GIT_CONFIG` and the repository's filter
+ * drivers off, in the scrubbed environment of `childEnv`: starting mitsu in a folder runs none of its code.
+ */
 export async function takeGitSnapshot(cwd: string, options: GitSnapshotOptions = {}): Promise<GitSnapshot> {
-  const inside = await git(["rev-parse", "--is-inside-work-tree"], cwd, options);
+  const probe = gitRunner(cwd, options, SAFE_GIT_CONFIG);
+  const inside = await probe(["rev-parse", "--is-inside-work-tree"]);
   if (inside?.trim() !== "true") {
-    const version = await git(["--version"], cwd, options);
+    const version = await probe(["--version"]);
     return {
       repository: false,
       reason: version === undefined ? "git is not available" : "not a git repository",
     };
   }
+  const git = gitRunner(cwd, options, [...SAFE_GIT_CONFIG, ...(await repositoryFilterOverrides(probe))]);
   const [branchOut, statusOut, logOut] = await Promise.all([
-    git(["branch", "--show-current"], cwd, options),
-    git(["status", "--short"], cwd, options),
-    git(["log", "--oneline", "-5"], cwd, options),
+    git(["branch", "--show-current"]),
+    // Submodules are compared by commit only: their work trees would be read with their own config.
+    git(["status", "--short", "--ignore-submodules=dirty"]),
+    git(["log", "--oneline", "-5"]),
   ]);
   let branch = branchOut?.trim() ?? "";
   if (branch === "") {
-    const sha = (await git(["rev-parse", "--short", "HEAD"], cwd, options))?.trim();
+    const sha = (await git(["rev-parse", "--short", "HEAD"]))?.trim();
     branch = sha ? `(detached HEAD at ${sha})` : "(unknown)";
   }
   const max = options.maxStatusLines ?? 30;

@@ -9,6 +9,7 @@ export * from "./environment.js";
 export * from "./git-snapshot.js";
 export * from "./memory.js";
 export * from "./prefix-diagnostics.js";
+export * from "./project-dir.js";
 export * from "./project-instructions.js";
 export * from "./project-instructions-source.js";
 export * from "./reminder-engine.js";

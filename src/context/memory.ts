@@ -1,17 +1,9 @@
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
-
-/**
- * A folder name for a project: its absolute path with every character that is not a letter or digit
- * replaced by `-` (`/work/main` → `-work-main`), so one flat folder holds every project.
- */
-export function projectSlug(cwd: string): string {
-  return resolve(cwd).replace(/[^A-Za-z0-9]/g, "-");
-}
+import { join } from "node:path";
+import { type ProjectDirOptions, projectDir } from "./project-dir.js";
 
 /** `<home>/.mitsu/projects/<slug>/memory` — the folder is not created here; the model creates it on first Write. */
-export function memoryDir(options: { cwd: string; home?: string }): string {
-  return join(options.home ?? homedir(), ".mitsu", "projects", projectSlug(options.cwd), "memory");
+export function memoryDir(options: ProjectDirOptions): string {
+  return join(projectDir(options), "memory");
 }
 
 /**

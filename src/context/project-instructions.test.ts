@@ -70,26 +70,28 @@ describe("unreadable files", () => {
     });
     const result = await loadProjectInstructions({ cwd: join(root, "r"), home: root });
     expect(result.files.map((f) => f.content)).toEqual(["", "ok"]);
-    expect(result.notes).toEqual([expect.stringMatching(/AGENTS\.md could not be read: .*EISDIR/)]);
+    expect(result.notes).toEqual([
+      expect.stringMatching(/AGENTS\.md could not be read: .*AGENTS\.md is a folder$/),
+    ]);
     expect(result.text).toContain("Note: ");
   });
 });
 
 describe("@path imports", () => {
-  it("follows nested imports relative to the importing file, and ~/ from home", async () => {
+  it("follows nested imports relative to the importing file, and ~/ into the user's folders", async () => {
     const root = tree({
       "repo/.git/HEAD": "",
       "repo/AGENTS.md": "See @docs/style.md for style.",
-      "repo/docs/style.md": "Style rules. Also @../shared/common.md and @~/prefs.md.",
+      "repo/docs/style.md": "Style rules. Also @../shared/common.md and @~/.claude/prefs.md.",
       "repo/shared/common.md": "Common rules.",
-      "home/prefs.md": "Tabs, never spaces.",
+      "home/.claude/prefs.md": "Tabs, never spaces.",
     });
     const result = await loadProjectInstructions({ cwd: join(root, "repo"), home: join(root, "home") });
     expect(result.files.map((f) => [f.path.slice(root.length), f.depth])).toEqual([
       ["/repo/AGENTS.md", 0],
       ["/repo/docs/style.md", 1],
       ["/repo/shared/common.md", 2],
-      ["/home/prefs.md", 2],
+      ["/home/.claude/prefs.md", 2],
     ]);
     expect(result.files[1]!.importedBy).toBe(join(root, "repo/AGENTS.md"));
     expect(result.text).toContain(`imported by ${join(root, "repo/docs/style.md")}`);

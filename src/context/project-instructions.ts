@@ -1,6 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readInstructionFile } from "./read-instruction-file.js";
 
 /** Where an instruction file came from. */
 export type InstructionKind = "user" | "project" | "local" | "import";
@@ -44,6 +45,10 @@ export interface LoadProjectInstructionsOptions {
   maxImportDepth?: number;
   /** A longer file is cut, with a note; default 100 000 characters. */
   maxFileChars?: number;
+  /** A larger file is not opened at all, with a note; default 1 000 000 bytes. */
+  maxFileBytes?: number;
+  /** Once the files read hold this many characters, further imports are skipped with a note; default 400 000. */
+  maxTotalChars?: number;
 }
 
 /** File names looked for in every folder from the repository root down to cwd, in this order. */
@@ -106,16 +111,33 @@ async function stampOf(path: string): Promise<FileStamp> {
   }
 }
 
-/** Reads AGENTS.md / CLAUDE.md / CLAUDE.local.md from the repository root down to cwd, `~/.mitsu/AGENTS.md`, and their imports. */
+/** A folder's real path (symbolic links resolved), or the path itself when it does not exist. */
+async function realOrSelf(path: string): Promise<string> {
+  return realpath(path).catch(() => resolve(path));
+}
+
+/**
+ * Reads AGENTS.md / CLAUDE.md / CLAUDE.local.md from the repository root down to cwd, `~/.mitsu/AGENTS.md`, and
+ * their imports. Every file but the user's own must lie, links resolved, inside the project (the repository
+ * root, or cwd outside a repository) or the user's `~/.mitsu` and `~/.claude` folders, and be a regular file
+ * of at most `maxFileBytes` (see `readInstructionFile`); anything else is skipped with a note, unopened.
+ */
 export async function loadProjectInstructions(
   options: LoadProjectInstructionsOptions,
 ): Promise<ProjectInstructions> {
   const home = options.home ?? homedir();
   const maxDepth = options.maxImportDepth ?? 5;
   const maxChars = options.maxFileChars ?? 100_000;
+  const maxBytes = options.maxFileBytes ?? 1_000_000;
+  const maxTotal = options.maxTotalChars ?? 400_000;
+  const folders = await instructionFolders(options.cwd);
+  const roots = await Promise.all(
+    [folders[0] ?? resolve(options.cwd), join(home, ".mitsu"), join(home, ".claude")].map(realOrSelf),
+  );
   const files: InstructionFile[] = [];
   const stamps: FileStamp[] = [];
   const included = new Set<string>();
+  let totalChars = 0;
 
   const include = async (
     path: string,
@@ -125,14 +147,11 @@ export async function loadProjectInstructions(
     importedBy?: string,
   ): Promise<{ missing: boolean; error?: string }> => {
     stamps.push(await stampOf(path));
-    let content: string;
-    try {
-      content = await readFile(path, "utf8");
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT" || code === "ENOTDIR") return { missing: true };
-      return { missing: false, error: (error as Error).message };
-    }
+    // The user's own file may be a link into their dotfiles: only its imports are held to the roots.
+    const read = await readInstructionFile(path, { roots: kind === "user" ? undefined : roots, maxBytes });
+    if (read.kind === "missing") return { missing: true };
+    if (read.kind === "refused") return { missing: false, error: read.reason };
+    const content = read.content;
     included.add(path);
     const file: InstructionFile = { path, content, kind, depth, notes: [] };
     if (importedBy !== undefined) file.importedBy = importedBy;
@@ -140,6 +159,7 @@ export async function loadProjectInstructions(
       file.content = content.slice(0, maxChars);
       file.notes.push(`${path} is longer than ${maxChars} characters; the rest was left out.`);
     }
+    totalChars += file.content.length;
     files.push(file);
     for (const token of findImports(file.content)) {
       const target = resolveImport(token, path, home);
@@ -151,6 +171,10 @@ export async function loadProjectInstructions(
         // Imported twice from different files: the content is already above.
       } else if (depth + 1 > maxDepth) {
         file.notes.push(`@${token} was not imported: imports nest at most ${maxDepth} levels deep.`);
+      } else if (totalChars >= maxTotal) {
+        file.notes.push(
+          `@${token} was not imported: the instruction files already hold ${maxTotal} characters.`,
+        );
       } else {
         const result = await include(target, "import", depth + 1, [...stack, path], path);
         if (result.missing) file.notes.push(`@${token} was not imported: ${target} does not exist.`);
@@ -170,7 +194,7 @@ export async function loadProjectInstructions(
   };
 
   await top(join(home, ".mitsu", "AGENTS.md"), "user");
-  for (const dir of await instructionFolders(options.cwd)) {
+  for (const dir of folders) {
     for (const name of INSTRUCTION_FILE_NAMES) {
       await top(join(dir, name), name === "CLAUDE.local.md" ? "local" : "project");
     }

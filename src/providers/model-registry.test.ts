@@ -184,7 +184,7 @@ describe("resolveModel with ~/.mitsu/models.json", () => {
     const resolved = resolveModel("work:big-model", { WORK_KEY: "w" }, { home: config });
     const encoded = resolved.provider.encode(simpleRequest());
     expect(encoded.url).toBe("https://llm.example.com/v1/responses");
-    expect(encoded.headers).toMatchObject({ authorization: "Bearer <redacted>", "x-team": "t" });
+    expect(encoded.headers).toMatchObject({ authorization: "Bearer <redacted>", "x-team": "<redacted>" });
     expect(resolved.entry.known).toBe(false);
   });
 

@@ -137,3 +137,17 @@ function parseModel(raw: unknown, at: string, fail: (field: string, what: string
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** Every `apiKeyEnv` the config names (of all providers, not only the chosen one): no child process may see them. */
+export function configuredKeyEnvNames(config: ModelsConfig): string[] {
+  const names = Object.values(config.providers).flatMap((p) => (p.apiKeyEnv ? [p.apiKeyEnv] : []));
+  return [...new Set(names)];
+}
+
+/** Every header name the config sets (lower case): their values are treated as secrets in dumps and `encode`. */
+export function configuredHeaderNames(config: ModelsConfig): string[] {
+  const names = Object.values(config.providers).flatMap((p) =>
+    Object.keys(p.headers ?? {}).map((n) => n.toLowerCase()),
+  );
+  return [...new Set(names)];
+}

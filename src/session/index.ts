@@ -1,3 +1,5 @@
+export * from "./check-session-line.js";
 export * from "./load-session.js";
 export * from "./resume-messages.js";
+export * from "./session-lock.js";
 export * from "./session-log.js";

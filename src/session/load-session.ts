@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Message } from "../messages/index.js";
+import { sessionLineProblem } from "./check-session-line.js";
 import type { SessionHeader, SessionLine } from "./session-log.js";
 
 export interface LoadedSession {
@@ -10,8 +11,9 @@ export interface LoadedSession {
 }
 
 /**
- * Reads a session file. A cut last line (a kill mid-write) is dropped and reported; any other bad line is
- * an error that names the file and the line — a damaged transcript is never silently shortened.
+ * Reads a session file. A cut last line (a kill mid-write) is dropped and reported; any other bad line — not
+ * JSON, or JSON of the wrong shape (see `sessionLineProblem`) — is an error that names the file, the line and
+ * what is wrong with it: a damaged transcript is never silently shortened, nor sent on to fail later.
  */
 export function loadSession(path: string): LoadedSession {
   let text: string;
@@ -28,9 +30,9 @@ export function loadSession(path: string): LoadedSession {
   let truncatedTail = false;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
-    let line: SessionLine;
+    let parsed: unknown;
     try {
-      line = JSON.parse(raw) as SessionLine;
+      parsed = JSON.parse(raw);
     } catch {
       if (i === lines.length - 1 && !endsClean) {
         truncatedTail = true;
@@ -38,17 +40,11 @@ export function loadSession(path: string): LoadedSession {
       }
       throw new Error(`Session ${path} line ${i + 1} is not valid JSON`);
     }
-    if (typeof line !== "object" || line === null) {
-      throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
-    }
-    if (i === 0) {
-      if (line.type !== "session") throw new Error(`Session ${path} has no header line`);
-      header = line;
-    } else if (line.type === "message") {
-      messages.push(line.message);
-    } else {
-      throw new Error(`Session ${path} line ${i + 1} has an unknown type`);
-    }
+    const problem = sessionLineProblem(parsed, i === 0);
+    if (problem) throw new Error(`Session ${path} line ${i + 1} ${problem}`);
+    const line = parsed as SessionLine;
+    if (line.type === "session") header = line;
+    else messages.push(line.message);
   }
   if (!header) throw new Error(`Session ${path} is empty`);
   return { header, messages, truncatedTail };

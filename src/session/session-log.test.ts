@@ -42,6 +42,7 @@ describe("SessionLog and loadSession", () => {
     expect(loaded.truncatedTail).toBe(true);
     expect(loaded.messages).toEqual([user("hi")]);
 
+    log.close(); // the writer is gone (killed): its lock with it
     const reopened = SessionLog.reopen(log.path, loaded.header);
     reopened.append(user("again"));
     const again = loadSession(log.path);
@@ -56,6 +57,6 @@ describe("SessionLog and loadSession", () => {
     writeFileSync(log.path, `${text}not json\n${JSON.stringify({ type: "message", message: user("x") })}\n`);
     expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not valid JSON`);
     writeFileSync(log.path, `${text}null\n`);
-    expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 has an unknown type`);
+    expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not a JSON object`);
   });
 });

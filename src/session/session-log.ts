@@ -1,15 +1,18 @@
 import { randomUUID } from "node:crypto";
 import {
   appendFileSync,
+  chmodSync,
   closeSync,
   fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
+  statSync,
   truncateSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Message, TextBlock } from "../messages/index.js";
+import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
 
 const NEWLINE = 0x0a;
 
@@ -26,19 +29,62 @@ export interface SessionHeader {
    * byte, so the prompt cache still holds (rebuilt, its git snapshot would differ). Absent in older files.
    */
   system?: TextBlock[];
+  /** Set on a copy made because the session was in use elsewhere (`SessionLog.fork`): the original's id. */
+  forkedFrom?: string;
 }
 
 export type SessionLine = SessionHeader | { type: "message"; message: Message };
+
+/** The session file is appended to by another live process (see `lockSession`). */
+export class SessionInUseError extends Error {
+  override name = "SessionInUseError";
+  constructor(
+    readonly path: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(
+      `Session ${path} is in use by ${holder ? `mitsu process ${holder.pid} on ${holder.host} since ${holder.since}` : "another mitsu process"}`,
+    );
+  }
+}
+
+/**
+ * A folder for session files, private to the user: created 0700, and tightened to 0700 when an older version
+ * left it readable by others (transcripts hold code, file contents and command output).
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  tighten(dir, 0o700);
+}
+
+/** Removes the group and other permission bits of a file or folder this user owns. */
+function tighten(path: string, mode: number): void {
+  try {
+    const stats = statSync(path);
+    const owned = process.getuid === undefined || stats.uid === process.getuid();
+    if (owned && (stats.mode & 0o077) !== 0) chmodSync(path, mode);
+  } catch {
+    // gone, or not ours to change: it stays as it is
+  }
+}
+
+function stampOf(now: Date): string {
+  return now.toISOString().replaceAll(":", "-").replace(/\..*$/, "");
+}
 
 /**
  * An append-only JSONL transcript: one header line, then one line per message exactly as sent. Each append
  * is written (and flushed to the OS) before it returns, so the loop's `onMessage` hook guarantees that a
  * message is on disk before the next request: a killed process resumes from the file.
+ *
+ * One writer per file: a log holds the file's lock (`lockSession`) from `create` / `reopen` until `close()`
+ * or the end of the process. Files are 0600 in 0700 folders.
  */
 export class SessionLog {
   private constructor(
     readonly path: string,
     readonly header: SessionHeader,
+    private readonly lock: SessionLock | undefined,
   ) {}
 
   /** Creates `<dir>/<date>-<id>.jsonl` with its header line. */
@@ -46,7 +92,6 @@ export class SessionLog {
     dir: string,
     info: { cwd: string; model: string; system?: TextBlock[]; now?: Date },
   ): SessionLog {
-    mkdirSync(dir, { recursive: true });
     const now = info.now ?? new Date();
     const id = randomUUID();
     const header: SessionHeader = {
@@ -58,31 +103,88 @@ export class SessionLog {
       createdAt: now.toISOString(),
       ...(info.system ? { system: info.system } : {}),
     };
-    const stamp = now.toISOString().replaceAll(":", "-").replace(/\..*$/, "");
-    const log = new SessionLog(join(dir, `${stamp}-${id.slice(0, 8)}.jsonl`), header);
-    log.write(header);
-    return log;
+    return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, []);
+  }
+
+  /** A new file with `header` and `messages`, locked; the lines are written at once, then synced. */
+  private static start(path: string, header: SessionHeader, messages: readonly Message[]): SessionLog {
+    ensurePrivateDir(dirname(path));
+    const lock = lockSession(path);
+    if ("heldBy" in lock) throw new SessionInUseError(path, lock.heldBy);
+    const lines = [header, ...messages.map((message) => ({ type: "message", message }))];
+    try {
+      const fd = openSync(path, "wx", 0o600);
+      try {
+        appendFileSync(fd, lines.map((line) => `${JSON.stringify(line)}\n`).join(""));
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    return new SessionLog(path, header, lock);
   }
 
   /**
-   * Reopens an existing file for appending (after `loadSession`). A last line cut by a kill (no newline at the
-   * end; `loadSession` dropped it) is cut off first: appended after it, the next message would share its line
-   * and the file would no longer load.
+   * Reopens an existing file for appending (after `loadSession`), taking its lock (or using `held`, taken before
+   * loading so that no other writer can add a line in between): a `SessionInUseError` when another live process
+   * holds it (`fork` then makes a copy to continue in). A last line cut by a kill (no
+   * newline at the end; `loadSession` dropped it) is cut off first: appended after it, the next message would
+   * share its line and the file would no longer load. A file (or folder) left readable by others is made private.
    */
-  static reopen(path: string, header: SessionHeader): SessionLog {
-    const bytes = readFileSync(path);
-    if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
-      truncateSync(path, bytes.lastIndexOf(NEWLINE) + 1);
+  static reopen(path: string, header: SessionHeader, held?: SessionLock): SessionLog {
+    const lock = held ?? lockSession(path);
+    if ("heldBy" in lock) throw new SessionInUseError(path, lock.heldBy);
+    try {
+      const bytes = readFileSync(path);
+      if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
+        truncateSync(path, bytes.lastIndexOf(NEWLINE) + 1);
+      }
+      tighten(path, 0o600);
+      tighten(dirname(path), 0o700);
+    } catch (error) {
+      lock.release();
+      throw error;
     }
-    return new SessionLog(path, header);
+    return new SessionLog(path, header, lock);
+  }
+
+  /**
+   * A new session file beside `from` (or in `dir`), holding a copy of its history (`loaded`), to continue in
+   * when `from` is in use by another process, or lies in a folder no longer written to: its header is the
+   * original's (the same system prompt, so the prompt cache holds) with a new id and time, and `forkedFrom`
+   * naming the original.
+   */
+  static fork(
+    from: string,
+    loaded: { header: SessionHeader; messages: readonly Message[] },
+    options: { dir?: string; now?: Date } = {},
+  ): SessionLog {
+    const now = options.now ?? new Date();
+    const id = randomUUID();
+    const header: SessionHeader = {
+      ...loaded.header,
+      id,
+      createdAt: now.toISOString(),
+      forkedFrom: loaded.header.id,
+    };
+    const dir = options.dir ?? dirname(from);
+    return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, loaded.messages);
   }
 
   append(message: Message): void {
     this.write({ type: "message", message });
   }
 
+  /** Releases the file's lock; appending after `close` is still possible but no longer exclusive. Idempotent. */
+  close(): void {
+    this.lock?.release();
+  }
+
   private write(line: SessionLine): void {
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     const fd = openSync(this.path, "r");
     try {
       fsyncSync(fd);

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { buildCommandEnv } from "./build-command-env.js";
+import { childEnv } from "../process/child-env.js";
+import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
+import { findExecutable } from "../process/find-executable.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 
@@ -20,8 +22,10 @@ export interface BashInput {
 export interface BashToolOptions {
   /** Where commands start (each command starts there; `cd` does not carry over to the next call). */
   cwd: string;
-  /** The environment commands start from, before provider API keys are dropped. Default `process.env`. */
+  /** The environment commands start from, before provider API keys are dropped (`childEnv`). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** More variables to drop besides the known provider keys: e.g. the `apiKeyEnv` names of models.json. */
+  secretEnv?: readonly string[];
   /** Where full outputs are saved when the result had to be cut; created on first use (mode 0700). */
   outputDir: string;
   /** The shell, run as `<shell> -c <command>`. Default `bash`. */
@@ -42,7 +46,8 @@ let outputSequence = 0;
 /**
  * Runs a shell command in the workspace. Each command runs in its own process group (`detached`), so a
  * timeout or an abort stops everything it started, background jobs included; when the shell exits, any
- * process it left running in its group is stopped too, so no command leaves orphans behind. Calls of one
+ * process it left running in its group is stopped too, so no command leaves orphans behind; and should mitsu
+ * itself die mid-command (even by `kill -9`), a watchdog stops the group (`watchProcessGroup`). Calls of one
  * turn may run concurrently (each has its own group); commands that must not overlap should be chained
  * in one call.
  */
@@ -97,12 +102,26 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
         );
       });
-      const child = spawn(shell, ["-c", input.command], {
-        cwd: options.cwd,
-        env: buildCommandEnv(options.env ?? process.env),
-        detached: true,
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const env = childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] });
+      const gated = process.platform !== "win32";
+      if (gated && findExecutable(shell, env, options.cwd) === undefined) {
+        throw new ToolError(`Cannot run the command with ${shell}: not found`);
+      }
+      startChildWatchdog();
+      // The command waits at the gate until its group is registered with the watchdog (see GATE).
+      const child = gated
+        ? spawn("/bin/sh", ["-c", GATE, shell, input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["pipe", "pipe", "pipe"],
+          })
+        : spawn(shell, ["-c", input.command], {
+            cwd: options.cwd,
+            env,
+            detached: true,
+            stdio: ["ignore", "pipe", "pipe"],
+          });
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives, so a long command shows its progress.
@@ -117,6 +136,10 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       let stopped: Promise<void> = Promise.resolve();
       let leftovers = false;
       const pgid = child.pid;
+      // If mitsu dies (even by kill -9) while the command runs, the command's group dies with it.
+      const unwatch = pgid !== undefined ? watchProcessGroup(pgid) : () => {};
+      child.stdin?.on("error", () => {}); // the gate is gone (the shell could not start): the exit says why
+      child.stdin?.end("\n");
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
@@ -159,10 +182,19 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       } finally {
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
+        unwatch();
       }
     },
   };
 }
+
+/**
+ * What runs first in a command's process group: it waits for one line on stdin — written by mitsu once the group
+ * is registered with the watchdog — then becomes the shell (`exec`: same process, same group) with stdin from
+ * /dev/null. Should mitsu die between the spawn and the registration, the gate reads end-of-file and the
+ * command never starts: no window in which a command runs unwatched.
+ */
+const GATE = 'IFS= read -r _ || exit 129; exec "$0" -c "$1" </dev/null';
 
 /** How long the output pipes may stay open after the command's process group has ended. */
 const PIPE_GRACE_MS = 1_000;

@@ -17,6 +17,8 @@ export interface BuiltinToolsOptions {
   additionalRoots?: string[];
   /** The environment Bash commands start from (provider API keys are dropped). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** More variables Bash commands never see, besides the known provider keys (models.json's `apiKeyEnv` names). */
+  secretEnv?: readonly string[];
   /**
    * The model's persistent memory folder (`~/.mitsu/projects/<project>/memory`): the file tools may Read and
    * Write there too, as the system prompt tells the model.
@@ -48,7 +50,12 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     [outputDir]: "the folder where Bash saves full outputs",
   });
   const excludes = options.searchExcludes;
-  const bashOptions = { cwd, outputDir, ...(options.env ? { env: options.env } : {}) };
+  const bashOptions = {
+    cwd,
+    outputDir,
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.secretEnv ? { secretEnv: options.secretEnv } : {}),
+  };
   return [
     createReadTool({ workspace: readable }),
     createWriteTool({ workspace }),

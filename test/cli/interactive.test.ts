@@ -314,7 +314,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(await b.exit).toBe(0);
   });
 
-  it("Ctrl-D during a run stops it and leaves; the log ends with the partial answer", async () => {
+  it("Ctrl-D during a run stops it and leaves with 130 (interrupted); the log ends with the partial answer", async () => {
     const t = await interactive({
       script: [text(`Counting: ${"one two three ".repeat(200)}`)],
       textChunk: 8,
@@ -323,7 +323,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     t.type("count");
     await t.screen.waitFor("Counting");
     t.press("\u0004");
-    expect(await t.exit).toBe(0);
+    expect(await t.exit).toBe(130);
     const [file] = sessionFiles(t.home);
     const lines = readFileSync(file!, "utf8").trim().split("\n").slice(1);
     const last = JSON.parse(lines.at(-1)!).message;

@@ -36,6 +36,7 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
   return createHttpProvider({
     api: "anthropic",
+    secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: buildHeaders(options),
     body: encodeAnthropicRequest,

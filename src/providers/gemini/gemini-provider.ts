@@ -37,6 +37,7 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
 
   return createHttpProvider({
     api: "gemini",
+    secretHeaders: Object.keys(options.headers ?? {}),
     url,
     headers: requestHeaders(options.apiKey ? { "x-goog-api-key": options.apiKey } : {}, options.headers),
     body: encodeGeminiRequest,

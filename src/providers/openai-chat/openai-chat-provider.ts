@@ -42,6 +42,7 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
 
   return createHttpProvider({
     api: "openai-chat",
+    secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: requestHeaders(
       options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},

@@ -33,6 +33,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
 
   return createHttpProvider({
     api: "openai-responses",
+    secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: requestHeaders(
       options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {},

@@ -12,6 +12,8 @@ export interface HttpProviderSpec {
   url: (request: ModelRequest) => string;
   /** Sent on every request; `encode` shows them with the secrets redacted. */
   headers: Record<string, string>;
+  /** Header names the caller configured (models.json `headers`): `encode` redacts them too (`isSecretHeader`). */
+  secretHeaders?: readonly string[] | undefined;
   /** The wire body of a request, the same for `encode` and `stream`. */
   body: (request: ModelRequest) => unknown;
   parseError: PostJsonArgs["parseError"];
@@ -34,7 +36,7 @@ export function createHttpProvider(spec: HttpProviderSpec): Provider {
       return {
         url: spec.url(request),
         method: "POST",
-        headers: redactHeaders(spec.headers),
+        headers: redactHeaders(spec.headers, spec.secretHeaders),
         body: spec.body(request),
       };
     },
