@@ -1,5 +1,6 @@
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
+import { showControls } from "./terminal-text.js";
 import type { TrustQuestion } from "./workspace-trust.js";
 
 /** The start-up question: may this folder's own files grant permissions? Ended input is a no. */
@@ -8,9 +9,12 @@ export async function askTrust(
   io: { input: LineInput; write: (text: string) => void; style: Style },
 ): Promise<boolean> {
   const { input, write, style } = io;
+  // The lines come from the folder's own files: show any control sequence in them, never obey it.
+  const folder = showControls(question.folder);
+  const grants = question.grants.map(showControls);
   write(
-    `${style.yellow("?")} ${style.bold("Do you trust the files in this folder?")} ${question.folder}\n` +
-      `  ${style.dim("Its settings and skills would grant:")}\n${question.grants.map((line) => `  ${style.dim(`- ${line}`)}\n`).join("")}` +
+    `${style.yellow("?")} ${style.bold("Do you trust the files in this folder?")} ${folder}\n` +
+      `  ${style.dim("Its settings and skills would grant:")}\n${grants.map((line) => `  ${style.dim(`- ${line}`)}\n`).join("")}` +
       `  ${style.dim("Trust only folders whose files you or people you trust wrote; a yes is remembered in ~/.mitsu/trusted-folders.json.")}\n`,
   );
   for (;;) {
