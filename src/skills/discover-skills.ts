@@ -1,8 +1,10 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
+import { specialFileKind } from "../fs/special-file-kind.js";
 import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
 import { isError, readCommand, readSkill } from "./read-fields.js";
 import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
@@ -38,6 +40,12 @@ export const BUILTIN_SKILLS_DIR = fileURLToPath(new URL("../../skills/", import.
 
 const SOURCE_RANK: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2 };
 const MAX_LISTED_FILES = 50;
+/**
+ * Largest SKILL.md or command file loaded: 256 KiB, some 64k tokens, far more than any instructions need (a
+ * skill's long material belongs in its folder's files, read on demand). A larger file is skipped with a warning
+ * rather than sent, whole, inside every request that loads it.
+ */
+export const MAX_SKILL_FILE_BYTES = 256 * 1024;
 const MAX_DEPTH = 4;
 
 interface Root {
@@ -263,10 +271,40 @@ async function readFrontmatterFile(
 ): Promise<Extract<FrontmatterResult, { ok: true }> | undefined> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    // Opened without blocking and checked to be a regular file: a FIFO named SKILL.md must not hang discovery.
+    const { handle, stats } = await openRegularFile(path);
+    try {
+      if (stats.size > MAX_SKILL_FILE_BYTES) {
+        const size = `${(stats.size / 1024).toFixed(0)} KiB`;
+        warnings.push({
+          path,
+          field: "file",
+          message: `is ${size}, larger than the ${MAX_SKILL_FILE_BYTES / 1024} KiB a skill or command may be: move long material into files beside it, which the model reads when needed`,
+          skipped: true,
+        });
+        return undefined;
+      }
+      const buffer = Buffer.alloc(MAX_SKILL_FILE_BYTES + 1);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+      if (bytesRead > MAX_SKILL_FILE_BYTES) {
+        warnings.push({
+          path,
+          field: "file",
+          message: `grew past the ${MAX_SKILL_FILE_BYTES / 1024} KiB a skill or command may be while it was read`,
+          skipped: true,
+        });
+        return undefined;
+      }
+      text = buffer.subarray(0, bytesRead).toString("utf8");
+    } finally {
+      await handle.close();
+    }
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code ?? String(cause);
-    warnings.push({ path, field: "file", message: `cannot be read (${code})`, skipped: true });
+    const message =
+      cause instanceof NotRegularFileError
+        ? `is not a regular file (it is ${specialFileKind(cause.stats)})`
+        : `cannot be read (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`;
+    warnings.push({ path, field: "file", message, skipped: true });
     return undefined;
   }
   const parsed = parseFrontmatter(text);

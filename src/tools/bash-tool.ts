@@ -1,7 +1,4 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
@@ -10,6 +7,8 @@ import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog
 import { findExecutable } from "../process/find-executable.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
+import { SpillFiles } from "./spill-files.js";
+import { ThrottledProgress } from "./throttled-progress.js";
 
 export interface BashInput {
   command: string;
@@ -26,8 +25,15 @@ export interface BashToolOptions {
   env?: NodeJS.ProcessEnv;
   /** More variables to drop besides the known provider keys: e.g. the `apiKeyEnv` names of models.json. */
   secretEnv?: readonly string[];
-  /** Where full outputs are saved when the result had to be cut; created on first use (mode 0700). */
+  /**
+   * Where full outputs are saved when the result had to be cut; created on first use (mode 0700) and deleted
+   * when the process exits.
+   */
   outputDir: string;
+  /** Most bytes one saved output may take (its beginning and its end are kept). Default 64 MiB. */
+  maxSpillBytes?: number;
+  /** Most bytes all saved outputs may take together; the oldest are deleted past it. Default 256 MiB. */
+  maxSpillTotalBytes?: number;
   /** The shell, run as `<shell> -c <command>`. Default `bash`. */
   shell?: string;
   /** Characters of output in the result (head and tail kept). Default 30 000. */
@@ -40,8 +46,6 @@ export interface BashToolOptions {
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 export const BASH_MAX_TIMEOUT_MS = 600_000;
-
-let outputSequence = 0;
 
 /**
  * Runs a shell command in the workspace. Each command runs in its own process group (`detached`), so a
@@ -57,13 +61,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   const defaultTimeout = options.defaultTimeoutMs ?? BASH_DEFAULT_TIMEOUT_MS;
   const maxTimeout = options.maxTimeoutMs ?? BASH_MAX_TIMEOUT_MS;
   const shell = options.shell ?? "bash";
+  const spillFiles = new SpillFiles(options.outputDir, options.maxSpillTotalBytes);
   return {
     name: "Bash",
     description: [
       "Executes a bash command and returns its output (stdout and stderr interleaved) and its exit code.",
       "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
       `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
-      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep.`,
+      `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep. A huge output is saved only in part (its first and last megabytes), so filter it in the command (grep, head, tail) rather than print it all.`,
       "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
       "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
       "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
@@ -94,13 +99,13 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       if (input.command.trim() === "") throw new ToolError("command is empty.");
       if (context.signal.aborted) throw new ToolError("The command was aborted before it started.");
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
-      const output = new CappedOutput(maxOutputChars, () => {
-        mkdirSync(options.outputDir, { recursive: true, mode: 0o700 });
-        outputSequence++;
-        return join(
-          options.outputDir,
-          `bash-${Date.now()}-${outputSequence}-${randomBytes(4).toString("hex")}.log`,
-        );
+      const output = new CappedOutput({
+        maxChars: maxOutputChars,
+        openSpill: () => {
+          const file = spillFiles.create();
+          return { ...file, finish: (bytes: number) => spillFiles.finish(file.path, bytes) };
+        },
+        ...(options.maxSpillBytes !== undefined ? { maxSpillBytes: options.maxSpillBytes } : {}),
       });
       const env = childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] });
       const gated = process.platform !== "win32";
@@ -124,10 +129,23 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           });
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
-      // What goes into the result is also reported as it arrives, so a long command shows its progress.
+      // What goes into the result is also reported as it arrives (throttled), so a long command shows its progress.
+      const progress = new ThrottledProgress((text) => context.progress?.(text));
+      let paused = false;
       const take = (text: string) => {
-        output.push(text);
-        if (text !== "") context.progress?.(text);
+        // Back-pressure: while the saved copy cannot keep up, stop reading; the command then blocks on its
+        // full pipe instead of mitsu buffering its output in memory.
+        if (!output.push(text) && !paused) {
+          paused = true;
+          child.stdout.pause();
+          child.stderr.pause();
+          output.onDrain(() => {
+            paused = false;
+            child.stdout.resume();
+            child.stderr.resume();
+          });
+        }
+        progress.push(text);
       };
       child.stdout.on("data", (chunk: Buffer) => take(decoders[0].write(chunk)));
       child.stderr.on("data", (chunk: Buffer) => take(decoders[1].write(chunk)));
@@ -177,9 +195,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         await stopped;
         take(decoders[0].end());
         take(decoders[1].end());
+        progress.close();
         const kept = await output.finish();
         return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
       } finally {
+        progress.close();
         clearTimeout(timer);
         context.signal.removeEventListener("abort", onAbort);
         unwatch();
@@ -223,7 +243,11 @@ function formatResult(
   const parts: string[] = [kept.text === "" ? "(no output)" : kept.text.replace(/\n$/, "")];
   const notes: string[] = [];
   if (kept.truncated) {
-    if (kept.fullOutputPath) {
+    if (kept.fullOutputPath && kept.spillOmittedBytes !== undefined) {
+      notes.push(
+        `Output was ${kept.totalChars} characters; only its beginning and end are shown. Its beginning and its end are saved in ${kept.fullOutputPath} (the saved copy is capped, so ${kept.spillOmittedBytes} bytes from its middle were dropped): Read it (with offset and limit) or Grep it to see more.`,
+      );
+    } else if (kept.fullOutputPath) {
       notes.push(
         `Output was ${kept.totalChars} characters; only its beginning and end are shown. The whole output is saved in ${kept.fullOutputPath}: Read it (with offset and limit) or Grep it to see the rest.`,
       );

@@ -1,12 +1,14 @@
-import { readFile, stat } from "node:fs/promises";
-import { createTwoFilesPatch } from "diff";
+import { stat } from "node:fs/promises";
+import { type FileLocks, sharedFileLocks } from "../fs/file-locks.js";
+import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
+import { specialFileKind } from "../fs/special-file-kind.js";
+import { writeFileSafely } from "../fs/write-file-safely.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import { boundedDiff } from "./bounded-diff.js";
 import { describeNearMatches } from "./find-near-matches.js";
 import { getReadTracker } from "./read-tracker.js";
-import { truncateOutput } from "./truncate-output.js";
 import type { Workspace } from "./workspace.js";
-import { writeFileAtomic } from "./write-file-atomic.js";
 
 export interface EditInput {
   file_path: string;
@@ -21,19 +23,34 @@ export interface EditToolOptions {
   maxDiffChars?: number;
   /** Largest file Edit loads, in bytes. Default 16 MiB. */
   maxFileBytes?: number;
+  /** Milliseconds the diff may take before a summary replaces it. Default 500. */
+  diffTimeoutMs?: number;
+  /** One writer per file; share one instance between every tool that writes. Default: the process-wide locks. */
+  locks?: FileLocks;
 }
 
 /**
  * Replaces exact text in a file. The result is `Edited <path> (...)` followed by a unified diff
  * (`--- a`/`+++ b`/`@@` lines), which the model reads and the terminal can render.
+ *
+ * Edits of one file never lose each other: they run one at a time under the file's lock, and each matches
+ * old_string against the file as it is then (so several Edits of one turn to different parts all land); an
+ * Edit whose text an earlier one changed fails, saying the file changed.
  */
 export function createEditTool(options: EditToolOptions): Tool<EditInput> {
   const { workspace } = options;
   const maxDiffChars = options.maxDiffChars ?? 10_000;
   const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
-  /** Resolves, checks and matches an edit without writing anything. */
-  async function plan(input: EditInput, state: Map<string, unknown>) {
-    const path = await workspace.resolve(input.file_path);
+  const locks = options.locks ?? sharedFileLocks;
+  const diffOf = (name: string, before: string, after: string, signal: AbortSignal) =>
+    signal.aborted
+      ? "[The diff was skipped: the run was aborted.]"
+      : boundedDiff(name, before, after, {
+          maxChars: maxDiffChars,
+          ...(options.diffTimeoutMs !== undefined ? { timeoutMs: options.diffTimeoutMs } : {}),
+        });
+  /** Checks and matches an edit of the real path `path` against the file as it is now, writing nothing. */
+  async function plan(input: EditInput, state: Map<string, unknown>, path: string) {
     const shown = workspace.display(path);
     if (input.old_string === input.new_string) {
       throw new ToolError("old_string and new_string are the same: there is no change to make.");
@@ -49,7 +66,9 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
       }
       return { kind: "create", path, shown, tracker } as const;
     }
-    if (!before.isFile()) throw new ToolError(`${shown} is not a regular file.`);
+    if (!before.isFile()) {
+      throw new ToolError(`${shown} is not a regular file (it is ${specialFileKind(before)}).`);
+    }
     if (before.size > maxFileBytes) {
       throw new ToolError(
         `${shown} is ${before.size} bytes, larger than the ${maxFileBytes} bytes Edit handles.`,
@@ -61,12 +80,17 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
         `old_string is empty, but ${shown} already exists. Give the exact text to replace, or use Write to replace the whole file.`,
       );
     }
-    const content = decodeUtf8(await readFile(path), shown);
+    const content = decodeUtf8(await readBytes(path, shown), shown);
     const { oldString, newString } = matchLineEndings(content, input.old_string, input.new_string);
     const positions = findAll(content, oldString);
     if (positions.length === 0) {
       const hint = describeNearMatches(content, input.old_string);
-      throw new ToolError(`old_string was not found in ${shown}.${hint ? `\n${hint}` : ""}`);
+      // An earlier Edit or Write of this run changed the file after the model last Read it: say so, since the
+      // text the model copied may be exactly what that change replaced.
+      const changed = tracker.changedByTool(path)
+        ? ` The file changed since you last Read it: another Edit or Write in this session changed it after that Read, so the text may no longer be there. Read it again.`
+        : "";
+      throw new ToolError(`old_string was not found in ${shown}.${changed}${hint ? `\n${hint}` : ""}`);
     }
     if (positions.length > 1 && !input.replace_all) {
       const lines = positions.slice(0, 10).map((at) => lineOf(content, at));
@@ -75,7 +99,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
         `old_string matches ${positions.length} times in ${shown} (at lines ${lines.join(", ")}${more}). Include more surrounding lines to make it unique, or set replace_all to true to replace every occurrence.`,
       );
     }
-    return { kind: "edit", path, shown, tracker, content, positions, oldString, newString } as const;
+    return { kind: "edit", path, shown, tracker, before, content, positions, oldString, newString } as const;
   }
   return {
     name: "Edit",
@@ -106,32 +130,68 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
     },
     eagerInputStreaming: true,
     summarize: (input) => `Edit ${input.file_path}`,
-    /** Everything but the write: a call that cannot succeed fails here, before anyone is asked to allow it. */
+    /**
+     * Everything but the write: a call that cannot succeed fails here, before anyone is asked to allow it. Under
+     * the file's lock, so that it never sees another call's write half recorded.
+     */
     async check(input, context) {
-      await plan(input, context.state);
+      const path = await workspace.resolve(input.file_path);
+      await locks.run(path, () => plan(input, context.state, path));
     },
     async run(input, context) {
-      const planned = await plan(input, context.state);
-      const { path, shown, tracker } = planned;
-      if (planned.kind === "create") {
+      const path = await workspace.resolve(input.file_path);
+      // Planned again under the lock: the file may have changed since the check (another Edit of this turn).
+      return locks.run(path, async () => {
+        const planned = await plan(input, context.state, path);
+        const { shown, tracker } = planned;
+        const roots = await workspace.realRoots();
+        if (planned.kind === "create") {
+          if (context.signal.aborted)
+            throw new ToolError("Edit was aborted before it wrote; nothing was created.");
+          const written = await writeFileSafely(path, input.new_string, { roots, expect: "absent" }).catch(
+            (error: Error) => {
+              throw new ToolError(`Cannot create ${shown}: ${error.message}.`);
+            },
+          );
+          tracker.record(path, written.stats, "write");
+          return `Created ${shown}.\n\n${diffOf(shown, "", input.new_string, context.signal)}`;
+        }
+        const { before, content, positions, oldString, newString } = planned;
+        const updated = replaceAt(content, positions, oldString.length, newString);
         if (context.signal.aborted)
-          throw new ToolError("Edit was aborted before it wrote; nothing was created.");
-        await writeFileAtomic(path, input.new_string);
-        tracker.record(path, await stat(path));
-        return `Created ${shown}.\n\n${diffOf(shown, "", input.new_string, maxDiffChars)}`;
-      }
-      const { content, positions, oldString, newString } = planned;
-      const updated = replaceAt(content, positions, oldString.length, newString);
-      if (context.signal.aborted)
-        throw new ToolError("Edit was aborted before it wrote; the file is unchanged.");
-      await writeFileAtomic(path, updated).catch((error: Error) => {
-        throw new ToolError(`Cannot write ${shown}: ${error.message}`);
+          throw new ToolError("Edit was aborted before it wrote; the file is unchanged.");
+        const written = await writeFileSafely(path, updated, { roots, expect: before }).catch(
+          (error: Error) => {
+            throw new ToolError(`Cannot write ${shown}: ${error.message}.`);
+          },
+        );
+        tracker.record(path, written.stats, "write");
+        const count = positions.length === 1 ? "1 replacement" : `${positions.length} replacements`;
+        const links =
+          written.stats.nlink > 1
+            ? `; in place: its ${written.stats.nlink - 1} other hard link(s) see the change`
+            : "";
+        return `Edited ${shown} (${count}${links}).\n\n${diffOf(shown, content, updated, context.signal)}`;
       });
-      tracker.record(path, await stat(path));
-      const count = positions.length === 1 ? "1 replacement" : `${positions.length} replacements`;
-      return `Edited ${shown} (${count}).\n\n${diffOf(shown, content, updated, maxDiffChars)}`;
     },
   };
+}
+
+/** The file's bytes, read without blocking on a file swapped for a FIFO since it was checked. */
+async function readBytes(path: string, shown: string): Promise<Uint8Array> {
+  try {
+    const { handle } = await openRegularFile(path, { realPath: true });
+    try {
+      return await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof NotRegularFileError) {
+      throw new ToolError(`${shown} is not a regular file (it is ${specialFileKind(error.stats)}).`);
+    }
+    throw new ToolError(`Cannot edit ${shown}: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -146,13 +206,6 @@ function decodeUtf8(bytes: Uint8Array, shown: string): string {
       `${shown} is not valid UTF-8 text, so Edit cannot change it without corrupting its other bytes. Use Bash (e.g. sed, iconv) to change it.`,
     );
   }
-}
-
-function diffOf(name: string, before: string, after: string, maxChars: number): string {
-  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, "", "", { context: 3 });
-  // The first line of createTwoFilesPatch is a "====" separator that says nothing here.
-  const body = patch.startsWith("===") ? patch.slice(patch.indexOf("\n") + 1) : patch;
-  return truncateOutput(body, maxChars).text;
 }
 
 /**

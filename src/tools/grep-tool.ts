@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
-import { access, constants } from "node:fs/promises";
+import { access, constants, stat } from "node:fs/promises";
 import { isInside, relativeInside } from "../fs/real-path.js";
+import { specialFileKind } from "../fs/special-file-kind.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { truncateOutput } from "./truncate-output.js";
@@ -35,6 +36,8 @@ export interface GrepToolOptions {
    * They win over the model's `glob`.
    */
   excludes?: (root: string) => Promise<readonly string[]> | readonly string[];
+  /** Milliseconds a search may run before it is stopped and what it found so far returned. Default 120 000. */
+  timeoutMs?: number;
 }
 
 /** Loads the binary's path on first use: `@vscode/ripgrep` throws at import time on a platform it lacks. */
@@ -52,6 +55,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
   const { workspace } = options;
   const maxChars = options.maxChars ?? 30_000;
   const maxColumns = options.maxColumns ?? 500;
+  const timeoutMs = options.timeoutMs ?? 120_000;
   return {
     name: "Grep",
     description: [
@@ -102,6 +106,14 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
     summarize: (input) => `Grep ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ""}`,
     async run(input, context) {
       const target = await workspace.resolve(input.path ?? ".");
+      // ripgrep opens a path it is given even when it is a FIFO or a device, and waits on it forever (in a
+      // folder it skips them itself).
+      const kind = await stat(target).catch(() => undefined);
+      if (kind && !kind.isFile() && !kind.isDirectory()) {
+        throw new ToolError(
+          `${workspace.display(target)} is not a regular file or a folder (it is ${specialFileKind(kind)}); Grep searches files.`,
+        );
+      }
       const rgPath = options.rgPath ?? (await defaultRgPath());
       await access(rgPath, constants.X_OK).catch(() => {
         throw new ToolError(
@@ -139,7 +151,18 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
       for (const glob of (await options.excludes?.(root)) ?? []) args.push(`--glob=!${glob}`);
       args.push(`--regexp=${input.pattern}`);
       if (rel !== "") args.push("--", rel ?? target);
-      const { stdout, stderr, code, overflowed } = await runRipgrep(rgPath, args, root, context.signal);
+      const { stdout, stderr, code, overflowed, timedOut } = await runRipgrep(
+        rgPath,
+        args,
+        root,
+        context.signal,
+        timeoutMs,
+      );
+      if (timedOut && stdout.trim() === "") {
+        throw new ToolError(
+          `The search found nothing within ${timeoutMs} ms and was stopped. Narrow it with path, glob or type.`,
+        );
+      }
       if (code === 1 || (code === 0 && stdout.trim() === "")) return "No matches found.";
       if (code !== 0 && !overflowed && stdout.trim() === "") {
         throw new ToolError(`ripgrep failed (exit code ${code}): ${stderr.trim() || "no message"}`);
@@ -162,7 +185,8 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
           `Output cut at ${maxChars} characters (${cut.omittedLines} more lines). Narrow the search with path, glob, type or head_limit.`,
         );
       }
-      if (overflowed) notes.push("The search was stopped early: it matched too much.");
+      if (timedOut) notes.push(`The search was stopped after ${timeoutMs} ms; these are the results so far.`);
+      else if (overflowed) notes.push("The search was stopped early: it matched too much.");
       if (code === 2 && stderr.trim()) notes.push(`Some files could not be searched: ${firstLine(stderr)}`);
       return notes.length === 0 ? cut.text : `${cut.text}\n\n[${notes.join(" ")}]`;
     },
@@ -202,7 +226,8 @@ function runRipgrep(
   args: string[],
   cwd: string,
   signal: AbortSignal,
-): Promise<{ stdout: string; stderr: string; code: number | null; overflowed: boolean }> {
+  timeoutMs: number,
+): Promise<{ stdout: string; stderr: string; code: number | null; overflowed: boolean; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     // An argument array and no shell: the pattern and globs reach ripgrep exactly as the model wrote them.
     const child = spawn(rgPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal });
@@ -210,6 +235,13 @@ function runRipgrep(
     const err: Buffer[] = [];
     let bytes = 0;
     let overflowed = false;
+    let timedOut = false;
+    // A file swapped for a FIFO after the check above, a stalled network mount: stop rather than wait forever.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      overflowed = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.stdout.on("data", (chunk: Buffer) => {
       if (overflowed) return;
       out.push(chunk);
@@ -222,16 +254,19 @@ function runRipgrep(
     });
     child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
     child.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
       if (error.name === "AbortError") reject(new ToolError("Grep was aborted."));
       else reject(new ToolError(`Cannot run ripgrep (${rgPath}): ${error.message}`));
     });
     child.once("close", (code) => {
+      clearTimeout(timer);
       const stdout = Buffer.concat(out).toString("utf8");
       resolve({
         stdout,
         stderr: Buffer.concat(err).toString("utf8"),
         code: overflowed ? 0 : code,
         overflowed,
+        timedOut,
       });
     });
   });

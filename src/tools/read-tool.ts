@@ -1,7 +1,9 @@
-import { createReadStream } from "node:fs";
-import { open, readFile, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { type FileHandle, stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import type { Tool } from "../loop/tool.js";
+import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
+import { specialFileKind } from "../fs/special-file-kind.js";
+import type { Tool, ToolOutput } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import { detectFileKind, SNIFF_BYTES } from "./detect-file-kind.js";
 import { getReadTracker } from "./read-tracker.js";
@@ -68,71 +70,109 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
           `${shown} is a directory, not a file. Use Glob to list its files (e.g. pattern "*" with path "${shown}"), or ls through Bash.`,
         );
       }
-      if (!stats.isFile()) throw new ToolError(`${shown} is not a regular file.`);
-      const tracker = getReadTracker(context.state);
-      if (stats.size === 0) {
-        tracker.record(path, stats);
-        return `(${shown} exists but is empty.)`;
-      }
-      const head = await readHead(path);
-      const kind = detectFileKind(head);
-      if (kind.kind === "binary") {
+      if (!stats.isFile()) {
         throw new ToolError(
-          `Cannot read ${shown}: it looks like a binary file (${kind.reason}; ${stats.size} bytes). Read shows text and PNG/JPEG/GIF/WebP images only; use Bash (e.g. file, xxd | head) to inspect it.`,
+          `${shown} is not a regular file (it is ${specialFileKind(stats)}); Read reads files.`,
         );
       }
-      if (kind.kind === "image") {
-        if (stats.size > maxImageBytes) {
-          throw new ToolError(
-            `${shown} is an image of ${stats.size} bytes, larger than the ${maxImageBytes} bytes Read can return. Resize it with Bash first (e.g. into a smaller copy) if you need to see it.`,
-          );
+      // Everything below reads through one descriptor opened without blocking and checked to be a regular file:
+      // a file swapped for a FIFO or a device since the stat above is refused instead of hanging the call.
+      let opened: Awaited<ReturnType<typeof openRegularFile>>;
+      try {
+        opened = await openRegularFile(path, { realPath: true });
+      } catch (error) {
+        if (error instanceof NotRegularFileError) {
+          throw new ToolError(`${shown} is not a regular file (it is ${specialFileKind(error.stats)}).`);
         }
-        const data = await readFile(path);
-        tracker.record(path, stats);
-        return [
-          { type: "text", text: `Image ${shown} (${kind.mediaType}, ${stats.size} bytes):` },
-          {
-            type: "image",
-            source: { type: "base64", media_type: kind.mediaType, data: data.toString("base64") },
-          },
-        ];
+        throw new ToolError(`Cannot read ${shown}: ${(error as Error).message}`);
       }
-      const start = Math.max(1, input.offset ?? 1);
-      const limit = input.limit ?? defaultLimit;
-      const window = await readLines(path, start, limit, maxLineChars, maxChars, context.signal);
-      tracker.record(path, stats);
-      if (window.lines.length === 0) {
-        throw new ToolError(
-          `${shown} has ${window.totalLines} lines; offset ${start} is past the end. Use an offset between 1 and ${window.totalLines}.`,
-        );
+      const { handle } = opened;
+      try {
+        return await readOpened(handle, opened.stats, shown, path, input, context);
+      } finally {
+        await handle.close();
       }
-      const last = start + window.lines.length - 1;
-      const body = window.lines.map((line, i) => `${String(start + i).padStart(6)}\t${line}`).join("\n");
-      const notes: string[] = [];
-      if (window.cutLines > 0) {
-        notes.push(`${window.cutLines} line(s) longer than ${maxLineChars} characters were cut.`);
-      }
-      const hasMore = window.totalLines === undefined || last < window.totalLines;
-      if (hasMore) {
-        const total = window.totalLines === undefined ? "" : ` of ${window.totalLines}`;
-        notes.push(
-          `Showing lines ${start}-${last}${total}. To read more, call Read again with offset ${last + 1} (and a limit).`,
-        );
-      }
-      return notes.length === 0 ? body : `${body}\n\n[${notes.join(" ")}]`;
     },
   };
+
+  async function readOpened(
+    handle: FileHandle,
+    stats: Stats,
+    shown: string,
+    path: string,
+    input: ReadInput,
+    context: { state: Map<string, unknown>; signal: AbortSignal },
+  ): Promise<ToolOutput> {
+    const tracker = getReadTracker(context.state);
+    if (stats.size === 0) {
+      tracker.record(path, stats);
+      return `(${shown} exists but is empty.)`;
+    }
+    const head = await readHead(handle);
+    const kind = detectFileKind(head);
+    if (kind.kind === "binary") {
+      throw new ToolError(
+        `Cannot read ${shown}: it looks like a binary file (${kind.reason}; ${stats.size} bytes). Read shows text and PNG/JPEG/GIF/WebP images only; use Bash (e.g. file, xxd | head) to inspect it.`,
+      );
+    }
+    if (kind.kind === "image") {
+      if (stats.size > maxImageBytes) {
+        throw new ToolError(
+          `${shown} is an image of ${stats.size} bytes, larger than the ${maxImageBytes} bytes Read can return. Resize it with Bash first (e.g. into a smaller copy) if you need to see it.`,
+        );
+      }
+      const data = await readAll(handle, stats.size);
+      tracker.record(path, stats);
+      return [
+        { type: "text" as const, text: `Image ${shown} (${kind.mediaType}, ${stats.size} bytes):` },
+        {
+          type: "image" as const,
+          source: { type: "base64" as const, media_type: kind.mediaType, data: data.toString("base64") },
+        },
+      ];
+    }
+    const start = Math.max(1, input.offset ?? 1);
+    const limit = input.limit ?? defaultLimit;
+    const window = await readLines(handle, start, limit, maxLineChars, maxChars, context.signal);
+    tracker.record(path, stats);
+    if (window.lines.length === 0) {
+      throw new ToolError(
+        `${shown} has ${window.totalLines} lines; offset ${start} is past the end. Use an offset between 1 and ${window.totalLines}.`,
+      );
+    }
+    const last = start + window.lines.length - 1;
+    const body = window.lines.map((line, i) => `${String(start + i).padStart(6)}\t${line}`).join("\n");
+    const notes: string[] = [];
+    if (window.cutLines > 0) {
+      notes.push(`${window.cutLines} line(s) longer than ${maxLineChars} characters were cut.`);
+    }
+    const hasMore = window.totalLines === undefined || last < window.totalLines;
+    if (hasMore) {
+      const total = window.totalLines === undefined ? "" : ` of ${window.totalLines}`;
+      notes.push(
+        `Showing lines ${start}-${last}${total}. To read more, call Read again with offset ${last + 1} (and a limit).`,
+      );
+    }
+    return notes.length === 0 ? body : `${body}\n\n[${notes.join(" ")}]`;
+  }
 }
 
-async function readHead(path: string): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const buffer = new Uint8Array(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
+async function readHead(handle: FileHandle): Promise<Uint8Array> {
+  const buffer = new Uint8Array(SNIFF_BYTES);
+  const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** The first `size` bytes (the file's size when it was opened), read by position. */
+async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(size);
+  let offset = 0;
+  while (offset < size) {
+    const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
   }
+  return buffer.subarray(0, offset);
 }
 
 interface LineWindow {
@@ -147,7 +187,7 @@ interface LineWindow {
  * window cut at `maxChars`, so memory stays bounded whatever the file (even a single 1 GB line).
  */
 async function readLines(
-  path: string,
+  handle: FileHandle,
   start: number,
   limit: number,
   maxLineChars: number,
@@ -186,7 +226,8 @@ async function readLines(
     currentLength = 0;
   };
   const decoder = new StringDecoder("utf8");
-  const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+  // The handle stays open (the caller closes it); the stream reads from the start whatever was read before.
+  const stream = handle.createReadStream({ start: 0, highWaterMark: 64 * 1024, autoClose: false });
   let counted = true;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {

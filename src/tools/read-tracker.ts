@@ -7,6 +7,8 @@ export const READ_TRACKER_KEY = "mitsu.tools.readTracker";
 interface ReadRecord {
   mtimeMs: number;
   size: number;
+  /** Who last recorded it: a Read (the model saw this content) or a tool's own write (it saw only its change). */
+  by: "read" | "write";
 }
 
 /**
@@ -18,8 +20,16 @@ export class ReadTracker {
   private readonly records = new Map<string, ReadRecord>();
 
   /** Records that the model has seen `path` as it is now (after a Read, or after its own Write/Edit). */
-  record(path: string, stats: Pick<Stats, "mtimeMs" | "size">): void {
-    this.records.set(path, { mtimeMs: stats.mtimeMs, size: stats.size });
+  record(path: string, stats: Pick<Stats, "mtimeMs" | "size">, by: "read" | "write" = "read"): void {
+    this.records.set(path, { mtimeMs: stats.mtimeMs, size: stats.size, by });
+  }
+
+  /**
+   * True when the newest record of `path` is a Write or Edit of this run rather than a Read: the file then holds
+   * changes the model made but has not Read back (several Edits of one turn land one after another).
+   */
+  changedByTool(path: string): boolean {
+    return this.records.get(path)?.by === "write";
   }
 
   /** The files seen so far with their mtime then (for the "a file you Read changed on disk" reminder). */

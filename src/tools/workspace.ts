@@ -43,7 +43,7 @@ export class Workspace {
     } catch (error) {
       throw new ToolError(`Cannot resolve ${path}: ${(error as Error).message}`);
     }
-    const realRoots = await Promise.all(this.roots.map((root) => resolveRealPath(root)));
+    const realRoots = await this.realRoots();
     if (realRoots.some((root) => isInside(root, real))) return real;
     const lexicallyInside =
       this.roots.some((root) => isInside(root, absolute)) ||
@@ -55,6 +55,11 @@ export class Workspace {
       );
     }
     throw new ToolError(`Access denied: ${path} (${absolute}) is outside the workspace. ${where}`);
+  }
+
+  /** The real paths of the roots (links resolved), where writes must stay. */
+  realRoots(): Promise<string[]> {
+    return Promise.all(this.roots.map((root) => resolveRealPath(root)));
   }
 
   /** `path` relative to the working folder when inside it (shorter for the model), else absolute. */
