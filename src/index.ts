@@ -2,16 +2,28 @@
  * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
  * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
  * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
- * permissions, skills and sessions. `mitsu/simulator` and `mitsu/stream` are subpath exports.
+ * permissions, skills and sessions, and the composition root that assembles them into the coding agent
+ * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
 export * from "./context/index.js";
+export * from "./harness/index.js";
 export type * from "./loop/agent-event.js";
 export { checkTranscript } from "./loop/check-transcript.js";
+export type * from "./loop/history-replacement.js";
+export { type Journal, type ModelCallInfo, passThroughJournal, type ToolCallInfo } from "./loop/journal.js";
 export type { MaxTokensPolicy } from "./loop/max-tokens-policy.js";
 export type * from "./loop/permission.js";
-export { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./loop/run-agent.js";
+export {
+  type AgentResult,
+  type PrepareRequestInfo,
+  type RunAgentOptions,
+  runAgent,
+  runAgentToEnd,
+} from "./loop/run-agent.js";
 export { INTERRUPTED_MESSAGE } from "./loop/run-tools.js";
+export type * from "./loop/spawn.js";
 export * from "./loop/tool.js";
+export * from "./loop/tool-state.js";
 export { validateInput } from "./loop/validate-input.js";
 export * from "./messages/index.js";
 export * from "./permissions/index.js";

@@ -52,6 +52,29 @@ describe("the built package", () => {
     });
   });
 
+  it("ships the test doubles as mitsu/testing, and none of them inside the runtime folders", async () => {
+    const testing = await import(join(root, "dist", "testing", "index.js"));
+    const mitsu = await import(join(root, "dist", "index.js"));
+    const provider = new testing.TestProvider([testing.textTurn("scripted")]);
+    const result = await mitsu.runAgentToEnd({
+      provider,
+      model: "m",
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    });
+    expect(result.lastMessage.content[0].text).toBe("scripted");
+    expect(provider.requests).toHaveLength(1);
+    expect(typeof testing.testSkill).toBe("function");
+    expect(mitsu.TestProvider).toBeUndefined();
+    const doubles = execFileSync(
+      "find",
+      [join(root, "dist"), "-name", "test-*.js", "-not", "-path", "*/testing/*"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(doubles.trim()).toBe("");
+  });
+
   it("the mitsu binary runs: --version, and a clear error without a key", () => {
     const bin = join(root, "dist", "cli", "bin.js");
     const version = execFileSync(process.execPath, [bin, "--version"], { encoding: "utf8" }).trim();

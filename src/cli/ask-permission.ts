@@ -42,8 +42,9 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
 
   async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (output && !output.atLineStart) write("\n");
+    const who = request.agentPath ? style.dim(" (asked by a sub-agent)") : "";
     write(
-      `${style.yellow("?")} ${style.bold(showControls(request.display))}\n  ${style.dim(showControls(request.reason))}\n`,
+      `${style.yellow("?")} ${style.bold(showControls(request.display))}${who}\n  ${style.dim(showControls(request.reason))}\n`,
     );
     const always = request.suggestedRules.length > 0;
     const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${showControls(request.suggestedRules.join(", "))})` : ""} / [n]o `;

@@ -1,7 +1,7 @@
+import type { TrustQuestion } from "../harness/index.js";
 import type { LineInput } from "./line-input.js";
 import type { Style } from "./style.js";
 import { showControls } from "./terminal-text.js";
-import type { TrustQuestion } from "./workspace-trust.js";
 
 /** The start-up question: may this folder's own files grant permissions? Ended input is a no. */
 export async function askTrust(

@@ -1,6 +1,6 @@
+import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
-import type { Session } from "./build-session.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
@@ -13,7 +13,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
 ];
 
 export interface BuiltinContext {
-  session: Session;
+  agent: CodingAgent;
   style: Style;
   write: (text: string) => void;
   /** Usage summed over every run of this process. */
@@ -35,7 +35,7 @@ export async function runBuiltinCommand(
     case "exit":
       return "exit";
     case "help":
-      write(`${builtinHelp(context.session, style)}\n`);
+      write(`${builtinHelp(context.agent, style)}\n`);
       return "done";
     case "clear":
       await context.clear();
@@ -54,7 +54,7 @@ export async function runBuiltinCommand(
 }
 
 /** `/help`: the built-ins, then the discovered commands and skills. */
-export function builtinHelp(session: Session, style: Style): string {
+export function builtinHelp(agent: CodingAgent, style: Style): string {
   const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
   const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
   return [
@@ -62,6 +62,6 @@ export function builtinHelp(session: Session, style: Style): string {
     ...builtins,
     "",
     style.bold("Commands and skills"),
-    stripControls(formatSlashHelp(session.catalog)),
+    stripControls(formatSlashHelp(agent.skills)),
   ].join("\n");
 }

@@ -1,3 +1,5 @@
+import type { PermissionMode } from "../permissions/index.js";
+
 /** What the command line says, after parsing and checking. */
 export interface CliOptions {
   prompt: string | undefined;
@@ -24,14 +26,6 @@ export interface CliOptions {
   verbose: boolean;
 }
 
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "plan";
-
-export const PERMISSION_MODES: readonly PermissionMode[] = [
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-];
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
 

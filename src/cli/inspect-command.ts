@@ -1,8 +1,5 @@
 import { sizeBreakdown } from "../context/index.js";
-import { toToolDefinition } from "../loop/tool.js";
-import type { ModelRequest } from "../providers/provider.js";
-import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
-import { buildSession } from "./build-session.js";
+import { createCodingAgent } from "../harness/index.js";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
@@ -27,7 +24,7 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
   const env = { ...io.env };
   for (const key of PLACEHOLDER_KEYS) env[key] ??= "<not set>";
   const model = withProvider(options.model, options.provider);
-  const session = await buildSession({
+  const agent = await createCodingAgent({
     cwd: io.cwd,
     home: io.home,
     env,
@@ -35,28 +32,19 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     permissionMode: "default",
     addDirs: options.addDirs,
     toolProtocol: options.toolProtocol,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
+    session: { log: false },
   });
-  let text = options.prompt;
-  const slash = parseSlash(text);
-  if (slash) {
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
-      io.stderr.write(`mitsu: unknown command /${slash.name}\n`);
-      return 1;
-    }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
+  const expansion = agent.expandSlash(options.prompt);
+  if (expansion.kind === "unknown") {
+    io.stderr.write(`mitsu: unknown command /${expansion.name}\n`);
+    return 1;
   }
-  const request: ModelRequest = {
-    model: session.model,
-    system: session.context.system,
-    tools: session.tools.map((t) => toToolDefinition(t)),
-    messages: [{ role: "user", content: [{ type: "text", text }] }],
-    maxTokens: options.maxTokens ?? Math.min(session.maxOutputTokens, 32_000),
-  };
-  const prepared = await session.context.prepareRequest(request, { turn: 1 });
-  const encoded = session.provider.encode(prepared);
+  const text = expansion.kind === "prompt" ? expansion.text : options.prompt;
+  const prepared = await agent.previewRequest(text);
+  await agent.close();
+  const encoded = agent.provider.encode(prepared);
   if (options.json) {
     io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;

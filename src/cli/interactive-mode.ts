@@ -1,25 +1,16 @@
 import { createInterface } from "node:readline/promises";
-import { addUsage, emptyUsage, type Message } from "../messages/index.js";
-import type { SessionLog } from "../session/index.js";
-import { activateSkill, expandInvocation, findSlashTarget, parseSlash } from "../skills/index.js";
+import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import { addUsage, emptyUsage } from "../messages/index.js";
+import { parseSlash } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { askTrust } from "./ask-trust.js";
-import { buildSession, type Session, sessionConfigFor } from "./build-session.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
-import { runPrompt } from "./run-prompt.js";
-import {
-  closeSessionLogs,
-  loadResumedSession,
-  newSessionLog,
-  type OpenedLogs,
-  openSessionLog,
-  resumedConfig,
-} from "./session-transcript.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
@@ -27,12 +18,6 @@ import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
 export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
-
-/** What one conversation holds between prompts; `/clear` replaces it. */
-interface Conversation {
-  history: Message[];
-  log: SessionLog | undefined;
-}
 
 /**
  * `mitsu` at a terminal: a `> ` prompt, each line one run through the loop with the transcript so far, the
@@ -49,8 +34,6 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
   const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
-  /** The session files this run holds locked; released however it ends. */
-  const opened: OpenedLogs = { resumed: undefined, log: undefined };
   try {
     const output = createHeldOutput(write);
     const permissions = createPermissionPrompt({ input, write, output, style });
@@ -78,19 +61,14 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
     });
-    const resumed = loadResumedSession(options, io, warn);
-    opened.resumed = resumed;
-    const session = await buildSession(
-      sessionConfigFor(options, io, {
+    const agent = await createCodingAgent(
+      agentOptionsFor(options, io, {
         ask: (request) => permissions.ask(request),
         askTrust: (question) => askTrust(question, { input, write, style }),
         onWarning: warn,
-        ...resumedConfig(resumed),
       }),
     );
-    const conversation: Conversation = openSessionLog(resumed, options, session, io);
-    opened.log = conversation.log;
-    write(banner(session, io.cwd, style, conversation.history.length));
+    write(banner(agent, io.cwd, style, agent.history.length));
     let usage = emptyUsage();
 
     const onSignal = () => {
@@ -108,48 +86,31 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (line === undefined || io.signal?.aborted) break;
         emptyInterrupts = 0;
         const text = await promptText(line, {
-          session,
+          agent,
           style,
           write,
           usage: () => usage,
-          clear: async () => {
-            await session.renew();
-            conversation.history = [];
-            // The earlier conversation's file is done with: another mitsu may continue it now.
-            closeSessionLogs(opened);
-            conversation.log = options.noSessionLog ? undefined : newSessionLog(session, io);
-            Object.assign(opened, { resumed: undefined, log: conversation.log });
-          },
+          clear: () => agent.clear(),
         });
         if (text === "exit") break;
         if (text === undefined) continue;
 
         run = new AbortController();
-        const result = await runPrompt({
-          session,
-          history: conversation.history,
-          prompt: text,
-          maxTurns: options.maxTurns,
-          ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-          signal: run.signal,
-          onEvent: renderer(session, style, output, io.stdout),
-          onMessage: (message) => conversation.log?.append(message),
-        }).finally(() => {
+        const render = renderer(agent, style, output, io.stdout);
+        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
+        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
-        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        conversation.history = result.messages;
         usage = addUsage(usage, result.usage);
         if (input.closed) break;
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
-      await session.flush();
+      await agent.close();
     }
     write("\n");
     return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
-    closeSessionLogs(opened);
     input.close();
   }
 }
@@ -169,16 +130,24 @@ async function promptText(
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
-  const target = findSlashTarget(slash.name, context.session.catalog);
-  if (!target) {
+  const expansion = context.agent.expandSlash(text);
+  if (expansion.kind === "unknown") {
     context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
     return undefined;
   }
-  activateSkill(context.session.toolState, target);
-  return expandInvocation(target, slash.args);
+  return expansion.kind === "prompt" ? expansion.text : text;
 }
 
-function renderer(session: Session, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
+/** Feeds a run's events to `onEvent` and resolves with its result. */
+async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => void): Promise<R> {
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return next.value;
+    onEvent(next.value);
+  }
+}
+
+function renderer(agent: CodingAgent, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
   return createTextRenderer({
     write: output.write,
     // A running command's last line, kept off a permission question by the held output.
@@ -186,16 +155,16 @@ function renderer(session: Session, style: Style, output: HeldOutput, stdout: In
     writeStatus: output.status,
     columns: () => (stdout as NodeJS.WriteStream).columns,
     style,
-    summarize: (block) => session.summarize(block),
-    showsInputLive: (name) => session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-    errorHint: (error) => errorHint(error, session.providerName),
+    summarize: (block) => agent.summarize(block),
+    showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+    errorHint: (error) => errorHint(error, agent.providerName),
   });
 }
 
-function banner(session: Session, cwd: string, style: Style, resumed: number): string {
-  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${session.provider.api}:${session.model} · ${cwd}`)}`;
+function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
-  const { mode, origin } = session.permissionMode;
-  const permissions = `permission mode: ${mode} (from ${origin})${session.trusted ? "" : "; folder not trusted"}`;
+  const { mode, origin } = agent.permissionMode;
+  const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
   return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

@@ -1,12 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import {
-  type CliOptions,
-  DEFAULT_MODEL,
-  OUTPUT_FORMATS,
-  PERMISSION_MODES,
-  type PermissionMode,
-  splitToolRules,
-} from "./cli-options.js";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
+import { type CliOptions, DEFAULT_MODEL, OUTPUT_FORMATS, splitToolRules } from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
 import { interactiveMode } from "./interactive-mode.js";
 import { type PrintIo, printMode } from "./print-mode.js";

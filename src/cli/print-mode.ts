@@ -1,26 +1,11 @@
 import { stripVTControlCharacters } from "node:util";
-import type { AgentEvent } from "../loop/agent-event.js";
-import type { AgentResult } from "../loop/run-agent.js";
-import type { Message } from "../messages/index.js";
-import {
-  activateSkill,
-  expandInvocation,
-  findSlashTarget,
-  formatSlashHelp,
-  parseSlash,
-} from "../skills/index.js";
-import { buildSession, sessionConfigFor } from "./build-session.js";
+import { createCodingAgent } from "../harness/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { formatSlashHelp, parseSlash } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { runPrompt } from "./run-prompt.js";
-import {
-  closeSessionLogs,
-  loadResumedSession,
-  type OpenedLogs,
-  openSessionLog,
-  resumedConfig,
-} from "./session-transcript.js";
-import { colorEnabled, createStyle, type Style } from "./style.js";
+import { colorEnabled, createStyle } from "./style.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -54,100 +39,78 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
   }
-  const resumed = loadResumedSession(options, io, warn);
-  const opened: OpenedLogs = { resumed, log: undefined };
+  const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
-    return await printSession(options, io, opened, { style, notice, warn, prompt });
-  } finally {
-    closeSessionLogs(opened);
-  }
-}
-
-/** The rest of `printMode`, once the session to continue (if any) is loaded and locked. */
-async function printSession(
-  options: CliOptions,
-  io: PrintIo,
-  opened: OpenedLogs,
-  ui: { style: Style; notice: (text: string) => void; warn: (message: string) => void; prompt: string },
-): Promise<number> {
-  const { style, notice, warn, prompt } = ui;
-  const { resumed } = opened;
-  const session = await buildSession(
-    sessionConfigFor(options, io, { onWarning: warn, ...resumedConfig(resumed) }),
-  );
-
-  if (options.verbose && options.outputFormat === "text") {
-    const { mode, origin } = session.permissionMode;
-    notice(
-      style.dim(
-        `permission mode: ${mode} (from ${origin})${session.trusted ? "" : "; folder not trusted"}\n`,
-      ),
-    );
-  }
-
-  let text = prompt;
-  const slash = parseSlash(prompt);
-  if (slash) {
-    if (slash.name === "help") {
-      io.stdout.write(`${stripControls(formatSlashHelp(session.catalog))}\n`);
+    if (options.verbose && options.outputFormat === "text") {
+      const { mode, origin } = agent.permissionMode;
+      notice(
+        style.dim(
+          `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}\n`,
+        ),
+      );
+    }
+    let text = prompt;
+    if (parseSlash(prompt)?.name === "help") {
+      io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
       return 0;
     }
-    const target = findSlashTarget(slash.name, session.catalog);
-    if (!target) {
+    const slash = agent.expandSlash(prompt);
+    if (slash.kind === "unknown") {
       io.stderr.write(
         `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
       );
       return 1;
     }
-    text = expandInvocation(target, slash.args);
-    activateSkill(session.toolState, target);
+    if (slash.kind === "prompt") text = slash.text;
+
+    const render =
+      options.outputFormat === "text"
+        ? createTextRenderer({
+            write: (s) => io.stdout.write(s),
+            notice,
+            errorHint: (error) => errorHint(error, agent.providerName),
+            style,
+            summarize: (b) => agent.summarize(b),
+            usagePerTurn: options.verbose,
+            // A running command's last line under its call, only where it can be redrawn in place.
+            liveStatus: io.stdout.isTTY === true,
+            columns: () => (io.stdout as NodeJS.WriteStream).columns,
+            showsInputLive: (name) =>
+              agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+          })
+        : options.outputFormat === "stream-json"
+          ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
+          : () => {};
+
+    const run = agent.prompt(text, {
+      ...(io.signal ? { signal: io.signal } : {}),
+      liveInput: options.outputFormat !== "json",
+    });
+    let result: AgentResult;
+    for (;;) {
+      const next = await run.next();
+      if (next.done) {
+        result = next.value;
+        break;
+      }
+      render(next.value);
+    }
+    await agent.close();
+    const sessionPath = agent.sessionPath;
+    if (options.outputFormat === "json") {
+      io.stdout.write(`${terminalJson(jsonResult(result, sessionPath, agent.resumedMessages))}\n`);
+    } else if (options.outputFormat === "text" && options.verbose) {
+      const u = result.usage;
+      notice(
+        style.dim(
+          `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${sessionPath ? `; session ${sessionPath}` : ""}\n`,
+        ),
+      );
+    }
+    return exitCodeFor(result);
+  } finally {
+    await agent.close();
   }
-
-  const { history, log } = openSessionLog(resumed, options, session, io);
-  opened.log = log;
-  const render =
-    options.outputFormat === "text"
-      ? createTextRenderer({
-          write: (s) => io.stdout.write(s),
-          notice,
-          errorHint: (error) => errorHint(error, session.providerName),
-          style,
-          summarize: (b) => session.summarize(b),
-          usagePerTurn: options.verbose,
-          // A running command's last line under its call, only where it can be redrawn in place.
-          liveStatus: io.stdout.isTTY === true,
-          columns: () => (io.stdout as NodeJS.WriteStream).columns,
-          showsInputLive: (name) =>
-            session.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-        })
-      : options.outputFormat === "stream-json"
-        ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
-        : () => {};
-
-  const result = await runPrompt({
-    session,
-    history,
-    prompt: text,
-    maxTurns: options.maxTurns,
-    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-    onEvent: render,
-    ...(log ? { onMessage: (m: Message) => log.append(m) } : {}),
-    liveInput: options.outputFormat !== "json",
-  });
-  await session.flush();
-
-  if (options.outputFormat === "json") {
-    io.stdout.write(`${terminalJson(jsonResult(result, log?.path, history.length))}\n`);
-  } else if (options.outputFormat === "text" && options.verbose) {
-    const u = result.usage;
-    notice(
-      style.dim(
-        `tokens: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write${log ? `; session ${log.path}` : ""}\n`,
-      ),
-    );
-  }
-  return exitCodeFor(result);
 }
 
 function finalText(result: AgentResult): string {

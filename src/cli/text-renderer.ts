@@ -42,7 +42,8 @@ export interface TextRendererOptions {
  * `● Summary`, eagerly streamed string inputs (a file's content) live under the call, indented, and a few
  * lines of each result. A result that does not follow its own call (parallel calls) is preceded by the call's
  * summary again, so that each result says which call it answers. With `liveStatus`, a running call's
- * progress shows as one status line under it (see the option). Holds only the state of the block being
+ * progress shows as one status line under it (see the option). A sub-agent's tool calls show as dim `↳` lines
+ * (see `renderChild`). Holds only the state of the block being
  * streamed (and one line per running call), so it is O(1) per delta.
  *
  * Nothing the model, a tool or a server wrote reaches the terminal with its control sequences: streamed text
@@ -129,7 +130,23 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     });
   };
 
+  /**
+   * A sub-agent's events (a Task call's child): only its tool calls, one dim line each under the Task call,
+   * indented by depth, and its warnings. Its text is its answer to the Task tool, which shows it as the result.
+   */
+  const renderChild = (event: AgentEvent) => {
+    if (event.type === "warning") return notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
+    if (event.type !== "tool-call-start") return;
+    eraseStatus();
+    newline();
+    out(style.dim(`${"  ".repeat(event.agentPath.length)}↳ ${summarize(event.block)}\n`));
+    // The Task call's result then names its call again: other lines came between.
+    lastCall = undefined;
+  };
+
   return (event) => {
+    // Tolerant of events built by hand without a path (a replayed stream-json log): they are the top level's.
+    if ((event.agentPath?.length ?? 0) > 0) return renderChild(event);
     switch (event.type) {
       case "text-delta":
         out(safe(event.id, event.delta));

@@ -78,7 +78,16 @@ export interface Context {
    * the result with the previous request (a `prefix-broken` warning names the first difference).
    * Returns a new request; the argument is not changed.
    */
-  prepareRequest(request: ModelRequest, info: { turn: number }): Promise<ModelRequest>;
+  prepareRequest(request: ModelRequest, info: PrepareInfo): Promise<ModelRequest>;
+}
+
+/** What the loop tells `prepareRequest` (the loop's `PrepareRequestInfo`; `warn` and `newEpoch` optional). */
+export interface PrepareInfo {
+  turn: number;
+  /** This request follows a history replacement: a new prefix epoch, named by `reason` in the diagnostics. */
+  newEpoch?: { reason: string };
+  /** Where warnings found while preparing go (the loop yields them as `warning` events), besides `onWarning`. */
+  warn?: (code: string, message: string) => void;
 }
 
 export async function createContext(options: CreateContextOptions): Promise<Context> {
@@ -101,9 +110,11 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
   const diagnostics: PrefixReport[] = [];
   const warnings: ContextWarning[] = [];
   let currentTurn = 0;
+  let currentWarn: PrepareInfo["warn"];
   const warn = (warning: ContextWarning) => {
     warnings.push(warning);
     options.onWarning?.(warning);
+    currentWarn?.(warning.code, warning.message);
   };
 
   let instructions: ProjectInstructions | undefined;
@@ -177,25 +188,41 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
     instructions: () => instructions,
     async prepareRequest(request, info) {
       currentTurn = info.turn;
-      const messages = await withReminders(request, info.turn);
-      let prepared: ModelRequest = { ...request, messages };
-      if (options.cacheBreakpoints !== false) {
-        prepared = applyCacheBreakpoints(prepared, options.cacheTtl ? { ttl: options.cacheTtl } : {});
+      currentWarn = info.warn;
+      try {
+        return await prepare(request, info);
+      } finally {
+        currentWarn = undefined;
       }
-      if (previous) {
-        const report = comparePrefix(previous, prepared);
-        diagnostics.push(report);
-        if (!report.ok) {
-          warn({
-            code: "prefix-broken",
-            turn: info.turn,
-            message: `This request does not extend the previous one (${report.difference}): the prompt cache cannot be read past that point.`,
-            report,
-          });
-        }
-      }
-      previous = prepared;
-      return prepared;
     },
   };
+
+  async function prepare(request: ModelRequest, info: PrepareInfo): Promise<ModelRequest> {
+    if (info.newEpoch) {
+      // A replaced history (compaction) is a new conversation prefix: nothing before it is history any more.
+      previous = undefined;
+      lastPrepared = undefined;
+    }
+    const messages = await withReminders(request, info.turn);
+    let prepared: ModelRequest = { ...request, messages };
+    if (options.cacheBreakpoints !== false) {
+      prepared = applyCacheBreakpoints(prepared, options.cacheTtl ? { ttl: options.cacheTtl } : {});
+    }
+    if (info.newEpoch) {
+      diagnostics.push({ ok: true, epoch: info.newEpoch.reason });
+    } else if (previous) {
+      const report = comparePrefix(previous, prepared);
+      diagnostics.push(report);
+      if (!report.ok) {
+        warn({
+          code: "prefix-broken",
+          turn: info.turn,
+          message: `This request does not extend the previous one (${report.difference}): the prompt cache cannot be read past that point.`,
+          report,
+        });
+      }
+    }
+    previous = prepared;
+    return prepared;
+  }
 }

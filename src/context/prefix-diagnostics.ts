@@ -10,6 +10,11 @@ export interface PrefixReport {
    * `system[1] changed`, `tools[3] removed`, `messages[4].content[0] changed`, `messages[2] removed`.
    */
   difference?: string;
+  /**
+   * Set when this request starts a new prefix epoch on purpose (the history was replaced, e.g. "compacted"):
+   * it is not compared with the previous request, and `ok` is true — a new cache prefix, not a broken one.
+   */
+  epoch?: string;
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { AgentPath } from "./agent-event.js";
 import type { Tool } from "./tool.js";
+import type { ToolState } from "./tool-state.js";
 
 export type PermissionDecision =
   | { behavior: "allow" /** replaces the input, e.g. after a user's edit */; input?: Record<string, unknown> }
@@ -10,7 +12,10 @@ export type CanUseTool = (
   input: Record<string, unknown>,
   context: {
     toolUseId: string;
-    signal: AbortSignal /** the run's ToolContext.state */;
-    state?: Map<string, unknown>;
+    signal: AbortSignal;
+    /** The run's `ToolContext.state` (an active skill's pre-approved rules live there). */
+    state?: ToolState;
+    /** The agent asking: empty at the top level; a sub-agent's calls are decided by its parent's checker. */
+    agentPath?: AgentPath;
   },
 ) => Promise<PermissionDecision> | PermissionDecision;

@@ -2,10 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { StreamEvent } from "../stream/stream-event.js";
-import type { AgentEvent } from "./agent-event.js";
-import { checkTranscript } from "./check-transcript.js";
-import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
-import { INTERRUPTED_MESSAGE } from "./run-tools.js";
 import {
   errorTurn,
   messageEvents,
@@ -15,8 +11,15 @@ import {
   textTurn,
   toolTurn,
   toolUse,
-} from "./test-provider.js";
+} from "../testing/test-provider.js";
+import type { AgentEvent } from "./agent-event.js";
+import { checkTranscript } from "./check-transcript.js";
+import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
+import { INTERRUPTED_MESSAGE } from "./run-tools.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
+import { ToolState, toolStateKey } from "./tool-state.js";
+
+const COUNT = toolStateKey("count", () => ({ n: 0 }));
 
 const prompt: Message = { role: "user", content: [{ type: "text", text: "fix the bug" }] };
 
@@ -45,7 +48,7 @@ async function run(scripts: Script[], options: Options = {}, onEvent?: (event: A
     events.push(next.value);
     onEvent?.(next.value);
   }
-  expect(events.at(-1)).toEqual({ type: "agent-end", ...result });
+  expect(events.at(-1)).toEqual({ type: "agent-end", ...result, agentPath: options.agentPath ?? [] });
   expect(events.filter((e) => e.type === "agent-end")).toHaveLength(1);
   // Invariant 1: whatever happened, a run that started from a valid transcript hands back a valid one.
   if (checkTranscript(options.messages ?? [prompt]).length === 0)
@@ -83,8 +86,8 @@ describe("runAgent", () => {
       "agent-end",
     ]);
     expect(events.filter((e) => e.type === "text-delta")).toEqual([
-      { type: "text-delta", id: "0", delta: "Hello ", turn: 1 },
-      { type: "text-delta", id: "0", delta: "there", turn: 1 },
+      { type: "text-delta", id: "0", delta: "Hello ", turn: 1, agentPath: [] },
+      { type: "text-delta", id: "0", delta: "there", turn: 1, agentPath: [] },
     ]);
     const request = provider.requests[0];
     expect(request).toEqual({
@@ -711,9 +714,9 @@ describe("runAgent", () => {
 
   it("passes the signal and liveInput to the provider and shares toolState between calls", async () => {
     const controller = new AbortController();
-    const toolState = new Map<string, unknown>();
+    const toolState = new ToolState();
     const counter = makeTool("Count", async (_input, { state }) => {
-      state.set("n", ((state.get("n") as number | undefined) ?? 0) + 1);
+      state.get(COUNT).n++;
       return "ok";
     });
     const { provider } = await run(
@@ -726,7 +729,7 @@ describe("runAgent", () => {
       },
     );
     expect(provider.callOptions[0]).toEqual({ signal: controller.signal, liveInput: false });
-    expect(toolState.get("n")).toBe(2);
+    expect(toolState.get(COUNT).n).toBe(2);
   });
 
   it("runAgentToEnd resolves with the agent-end payload", async () => {

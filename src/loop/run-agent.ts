@@ -10,8 +10,11 @@ import {
   type Usage,
 } from "../messages/index.js";
 import type { CallOptions, ModelRequest, Provider } from "../providers/provider.js";
-import type { AgentEvent, AgentStopReason } from "./agent-event.js";
+import type { AgentEvent, AgentPath, AgentResult, AgentStopReason } from "./agent-event.js";
+import { AsyncQueue } from "./async-queue.js";
 import { checkTranscript } from "./check-transcript.js";
+import type { HistoryReplacedInfo, ReplaceHistory } from "./history-replacement.js";
+import type { Journal } from "./journal.js";
 import {
   cutCallMessage,
   cutToolCall,
@@ -20,8 +23,24 @@ import {
   notRunInCutMessage,
 } from "./max-tokens-policy.js";
 import type { CanUseTool } from "./permission.js";
-import { errorResult, INTERRUPTED_MESSAGE, runTools } from "./run-tools.js";
+import { errorResult, INTERRUPTED_MESSAGE, type RunToolsOptions, runTools } from "./run-tools.js";
+import type { Spawner } from "./spawn.js";
 import { type Tool, toToolDefinition } from "./tool.js";
+import { ToolState } from "./tool-state.js";
+
+export type { AgentResult };
+
+/** What `prepareRequest` is told besides the request. */
+export interface PrepareRequestInfo {
+  turn: number;
+  /**
+   * Set on the first request after the history was replaced: this request starts a new prompt-cache epoch
+   * for `reason`, so it is not compared with the one before (the prefix diagnostic names the epoch instead).
+   */
+  newEpoch?: { reason: string };
+  /** Reports a warning; the loop yields it as a `warning` event right after `prepareRequest` returns. */
+  warn: (code: string, message: string) => void;
+}
 
 export interface RunAgentOptions {
   provider: Provider;
@@ -43,9 +62,16 @@ export interface RunAgentOptions {
    * Called before each request with the request about to be sent; may return a changed request (the context
    * module adds `<system-reminder>` blocks and cache breakpoints here). What it returns is what is sent AND
    * what is stored in the transcript (history is append-only, as sent). It may change and add messages, but
-   * not remove any.
+   * not remove any: removing is `replaceHistory`'s job.
    */
-  prepareRequest?: (request: ModelRequest, info: { turn: number }) => ModelRequest | Promise<ModelRequest>;
+  prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+  /** The sanctioned history-replacement step (compaction); see `ReplaceHistory`. */
+  replaceHistory?: ReplaceHistory;
+  /**
+   * The session-log hook for a replaced history: awaited before the replaced history's first request. If it
+   * throws, the run stops with reason `error` (nothing unlogged is sent).
+   */
+  onHistoryReplaced?: (info: HistoryReplacedInfo) => void | Promise<void>;
   /**
    * The session-log hook: called once with each message that enters the transcript, in the form that is sent,
    * before the next request is sent. That is the caller's last message when it is a user message (the new
@@ -54,17 +80,26 @@ export interface RunAgentOptions {
    * of the run. If it throws, the run stops with reason `error`: a message that cannot be logged is never sent.
    */
   onMessage?: (message: Message) => void | Promise<void>;
+  /** Session-log hook before each tool's `run`; see `RunToolsOptions.onToolStart`. */
+  onToolStart?: RunToolsOptions["onToolStart"];
+  /** Session-log hook with each tool result as it is settled; see `RunToolsOptions.onToolResult`. */
+  onToolResult?: RunToolsOptions["onToolResult"];
   temperature?: number;
   thinkingBudget?: number;
   providerOptions?: ModelRequest["providerOptions"];
   /** Passed to the provider (`CallOptions.liveInput`): false when nobody shows tool input as it streams. */
   liveInput?: boolean;
-  /** `ToolContext.state`, shared by the tools of the run. Default: a new Map. */
-  toolState?: Map<string, unknown>;
+  /** `ToolContext.state`, shared by the tools of the run (and of later runs of the conversation). Default: new. */
+  toolState?: ToolState;
+  /** Tags every event and `ToolContext.agentPath`; default `[]` (the top level). A spawner sets it for a child. */
+  agentPath?: AgentPath;
+  /** Wraps each model call and each tool call (durable runs, replay); see `Journal`. Default: straight through. */
+  journal?: Journal;
+  /** Gives tools `ToolContext.spawn`, to start sub-agents; see `Spawner`. */
+  spawn?: Spawner;
+  /** The model's context window in tokens, handed to `replaceHistory` (so it can tell how full it is). */
+  contextWindow?: number;
 }
-
-/** How a run ended: the payload of its `agent-end` event. */
-export type AgentResult = Omit<Extract<AgentEvent, { type: "agent-end" }>, "type">;
 
 type AgentError = { type: string; message: string };
 
@@ -119,14 +154,15 @@ function notRunMessage(reason: AgentStopReason, error: AgentError | undefined): 
  * what arrived, less the blocks no API takes back (see `sendableContent`).
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
-  const { provider, model, canUseTool, onMessage, prepareRequest } = options;
+  const { provider, model, canUseTool, onMessage, prepareRequest, replaceHistory, journal } = options;
+  const agentPath = options.agentPath ?? [];
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const baseMaxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
   const retryCut = options.maxTokensPolicy?.retry ?? true;
   const maxTokensCap = options.maxTokensPolicy?.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP;
   const signal = options.signal ?? new AbortController().signal;
   const tools = options.tools ?? [];
-  const state = options.toolState ?? new Map<string, unknown>();
+  const state = options.toolState ?? new ToolState();
   const system: TextBlock[] =
     typeof options.system === "string"
       ? options.system === ""
@@ -142,6 +178,9 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   let usage: Usage = emptyUsage();
   let lastMessage: AssistantMessage | undefined;
   let turn = 0;
+  let lastInputTokens: number | undefined;
+  /** Set when the history was replaced; given to the next `prepareRequest` as `newEpoch`. */
+  let newEpoch: { reason: string } | undefined;
 
   /** Gives the unreported messages to `onMessage`; returns the error if it threw. */
   const report = async (): Promise<AgentError | undefined> => {
@@ -161,12 +200,12 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
   function* answer(calls: ToolUseBlock[], results: ToolResultBlock[]): Generator<AgentEvent> {
     for (const [i, block] of calls.entries()) {
       const result = results[i] as ToolResultBlock;
-      yield { type: "tool-call-start", turn, block };
-      yield { type: "tool-call-end", turn, block, result, durationMs: 0 };
+      yield { type: "tool-call-start", turn, agentPath, block };
+      yield { type: "tool-call-end", turn, agentPath, block, result, durationMs: 0 };
     }
     const message: Message = { role: "user", content: results };
     messages.push(message);
-    yield { type: "message", turn, message };
+    yield { type: "message", turn, agentPath, message };
   }
 
   async function* end(reason: AgentStopReason, error?: AgentError): AsyncGenerator<AgentEvent, AgentResult> {
@@ -187,8 +226,95 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     const result: AgentResult = { reason, messages, usage };
     if (lastMessage) result.lastMessage = lastMessage;
     if (error) result.error = error;
-    yield { type: "agent-end", ...result };
+    yield { type: "agent-end", ...result, agentPath };
     return result;
+  }
+
+  /**
+   * Asks `replaceHistory` whether to replace the transcript before this turn's request; swaps in a valid
+   * replacement. Returns the run's result when the run has to end.
+   */
+  async function* replace(): AsyncGenerator<AgentEvent, AgentResult | undefined> {
+    let replacement: Awaited<ReturnType<ReplaceHistory>>;
+    try {
+      const info: Parameters<ReplaceHistory>[1] = { turn, usage, signal };
+      if (lastInputTokens !== undefined) info.lastInputTokens = lastInputTokens;
+      if (options.contextWindow !== undefined) info.contextWindow = options.contextWindow;
+      replacement = await replaceHistory?.(messages, info);
+    } catch (error) {
+      return yield* end("error", {
+        type: "replace_history_error",
+        message: `replaceHistory failed: ${errorMessage(error)}`,
+      });
+    }
+    if (!replacement) return undefined;
+    const problems = checkTranscript(replacement.messages);
+    if (replacement.messages.length === 0) problems.push("the replacement history is empty");
+    if (problems.length > 0) {
+      const message = `replaceHistory returned an invalid transcript: ${problems.join("; ")}`;
+      return yield* end("error", { type: "invalid_transcript", message });
+    }
+    const before = messages.length;
+    messages = [...replacement.messages];
+    // A trailing user message is reported like a new prompt: after prepareRequest, as sent.
+    reported = messages.length - (messages.at(-1)?.role === "user" ? 1 : 0);
+    try {
+      await options.onHistoryReplaced?.({
+        reason: replacement.reason,
+        before,
+        messages: messages.slice(0, reported),
+      });
+    } catch (error) {
+      return yield* end("error", {
+        type: "on_message_error",
+        message: `onHistoryReplaced failed: ${errorMessage(error)}`,
+      });
+    }
+    newEpoch = { reason: replacement.reason };
+    yield {
+      type: "history-replaced",
+      turn,
+      agentPath,
+      reason: replacement.reason,
+      before,
+      after: messages.length,
+    };
+    return undefined;
+  }
+
+  /**
+   * One model call through the journal: the stream's events go through a queue (the journal holds the call
+   * and resolves with the message, or with a recorded one without calling it).
+   */
+  async function* journaledCall(
+    request: ModelRequest,
+  ): AsyncGenerator<AgentEvent, { message: AssistantMessage } | { error: AgentError }> {
+    const queue = new AsyncQueue<AgentEvent>();
+    const call = async (): Promise<AssistantMessage> => {
+      let streamed: AssistantMessage | undefined;
+      try {
+        for await (const event of provider.stream(request, callOptions)) {
+          if (event.type === "message-end") streamed = event.message;
+          queue.push({ ...event, turn, agentPath });
+        }
+      } catch (error) {
+        streamed ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
+      }
+      return (
+        streamed ?? failedMessage("provider_error", "The provider stream ended without a message-end event")
+      );
+    };
+    const settled = (journal as Journal)
+      .model({ turn, request, agentPath }, call)
+      .then(
+        (message) => ({ message }),
+        (error: unknown) => ({
+          error: { type: "journal_error", message: `The model journal failed: ${errorMessage(error)}` },
+        }),
+      )
+      .finally(() => queue.close());
+    yield* queue;
+    return await settled;
   }
 
   async function* loop(): AsyncGenerator<AgentEvent, AgentResult> {
@@ -207,6 +333,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       if (turn >= maxTurns) return yield* end("max_turns");
       turn++;
 
+      if (replaceHistory) {
+        const replaced = yield* replace();
+        if (replaced) return replaced;
+      }
       let request: ModelRequest = {
         model,
         system,
@@ -218,14 +348,21 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       if (options.thinkingBudget !== undefined) request.thinkingBudget = options.thinkingBudget;
       if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
       if (prepareRequest) {
+        const warnings: AgentEvent[] = [];
+        const info: PrepareRequestInfo = {
+          turn,
+          warn: (code, message) => warnings.push({ type: "warning", turn, agentPath, code, message }),
+        };
+        if (newEpoch) info.newEpoch = newEpoch;
         try {
-          request = await prepareRequest(request, { turn });
+          request = await prepareRequest(request, info);
         } catch (error) {
           return yield* end("error", {
             type: "prepare_request_error",
             message: `prepareRequest failed: ${errorMessage(error)}`,
           });
         }
+        yield* warnings;
         if (request.messages.length < messages.length) {
           const message =
             "mitsu bug: prepareRequest removed messages from the transcript (history is append-only)";
@@ -239,24 +376,39 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       }
       // Only now does the prepared transcript become the history: one that fails the check is never kept.
       messages = [...request.messages];
+      newEpoch = undefined;
       const logError = await report();
       if (logError) return yield* end("error", logError);
       if (signal.aborted) return yield* end("aborted");
 
-      yield { type: "turn-start", turn, request };
-      let message: AssistantMessage | undefined;
-      try {
-        for await (const event of provider.stream(request, callOptions)) {
-          if (event.type === "message-end") message = event.message;
-          yield { ...event, turn };
+      yield { type: "turn-start", turn, agentPath, request };
+      let message: AssistantMessage;
+      if (journal) {
+        const journaled = yield* journaledCall(request);
+        if ("error" in journaled) return yield* end("error", journaled.error);
+        message = journaled.message;
+      } else {
+        let streamed: AssistantMessage | undefined;
+        try {
+          for await (const event of provider.stream(request, callOptions)) {
+            if (event.type === "message-end") streamed = event.message;
+            yield { ...event, turn, agentPath };
+          }
+        } catch (error) {
+          // The Provider contract says a stream never throws; if one does, it is an error like any other.
+          streamed ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
         }
-      } catch (error) {
-        // The Provider contract says a stream never throws; if one does, it is an error like any other.
-        message ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
+        message =
+          streamed ??
+          failedMessage("provider_error", "The provider stream ended without a message-end event");
       }
-      message ??= failedMessage("provider_error", "The provider stream ended without a message-end event");
       lastMessage = message;
-      if (message.usage) usage = addUsage(usage, message.usage);
+      if (message.usage) {
+        usage = addUsage(usage, message.usage);
+        const u = message.usage;
+        lastInputTokens =
+          u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+      }
       const stop = message.stop_reason;
 
       if (stop === "error") {
@@ -268,7 +420,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         if (content.length > 0) {
           const kept: AssistantMessage = { ...message, content };
           messages.push(kept);
-          yield { type: "message", turn, message: kept };
+          yield { type: "message", turn, agentPath, message: kept };
         }
         return yield* end("aborted");
       }
@@ -280,6 +432,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
           yield {
             type: "warning",
             turn,
+            agentPath,
             code: "max_tokens_retry",
             message: `Output was cut at max_tokens (${maxTokens}) inside a ${cut.name} call; retrying the turn with max_tokens ${next}.`,
           };
@@ -288,7 +441,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
           continue;
         }
         messages.push(message);
-        yield { type: "message", turn, message };
+        yield { type: "message", turn, agentPath, message };
         const cutError = await report();
         if (cutError) return yield* end("error", cutError);
         const calls = toolUses(message);
@@ -315,6 +468,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         yield {
           type: "warning",
           turn,
+          agentPath,
           code: "empty_response",
           message: "The model answered with no content.",
         };
@@ -324,7 +478,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         );
       }
       messages.push(message);
-      yield { type: "message", turn, message };
+      yield { type: "message", turn, agentPath, message };
       const appendError = await report();
       if (appendError) return yield* end("error", appendError);
 
@@ -336,11 +490,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
           turn,
           signal,
           state,
+          agentPath,
           ...(canUseTool ? { canUseTool } : {}),
+          ...(journal ? { journal } : {}),
+          ...(options.spawn ? { spawn: options.spawn } : {}),
+          ...(options.onToolStart ? { onToolStart: options.onToolStart } : {}),
+          ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
         });
         const resultMessage: Message = { role: "user", content: results };
         messages.push(resultMessage);
-        yield { type: "message", turn, message: resultMessage };
+        yield { type: "message", turn, agentPath, message: resultMessage };
         if (signal.aborted) return yield* end("aborted");
         continue;
       }

@@ -1,11 +1,14 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { toolUse } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import type { CanUseTool } from "./permission.js";
 import { batchCalls, INTERRUPTED_MESSAGE, type RunToolsOptions, runTools } from "./run-tools.js";
-import { toolUse } from "./test-provider.js";
 import { type Tool, type ToolContext, ToolError, type ToolOutput } from "./tool.js";
+import { ToolState, toolStateKey } from "./tool-state.js";
+
+const SEEN = toolStateKey("seen", () => ({ n: 0 }));
 
 const anyInput = { type: "object" };
 
@@ -19,7 +22,7 @@ function makeTool(
 
 async function drain(options: Omit<RunToolsOptions, "turn" | "signal" | "state"> & Partial<RunToolsOptions>) {
   const events: AgentEvent[] = [];
-  const run = runTools({ turn: 1, signal: new AbortController().signal, state: new Map(), ...options });
+  const run = runTools({ turn: 1, signal: new AbortController().signal, state: new ToolState(), ...options });
   for (;;) {
     const next = await run.next();
     if (next.done) return { events, results: next.value };
@@ -286,18 +289,18 @@ describe("runTools", () => {
   });
 
   it("passes the signal, the call id and the shared state to the tool", async () => {
-    const state = new Map<string, unknown>([["seen", 0]]);
+    const state = new ToolState();
     const signal = new AbortController().signal;
     const contexts: ToolContext[] = [];
     const tool = makeTool("T", async (_input, context) => {
       contexts.push(context);
-      context.state.set("seen", (context.state.get("seen") as number) + 1);
+      context.state.get(SEEN).n++;
       return "ok";
     });
     await drain({ calls: [toolUse("a", "T"), toolUse("b", "T")], tools: [tool], state, signal });
     expect(contexts.map((c) => c.toolUseId)).toEqual(["a", "b"]);
     expect(contexts.every((c) => c.signal === signal && c.state === state)).toBe(true);
-    expect(state.get("seen")).toBe(2);
+    expect(state.get(SEEN).n).toBe(2);
   });
 
   it("on abort, answers running and unstarted calls as interrupted at once and keeps finished results", async () => {
@@ -421,7 +424,13 @@ describe("a tool's progress", () => {
       "p1:step 2\n",
       "tool-call-end",
     ]);
-    expect(events[1]).toEqual({ type: "tool-progress", turn: 1, toolUseId: "p1", text: "step 1\n" });
+    expect(events[1]).toEqual({
+      type: "tool-progress",
+      turn: 1,
+      agentPath: [],
+      toolUseId: "p1",
+      text: "step 1\n",
+    });
   });
 
   it("of concurrent calls carries each call's id", async () => {

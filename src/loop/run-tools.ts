@@ -1,8 +1,11 @@
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
-import type { AgentEvent } from "./agent-event.js";
+import type { AgentEvent, AgentPath, AgentResult } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
+import type { Journal } from "./journal.js";
 import type { CanUseTool } from "./permission.js";
+import type { Spawn, Spawner } from "./spawn.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
+import type { ToolState } from "./tool-state.js";
 import { validateInput } from "./validate-input.js";
 
 /** The text of the result of a call that an abort stopped, or that never started because of one. */
@@ -17,7 +20,25 @@ export interface RunToolsOptions {
   signal: AbortSignal;
   canUseTool?: CanUseTool;
   /** `ToolContext.state`, shared by every call of the run. */
-  state: Map<string, unknown>;
+  state: ToolState;
+  /** Copied onto the events and `ToolContext.agentPath`; default `[]`. */
+  agentPath?: AgentPath;
+  /** Wraps each call (see `Journal.tool`); default: straight through. */
+  journal?: Journal;
+  /** Gives the tools `ToolContext.spawn`; see `Spawner`. */
+  spawn?: Spawner;
+  /**
+   * Session-log hook: awaited right before a tool's `run` starts (after validation, `check` and the
+   * permission question), so a log knows the call may have had effects. If it throws, the tool does not run
+   * and the call's result is an `is_error` naming the failure.
+   */
+  onToolStart?: (block: ToolUseBlock) => void | Promise<void>;
+  /**
+   * Session-log hook: called with each call's result as soon as it is settled (also an interrupted or
+   * refused one), in completion order, before the turn's user message is assembled. A throw is ignored here:
+   * the same result reaches `onMessage` with the turn's message, which reports the failure.
+   */
+  onToolResult?: (block: ToolUseBlock, result: ToolResultBlock) => void | Promise<void>;
 }
 
 /** An `is_error` result; the API rejects an error result without content, so there is always some text. */
@@ -124,12 +145,34 @@ function watchAbort(signal: AbortSignal): { aborted: Promise<undefined>; dispose
  * reports through `ToolContext.progress` (ignored once its result is in).
  */
 export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentEvent, ToolResultBlock[]> {
-  const { calls, turn, signal, canUseTool, state } = options;
+  const { calls, turn, signal, canUseTool, state, journal, onToolStart, onToolResult } = options;
+  const agentPath = options.agentPath ?? [];
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
 
-  const execute = async (block: ToolUseBlock, progress: (text: string) => void): Promise<ToolResultBlock> => {
+  /** `ToolContext.spawn` for one call: the child's events go into this turn's queue while the call is open. */
+  const spawnFor = (spawner: Spawner, block: ToolUseBlock, isOpen: () => boolean): Spawn => {
+    return async (request) => {
+      const child = spawner(request, { agentPath: [...agentPath, block.id], signal });
+      let result: AgentResult;
+      for (;;) {
+        const next = await child.next();
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        if (isOpen()) queue.push(next.value);
+      }
+      return result;
+    };
+  };
+
+  const execute = async (
+    block: ToolUseBlock,
+    progress: (text: string) => void,
+    isOpen: () => boolean,
+  ): Promise<ToolResultBlock> => {
     const id = block.id;
     if (block.input_status !== undefined) return errorResult(id, invalidInputMessage(block));
     const tool = tools.get(block.name);
@@ -140,7 +183,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     let input = block.input;
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
-    const toolContext: ToolContext = { signal, toolUseId: id, state, progress };
+    const toolContext: ToolContext = { signal, toolUseId: id, state, agentPath, progress };
+    if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
     if (tool.check) {
       try {
         const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;
@@ -152,7 +196,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal, state });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal, state, agentPath });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
       }
@@ -165,6 +209,13 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
       }
     }
     if (signal.aborted) return errorResult(id, INTERRUPTED_MESSAGE);
+    if (onToolStart) {
+      try {
+        await onToolStart(block);
+      } catch (error) {
+        return errorResult(id, `Not run: the session log could not record the call: ${errorMessage(error)}`);
+      }
+    }
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
@@ -176,26 +227,46 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
 
   const runOne = async (index: number): Promise<void> => {
     const block = calls[index] as ToolUseBlock;
-    queue.push({ type: "tool-call-start", turn, block });
+    queue.push({ type: "tool-call-start", turn, agentPath, block });
     // Reports count only while the call is open: a tool still running after an abort (its result dropped)
     // must not add events after its tool-call-end, nor push into the queue once it is closed.
     let open = true;
     const progress = (text: string) => {
       if (open && typeof text === "string" && text !== "") {
-        queue.push({ type: "tool-progress", turn, toolUseId: block.id, text });
+        queue.push({ type: "tool-progress", turn, agentPath, toolUseId: block.id, text });
       }
     };
+    const isOpen = () => open;
     const started = performance.now();
-    const settled = signal.aborted
-      ? undefined
-      : await Promise.race([
-          execute(block, progress).catch((error: unknown) => errorResult(block.id, errorMessage(error))),
-          abort.aborted,
-        ]);
+    const call = () =>
+      execute(block, progress, isOpen).catch((error: unknown) => errorResult(block.id, errorMessage(error)));
+    const journaled = () =>
+      journal
+        ? journal
+            .tool({ turn, block, agentPath }, call)
+            .catch((error: unknown) =>
+              errorResult(block.id, `The tool journal failed: ${errorMessage(error)}`),
+            )
+        : call();
+    const settled = signal.aborted ? undefined : await Promise.race([journaled(), abort.aborted]);
     open = false;
     const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
     results[index] = result;
-    queue.push({ type: "tool-call-end", turn, block, result, durationMs: performance.now() - started });
+    if (onToolResult) {
+      try {
+        await onToolResult(block, result);
+      } catch {
+        // Reported by onMessage, which receives the same result with the turn's message.
+      }
+    }
+    queue.push({
+      type: "tool-call-end",
+      turn,
+      agentPath,
+      block,
+      result,
+      durationMs: performance.now() - started,
+    });
   };
 
   const abort = watchAbort(signal);

@@ -1,4 +1,7 @@
 import type { ImageBlock, JsonSchema, TextBlock, ToolDefinition } from "../messages/index.js";
+import type { AgentPath } from "./agent-event.js";
+import type { Spawn } from "./spawn.js";
+import type { ToolState } from "./tool-state.js";
 
 /** What a tool returns: plain text, or text and image blocks. Throwing `ToolError` (or anything) makes an `is_error` result. */
 export type ToolOutput =
@@ -11,14 +14,41 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The id of the tool_use block being answered. */
   toolUseId: string;
-  /** Per-run shared state (e.g. the set of files Read this session), keyed by whoever owns it. */
-  state: Map<string, unknown>;
+  /** State shared by the calls of the conversation (the files Read so far), in typed slots; see `ToolState`. */
+  state: ToolState;
+  /** The agent making the call: empty at the top level (see `AgentPath`). */
+  agentPath: AgentPath;
+  /**
+   * Starts a sub-agent whose events surface in this run's stream, tagged with `agentPath` + `toolUseId`.
+   * Present only when the run was given a spawner (`RunAgentOptions.spawn`); a tool that needs it says so
+   * in its result when it is absent.
+   */
+  spawn?: Spawn;
   /**
    * A tool may report what it is doing (e.g. a command's output as it arrives); the loop turns each call into a
    * `tool-progress` event. Never required, never awaited: a tool works the same without it, and a call after
    * the tool's result is ignored.
    */
   progress?: (text: string) => void;
+}
+
+/**
+ * What the permission checker needs to know about a call, stated by the tool itself (the checker never reads
+ * a tool's input fields by name). Paths are as the model wrote them (relative to the working folder, `~`
+ * allowed); the checker resolves them.
+ */
+export interface PermissionFacts {
+  /**
+   * The files or folders the call touches. `write` is matched by `Edit(...)` rules and allowed by acceptEdits
+   * inside the workspace; `read` by `Read(...)` rules. `folder: true` means everything below the path (a search).
+   */
+  paths?: Array<{ path: string; access: "read" | "write"; folder?: boolean }>;
+  /** A shell command line the call runs: matched command by command against `Bash(...)` rules. */
+  command?: string;
+  /** A URL the call fetches: matched by `WebFetch(domain:...)` rules. */
+  url?: string;
+  /** The call's main argument for messages and prompts, e.g. a search pattern: `Grep(TODO)`. */
+  display?: string;
 }
 
 /**
@@ -44,6 +74,12 @@ export interface Tool<Input = Record<string, unknown>> {
    */
   check?(input: Input, context: ToolContext): Promise<void>;
   run(input: Input, context: ToolContext): Promise<ToolOutput>;
+  /**
+   * What the call touches, for the permission checker. A tool without it is matched by name only (a rule
+   * `Name` allows or denies it; otherwise it is asked, unless it is `readOnly`-by-default in the checker).
+   * Must not throw and must not touch the disk: it runs on validated input before anything is allowed.
+   */
+  permissionFacts?(input: Input): PermissionFacts;
   /** A short human summary of a call for the terminal, e.g. `Read src/a.ts`. */
   summarize?(input: Input): string;
 }

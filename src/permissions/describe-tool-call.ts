@@ -1,12 +1,13 @@
 import { dirname } from "node:path";
 import { relativeInside } from "../fs/real-path.js";
+import type { PermissionFacts } from "../loop/tool.js";
 
-/** How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`. */
-export function describeToolCall(toolName: string, input: Record<string, unknown>): string {
-  const argument =
-    toolName === "Bash"
-      ? input.command
-      : (input.file_path ?? input.notebook_path ?? input.pattern ?? input.url ?? input.skill ?? undefined);
+/**
+ * How a call reads in a rule-like form, for prompts and messages: `Bash(rm -rf build)`, `Edit(src/a.ts)`,
+ * `Grep(TODO)`. The argument is what the tool states: its command, its `display`, its first path, its URL.
+ */
+export function describeToolCall(toolName: string, facts: PermissionFacts): string {
+  const argument = facts.command ?? facts.display ?? facts.paths?.[0]?.path ?? facts.url;
   if (typeof argument !== "string") return toolName;
   const oneLine = argument.replace(/\s*\n\s*/g, " ⏎ ");
   return `${toolName}(${oneLine.length > 200 ? `${oneLine.slice(0, 200)}…` : oneLine})`;

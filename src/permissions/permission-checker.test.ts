@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Tool } from "../loop/tool.js";
+import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { LoadedRules } from "./load-settings.js";
 import {
   createPermissionChecker,
@@ -21,16 +21,32 @@ beforeEach(async () => {
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
-const tool = (name: string, readOnly = false) =>
-  ({ name, description: "", inputSchema: {}, readOnly, run: async () => "" }) as unknown as Tool<never>;
+type Input = Record<string, string>;
+const tool = (name: string, readOnly = false, permissionFacts?: (input: Input) => PermissionFacts) =>
+  ({
+    name,
+    description: "",
+    inputSchema: {},
+    readOnly,
+    permissionFacts,
+    run: async () => "",
+  }) as unknown as Tool<never>;
+// The facts the built-in tools state (create-builtin-tools.test.ts checks the real ones say the same).
+const file = (access: "read" | "write") => (input: Input) => ({
+  paths: [{ path: input.file_path!, access }],
+});
+const search = (input: Input) => ({
+  paths: [{ path: input.path ?? ".", access: "read" as const, folder: true }],
+  display: input.pattern!,
+});
 const TOOLS = {
-  Read: tool("Read", true),
-  Grep: tool("Grep", true),
-  Glob: tool("Glob", true),
-  Write: tool("Write"),
-  Edit: tool("Edit"),
-  Bash: tool("Bash"),
-  Skill: tool("Skill"),
+  Read: tool("Read", true, file("read")),
+  Grep: tool("Grep", true, search),
+  Glob: tool("Glob", true, search),
+  Write: tool("Write", false, file("write")),
+  Edit: tool("Edit", false, file("write")),
+  Bash: tool("Bash", false, (input) => ({ command: input.command! })),
+  Skill: tool("Skill", true, (input) => ({ display: input.skill! })),
   Task: tool("Task"),
   mcp: tool("mcp__github__create_issue"),
 };
@@ -293,6 +309,19 @@ describe("asking", () => {
     expect(asked).toHaveLength(1);
   });
 
+  it("says when a sub-agent asks, with its path", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request);
+        return "deny";
+      },
+    });
+    await check(...bash("make"), { ...ctx, agentPath: ["toolu_task"] });
+    await check(...bash("make"), { ...ctx, agentPath: [] });
+    expect(asked.map((request) => request.agentPath)).toEqual([["toolu_task"], undefined]);
+  });
+
   it("allow_once does not remember; deny tells the model the user refused", async () => {
     let answer: "allow_once" | "deny" = "allow_once";
     let count = 0;
@@ -353,5 +382,48 @@ describe("the model's own folders (its memory)", () => {
       ownFolders: [memory],
     });
     expect((await denied(TOOLS.Write, inside, ctx)).behavior).toBe("deny");
+  });
+});
+
+describe("permission facts: the checker knows a call only by what its tool states", () => {
+  it("a tool that states no facts is matched by name only, whatever its input fields are called", async () => {
+    // Regression: the checker read `file_path` and `command` from any tool's input, by name.
+    const check = checker({
+      mode: "acceptEdits",
+      rules: rules({ deny: ["Edit(./secrets/**)", "Bash(rm:*)"] }),
+    });
+    const opaque = tool("Deploy");
+    const decision = await check(opaque, { file_path: "secrets/key", command: "rm -rf /" }, ctx);
+    expect(decision).toMatchObject({ behavior: "deny" });
+    expect(decision.behavior === "deny" && decision.message).toContain("Permission to use Deploy was denied");
+    expect(decision.behavior === "deny" && decision.message).not.toContain("rule");
+  });
+
+  it("a new tool that states it writes files is covered by Edit rules and by acceptEdits, like Write", async () => {
+    const move = tool("Move", false, (input) => ({
+      paths: [
+        { path: input.from!, access: "read" },
+        { path: input.to!, access: "write" },
+      ],
+    }));
+    const check = checker({ mode: "acceptEdits", rules: rules({ deny: ["Edit(./secrets/**)"] }) });
+    expect(await check(move, { from: "a.txt", to: "b.txt" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(move, { from: "a.txt", to: "secrets/b.txt" }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    // One path outside the workspace: acceptEdits does not cover the call.
+    expect(await check(move, { from: "a.txt", to: join(base, "out.txt") }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+    expect(
+      await checker({ allowedTools: ["Edit(./docs/**)"] })(move, { from: "docs/a", to: "docs/b" }, ctx),
+    ).toEqual({ behavior: "allow" });
+  });
+
+  it("a tool that states a URL is matched by WebFetch domain rules", async () => {
+    const fetchTool = tool("WebFetch", true, (input) => ({ url: input.url! }));
+    const check = checker({ rules: rules({ allow: ["WebFetch(domain:example.com)"] }) });
+    expect(await check(fetchTool, { url: "https://example.com/a" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(fetchTool, { url: "https://evil.test/" }, ctx)).toMatchObject({ behavior: "deny" });
   });
 });

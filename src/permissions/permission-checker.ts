@@ -2,7 +2,8 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
-import type { Tool } from "../loop/tool.js";
+import type { PermissionFacts, Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules, PermissionMode } from "./load-settings.js";
@@ -28,6 +29,8 @@ export interface PermissionRequest {
   suggestedRules: string[];
   /** Why the user is asked: no rule allows it, or an `ask` rule (named) requires it. */
   reason: string;
+  /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
+  agentPath?: readonly string[];
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -64,7 +67,7 @@ export interface PermissionCheckerOptions {
    * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
    */
-  preApproved?: (state: Map<string, unknown>) => readonly string[];
+  preApproved?: (state: ToolState) => readonly string[];
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -82,8 +85,6 @@ export interface PermissionChecker extends CanUseTool {
 
 /** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
 const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
-const EDIT_TOOLS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-const SEARCH_TOOLS = new Set(["Grep", "Glob"]);
 
 type Verdict =
   | { behavior: "allow" }
@@ -96,12 +97,16 @@ type Verdict =
       protectedReason?: string;
     };
 
-/** Facts about one call that rules are matched against. */
+/** Facts about one call that rules are matched against, from the tool's `permissionFacts`. */
 interface CallFacts {
   toolName: string;
-  /** Absolute candidates for the path a file tool touches: as written, and with links resolved. */
+  /** Absolute candidates for the paths the call touches: each as written, and with links resolved. */
   paths: string[];
-  /** For Grep and Glob: the path is a folder searched below. */
+  /** Each stated path with links resolved, in order (where an edit really lands). */
+  realPaths: string[];
+  /** "write" when the call writes any of its paths, "read" when it only reads them; absent without paths. */
+  access?: "read" | "write";
+  /** A stated path is a folder searched below (Grep, Glob). */
   searchesFolder: boolean;
   bash?: BashAnalysis;
   /** For Bash: the files its redirections write, each as a Write call's facts. */
@@ -109,6 +114,18 @@ interface CallFacts {
   /** For Bash: the files its input redirections read, each as a Read call's facts (for deny and ask rules). */
   reads?: CallFacts[];
   url?: unknown;
+}
+
+/** What the tool states about a call; a tool that states nothing (or fails to) is matched by its name only. */
+function statedFacts(tool: Tool<never>, input: Record<string, unknown>): PermissionFacts {
+  if (!tool.permissionFacts) return {};
+  try {
+    return (
+      (tool.permissionFacts as (input: Record<string, unknown>) => PermissionFacts).call(tool, input) ?? {}
+    );
+  } catch {
+    return {};
+  }
 }
 
 /**
@@ -152,24 +169,36 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return real;
   };
 
-  async function gatherFacts(tool: Tool<never>, input: Record<string, unknown>): Promise<CallFacts> {
-    const facts: CallFacts = { toolName: tool.name, paths: [], searchesFolder: SEARCH_TOOLS.has(tool.name) };
-    if (tool.name === "Bash" && typeof input.command === "string") {
-      facts.bash = parseBashCommand(input.command);
-      const fileFacts = (toolName: string, targets: string[]) =>
+  async function gatherFacts(tool: Tool<never>, stated: PermissionFacts): Promise<CallFacts> {
+    const facts: CallFacts = { toolName: tool.name, paths: [], realPaths: [], searchesFolder: false };
+    if (typeof stated.command === "string") {
+      facts.bash = parseBashCommand(stated.command);
+      // A redirection's file, as the facts of a Write (or, for `<`, a Read) of it.
+      const fileFacts = (access: "read" | "write", targets: string[]) =>
         Promise.all(
-          targets.map(async (target) => ({
-            toolName,
-            paths: await pathCandidates(target),
-            searchesFolder: false,
-          })),
+          targets.map(async (target): Promise<CallFacts> => {
+            const paths = await pathCandidates(target);
+            return {
+              toolName: access === "write" ? "Write" : "Read",
+              paths,
+              realPaths: [paths[paths.length - 1]!],
+              access,
+              searchesFolder: false,
+            };
+          }),
         );
-      facts.writes = await fileFacts("Write", facts.bash.writes);
-      facts.reads = await fileFacts("Read", facts.bash.reads);
+      facts.writes = await fileFacts("write", facts.bash.writes);
+      facts.reads = await fileFacts("read", facts.bash.reads);
     }
-    if (tool.name === "WebFetch") facts.url = input.url;
-    const raw = facts.searchesFolder ? (input.path ?? ".") : (input.file_path ?? input.notebook_path);
-    if (typeof raw === "string") facts.paths = await pathCandidates(raw);
+    if (stated.url !== undefined) facts.url = stated.url;
+    for (const { path: raw, access, folder } of stated.paths ?? []) {
+      if (typeof raw !== "string") continue;
+      const candidates = await pathCandidates(raw);
+      facts.paths.push(...candidates);
+      facts.realPaths.push(candidates[candidates.length - 1]!);
+      if (folder === true) facts.searchesFolder = true;
+      facts.access = access === "write" || facts.access === "write" ? "write" : "read";
+    }
     return facts;
   }
 
@@ -182,7 +211,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
 
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
-    if (!ruleAppliesToTool(rule, facts.toolName)) return false;
+    if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
     if (rule.specifier === undefined || rule.specifier === "*") return true;
     if (rule.files) {
       if (facts.paths.length === 0) return false;
@@ -193,7 +222,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
         (need === "any" && facts.searchesFolder && fileRuleMatches(rule, `${path}/_`, base));
       return need === "any" ? facts.paths.some(probe) : facts.paths.every(probe);
     }
-    if (facts.toolName === "WebFetch") return urlRuleMatches(rule, facts.url);
+    if (facts.url !== undefined) return urlRuleMatches(rule, facts.url);
     return false;
   }
 
@@ -248,11 +277,11 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return editableWithoutRule(facts);
   }
 
+  /** Whether every path the write lands on is in the workspace (acceptEdits) or in the model's own folders. */
   async function editableWithoutRule(facts: CallFacts): Promise<boolean> {
     const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
     const roots = await Promise.all(editable.map(realBase));
-    const real = facts.paths[facts.paths.length - 1]!;
-    return roots.some((root) => isInside(root, real));
+    return facts.realPaths.every((real) => roots.some((root) => isInside(root, real)));
   }
 
   /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */
@@ -268,7 +297,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   }
 
   const preApprovedRules = new Map<string, PermissionRule>();
-  function preApproved(state: Map<string, unknown> | undefined): PermissionRule[] {
+  function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
     const rules: PermissionRule[] = [];
     for (const text of options.preApproved(state)) {
@@ -308,13 +337,13 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
-    const writes = EDIT_TOOLS.has(tool.name) ? [facts] : (facts.writes ?? []);
+    const writes = facts.access === "write" ? [facts] : (facts.writes ?? []);
     for (const write of writes) {
       const protectedReason = await protectedWrite(write);
       if (protectedReason) return { behavior: "ask", protectedReason };
     }
     if (await allowed(facts, extra)) return { behavior: "allow" };
-    if (EDIT_TOOLS.has(tool.name) && facts.paths.length > 0 && (await editableWithoutRule(facts))) {
+    if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
       return { behavior: "allow" };
     }
     if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
@@ -356,14 +385,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       return [...new Set(rules)];
     }
     const path = facts.paths[0];
-    if (path !== undefined && EDIT_TOOLS.has(facts.toolName)) return [suggestFileRule("Edit", path, cwd)];
+    if (path !== undefined && facts.access === "write") return [suggestFileRule("Edit", path, cwd)];
     if (path !== undefined && facts.toolName === "Read") return [suggestFileRule("Read", path, cwd)];
     return [facts.toolName];
   }
 
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
-    const facts = await gatherFacts(tool, input);
-    const display = describeToolCall(tool.name, input);
+    const stated = statedFacts(tool, input);
+    const facts = await gatherFacts(tool, stated);
+    const display = describeToolCall(tool.name, stated);
     const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
@@ -384,6 +414,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       display,
       suggestedRules,
       reason,
+      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
     });
     if (answer === "deny") {
       return {

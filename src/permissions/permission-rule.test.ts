@@ -81,9 +81,11 @@ describe("file rules", () => {
 
 describe("ruleAppliesToTool", () => {
   it("lets Edit cover Write, Read cover Grep and Glob, and mcp__server cover its tools", () => {
-    expect(ruleAppliesToTool(rule("Edit"), "Write")).toBe(true);
-    expect(ruleAppliesToTool(rule("Write"), "Edit")).toBe(false);
-    expect(ruleAppliesToTool(rule("Read"), "Grep")).toBe(true);
+    expect(ruleAppliesToTool(rule("Edit"), "Write", "write")).toBe(true);
+    expect(ruleAppliesToTool(rule("Edit"), "Grep", "read")).toBe(false);
+    expect(ruleAppliesToTool(rule("Write"), "Edit", "write")).toBe(false);
+    expect(ruleAppliesToTool(rule("Read"), "Grep", "read")).toBe(true);
+    expect(ruleAppliesToTool(rule("Read"), "Write", "write")).toBe(false);
     expect(ruleAppliesToTool(rule("Read"), "Bash")).toBe(false);
     expect(ruleAppliesToTool(rule("mcp__github"), "mcp__github__create_issue")).toBe(true);
     expect(ruleAppliesToTool(rule("mcp__github"), "mcp__githubx__a")).toBe(false);

@@ -128,12 +128,20 @@ function words(text: string, fail: (why: string) => never): string[] {
   });
 }
 
-/** The tool names a rule's name stands for (Edit covers Write; Read covers Grep and Glob). */
-export function ruleAppliesToTool(rule: PermissionRule, toolName: string): boolean {
+/**
+ * Whether a rule's name covers a call of `toolName` whose stated file access (its permission facts) is
+ * `access`: its own name; `Edit` any call that writes files; `Read` any call that only reads them.
+ */
+export function ruleAppliesToTool(
+  rule: PermissionRule,
+  toolName: string,
+  access?: "read" | "write",
+): boolean {
   if (rule.toolName === toolName) return true;
-  if (rule.toolName === "Edit")
-    return toolName === "Write" || toolName === "MultiEdit" || toolName === "NotebookEdit";
-  if (rule.toolName === "Read") return toolName === "Grep" || toolName === "Glob";
+  // `Edit(...)` rules cover every call that states it writes files (Write too); `Read(...)` every call that
+  // states it only reads them (Grep, Glob): the tool's permission facts say which, not its name.
+  if (rule.toolName === "Edit") return access === "write";
+  if (rule.toolName === "Read") return access === "read";
   // `mcp__server` (and `mcp__server__*`) cover every tool of that server.
   if (rule.toolName.startsWith("mcp__") && toolName.startsWith("mcp__")) {
     const server = rule.toolName.replace(/__\*$/, "");

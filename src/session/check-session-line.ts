@@ -60,18 +60,54 @@ export function sessionLineProblem(line: unknown, first: boolean): string | unde
     }
     return undefined;
   }
-  if (line.type !== "message") {
-    return typeof line.type === "string" ? `has the unknown type "${line.type}"` : 'has no "type"';
+  switch (line.type) {
+    case "message": {
+      if (!isObject(line.message)) return 'is a message line without a "message" object';
+      const problem = messageProblem(line.message, "a message");
+      return problem ? `is ${problem}` : undefined;
+    }
+    case "tool-start":
+      if (typeof line.toolUseId !== "string" || typeof line.name !== "string")
+        return 'is a tool-start line without a string "toolUseId" and "name"';
+      return undefined;
+    case "tool-result": {
+      if (!isObject(line.result) || line.result.type !== "tool_result")
+        return 'is a tool-result line without a tool_result "result"';
+      const problem = blockProblem(line.result, "result");
+      return problem ? `is a tool-result line whose ${problem}` : undefined;
+    }
+    case "compaction": {
+      if (typeof line.reason !== "string" || typeof line.before !== "number")
+        return 'is a compaction line without a string "reason" and a numeric "before"';
+      if (!Array.isArray(line.messages)) return 'is a compaction line whose "messages" is not an array';
+      for (let i = 0; i < line.messages.length; i++) {
+        const problem = messageProblem(line.messages[i], "a message");
+        if (problem) return `is a compaction line whose messages[${i}] is ${problem}`;
+      }
+      return undefined;
+    }
+    case "subagent":
+      if (typeof line.toolUseId !== "string" || typeof line.path !== "string")
+        return 'is a subagent line without a string "toolUseId" and "path"';
+      // A file from elsewhere must not point a resume at any file on the disk: a name beside this one only.
+      if (!/^[\w.-]+\.jsonl$/.test(line.path) || line.path.startsWith("."))
+        return 'is a subagent line whose "path" is not a session file name beside this one';
+      return undefined;
+    default:
+      return typeof line.type === "string" ? `has the unknown type "${line.type}"` : 'has no "type"';
   }
-  const message = line.message;
-  if (!isObject(message)) return 'is a message line without a "message" object';
+}
+
+/** Why `message` is not a message of the transcript, as "<what> whose …", or undefined when it is one. */
+function messageProblem(message: unknown, what: string): string | undefined {
+  if (!isObject(message)) return `${what} that is not an object`;
   if (message.role !== "user" && message.role !== "assistant") {
-    return 'is a message whose "role" is neither "user" nor "assistant"';
+    return `${what} whose "role" is neither "user" nor "assistant"`;
   }
-  if (!Array.isArray(message.content)) return 'is a message whose "content" is not an array';
+  if (!Array.isArray(message.content)) return `${what} whose "content" is not an array`;
   for (let i = 0; i < message.content.length; i++) {
     const problem = blockProblem(message.content[i], `content[${i}]`);
-    if (problem) return `is a message whose ${problem}`;
+    if (problem) return `${what} whose ${problem}`;
   }
   return undefined;
 }

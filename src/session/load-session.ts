@@ -1,19 +1,34 @@
 import { readFileSync } from "node:fs";
-import type { Message } from "../messages/index.js";
+import type { Message, ToolResultBlock } from "../messages/index.js";
 import { sessionLineProblem } from "./check-session-line.js";
-import type { SessionHeader, SessionLine } from "./session-log.js";
+import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
 export interface LoadedSession {
   header: SessionHeader;
+  /** The transcript: the messages as sent, from the last compaction on. */
   messages: Message[];
   /** Set when the last line was cut (the process was killed mid-write); that line is not loaded. */
   truncatedTail: boolean;
+  /**
+   * What the log says of tool calls after the last message: ids whose `run` had started, and results logged
+   * as they finished. `resumeMessages` answers the last message's calls from these.
+   */
+  calls: { started: Set<string>; results: Map<string, ToolResultBlock> };
+  /** Sub-agent links (`subagent` lines), in order. */
+  subagents: Array<{ toolUseId: string; path: string }>;
 }
 
+const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
+  1: new Set(["message"]),
+  2: new Set(["message", "tool-start", "tool-result", "compaction", "subagent"]),
+};
+
 /**
- * Reads a session file. A cut last line (a kill mid-write) is dropped and reported; any other bad line — not
- * JSON, or JSON of the wrong shape (see `sessionLineProblem`) — is an error that names the file, the line and
- * what is wrong with it: a damaged transcript is never silently shortened, nor sent on to fail later.
+ * Reads a session file of any format up to `SESSION_FORMAT`. A cut last line (a kill mid-write) is dropped
+ * and reported; any other bad line — not JSON, or JSON of the wrong shape (see `sessionLineProblem`), or a kind
+ * of line its format does not have — is an error that names the file, the line and what is wrong with it: a
+ * damaged transcript is never silently shortened, nor sent on to fail later. A file written by a newer mitsu
+ * is refused, saying so.
  */
 export function loadSession(path: string): LoadedSession {
   let text: string;
@@ -26,13 +41,16 @@ export function loadSession(path: string): LoadedSession {
   const endsClean = text.endsWith("\n");
   if (endsClean) lines.pop();
   let header: SessionHeader | undefined;
-  const messages: Message[] = [];
+  let types: ReadonlySet<string> = new Set();
+  let messages: Message[] = [];
+  let calls: LoadedSession["calls"] = { started: new Set(), results: new Map() };
+  const subagents: LoadedSession["subagents"] = [];
   let truncatedTail = false;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
-    let parsed: unknown;
+    let line: unknown;
     try {
-      parsed = JSON.parse(raw);
+      line = JSON.parse(raw);
     } catch {
       if (i === lines.length - 1 && !endsClean) {
         truncatedTail = true;
@@ -40,12 +58,54 @@ export function loadSession(path: string): LoadedSession {
       }
       throw new Error(`Session ${path} line ${i + 1} is not valid JSON`);
     }
-    const problem = sessionLineProblem(parsed, i === 0);
+    if (i === 0) checkFormat(path, line);
+    const problem = sessionLineProblem(line, i === 0);
     if (problem) throw new Error(`Session ${path} line ${i + 1} ${problem}`);
-    const line = parsed as SessionLine;
-    if (line.type === "session") header = line;
-    else messages.push(line.message);
+    if (i === 0) {
+      header = line as SessionHeader;
+      types = ENTRY_TYPES[header.version] ?? new Set();
+      continue;
+    }
+    const entry = line as SessionEntry;
+    if (!types.has(entry.type)) {
+      throw new Error(
+        `Session ${path} line ${i + 1} has the type "${entry.type}", which format ${header?.version} does not have`,
+      );
+    }
+    switch (entry.type) {
+      case "message":
+        messages.push(entry.message);
+        calls = { started: new Set(), results: new Map() };
+        break;
+      case "tool-start":
+        calls.started.add(entry.toolUseId);
+        break;
+      case "tool-result":
+        calls.results.set(entry.result.tool_use_id, entry.result);
+        break;
+      case "compaction":
+        messages = [...entry.messages];
+        calls = { started: new Set(), results: new Map() };
+        break;
+      case "subagent":
+        subagents.push({ toolUseId: entry.toolUseId, path: entry.path });
+        break;
+    }
   }
   if (!header) throw new Error(`Session ${path} is empty`);
-  return { header, messages, truncatedTail };
+  return { header, messages, truncatedTail, calls, subagents };
+}
+
+/** The header's format, checked first: a newer file is refused before its lines are judged by older rules. */
+function checkFormat(path: string, line: unknown): void {
+  const version = (line as Partial<SessionHeader> | null)?.version;
+  if (typeof version !== "number") return; // `sessionLineProblem` names what is wrong with the header
+  if (version > SESSION_FORMAT) {
+    throw new Error(
+      `This session was written by a newer mitsu (format ${version}); this mitsu reads up to format ${SESSION_FORMAT}. Update mitsu to continue ${path}.`,
+    );
+  }
+  if (!Number.isInteger(version) || version < 1) {
+    throw new Error(`Session ${path} line 1 is a session header with an invalid format version (${version})`);
+  }
 }

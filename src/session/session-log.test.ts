@@ -2,9 +2,12 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { checkTranscript } from "../loop/check-transcript.js";
 import type { Message } from "../messages/index.js";
 import { loadSession } from "./load-session.js";
-import { SessionLog } from "./session-log.js";
+import { NOT_STARTED_MESSAGE, STATE_UNKNOWN_MESSAGE } from "./resume-messages.js";
+import { resumeSession } from "./resume-session.js";
+import { SESSION_FORMAT, SessionLog } from "./session-log.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -58,5 +61,129 @@ describe("SessionLog and loadSession", () => {
     expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not valid JSON`);
     writeFileSync(log.path, `${text}null\n`);
     expect(() => loadSession(log.path)).toThrow(`Session ${log.path} line 3 is not a JSON object`);
+  });
+});
+
+describe("session format versions", () => {
+  it("writes format 2; a newer format is refused with a message that says so", () => {
+    const log = newLog();
+    expect(log.header.version).toBe(SESSION_FORMAT);
+    expect(SESSION_FORMAT).toBe(2);
+    const text = readFileSync(log.path, "utf8");
+    writeFileSync(log.path, text.replace('"version":2', '"version":3'));
+    expect(() => loadSession(log.path)).toThrow(
+      "This session was written by a newer mitsu (format 3); this mitsu reads up to format 2",
+    );
+  });
+
+  it("reads a format-1 file, and appends only message lines to it", () => {
+    const log = newLog();
+    const v1 = readFileSync(log.path, "utf8").replace('"version":2', '"version":1');
+    writeFileSync(log.path, `${v1}${JSON.stringify({ type: "message", message: user("old") })}\n`);
+    const loaded = loadSession(log.path);
+    expect(loaded.header.version).toBe(1);
+    expect(loaded.messages).toEqual([user("old")]);
+    log.close(); // the writer is gone: its lock with it
+    const reopened = SessionLog.reopen(log.path, loaded.header);
+    reopened.appendEntry({ type: "tool-start", toolUseId: "t1", name: "Bash" });
+    reopened.append(assistant("new"));
+    expect(loadSession(log.path).messages).toEqual([user("old"), assistant("new")]);
+    // A format-1 file cannot hold format-2 lines: a line of a newer kind is an error there.
+    appendFileSync(log.path, `${JSON.stringify({ type: "tool-start", toolUseId: "t", name: "x" })}\n`);
+    expect(() => loadSession(log.path)).toThrow(
+      'line 4 has the type "tool-start", which format 1 does not have',
+    );
+  });
+
+  it("a compaction line replaces the transcript; the messages after it extend the new one", () => {
+    const log = newLog();
+    log.append(user("a"));
+    log.append(assistant("b"));
+    log.appendEntry({ type: "compaction", reason: "compacted", before: 2, messages: [user("summary")] });
+    log.append(assistant("c"));
+    log.appendEntry({ type: "subagent", toolUseId: "toolu_1", path: "child.jsonl" });
+    const loaded = loadSession(log.path);
+    expect(loaded.messages).toEqual([user("summary"), assistant("c")]);
+    expect(loaded.subagents).toEqual([{ toolUseId: "toolu_1", path: "child.jsonl" }]);
+  });
+});
+
+describe("resumeSession: the pending calls of a killed session", () => {
+  const call = (id: string): Message => ({
+    role: "assistant",
+    content: [{ type: "tool_use", id, name: "Write", input: {} }],
+  });
+  const calls: Message = {
+    role: "assistant",
+    content: [
+      { type: "tool_use", id: "done", name: "Write", input: {} },
+      { type: "tool_use", id: "running", name: "Bash", input: {} },
+      { type: "tool_use", id: "waiting", name: "Edit", input: {} },
+    ],
+  };
+
+  it("answers a finished call with its logged result, a started one as state unknown, one never started as not run", () => {
+    const log = newLog();
+    log.append(user("go"));
+    log.append(calls);
+    log.appendEntry({ type: "tool-start", toolUseId: "done", name: "Write" });
+    log.appendEntry({ type: "tool-start", toolUseId: "running", name: "Bash" });
+    log.appendEntry({
+      type: "tool-result",
+      result: { type: "tool_result", tool_use_id: "done", content: "Wrote a.txt" },
+    });
+    log.close(); // killed: its lock is gone with it
+    const resumed = resumeSession(log.path);
+    const answer = resumed.history.at(-1);
+    expect(answer).toEqual({
+      role: "user",
+      content: [
+        { type: "tool_result", tool_use_id: "done", content: "Wrote a.txt" },
+        { type: "tool_result", tool_use_id: "running", content: STATE_UNKNOWN_MESSAGE, is_error: true },
+        { type: "tool_result", tool_use_id: "waiting", content: NOT_STARTED_MESSAGE, is_error: true },
+      ],
+    });
+    expect(checkTranscript(resumed.history)).toEqual([]);
+    // The answers are in the file too: loading it again gives the same transcript, with nothing pending.
+    expect(loadSession(log.path).messages).toEqual(resumed.history);
+    resumed.log.close();
+    expect(resumeSession(log.path).history).toEqual(resumed.history);
+  });
+
+  it("in a format-1 file (no starts recorded) a pending call is state unknown, never 'did not run'", () => {
+    const log = newLog();
+    const v1 = readFileSync(log.path, "utf8").replace('"version":2', '"version":1');
+    writeFileSync(log.path, v1);
+    log.append(user("go"));
+    log.append(call("x"));
+    log.close();
+    const resumed = resumeSession(log.path);
+    expect(resumed.history.at(-1)?.content).toEqual([
+      { type: "tool_result", tool_use_id: "x", content: STATE_UNKNOWN_MESSAGE, is_error: true },
+    ]);
+  });
+});
+
+describe("format-2 lines are checked like messages", () => {
+  it("names what is wrong with a tool-result, a compaction or a subagent line", () => {
+    const cases: Array<[unknown, string]> = [
+      [{ type: "tool-start", toolUseId: 1 }, 'is a tool-start line without a string "toolUseId" and "name"'],
+      [
+        { type: "tool-result", result: { type: "text", text: "x" } },
+        "is a tool-result line without a tool_result",
+      ],
+      [
+        { type: "compaction", reason: "compacted", before: 2, messages: [{ role: "system", content: [] }] },
+        'is a compaction line whose messages[0] is a message whose "role" is neither',
+      ],
+      // A file from elsewhere must not send a resume to any file on the disk.
+      [{ type: "subagent", toolUseId: "t", path: "../../.ssh/id_rsa.jsonl" }, "is not a session file name"],
+      [{ type: "subagent", toolUseId: "t", path: "/etc/passwd" }, "is not a session file name"],
+    ];
+    for (const [line, message] of cases) {
+      const log = newLog();
+      appendFileSync(log.path, `${JSON.stringify(line)}\n`);
+      expect(() => loadSession(log.path)).toThrow(message);
+    }
   });
 });

@@ -11,15 +11,23 @@ import {
   truncateSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Message, TextBlock } from "../messages/index.js";
+import type { Message, TextBlock, ToolResultBlock } from "../messages/index.js";
 import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
 
 const NEWLINE = 0x0a;
 
+/**
+ * The newest session file format this mitsu writes and reads. 1: header and messages. 2: adds `tool-start`,
+ * `tool-result`, `compaction` and `subagent` lines. A file of a newer format is refused with a message that
+ * says so (see `loadSession`); every older format still loads.
+ */
+export const SESSION_FORMAT = 2;
+
 /** The first line of a session file. */
 export interface SessionHeader {
   type: "session";
-  version: 1;
+  /** The format of the lines that follow; see `SESSION_FORMAT`. */
+  version: number;
   id: string;
   cwd: string;
   model: string;
@@ -33,7 +41,28 @@ export interface SessionHeader {
   forkedFrom?: string;
 }
 
-export type SessionLine = SessionHeader | { type: "message"; message: Message };
+/**
+ * One line of a session file after the header. A line's meaning never changes within a format; a new kind
+ * of line is a new format (`SESSION_FORMAT`), so an older mitsu refuses the file instead of misreading it.
+ *
+ * - `message` (1): a message entered the transcript, exactly as sent.
+ * - `tool-start` (2): a tool's `run` is about to start (validation and permission passed): it may have had
+ *   effects from here on, so a call with this line and no result resumes as "state unknown".
+ * - `tool-result` (2): a call's result, written the moment it is settled — before the turn's other calls end
+ *   and before its `message` line, so a kill after a finished Write does not lose that it finished.
+ * - `compaction` (2): the history was replaced (the loop's `replaceHistory`): the transcript is `messages` from
+ *   here on; the messages that follow are appended to it.
+ * - `subagent` (2): a sub-agent was started by the call `toolUseId`; its own transcript is the session file
+ *   `path` (relative to this file's folder).
+ */
+export type SessionEntry =
+  | { type: "message"; message: Message }
+  | { type: "tool-start"; toolUseId: string; name: string }
+  | { type: "tool-result"; result: ToolResultBlock }
+  | { type: "compaction"; reason: string; before: number; messages: Message[] }
+  | { type: "subagent"; toolUseId: string; path: string };
+
+export type SessionLine = SessionHeader | SessionEntry;
 
 /** The session file is appended to by another live process (see `lockSession`). */
 export class SessionInUseError extends Error {
@@ -73,9 +102,10 @@ function stampOf(now: Date): string {
 }
 
 /**
- * An append-only JSONL transcript: one header line, then one line per message exactly as sent. Each append
- * is written (and flushed to the OS) before it returns, so the loop's `onMessage` hook guarantees that a
- * message is on disk before the next request: a killed process resumes from the file.
+ * An append-only JSONL transcript: one header line, then one line per entry (`SessionEntry`). Each append is
+ * written (and flushed to the OS) before it returns, so the loop's session-log hooks guarantee that a message
+ * is on disk before the next request and a tool result as soon as it is settled: a killed process resumes
+ * from the file.
  *
  * One writer per file: a log holds the file's lock (`lockSession`) from `create` / `reopen` until `close()`
  * or the end of the process. Files are 0600 in 0700 folders.
@@ -87,7 +117,7 @@ export class SessionLog {
     private readonly lock: SessionLock | undefined,
   ) {}
 
-  /** Creates `<dir>/<date>-<id>.jsonl` with its header line. */
+  /** Creates `<dir>/<date>-<id>.jsonl` with its header line, in the current format. */
   static create(
     dir: string,
     info: { cwd: string; model: string; system?: TextBlock[]; now?: Date },
@@ -96,7 +126,7 @@ export class SessionLog {
     const id = randomUUID();
     const header: SessionHeader = {
       type: "session",
-      version: 1,
+      version: SESSION_FORMAT,
       id,
       cwd: info.cwd,
       model: info.model,
@@ -176,6 +206,12 @@ export class SessionLog {
 
   append(message: Message): void {
     this.write({ type: "message", message });
+  }
+
+  /** Appends a format-2 entry; nothing in a format-1 file (whose readers would refuse the line). */
+  appendEntry(entry: Exclude<SessionEntry, { type: "message" }>): void {
+    if (this.header.version < 2) return;
+    this.write(entry);
   }
 
   /** Releases the file's lock; appending after `close` is still possible but no longer exclusive. Idempotent. */

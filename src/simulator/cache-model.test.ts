@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { messagesBody, postMessages, readJson, readSse } from "../../test/support/test-http.js";
 import { CACHE_LOOKBACK_BLOCKS, type CacheBlock, CacheModel } from "./cache-model.js";
 import { startSimulator } from "./server.js";
-import { messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimUsage, Simulator } from "./types.js";
 
 let sim: Simulator | undefined;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { rawPost } from "./protocol-test-http.js";
+import { rawPost } from "../../test/support/protocol-test-http.js";
+import { messagesBody, postMessages, readJson, readSse } from "../../test/support/test-http.js";
 import { startSimulator } from "./server.js";
-import { messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { SimTurn, Simulator, SimulatorOptions } from "./types.js";
 
 let sim: Simulator | undefined;

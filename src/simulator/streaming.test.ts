@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { API_HEADERS, messagesBody, postMessages, readJson, readSse } from "../../test/support/test-http.js";
 import { startSimulator } from "./server.js";
-import { API_HEADERS, messagesBody, postMessages, readJson, readSse } from "./test-http.js";
 import type { LoggedRequest, Simulator, SimulatorOptions } from "./types.js";
 
 let sim: Simulator | undefined;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_HEADERS, messagesBody, postMessages, readJson } from "../../test/support/test-http.js";
 import { startSimulator } from "./server.js";
-import { API_HEADERS, messagesBody, postMessages, readJson } from "./test-http.js";
 import type { Simulator } from "./types.js";
 
 let sim: Simulator;

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { wireBody } from "../../test/fixtures.js";
+import {
+  messagesBody,
+  postMessages,
+  readJson,
+  readSse,
+  type SseEvent,
+} from "../../test/support/test-http.js";
 import { startSimulator } from "./server.js";
-import { messagesBody, postMessages, readJson, readSse, type SseEvent } from "./test-http.js";
 import type { SimBlock, Simulator } from "./types.js";
 
 let sim: Simulator | undefined;

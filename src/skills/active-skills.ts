@@ -1,37 +1,33 @@
+import { type ToolState, toolStateKey } from "../loop/tool-state.js";
 import type { Command, Skill } from "./skill.js";
 
 /**
- * The ToolContext.state key under which active skills' `allowed-tools` live: a `Map<string, string[]>` from the
- * skill (or command) name to its permission rules, e.g. `Bash(git status:*)`. The permission checker reads it
- * with `activeAllowedTools(state)`: a call matching one of these rules is allowed without asking, but deny rules
- * still win. A skill stays active for the rest of the run (the state is per run).
+ * The active skills' `allowed-tools`, in `ToolContext.state`: from the skill (or command) name to its permission
+ * rules, e.g. `Bash(git status:*)`. The permission checker reads them with `activeAllowedTools(state)`: a call
+ * matching one of these rules is allowed without asking, but deny rules still win. A skill stays active for the
+ * rest of the conversation (until `/clear` clears the tool state).
  */
-export const SKILLS_ALLOWED_TOOLS_KEY = "skills.allowedTools";
+export const ACTIVE_SKILLS = toolStateKey("active-skills", () => new Map<string, string[]>());
 
-/** Marks a skill or command active: its `allowed-tools` become pre-approved for this run. */
-export function activateSkill(state: Map<string, unknown>, target: Skill | Command): void {
+/** Marks a skill or command active: its `allowed-tools` become pre-approved for this conversation. */
+export function activateSkill(state: ToolState, target: Skill | Command): void {
   if (!target.allowedTools || target.allowedTools.length === 0) return;
-  const current = state.get(SKILLS_ALLOWED_TOOLS_KEY);
-  const active = current instanceof Map ? (current as Map<string, string[]>) : new Map<string, string[]>();
-  active.set(target.name, [...target.allowedTools]);
-  state.set(SKILLS_ALLOWED_TOOLS_KEY, active);
+  state.get(ACTIVE_SKILLS).set(target.name, [...target.allowedTools]);
 }
 
 /** Ends a skill's pre-approval (all skills' when no name is given). */
-export function deactivateSkill(state: Map<string, unknown>, name?: string): void {
-  const current = state.get(SKILLS_ALLOWED_TOOLS_KEY);
-  if (!(current instanceof Map)) return;
-  if (name === undefined) current.clear();
-  else current.delete(name);
+export function deactivateSkill(state: ToolState, name?: string): void {
+  const active = state.peek(ACTIVE_SKILLS);
+  if (!active) return;
+  if (name === undefined) active.clear();
+  else active.delete(name);
 }
 
 /** The permission rules pre-approved by the active skills, deduplicated, in activation order. */
-export function activeAllowedTools(state: Map<string, unknown>): string[] {
-  const current = state.get(SKILLS_ALLOWED_TOOLS_KEY);
-  if (!(current instanceof Map)) return [];
+export function activeAllowedTools(state: ToolState): string[] {
+  const active = state.peek(ACTIVE_SKILLS);
+  if (!active) return [];
   const rules = new Set<string>();
-  for (const list of current.values()) {
-    if (Array.isArray(list)) for (const rule of list) if (typeof rule === "string") rules.add(rule);
-  }
+  for (const list of active.values()) for (const rule of list) rules.add(rule);
   return [...rules];
 }

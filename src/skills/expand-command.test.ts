@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { testCommand, testSkill } from "../testing/test-skill.js";
 import { expandInvocation, findSlashTarget, parseSlash, splitArguments } from "./expand-command.js";
-import { testCommand, testSkill } from "./test-skill.js";
 
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal placeholder a skill body contains
 const MITSU_DIR = "${MITSU_SKILL_DIR}";

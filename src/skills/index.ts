@@ -1,8 +1,8 @@
 export {
+  ACTIVE_SKILLS,
   activateSkill,
   activeAllowedTools,
   deactivateSkill,
-  SKILLS_ALLOWED_TOOLS_KEY,
 } from "./active-skills.js";
 export type { DiscoverOptions, DiscoverResult } from "./discover-skills.js";
 export { BUILTIN_SKILLS_DIR, discoverSkills } from "./discover-skills.js";

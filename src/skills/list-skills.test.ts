@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { testCommand, testSkill } from "../testing/test-skill.js";
 import { formatSkillsReport, formatSlashHelp } from "./list-skills.js";
-import { testCommand, testSkill } from "./test-skill.js";
 
 describe("formatSkillsReport", () => {
   it("shows each skill and command with its source and path, then skipped files and notices", () => {

@@ -1,19 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import {
-  activateSkill,
-  activeAllowedTools,
-  deactivateSkill,
-  SKILLS_ALLOWED_TOOLS_KEY,
-} from "./active-skills.js";
+import { ToolState } from "../loop/tool-state.js";
+import { testCommand, testSkill } from "../testing/test-skill.js";
+import { ACTIVE_SKILLS, activateSkill, activeAllowedTools, deactivateSkill } from "./active-skills.js";
 import { createSkillTool } from "./skill-tool.js";
-import { testCommand, testSkill } from "./test-skill.js";
 
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "toolu_1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 const skills = [
@@ -85,7 +82,7 @@ describe("createSkillTool", () => {
     const ctx = context();
     expect(activeAllowedTools(ctx.state)).toEqual([]);
     await tool.run({ skill: "commit" }, ctx);
-    expect(ctx.state.get(SKILLS_ALLOWED_TOOLS_KEY)).toBeInstanceOf(Map);
+    expect(ctx.state.peek(ACTIVE_SKILLS)).toBeInstanceOf(Map);
     expect(activeAllowedTools(ctx.state)).toEqual(["Bash(git status:*)", "Bash(git commit:*)"]);
     await tool.run({ skill: "helper" }, ctx); // no allowed-tools: changes nothing
     expect(activeAllowedTools(ctx.state)).toHaveLength(2);
@@ -94,7 +91,7 @@ describe("createSkillTool", () => {
 
 describe("active skills' allowed tools", () => {
   it("merges rules of several skills and commands without duplicates, and can end them", () => {
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     activateSkill(state, testSkill("a", { allowedTools: ["Read", "Bash(git log:*)"] }));
     activateSkill(state, testCommand("b", { allowedTools: ["Read", "Grep"] }));
     expect(activeAllowedTools(state)).toEqual(["Read", "Bash(git log:*)", "Grep"]);
@@ -104,7 +101,9 @@ describe("active skills' allowed tools", () => {
     expect(activeAllowedTools(state)).toEqual([]);
   });
 
-  it("ignores a foreign value under the key", () => {
-    expect(activeAllowedTools(new Map([[SKILLS_ALLOWED_TOOLS_KEY, "oops"]]))).toEqual([]);
+  it("reads nothing from a state where no skill was ever active, and creates no slot", () => {
+    const state = new ToolState();
+    expect(activeAllowedTools(state)).toEqual([]);
+    expect(state.names()).toEqual([]);
   });
 });

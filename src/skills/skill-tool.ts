@@ -29,7 +29,7 @@ When the user types /name themselves, the skill is already expanded in their mes
  * The `Skill` tool: the model loads a skill's body on demand (progressive disclosure). `catalog` is read at each
  * call, so skills found later (a reload) are callable without rebuilding the tool; its description never lists
  * skills, so the tools prefix stays byte-stable. Skills marked `disable-model-invocation` cannot be loaded.
- * Loading a skill pre-approves its `allowed-tools` for the run (see `SKILLS_ALLOWED_TOOLS_KEY`).
+ * Loading a skill pre-approves its `allowed-tools` for the run (see `ACTIVE_SKILLS`).
  */
 export function createSkillTool(
   catalog: () => readonly Skill[],
@@ -48,6 +48,7 @@ export function createSkillTool(
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({ display: input.skill }),
     summarize: (input) => `Skill ${input.skill}${input.args ? ` ${input.args}` : ""}`,
     async run(input, context) {
       const name = input.skill.trim().replace(/^\//, "");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { testSkill } from "../testing/test-skill.js";
 import { createSkillsReminder, estimateTokens, renderSkillsList } from "./skills-reminder.js";
-import { testSkill } from "./test-skill.js";
 
 const many = (count: number, descriptionLength: number) =>
   Array.from({ length: count }, (_, i) =>

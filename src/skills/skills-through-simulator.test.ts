@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runAgentToEnd } from "../loop/run-agent.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createAnthropicProvider } from "../providers/anthropic/anthropic-provider.js";
 import { startSimulator } from "../simulator/index.js";
 import type { Simulator } from "../simulator/types.js";
@@ -80,7 +81,7 @@ describe("skills through the simulator", () => {
       },
       { content: [{ type: "text", text: "Released." }] },
     );
-    const toolState = new Map<string, unknown>();
+    const toolState = new ToolState();
     const result = await runAgentToEnd({
       provider: provider(),
       model: "claude-sonnet-4-5",

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createBashTool } from "./bash-tool.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
@@ -12,7 +13,8 @@ let root: string;
 const context = (signal = new AbortController().signal): ToolContext => ({
   signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {

@@ -89,6 +89,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       required: ["command"],
       additionalProperties: false,
     },
+    permissionFacts: (input) => ({ command: input.command }),
     summarize: (input) => {
       const firstLine = input.command.split("\n")[0] ?? "";
       const cut =

@@ -3,13 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ToolContext, toToolDefinition } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
 let base: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {
@@ -18,6 +20,26 @@ beforeEach(async () => {
 afterEach(() => rm(base, { recursive: true, force: true }));
 
 describe("createBuiltinTools", () => {
+  it("each tool states its permission facts: the paths it reads or writes, or the command it runs", () => {
+    const tools = Object.fromEntries(createBuiltinTools({ cwd: base }).map((tool) => [tool.name, tool]));
+    const facts = (name: string, input: Record<string, unknown>) =>
+      (tools[name]?.permissionFacts as ((input: unknown) => unknown) | undefined)?.(input);
+    expect(facts("Read", { file_path: "a.ts" })).toEqual({ paths: [{ path: "a.ts", access: "read" }] });
+    expect(facts("Write", { file_path: "a.ts", content: "" })).toEqual({
+      paths: [{ path: "a.ts", access: "write" }],
+    });
+    expect(facts("Edit", { file_path: "a.ts" })).toEqual({ paths: [{ path: "a.ts", access: "write" }] });
+    expect(facts("Bash", { command: "ls" })).toEqual({ command: "ls" });
+    expect(facts("Grep", { pattern: "TODO" })).toEqual({
+      paths: [{ path: ".", access: "read", folder: true }],
+      display: "TODO",
+    });
+    expect(facts("Glob", { pattern: "*.ts", path: "src" })).toEqual({
+      paths: [{ path: "src", access: "read", folder: true }],
+      display: "*.ts",
+    });
+  });
+
   it("returns the six tools with Claude Code's names and input fields", () => {
     const tools = createBuiltinTools({ cwd: base });
     expect(tools.map((tool) => tool.name)).toEqual(["Read", "Write", "Edit", "Bash", "Grep", "Glob"]);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createEditTool } from "./edit-tool.js";
 import { createReadTool } from "./read-tool.js";
 import { Workspace } from "./workspace.js";
@@ -17,7 +18,7 @@ beforeEach(async () => {
   root = join(base, "project");
   await mkdir(root);
   await writeFile(join(root, "math.js"), SOURCE);
-  ctx = { signal: new AbortController().signal, toolUseId: "t1", state: new Map() };
+  ctx = { signal: new AbortController().signal, toolUseId: "t1", state: new ToolState(), agentPath: [] };
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 

@@ -5,6 +5,7 @@ import { specialFileKind } from "../fs/special-file-kind.js";
 import { writeFileSafely } from "../fs/write-file-safely.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { boundedDiff } from "./bounded-diff.js";
 import { describeNearMatches } from "./find-near-matches.js";
 import { getReadTracker } from "./read-tracker.js";
@@ -50,7 +51,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
           ...(options.diffTimeoutMs !== undefined ? { timeoutMs: options.diffTimeoutMs } : {}),
         });
   /** Checks and matches an edit of the real path `path` against the file as it is now, writing nothing. */
-  async function plan(input: EditInput, state: Map<string, unknown>, path: string) {
+  async function plan(input: EditInput, state: ToolState, path: string) {
     const shown = workspace.display(path);
     if (input.old_string === input.new_string) {
       throw new ToolError("old_string and new_string are the same: there is no change to make.");
@@ -129,6 +130,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
       additionalProperties: false,
     },
     eagerInputStreaming: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "write" }] }),
     summarize: (input) => `Edit ${input.file_path}`,
     /**
      * Everything but the write: a call that cannot succeed fails here, before anyone is asked to allow it. Under

@@ -44,6 +44,10 @@ export function createGlobTool(options: GlobToolOptions): Tool<GlobInput> {
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({
+      paths: [{ path: input.path ?? ".", access: "read", folder: true }],
+      display: input.pattern,
+    }),
     summarize: (input) => `Glob ${input.pattern}${input.path ? ` in ${input.path}` : ""}`,
     async run(input) {
       const pattern = input.pattern.replace(/^\.\//, "");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createGrepTool } from "./grep-tool.js";
 import { Workspace } from "./workspace.js";
 
@@ -11,7 +12,8 @@ let root: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 
 beforeEach(async () => {

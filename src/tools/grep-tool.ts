@@ -103,6 +103,10 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({
+      paths: [{ path: input.path ?? ".", access: "read", folder: true }],
+      display: input.pattern,
+    }),
     summarize: (input) => `Grep ${JSON.stringify(input.pattern)}${input.path ? ` in ${input.path}` : ""}`,
     async run(input, context) {
       const target = await workspace.resolve(input.path ?? ".");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../loop/tool.js";
+import { ToolState } from "../loop/tool-state.js";
 import { createReadTool } from "./read-tool.js";
 import { getReadTracker } from "./read-tracker.js";
 import { Workspace } from "./workspace.js";
@@ -12,7 +13,8 @@ let root: string;
 const context = (): ToolContext => ({
   signal: new AbortController().signal,
   toolUseId: "t1",
-  state: new Map(),
+  state: new ToolState(),
+  agentPath: [],
 });
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 

@@ -5,6 +5,7 @@ import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js
 import { specialFileKind } from "../fs/special-file-kind.js";
 import type { Tool, ToolOutput } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { detectFileKind, SNIFF_BYTES } from "./detect-file-kind.js";
 import { getReadTracker } from "./read-tracker.js";
 import type { Workspace } from "./workspace.js";
@@ -57,6 +58,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
       additionalProperties: false,
     },
     readOnly: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "read" }] }),
     summarize: (input) => `Read ${input.file_path}${input.offset ? ` from line ${input.offset}` : ""}`,
     async run(input, context) {
       const path = await workspace.resolve(input.file_path);
@@ -101,7 +103,7 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
     shown: string,
     path: string,
     input: ReadInput,
-    context: { state: Map<string, unknown>; signal: AbortSignal },
+    context: { state: ToolState; signal: AbortSignal },
   ): Promise<ToolOutput> {
     const tracker = getReadTracker(context.state);
     if (stats.size === 0) {

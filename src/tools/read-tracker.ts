@@ -1,8 +1,6 @@
 import type { Stats } from "node:fs";
 import { ToolError } from "../loop/tool.js";
-
-/** The key of the tracker in `ToolContext.state`, so it lives exactly as long as one run. */
-export const READ_TRACKER_KEY = "mitsu.tools.readTracker";
+import { type ToolState, toolStateKey } from "../loop/tool-state.js";
 
 interface ReadRecord {
   mtimeMs: number;
@@ -57,12 +55,10 @@ export class ReadTracker {
   }
 }
 
-/** The run's tracker, created on first use. */
-export function getReadTracker(state: Map<string, unknown>): ReadTracker {
-  let tracker = state.get(READ_TRACKER_KEY);
-  if (!(tracker instanceof ReadTracker)) {
-    tracker = new ReadTracker();
-    state.set(READ_TRACKER_KEY, tracker);
-  }
-  return tracker as ReadTracker;
+/** The tracker's slot in `ToolContext.state`: it lives as long as the conversation's tool state. */
+export const READ_TRACKER = toolStateKey("read-tracker", () => new ReadTracker());
+
+/** The conversation's tracker, created on first use. */
+export function getReadTracker(state: ToolState): ReadTracker {
+  return state.get(READ_TRACKER);
 }

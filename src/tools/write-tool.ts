@@ -6,6 +6,7 @@ import { specialFileKind } from "../fs/special-file-kind.js";
 import { writeFileSafely } from "../fs/write-file-safely.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
 import { boundedDiff } from "./bounded-diff.js";
 import { getReadTracker } from "./read-tracker.js";
 import type { Workspace } from "./workspace.js";
@@ -33,7 +34,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
   const maxDiffFileBytes = options.maxDiffFileBytes ?? 16 * 1024 * 1024;
   const locks = options.locks ?? sharedFileLocks;
   /** Resolves the path and checks that it may be written (read before an overwrite), without writing. */
-  async function plan(input: WriteInput, state: Map<string, unknown>, path?: string) {
+  async function plan(input: WriteInput, state: ToolState, path?: string) {
     path ??= await workspace.resolve(input.file_path);
     const shown = workspace.display(path);
     const tracker = getReadTracker(state);
@@ -73,6 +74,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
       additionalProperties: false,
     },
     eagerInputStreaming: true,
+    permissionFacts: (input) => ({ paths: [{ path: input.file_path, access: "write" }] }),
     summarize: (input) => `Write ${input.file_path}`,
     /**
      * Everything but the write: an overwrite that cannot happen fails before anyone is asked to allow it. Under

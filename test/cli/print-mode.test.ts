@@ -79,13 +79,11 @@ describe("mitsu -p", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines[0].type).toBe("session");
-    expect(lines.slice(1).map((l: { message: { role: string } }) => l.message.role)).toEqual([
-      "user",
-      "assistant",
-      "user",
-      "assistant",
-    ]);
+    expect(lines[0]).toMatchObject({ type: "session", version: 2 });
+    // Format 2: the Read's start and result are logged as they happen, before the message that carries them.
+    expect(
+      lines.slice(1).map((l: { type: string; message?: { role: string } }) => l.message?.role ?? l.type),
+    ).toEqual(["user", "assistant", "tool-start", "tool-result", "user", "assistant"]);
   });
 
   it("--continue resumes the latest session: the next request carries the earlier turns", async () => {

@@ -36,10 +36,16 @@ const call = (id: string, name: string, file_path: string): ToolUseBlock => ({
   name,
   input: { file_path },
 });
-const start = (block: ToolUseBlock): AgentEvent => ({ type: "tool-call-start", turn: 1, block });
+const start = (block: ToolUseBlock): AgentEvent => ({
+  type: "tool-call-start",
+  turn: 1,
+  agentPath: [],
+  block,
+});
 const end = (block: ToolUseBlock, content: string): AgentEvent => ({
   type: "tool-call-end",
   turn: 1,
+  agentPath: [],
   block,
   result: { type: "tool_result", tool_use_id: block.id, content },
   durationMs: 1,
@@ -107,6 +113,27 @@ describe("the text renderer", () => {
   });
 });
 
+describe("a sub-agent's events", () => {
+  it("show as its tool calls under the Task call, not as the parent's text; the Task result names its call", () => {
+    const task = call("task", "Task", "");
+    const read = call("r1", "Read", "notes.txt");
+    const child = ["task"];
+    const { out } = render([
+      start(task),
+      { type: "text-delta", turn: 1, agentPath: child, id: "0", delta: "child thinking aloud" },
+      { type: "tool-call-start", turn: 1, agentPath: child, block: read },
+      { ...end(read, "remember the milk"), agentPath: child },
+      { type: "tool-call-start", turn: 1, agentPath: [...child, "t2"], block: call("r2", "Grep", "") },
+      end(task, "It says: remember the milk."),
+    ]);
+    expect(out).toBe(
+      ["● Task", "  ↳ Read notes.txt", "    ↳ Grep", "● Task", "  ⎿ It says: remember the milk.", ""].join(
+        "\n",
+      ),
+    );
+  });
+});
+
 describe("a command's output on screen", () => {
   const plain = createStyle(false);
   const output = (text: string, is_error?: boolean) => ({
@@ -139,6 +166,7 @@ describe("a running call's progress", () => {
   const b = call("b", "Bash", "");
   const progress = (text: string, id = "b"): AgentEvent => ({
     type: "tool-progress",
+    agentPath: [],
     turn: 1,
     toolUseId: id,
     text,
@@ -215,7 +243,11 @@ describe("a running call's progress", () => {
 
   it("is erased before a notice on the other stream", () => {
     const { out, notices } = render(
-      [start(b), progress("working"), { type: "warning", turn: 1, code: "w", message: "careful" }],
+      [
+        start(b),
+        progress("working"),
+        { type: "warning", turn: 1, agentPath: [], code: "w", message: "careful" },
+      ],
       [],
       { liveStatus: true },
     );

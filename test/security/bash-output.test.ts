@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ToolContext } from "../../src/loop/tool.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { startSimulator } from "../../src/simulator/index.js";
 import { createBashTool } from "../../src/tools/bash-tool.js";
 
@@ -34,7 +35,8 @@ describe("issue 10.11: Bash output on disk and in memory is bounded", () => {
     const context: ToolContext = {
       signal: new AbortController().signal,
       toolUseId: "t",
-      state: new Map(),
+      state: new ToolState(),
+      agentPath: [],
       progress: (text) => {
         progressEvents++;
         progressChars += text.length;
@@ -73,7 +75,12 @@ describe("issue 10.11: Bash output on disk and in memory is bounded", () => {
       maxSpillBytes: 4 * MiB,
       env: { PATH: process.env.PATH },
     });
-    const context: ToolContext = { signal: new AbortController().signal, toolUseId: "t", state: new Map() };
+    const context: ToolContext = {
+      signal: new AbortController().signal,
+      toolUseId: "t",
+      state: new ToolState(),
+      agentPath: [],
+    };
     const result = (await bash.run({ command: "seq 1 2000000" }, context)) as { content: string };
     const path = /saved in (\S+) \(the saved copy is capped/.exec(result.content)?.[1] ?? "";
     const { readFile } = await import("node:fs/promises");
@@ -92,7 +99,12 @@ describe("issue 10.11: Bash output on disk and in memory is bounded", () => {
       maxSpillTotalBytes: 1 * MiB,
       env: { PATH: process.env.PATH },
     });
-    const context: ToolContext = { signal: new AbortController().signal, toolUseId: "t", state: new Map() };
+    const context: ToolContext = {
+      signal: new AbortController().signal,
+      toolUseId: "t",
+      state: new ToolState(),
+      agentPath: [],
+    };
     for (let i = 0; i < 4; i++) await bash.run({ command: "seq 1 100000" }, context); // ~589 KB each
     expect(await readdir(outputDir)).toHaveLength(1);
     expect(await folderBytes(outputDir)).toBeLessThanOrEqual(1 * MiB);
@@ -148,7 +160,7 @@ describe("issue 10.11: the spill folder", () => {
     const bash = createBashTool({ cwd: base, outputDir, env: { PATH: process.env.PATH } });
     await bash.run(
       { command: "echo small" },
-      { signal: new AbortController().signal, toolUseId: "t", state: new Map() },
+      { signal: new AbortController().signal, toolUseId: "t", state: new ToolState(), agentPath: [] },
     );
     expect(existsSync(outputDir)).toBe(false);
   });

@@ -3,6 +3,7 @@ import { chmod, chown, link, readdir, readFile, stat, symlink, writeFile } from 
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../../src/loop/tool.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { createBuiltinTools } from "../../src/tools/create-builtin-tools.js";
 import { call, calls, E2eHarness } from "../e2e/e2e-harness.js";
 
@@ -18,8 +19,8 @@ afterEach(() => h.close());
 
 const isRoot = process.getuid?.() === 0;
 
-function context(state = new Map<string, unknown>()): ToolContext {
-  return { signal: new AbortController().signal, toolUseId: "t", state };
+function context(state = new ToolState()): ToolContext {
+  return { signal: new AbortController().signal, toolUseId: "t", state, agentPath: [] };
 }
 
 function tool(tools: Tool<never>[], name: string): Tool<Record<string, unknown>> {
@@ -250,7 +251,7 @@ describe("issue 10.9: Write and Edit keep the file they change", () => {
     // Two tool sets over one folder (a sub-agent's and the main agent's): their Edits still take turns.
     const other = createBuiltinTools({ cwd: h.root, tempDir: join(h.base, "tmp2") }) as Tool<never>[];
     await writeFile(h.path("two.txt"), "a\nb\n");
-    const states = [new Map<string, unknown>(), new Map<string, unknown>()];
+    const states = [new ToolState(), new ToolState()];
     await tool(h.tools, "Read").run({ file_path: "two.txt" }, context(states[0]));
     await tool(other, "Read").run({ file_path: "two.txt" }, context(states[1]));
     const results = await Promise.allSettled([

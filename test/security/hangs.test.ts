@@ -3,6 +3,7 @@ import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../../src/loop/tool.js";
+import { ToolState } from "../../src/loop/tool-state.js";
 import { discoverSkills } from "../../src/skills/discover-skills.js";
 import { getReadTracker } from "../../src/tools/read-tracker.js";
 import { call, calls, E2eHarness } from "../e2e/e2e-harness.js";
@@ -16,8 +17,8 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-function context(state = new Map<string, unknown>()): ToolContext {
-  return { signal: new AbortController().signal, toolUseId: "t", state };
+function context(state = new ToolState()): ToolContext {
+  return { signal: new AbortController().signal, toolUseId: "t", state, agentPath: [] };
 }
 
 function tool(name: string): Tool<Record<string, unknown>> {
@@ -85,7 +86,7 @@ describe("issue 10.13: special files never hang a tool", () => {
     // A FIFO whose stats the tracker holds, as if the file the model Read had been replaced by one since.
     const path = h.path("swapped");
     mkfifo(path);
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     getReadTracker(state).record(path, await stat(path));
     const outcome = await within(
       5_000,
@@ -120,7 +121,7 @@ describe("issue 10.12: the diff after Write and Edit has a budget", () => {
 
   it("a Write that changes 20,000 lines answers within seconds with a summary instead of a diff", async () => {
     await h.put("big.txt", `${lines(20_000, "old")}\n`);
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     await tool("Read").run({ file_path: "big.txt" }, context(state));
     const started = performance.now();
     const result = String(
@@ -139,7 +140,7 @@ describe("issue 10.12: the diff after Write and Edit has a budget", () => {
 
   it("an Edit with replace_all over 20,000 lines does the same", async () => {
     await h.put("many.txt", `${lines(20_000, "x")}\n`);
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     await tool("Read").run({ file_path: "many.txt" }, context(state));
     const started = performance.now();
     const result = String(
@@ -158,7 +159,7 @@ describe("issue 10.12: the diff after Write and Edit has a budget", () => {
 
   it("a small change to a large file still gets its diff", async () => {
     await h.put("large.txt", `${lines(50_000, "keep")}\n`);
-    const state = new Map<string, unknown>();
+    const state = new ToolState();
     await tool("Read").run({ file_path: "large.txt" }, context(state));
     const result = String(
       await tool("Edit").run(

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { frameData, longText, OPENAI_HEADERS, post, rawPost, splitFrames } from "../protocol-test-http.js";
+import {
+  frameData,
+  longText,
+  OPENAI_HEADERS,
+  post,
+  rawPost,
+  splitFrames,
+} from "../../../test/support/protocol-test-http.js";
+import { readJson } from "../../../test/support/test-http.js";
 import { startSimulator } from "../server.js";
-import { readJson } from "../test-http.js";
 import type { SimTurn, Simulator, SimulatorOptions } from "../types.js";
 
 let sim: Simulator | undefined;

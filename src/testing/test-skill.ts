@@ -1,4 +1,4 @@
-import type { Command, Skill } from "./skill.js";
+import type { Command, Skill } from "../skills/skill.js";
 
 /** A skill for tests, with the fields a discovered one has; override what a test is about. */
 export function testSkill(name: string, overrides: Partial<Skill> = {}): Skill {

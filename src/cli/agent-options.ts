@@ -1,0 +1,33 @@
+import type { CodingAgentOptions } from "../harness/index.js";
+import type { CliOptions } from "./cli-options.js";
+
+/** The coding agent the command line asks for, in `where` (print and interactive mode build theirs the same way). */
+export function agentOptionsFor(
+  options: CliOptions,
+  where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
+  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning">,
+): CodingAgentOptions {
+  return {
+    cwd: where.cwd,
+    home: where.home,
+    env: where.env,
+    model: options.model,
+    permissionMode: options.permissionMode,
+    trust: options.trust,
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    addDirs: options.addDirs,
+    toolProtocol: options.toolProtocol,
+    ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
+    ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
+    cacheTtl: options.cacheTtl,
+    maxTurns: options.maxTurns,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    session: {
+      ...(options.resume ? { resume: options.resume } : {}),
+      continue: options.continueSession,
+      log: !options.noSessionLog,
+    },
+    ...extra,
+  };
+}

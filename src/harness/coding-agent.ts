@@ -1,0 +1,179 @@
+import type { Context } from "../context/index.js";
+import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { ReplaceHistory } from "../loop/history-replacement.js";
+import type { Journal } from "../loop/journal.js";
+import type { Spawner } from "../loop/spawn.js";
+import type { Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
+import type { Message, ToolUseBlock } from "../messages/index.js";
+import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
+import type { ModelRequest, Provider } from "../providers/provider.js";
+import type { DiscoverResult } from "../skills/index.js";
+import type { TrustQuestion } from "./workspace-trust.js";
+
+/** How the agent keeps its conversation on disk. */
+export interface SessionOptions {
+  /** Continue this session file. */
+  resume?: string;
+  /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
+  continue?: boolean;
+  /** Write the session log (default true). A resumed session is always appended to. */
+  log?: boolean;
+  /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
+  dir?: string;
+}
+
+/** Everything `createCodingAgent` needs; only `cwd` and `model` are required. */
+export interface CodingAgentOptions {
+  /** The workspace: the file tools' root, the permission rules' root, where settings and skills are found. */
+  cwd: string;
+  /** The folder `~/.mitsu` is under; default `os.homedir()`. */
+  home?: string;
+  /** Where keys, base URLs and the shell's environment come from; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** `provider:model-id`, e.g. `anthropic:claude-sonnet-5-5` (see the model registry). */
+  model: string;
+  /**
+   * The permission mode; when given it wins over every settings file (the command line always wins). When
+   * absent: the most specific trusted settings file's `defaultMode`, else "default".
+   */
+  permissionMode?: PermissionMode | undefined;
+  /** Trust the workspace for this agent: its own settings and skills may grant permissions (`--trust`). */
+  trust?: boolean;
+  /**
+   * Asked once at start-up when the workspace is not trusted and its own files would grant something (the
+   * terminal's "Do you trust the files in this folder?"); a yes is remembered. Without it, such grants are
+   * ignored and `onWarning` names them.
+   */
+  askTrust?: (question: TrustQuestion) => Promise<boolean>;
+  /** Rules that allow (`--allowedTools`). */
+  allowedTools?: string[];
+  /** Rules that deny (`--disallowedTools`). */
+  disallowedTools?: string[];
+  /** More workspace folders (`--add-dir`). */
+  addDirs?: string[];
+  /** `xml`: tools are described in the system prompt and called with tags (models without function calling). */
+  toolProtocol?: "native" | "xml";
+  /** Text appended to the system prompt as its own block. */
+  appendSystemPrompt?: string;
+  cacheTtl?: "5m" | "1h";
+  /** Asks the user about a call no rule decides; without it such a call is denied (print mode). */
+  ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
+  /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
+  onWarning?: (message: string) => void;
+  /** The HTTP transport of every provider (a test's, a proxy's). Default `fetch`. */
+  fetch?: typeof fetch;
+  /** Write every request and response body to files in this folder (`--dump-requests`); secrets redacted. */
+  dumpRequests?: string;
+  session?: SessionOptions;
+  /** Model calls per prompt; default 50. */
+  maxTurns?: number;
+  /** max_tokens per call; default the model's output limit, at most 32,000. */
+  maxTokens?: number;
+  /** More tools, after the built-in ones (and before none: the order is the cache prefix). */
+  tools?: Tool<never>[];
+  /** Wraps every model and tool call of every run (durable runs, replay); see `Journal`. */
+  journal?: Journal;
+  /** The history-replacement step (compaction); see `ReplaceHistory`. */
+  replaceHistory?: ReplaceHistory;
+  /** How deep sub-agents may nest (a child of a child …); default 3. */
+  maxAgentDepth?: number;
+}
+
+/** How full the model's context window is. */
+export interface ContextWindowUsage {
+  /** The model's context window in tokens (from the catalog, models.json, or the default limits). */
+  limit: number;
+  /**
+   * The input tokens of the last request of the top-level agent (fresh + cache reads + cache writes), or
+   * undefined before the first answer of this conversation.
+   */
+  used: number | undefined;
+}
+
+export interface PromptOptions {
+  signal?: AbortSignal;
+  /** Overrides the agent's `maxTurns` for this prompt. */
+  maxTurns?: number;
+  /** Overrides the agent's `maxTokens` for this prompt. */
+  maxTokens?: number;
+  /** False when nobody shows tool input as it streams. */
+  liveInput?: boolean;
+}
+
+/** What a `/name args` line stands for; see `CodingAgent.expandSlash`. */
+export type SlashExpansion =
+  | { kind: "prompt"; text: string }
+  | { kind: "unknown"; name: string }
+  /** Not a slash command at all: send the line as it is. */
+  | { kind: "none" };
+
+/**
+ * The mitsu coding agent: a provider from the registry, the built-in tools and the Skill tool, the permission
+ * checker, the skills, the context (system prompt, reminders, cache breakpoints) and one conversation — its
+ * transcript and its session log. The terminal is one user of it; an embedder gets the same agent.
+ *
+ * A "session" is that conversation: what `history` holds and what the session file records. `prompt` runs
+ * one user message through the loop and extends both; `clear` starts a new one; `close` ends the agent.
+ */
+export interface CodingAgent {
+  readonly provider: Provider;
+  /** The provider's name as the model spec gives it (`anthropic`, `openai`, a models.json provider). */
+  readonly providerName: string;
+  /** The model id sent to the provider (without the `provider:` prefix). */
+  readonly model: string;
+  readonly maxOutputTokens: number;
+  readonly tools: readonly Tool<never>[];
+  /** The conversation's context; `clear` replaces it. */
+  readonly context: Context;
+  readonly permissions: PermissionChecker;
+  /** The permission mode the agent started in and where it came from (`--permission-mode`, a settings file, the default). */
+  readonly permissionMode: { mode: PermissionMode; origin: string };
+  /** Whether the workspace's own files may grant permissions (workspace trust). */
+  readonly trusted: boolean;
+  /** The conversation's tool state (files Read, active skills); `clear` empties it. */
+  readonly toolState: ToolState;
+  readonly skills: DiscoverResult;
+  /** The transcript so far (a resumed one included), as sent. */
+  readonly history: readonly Message[];
+  /** How many messages the conversation had when it was opened (a resumed session's). */
+  readonly resumedMessages: number;
+  /** The session file: undefined when the log is off, or before the first prompt of a new conversation. */
+  readonly sessionPath: string | undefined;
+  /**
+   * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
+   * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
+   */
+  readonly childEnv: NodeJS.ProcessEnv;
+  /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
+  readonly spawn: Spawner;
+  /** How full the context window is, for a status line or for compaction. */
+  contextWindow(): ContextWindowUsage;
+  /**
+   * Runs one user message through the loop with the conversation so far; yields its events (a sub-agent's
+   * too, tagged with their `agentPath`) and returns its result. The transcript and the log are extended as
+   * the run goes, and `history` is the run's transcript afterwards — also after an interrupted or failed run,
+   * which still hands back a valid transcript. One prompt at a time.
+   */
+  prompt(text: string, options?: PromptOptions): AsyncGenerator<AgentEvent, AgentResult>;
+  /**
+   * Expands `/name args` into the prompt to send, for a discovered command or skill (no model call), and
+   * pre-approves its `allowed-tools` for the conversation.
+   */
+  expandSlash(line: string): SlashExpansion;
+  /**
+   * The exact request a prompt would send first in this conversation (reminders and cache breakpoints
+   * included), without sending it and without changing the agent: `mitsu inspect`.
+   */
+  previewRequest(text: string): Promise<ModelRequest>;
+  /** A short human summary of a call, from the tool's `summarize`. */
+  summarize(block: ToolUseBlock): string;
+  /**
+   * Starts a new conversation (`/clear`): an empty transcript, a new session file (when logging), a fresh
+   * context and empty tool state. The provider, the tools and the permission rules (also those allowed
+   * "always") stay.
+   */
+  clear(): Promise<void>;
+  /** Ends the agent: waits for what it still writes and stops what it started. Idempotent. */
+  close(): Promise<void>;
+}
