@@ -18,6 +18,7 @@ const Bash = {
   name: "Bash",
   description: "",
   inputSchema: {},
+  permissionFacts: (input: { command: string }) => ({ command: input.command }),
   run: async () => "",
 } as unknown as Tool<never>;
 const ctx = { toolUseId: "toolu_1", signal: new AbortController().signal };

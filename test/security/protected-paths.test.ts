@@ -21,11 +21,19 @@ beforeEach(async () => {
 });
 afterEach(() => rm(base, { recursive: true, force: true }));
 
-const tool = (name: string) =>
-  ({ name, description: "", inputSchema: {}, run: async () => "" }) as unknown as Tool<never>;
-const Write = tool("Write");
-const Edit = tool("Edit");
-const Bash = tool("Bash");
+// The facts the built-in tools state about a call.
+const tool = (name: string, permissionFacts: (input: Record<string, string>) => unknown) =>
+  ({
+    name,
+    description: "",
+    inputSchema: {},
+    permissionFacts,
+    run: async () => "",
+  }) as unknown as Tool<never>;
+const writes = (input: Record<string, string>) => ({ paths: [{ path: input.file_path, access: "write" }] });
+const Write = tool("Write", writes);
+const Edit = tool("Edit", writes);
+const Bash = tool("Bash", (input) => ({ command: input.command }));
 const ctx = { toolUseId: "toolu_1", signal: new AbortController().signal };
 const checker = (options: Partial<PermissionCheckerOptions>) =>
   createPermissionChecker({ mode: "acceptEdits", cwd: project, home, ...options });
