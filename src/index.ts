@@ -2,9 +2,10 @@
  * mitsu — an agent is three JSON fields (`system`, `tools`, `messages`) and a loop. This is the library's
  * public API: the conversation model and stream contracts, the provider adapters (one per wire protocol) and
  * the model registry, the loop, the context (system prompt, reminders, cache breakpoints), the built-in tools,
- * permissions, skills and sessions, and the composition root that assembles them into the coding agent
+ * permissions, skills, sub-agents (agent definitions and the Task tool) and sessions, and the composition root that assembles them into the coding agent
  * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
+export * from "./agents/index.js";
 export * from "./context/index.js";
 export * from "./harness/index.js";
 export type * from "./loop/agent-event.js";
@@ -41,7 +42,13 @@ export { postJson } from "./providers/http/post-json.js";
 export { ProviderError } from "./providers/http/provider-error.js";
 export type { RetryOptions } from "./providers/http/retry-policy.js";
 export { streamWithRetries } from "./providers/http/stream-with-retries.js";
-export { DEFAULT_LIMITS, MODEL_CATALOG } from "./providers/model-catalog.js";
+export {
+  DEFAULT_LIMITS,
+  isModelAlias,
+  MODEL_ALIASES,
+  MODEL_CATALOG,
+  type ModelAlias,
+} from "./providers/model-catalog.js";
 export { type ModelEntry, type ResolvedModel, resolveModel } from "./providers/model-registry.js";
 export {
   createOpenAIChatProvider,

@@ -42,9 +42,14 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
 
   async function question(request: PermissionRequest, signal: AbortSignal): Promise<PermissionAnswer> {
     if (output && !output.atLineStart) write("\n");
-    const who = request.agentPath ? style.dim(" (asked by a sub-agent)") : "";
+    // A sub-agent's call says which sub-agent asks: several may be running at once.
+    const who = request.agent
+      ? `${style.cyan(`[${showControls(request.agent)}]`)} `
+      : request.agentPath
+        ? `${style.dim("(a sub-agent)")} `
+        : "";
     write(
-      `${style.yellow("?")} ${style.bold(showControls(request.display))}${who}\n  ${style.dim(showControls(request.reason))}\n`,
+      `${style.yellow("?")} ${who}${style.bold(showControls(request.display))}\n  ${style.dim(showControls(request.reason))}\n`,
     );
     const always = request.suggestedRules.length > 0;
     const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${showControls(request.suggestedRules.join(", "))})` : ""} / [n]o `;

@@ -1,3 +1,4 @@
+import { formatAgentsReport } from "../agents/index.js";
 import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
@@ -6,6 +7,7 @@ import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
+  ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
   ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
@@ -36,6 +38,11 @@ export async function runBuiltinCommand(
       return "exit";
     case "help":
       write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "agents":
+      write(
+        `${formatAgentsReport(context.agent.agents, { toolNames: context.agent.tools.map((t) => t.name) })}\n`,
+      );
       return "done";
     case "clear":
       await context.clear();

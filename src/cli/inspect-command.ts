@@ -1,5 +1,6 @@
 import { sizeBreakdown } from "../context/index.js";
 import { createCodingAgent } from "../harness/index.js";
+import type { ModelRequest } from "../providers/provider.js";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
@@ -11,6 +12,8 @@ export interface InspectOptions {
   toolProtocol: "native" | "xml";
   json: boolean;
   addDirs: string[];
+  /** Show this sub-agent type's first request for the prompt as its task, instead of the main agent's. */
+  agent?: string;
 }
 
 /** Placeholder keys so that a request can be shown without one; `encode` redacts keys anyway. */
@@ -19,6 +22,7 @@ const PLACEHOLDER_KEYS = ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY
 /**
  * `mitsu inspect "prompt"`: the exact HTTP request mitsu would send first for this workspace — system,
  * tools and messages with the reminders and cache breakpoints — and what each part weighs. Sends nothing.
+ * With `agent`, the same for the first request of that sub-agent type, given the prompt as its task.
  */
 export async function inspectCommand(options: InspectOptions, io: PrintIo): Promise<number> {
   const env = { ...io.env };
@@ -42,9 +46,26 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     return 1;
   }
   const text = expansion.kind === "prompt" ? expansion.text : options.prompt;
-  const prepared = await agent.previewRequest(text);
+  let prepared: ModelRequest;
+  let provider = agent.provider;
+  if (options.agent !== undefined) {
+    const preview = await agent.previewSubagentRequest(options.agent, text).catch((error: unknown) => {
+      io.stderr.write(`mitsu: ${error instanceof Error ? error.message : String(error)}\n`);
+      return null;
+    });
+    if (preview === null) return 1;
+    if (!preview) {
+      const names = agent.agents.agents.map((a) => a.name).join(", ");
+      io.stderr.write(`mitsu: unknown agent ${options.agent}. Agents: ${names} (see \`mitsu agents\`)\n`);
+      return 1;
+    }
+    prepared = preview.request;
+    provider = preview.provider;
+  } else {
+    prepared = await agent.previewRequest(text);
+  }
   await agent.close();
-  const encoded = agent.provider.encode(prepared);
+  const encoded = provider.encode(prepared);
   if (options.json) {
     io.stdout.write(`${terminalJson(encoded, 2)}\n`);
     return 0;

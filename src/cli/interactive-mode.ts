@@ -12,6 +12,7 @@ import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 import { packageVersion } from "./version.js";
@@ -96,7 +97,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (text === undefined) continue;
 
         run = new AbortController();
-        const render = renderer(agent, style, output, io.stdout);
+        const render = renderer(agent, style, output, io.stdout, options.verbose);
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
@@ -147,17 +148,33 @@ async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => voi
   }
 }
 
-function renderer(agent: CodingAgent, style: Style, output: HeldOutput, stdout: InteractiveIo["stdout"]) {
-  return createTextRenderer({
-    write: output.write,
-    // A running command's last line, kept off a permission question by the held output.
-    liveStatus: stdout.isTTY === true,
-    writeStatus: output.status,
-    columns: () => (stdout as NodeJS.WriteStream).columns,
+function renderer(
+  agent: CodingAgent,
+  style: Style,
+  output: HeldOutput,
+  stdout: InteractiveIo["stdout"],
+  verbose: boolean,
+) {
+  const text = (write: (text: string) => void, liveStatus: boolean) =>
+    createTextRenderer({
+      write,
+      // A running command's last line, kept off a permission question by the held output.
+      liveStatus,
+      writeStatus: output.status,
+      columns: () => (stdout as NodeJS.WriteStream).columns,
+      style,
+      summarize: (block) => agent.summarize(block),
+      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      errorHint: (error) => errorHint(error, agent.providerName),
+    });
+  return createSubagentRenderer({
+    render: text(output.write, stdout.isTTY === true),
     style,
     summarize: (block) => agent.summarize(block),
-    showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-    errorHint: (error) => errorHint(error, agent.providerName),
+    verbose,
+    live: stdout.isTTY === true,
+    write: output.write,
+    childRenderer: (write) => text(write, false),
   });
 }
 

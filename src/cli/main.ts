@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
+import { agentsCommand } from "./agents-command.js";
 import { type CliOptions, DEFAULT_MODEL, OUTPUT_FORMATS, splitToolRules } from "./cli-options.js";
 import { inspectCommand } from "./inspect-command.js";
 import { interactiveMode } from "./interactive-mode.js";
@@ -120,10 +121,15 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--add-dir <dir>", "another workspace folder (repeatable)", collect)
     .option("--json", "print only the request as JSON")
+    .option(
+      "--agent <name>",
+      "show the first request of this sub-agent type (e.g. Explore) for the prompt as its task",
+    )
     .action(async (words: string[], opts) => {
       exitCode = await inspectCommand(
         {
           prompt: words.join(" "),
+          ...(opts.agent ? { agent: opts.agent } : {}),
           model: opts.model,
           provider: opts.provider,
           maxTokens: opts.maxTokens,
@@ -133,6 +139,13 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         },
         io,
       );
+    });
+
+  program
+    .command("agents")
+    .description("list the sub-agent types (name, source, tools, model) and agent files that were skipped")
+    .action(async () => {
+      exitCode = await agentsCommand(io);
     });
 
   program

@@ -6,6 +6,7 @@ import { agentOptionsFor } from "./agent-options.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { colorEnabled, createStyle } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
 
@@ -63,20 +64,32 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     }
     if (slash.kind === "prompt") text = slash.text;
 
+    const text_ = (write: (text: string) => void, liveStatus: boolean) =>
+      createTextRenderer({
+        write,
+        notice,
+        errorHint: (error) => errorHint(error, agent.providerName),
+        style,
+        summarize: (b) => agent.summarize(b),
+        usagePerTurn: options.verbose,
+        // A running command's last line under its call, only where it can be redrawn in place.
+        liveStatus,
+        columns: () => (io.stdout as NodeJS.WriteStream).columns,
+        showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      });
+    const writeOut = (s: string) => {
+      io.stdout.write(s);
+    };
     const render =
       options.outputFormat === "text"
-        ? createTextRenderer({
-            write: (s) => io.stdout.write(s),
-            notice,
-            errorHint: (error) => errorHint(error, agent.providerName),
+        ? createSubagentRenderer({
+            render: text_(writeOut, io.stdout.isTTY === true),
             style,
             summarize: (b) => agent.summarize(b),
-            usagePerTurn: options.verbose,
-            // A running command's last line under its call, only where it can be redrawn in place.
-            liveStatus: io.stdout.isTTY === true,
-            columns: () => (io.stdout as NodeJS.WriteStream).columns,
-            showsInputLive: (name) =>
-              agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+            verbose: options.verbose,
+            live: io.stdout.isTTY === true,
+            write: writeOut,
+            childRenderer: (write) => text_(write, false),
           })
         : options.outputFormat === "stream-json"
           ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
@@ -137,15 +150,19 @@ export function jsonResult(result: AgentResult, sessionPath: string | undefined,
 }
 
 /**
- * An event as `--output-format stream-json` prints it. `turn-start` carries the request's settings and sizes,
+ * An event as `--output-format stream-json` prints it, with `parent_tool_use_id` (null for the main agent's
+ * events). `turn-start` carries the request's settings and sizes,
  * not the whole transcript again on every turn (that output would grow with the square of the session);
  * `--dump-requests` writes the exact requests.
  */
 export function streamJsonEvent(event: AgentEvent): unknown {
-  if (event.type !== "turn-start") return event;
+  // A sub-agent's events carry the id of the Task call that started it, as Claude Code's `parent_tool_use_id`.
+  const parent_tool_use_id = event.agentPath.at(-1) ?? null;
+  if (event.type !== "turn-start") return { ...event, parent_tool_use_id };
   const { request, ...rest } = event;
   return {
     ...rest,
+    parent_tool_use_id,
     request: {
       model: request.model,
       maxTokens: request.maxTokens,

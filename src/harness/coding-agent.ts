@@ -1,8 +1,8 @@
+import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
 import type { Context } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { Journal } from "../loop/journal.js";
-import type { Spawner } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { Message, ToolUseBlock } from "../messages/index.js";
@@ -76,8 +76,16 @@ export interface CodingAgentOptions {
   journal?: Journal;
   /** The history-replacement step (compaction); see `ReplaceHistory`. */
   replaceHistory?: ReplaceHistory;
-  /** How deep sub-agents may nest (a child of a child …); default 3. */
+  /**
+   * How deep sub-agents may nest: 1 (default) means a sub-agent cannot start its own; 2 gives sub-agents the
+   * Task tool too, and so on.
+   */
   maxAgentDepth?: number;
+  /**
+   * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
+   * replaces one of the same name).
+   */
+  agents?: AgentDefinition[];
 }
 
 /** How full the model's context window is. */
@@ -140,13 +148,15 @@ export interface CodingAgent {
   readonly resumedMessages: number;
   /** The session file: undefined when the log is off, or before the first prompt of a new conversation. */
   readonly sessionPath: string | undefined;
+  /** The agent types the Task tool offers (built-in, files, `options.agents`), and the agent files skipped. */
+  readonly agents: AgentDefinitions;
   /**
    * The environment for every child process the agent starts (Bash, git, hooks, MCP servers): the user's,
    * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
    */
   readonly childEnv: NodeJS.ProcessEnv;
   /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
-  readonly spawn: Spawner;
+  readonly spawn: SubagentSpawner;
   /** How full the context window is, for a status line or for compaction. */
   contextWindow(): ContextWindowUsage;
   /**
@@ -166,6 +176,15 @@ export interface CodingAgent {
    * included), without sending it and without changing the agent: `mitsu inspect`.
    */
   previewRequest(text: string): Promise<ModelRequest>;
+  /**
+   * The first request the sub-agent `name` would send for the task `text` (its system prompt, its tools, the
+   * prompt with its reminders), and the provider that would carry it: `mitsu inspect --agent`. Undefined for an
+   * unknown name. Throws when the agent's model cannot be resolved.
+   */
+  previewSubagentRequest(
+    name: string,
+    text: string,
+  ): Promise<{ provider: Provider; request: ModelRequest } | undefined>;
   /** A short human summary of a call, from the tool's `summarize`. */
   summarize(block: ToolUseBlock): string;
   /**

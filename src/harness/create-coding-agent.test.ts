@@ -61,6 +61,7 @@ describe("createCodingAgent", () => {
       "Grep",
       "Glob",
       "Skill",
+      "Task",
     ]);
     expect(agent.contextWindow()).toEqual({ limit: 200_000, used: undefined });
     expect(agent.sessionPath).toBeUndefined();
@@ -202,7 +203,9 @@ describe("createCodingAgent", () => {
       "anthropic",
     ]);
     const child = sim.requests[1]?.body;
-    expect(child.messages[0]).toEqual({ role: "system", content: "You read files." });
+    // Its own system prompt, then the environment section for its own model.
+    expect(child.messages[0].role).toBe("system");
+    expect(child.messages[0].content).toMatch(/^You read files\.\n\n# Environment\n[\s\S]*\nModel: gpt-5\n/);
     expect(child.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(["Read"]);
     const childEvents = events.filter((e) => e.agentPath.length > 0);
     expect(new Set(childEvents.map((e) => e.agentPath.join("/")))).toEqual(new Set(["toolu_task"]));

@@ -1,5 +1,13 @@
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import {
+  createSubagentSpawner,
+  createTaskTool,
+  formatAgentWarning,
+  loadAgentDefinitions,
+  spawnRequestFor,
+  subagentEnvironment,
+} from "../agents/index.js";
 import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
@@ -42,10 +50,10 @@ import type {
   PromptOptions,
   SessionOptions,
 } from "./coding-agent.js";
-import { createSpawner } from "./create-spawner.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
+import { openSubagentLog } from "./subagent-log.js";
 import { loadWorkspace } from "./workspace-trust.js";
 
 const DEFAULT_MAX_TURNS = 50;
@@ -98,11 +106,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       : { mode: "default" as const, origin: "the default" };
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
+  const loadedAgents = await loadAgentDefinitions({ cwd, home });
+  for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
+  // Agents defined in code beat the files' (an embedder's choice is the most specific).
+  const codeAgents = options.agents ?? [];
+  const agents = {
+    agents: [
+      ...loadedAgents.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)),
+      ...codeAgents,
+    ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    warnings: loadedAgents.warnings,
+  };
+
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
   // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
   // (0700), with the memory of the project's old, non-unique folder carried over the first time.
   const memory = join(prepareProjectDir(where), "memory");
-  const tools: Tool<never>[] = [
+  const extra = options.tools ?? [];
+  const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
       cwd,
       additionalRoots,
@@ -113,8 +134,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       searchExcludes: (root) => permissions.readExcludes(root),
     }) as Tool<never>[]),
     createSkillTool(() => skills.skills) as unknown as Tool<never>,
-    ...(options.tools ?? []),
+    createTaskTool({
+      agents: agents.agents,
+      toolNames: () => tools.map((t) => t.name),
+    }) as unknown as Tool<never>,
   ];
+  // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
+  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
   const toolState = new ToolState();
   const permissions = createPermissionChecker({
     rules: settings.rules,
@@ -130,16 +156,31 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   });
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
-  const spawn = createSpawner({
+  const spawn = createSubagentSpawner({
+    tools,
+    parent: {
+      provider: resolved.provider,
+      providerName: resolved.entry.provider,
+      model: resolved.model,
+      maxOutputTokens: resolved.entry.maxOutputTokens,
+      contextWindow: resolved.entry.contextWindow,
+    },
     resolveModel: (spec) => {
-      const child = spec === undefined ? resolved : resolveSpec(spec);
+      const child = resolveSpec(spec);
       const { maxOutputTokens, contextWindow } = child.entry;
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
-    tools,
     canUseTool: permissions,
+    environment: subagentEnvironment({ cwd, now: new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     maxTurns,
-    maxDepth: options.maxAgentDepth ?? 3,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    maxDepth: options.maxAgentDepth ?? 1,
+    // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
+    transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
   });
 
@@ -207,6 +248,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     trusted,
     toolState,
     skills,
+    agents,
     get history() {
       return history;
     },
@@ -288,6 +330,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         maxTokens: defaultMaxTokens,
       };
       return preview.prepareRequest(request, { turn: 1 });
+    },
+    async previewSubagentRequest(name, text) {
+      const definition = agents.agents.find((a) => a.name === name);
+      if (!definition) return undefined;
+      return spawn.firstRequest(
+        spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
+      );
     },
     summarize(block) {
       const tool = byName.get(block.name);

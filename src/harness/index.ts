@@ -1,7 +1,7 @@
 export * from "./append-prompt.js";
 export type * from "./coding-agent.js";
 export * from "./create-coding-agent.js";
-export * from "./create-spawner.js";
 export * from "./session-log-hooks.js";
 export * from "./sessions-dir.js";
+export * from "./subagent-log.js";
 export * from "./workspace-trust.js";

@@ -17,5 +17,10 @@ export type CanUseTool = (
     state?: ToolState;
     /** The agent asking: empty at the top level; a sub-agent's calls are decided by its parent's checker. */
     agentPath?: AgentPath;
+    /**
+     * Who asks, in words, for a question shown to the user: a sub-agent's kind and task (`Explore: find the
+     * auth code`). Absent at the top level. Set by the spawner's wrapper around the parent's checker.
+     */
+    agent?: string;
   },
 ) => Promise<PermissionDecision> | PermissionDecision;

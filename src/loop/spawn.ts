@@ -18,6 +18,13 @@ export interface SpawnRequest {
   maxTurns?: number;
   /** A short label for a UI (e.g. the Task call's description). */
   description?: string;
+  /** The kind of agent (e.g. `Explore`): names the child in permission questions, logs and the UI. */
+  agent?: string;
+  /**
+   * The child may only look: every call of a tool that is not `readOnly` is denied, as in plan mode, except
+   * shell commands that change nothing (the spawner decides which). The parent's rules still apply on top.
+   */
+  readOnly?: boolean;
 }
 
 /** Where a child is started from: the loop fills this in for the tool call that spawns. */
@@ -33,8 +40,8 @@ export interface SpawnOrigin {
  * Task tool never imports the code that composes agents.
  *
  * Contract: returns a `runAgent`-like generator whose events carry `origin.agentPath`; honours `origin.signal`;
- * never throws — a child that cannot start (unknown model, unknown tool name) ends with one `agent-end` of
- * reason `error`. The parent's permission checker decides the child's calls too.
+ * never throws — a child that cannot start (unknown model, unknown tool name, too deep) ends with one
+ * `agent-end` of reason `error`. The parent's permission checker decides the child's calls too.
  */
 export type Spawner = (request: SpawnRequest, origin: SpawnOrigin) => AsyncGenerator<AgentEvent, AgentResult>;
 

@@ -69,14 +69,14 @@ function checker(extra: Partial<PermissionCheckerOptions> = {}) {
 const bash = (command: string) => [TOOLS.Bash, { command }] as const;
 
 describe("defaults", () => {
-  it("allow Read, Grep, Glob and Skill; ask (so, without a terminal, deny) Write, Edit, Bash, MCP and Task", async () => {
+  it("allow Read, Grep, Glob, Skill and Task (a sub-agent's calls are checked one by one); ask (so, without a terminal, deny) Write, Edit, Bash and MCP", async () => {
     const check = checker();
-    for (const name of ["Read", "Grep", "Glob", "Skill"] as const) {
+    for (const name of ["Read", "Grep", "Glob", "Skill", "Task"] as const) {
       expect(await check(TOOLS[name], { file_path: "a.ts", pattern: "x" }, ctx)).toEqual({
         behavior: "allow",
       });
     }
-    for (const name of ["Write", "Edit", "Bash", "mcp", "Task"] as const) {
+    for (const name of ["Write", "Edit", "Bash", "mcp"] as const) {
       expect(await check(TOOLS[name], { file_path: "a.ts", command: "ls" }, ctx)).toMatchObject({
         behavior: "deny",
       });

@@ -31,6 +31,8 @@ export interface PermissionRequest {
   reason: string;
   /** Set when a sub-agent makes the call: its `agentPath` (the Task call that started it comes first). */
   agentPath?: readonly string[];
+  /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
+  agent?: string;
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
@@ -83,8 +85,11 @@ export interface PermissionChecker extends CanUseTool {
   readExcludes(root: string): Promise<string[]>;
 }
 
-/** Allowed unless a rule says otherwise: they read, or (Skill) only load instructions into the conversation. */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill"]);
+/**
+ * Allowed unless a rule says otherwise: they read, (Skill) only load instructions into the conversation, or
+ * (Task) start a sub-agent whose own calls are each decided by this checker.
+ */
+const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "Task"]);
 
 type Verdict =
   | { behavior: "allow" }
@@ -132,8 +137,8 @@ function statedFacts(tool: Tool<never>, input: Record<string, unknown>): Permiss
  * Decides each tool call: an explicit deny rule (settings or `--disallowedTools`) always denies; plan mode
  * then denies every tool that is not read-only; bypassPermissions allows the rest; an `ask` rule asks;
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
- * Write and Edit inside the workspace; otherwise Read, Grep, Glob and Skill are allowed and everything
- * else (Write, Edit, Bash, MCP tools, Task, …) is asked. A Bash allow holds only when every simple command
+ * Write and Edit inside the workspace; otherwise Read, Grep, Glob, Skill and Task are allowed and everything
+ * else (Write, Edit, Bash, MCP tools, …) is asked. A Bash allow holds only when every simple command
  * of the line is allowed, the parse accounts for all of it, and every file its redirections write may be
  * written; one denied command denies the line. Writes to `.git/`, `.mitsu/`, `.claude/`, `.mcp.json` and the
  * shell's start-up files are asked in every mode but bypassPermissions. Asking without an `ask` callback denies.
@@ -415,6 +420,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       suggestedRules,
       reason,
       ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
+      ...(context.agent !== undefined ? { agent: context.agent } : {}),
     });
     if (answer === "deny") {
       return {

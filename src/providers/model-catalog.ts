@@ -78,3 +78,22 @@ export function catalogLimits(family: keyof typeof MODEL_CATALOG, model: string)
   }
   return best === undefined ? undefined : models[best];
 }
+
+/** The model aliases of Claude Code's agent files: a family's current small, middle and large model. */
+export type ModelAlias = "haiku" | "sonnet" | "opus";
+
+/**
+ * What each alias means in each family, so an agent file written `model: haiku` runs on the small model of
+ * whichever provider the session uses. Data only: change a line when a family's current model changes.
+ */
+export const MODEL_ALIASES: Readonly<
+  Record<keyof typeof MODEL_CATALOG, Readonly<Record<ModelAlias, string>>>
+> = Object.freeze({
+  anthropic: { haiku: "claude-haiku-4-5", sonnet: "claude-sonnet-5-5", opus: "claude-opus-5-5" },
+  openai: { haiku: "gpt-5-mini", sonnet: "gpt-5.1", opus: "gpt-5.1" },
+  gemini: { haiku: "gemini-2.5-flash-lite", sonnet: "gemini-3-flash-preview", opus: "gemini-3-pro-preview" },
+});
+
+export function isModelAlias(text: string): text is ModelAlias {
+  return text === "haiku" || text === "sonnet" || text === "opus";
+}

@@ -12,7 +12,10 @@ function realFolder(path: string): string {
   }
 }
 
-/** The `cwd` of a session file's header (its first line), if it has one. */
+/**
+ * The `cwd` of a session file's header (its first line), if it has one; undefined also for a sub-agent's
+ * transcript (a header with `parent`), which is not a conversation to continue.
+ */
 function headerCwd(path: string): string | undefined {
   let fd: number;
   try {
@@ -32,7 +35,8 @@ function headerCwd(path: string): string | undefined {
       total += n;
       if (end !== -1 || total > MAX_HEADER_BYTES) break;
     }
-    const header = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { cwd?: unknown };
+    const header = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { cwd?: unknown; parent?: unknown };
+    if (header.parent !== undefined) return undefined;
     return typeof header.cwd === "string" ? header.cwd : undefined;
   } catch {
     return undefined;

@@ -39,6 +39,11 @@ export interface SessionHeader {
   system?: TextBlock[];
   /** Set on a copy made because the session was in use elsewhere (`SessionLog.fork`): the original's id. */
   forkedFrom?: string;
+  /**
+   * Set on a sub-agent's transcript: the session whose Task call (`toolUseId`) started it, and the agent type.
+   * Such a file is not a conversation to continue: `latestSession` passes over it.
+   */
+  parent?: { session: string; toolUseId: string; agent?: string };
 }
 
 /**
@@ -120,7 +125,13 @@ export class SessionLog {
   /** Creates `<dir>/<date>-<id>.jsonl` with its header line, in the current format. */
   static create(
     dir: string,
-    info: { cwd: string; model: string; system?: TextBlock[]; now?: Date },
+    info: {
+      cwd: string;
+      model: string;
+      system?: TextBlock[];
+      now?: Date;
+      parent?: SessionHeader["parent"];
+    },
   ): SessionLog {
     const now = info.now ?? new Date();
     const id = randomUUID();
@@ -132,6 +143,7 @@ export class SessionLog {
       model: info.model,
       createdAt: now.toISOString(),
       ...(info.system ? { system: info.system } : {}),
+      ...(info.parent ? { parent: info.parent } : {}),
     };
     return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, []);
   }

@@ -42,6 +42,7 @@ export async function runScript(
       ex.log.fault = "http";
       return sendError(step.fault.status, undefined, retryHeaders(step.fault));
     }
+    if (step.turn.latencyMs !== undefined) await sleep(step.turn.latencyMs);
     await serve(step.turn);
   } catch (error) {
     if (!(error instanceof SimScriptError)) throw error;

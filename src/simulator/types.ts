@@ -28,6 +28,11 @@ export interface SimTurn {
   /** Default: "tool_use" if any tool_use block, else "end_turn". A max_tokens cut overrides it. */
   stopReason?: SimStopReason;
   fault?: SimFault;
+  /**
+   * Milliseconds the server waits before answering this turn (the model's time to first token): the request
+   * stays in flight that long. For tests of concurrency and for benchmarks of latency.
+   */
+  latencyMs?: number;
 }
 
 export type SimFault =

@@ -101,6 +101,7 @@ describe("mitsu inspect", () => {
       "Grep",
       "Glob",
       "Skill",
+      "Task",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
   });

@@ -235,9 +235,12 @@ describe("mitsu at a terminal (interactive mode)", () => {
     await t.screen.waitFor("unknown command /nope");
     t.type("/cost");
     await t.screen.waitFor("tokens so far: 0 in, 0 out");
+    t.type("/agents");
+    await t.screen.waitFor("Explore  [builtin]");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(t.screen.text).toContain("/clear");
+    expect(t.screen.text).toContain("/agents");
     expect(t.sim.requests).toHaveLength(0);
   });
 
@@ -390,5 +393,49 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(code).toBe(0);
     expect(screen.text).toContain("Piped answer.");
     expect(screen.text).not.toContain("> ");
+  });
+});
+
+describe("sub-agents at a terminal", () => {
+  it("a sub-agent's permission question names it; its running block shows its current call; it collapses to one line", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task",
+              name: "Task",
+              input: {
+                description: "make notes",
+                prompt: "Write notes.md",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "c1", name: "Write", input: { file_path: "notes.md", content: "n\n" } },
+          ],
+        },
+        text("Wrote notes.md."),
+        text("The sub-agent wrote the notes."),
+      ],
+    });
+    t.type("delegate the notes");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("? [general-purpose: make notes] Write(notes.md)");
+    t.type("y");
+    await t.screen.waitFor("The sub-agent wrote the notes.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(readFileSync(join(t.cwd, "notes.md"), "utf8")).toBe("n\n");
+    expect(t.screen.text).toContain("● Task(general-purpose: make notes)");
+    // The block under the Task call: its current call and counts, then one summary line.
+    expect(t.screen.text).toContain("Write notes.md · 1 tool call");
+    expect(t.screen.text).toMatch(/⎿ Done — general-purpose: 2 turns, 1 tool call, [\d,]+ tokens, [\d.]+ s/);
+    // None of the sub-agent's own text is printed (only --verbose shows its stream).
+    expect(t.screen.text).not.toContain("Wrote notes.md.");
   });
 });

@@ -1,0 +1,119 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BUILTIN_AGENTS } from "./builtin-agents.js";
+import { formatAgentsReport } from "./format-agents-report.js";
+import { loadAgentDefinitions } from "./load-agent-definitions.js";
+import { createTaskTool } from "./task-tool.js";
+
+let root: string;
+let cwd: string;
+let home: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "mitsu-agent-files-"));
+  cwd = join(root, "project");
+  home = join(root, "home");
+  await mkdir(cwd, { recursive: true });
+  await mkdir(home, { recursive: true });
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+async function files(map: Record<string, string>) {
+  for (const [path, text] of Object.entries(map)) {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text);
+  }
+}
+
+describe("loadAgentDefinitions", () => {
+  it("reads Claude Code agent files unchanged: tools as a comma list or a YAML list, model, the body as prompt", async () => {
+    await files({
+      [join(cwd, ".claude/agents/reviewer.md")]:
+        "---\nname: code-reviewer\ndescription: Use when: code was just changed\ntools: Read, Grep, Glob\nmodel: haiku\ncolor: blue\n---\n\nYou review code.\n",
+      [join(cwd, ".mitsu/agents/tester.md")]:
+        "---\nname: tester\ndescription: Runs the tests\ntools:\n  - Bash\n  - Read\nmodel: openai:gpt-5\n---\nYou run tests.\n",
+      [join(home, ".claude/agents/helper.md")]: "---\nname: helper\ndescription: Helps\n---\nYou help.\n",
+    });
+    const { agents, warnings } = await loadAgentDefinitions({ cwd, home });
+    expect(agents.map((a) => `${a.name}:${a.source}`)).toEqual([
+      "Explore:builtin",
+      "code-reviewer:project",
+      "general-purpose:builtin",
+      "helper:user",
+      "tester:project",
+    ]);
+    const reviewer = agents.find((a) => a.name === "code-reviewer")!;
+    expect(reviewer).toMatchObject({
+      description: "Use when: code was just changed",
+      tools: ["Read", "Grep", "Glob"],
+      model: "haiku",
+      prompt: "You review code.",
+    });
+    expect(agents.find((a) => a.name === "tester")).toMatchObject({
+      tools: ["Bash", "Read"],
+      model: "openai:gpt-5",
+    });
+    expect(agents.find((a) => a.name === "helper")?.tools).toBeUndefined();
+    // The unquoted `description: Use when: …` loads, with a notice.
+    expect(warnings).toEqual([expect.objectContaining({ field: "description", skipped: false })]);
+  });
+
+  it("project beats user beats built-in, with a notice; a bad file gets one warning naming the file and field, the rest load", async () => {
+    await files({
+      [join(cwd, ".mitsu/agents/explore.md")]:
+        "---\nname: Explore\ndescription: Project explore\n---\nMine.\n",
+      [join(home, ".mitsu/agents/explore.md")]:
+        "---\nname: Explore\ndescription: User explore\n---\nTheirs.\n",
+      [join(cwd, ".claude/agents/no-desc.md")]: "---\nname: nodesc\n---\nBody.\n",
+      [join(cwd, ".claude/agents/bad-yaml.md")]: "---\nname: [unclosed\ndescription: x\n---\nBody.\n",
+      [join(cwd, ".claude/agents/bad-tools.md")]:
+        "---\nname: badtools\ndescription: x\ntools: {a: 1}\n---\nBody.\n",
+      [join(cwd, ".claude/agents/no-front.md")]: "Just text.\n",
+      [join(cwd, ".claude/agents/ok.md")]: "---\nname: ok\ndescription: fine\n---\nBody.\n",
+      [join(cwd, ".claude/agents/notes.txt")]: "ignored",
+    });
+    const { agents, warnings } = await loadAgentDefinitions({ cwd, home });
+    expect(agents.find((a) => a.name === "Explore")).toMatchObject({ source: "project", prompt: "Mine." });
+    expect(agents.map((a) => a.name)).toContain("ok");
+    const byFile = warnings.map(
+      (w) => `${w.path.startsWith(root) ? w.path.slice(root.length) : w.path} ${w.field} ${w.skipped}`,
+    );
+    expect(byFile).toEqual(
+      expect.arrayContaining([
+        "/project/.claude/agents/bad-tools.md tools true",
+        "/project/.claude/agents/bad-yaml.md description true",
+        "/project/.claude/agents/no-desc.md description true",
+        "/project/.claude/agents/no-front.md frontmatter true",
+        "/home/.mitsu/agents/explore.md name true",
+        "(built-in Explore) name true",
+      ]),
+    );
+    expect(warnings).toHaveLength(6);
+    const report = formatAgentsReport({ agents, warnings }, { cwd, toolNames: ["Read", "Bash"] });
+    expect(report).toContain("Explore  [project]  .mitsu/agents/explore.md");
+    expect(report).toContain(".claude/agents/no-desc.md: description: is required");
+    expect(report).toContain("Skipped (6):");
+  });
+
+  it("the Task tool's description lists the agents in a fixed order, the same bytes on every load", async () => {
+    await files({
+      [join(cwd, ".mitsu/agents/b.md")]: "---\nname: zeta\ndescription: Z\n---\nZ.\n",
+      [join(cwd, ".mitsu/agents/a.md")]: "---\nname: alpha\ndescription: A\n---\nA.\n",
+    });
+    const first = createTaskTool({ agents: (await loadAgentDefinitions({ cwd, home })).agents });
+    const second = createTaskTool({ agents: (await loadAgentDefinitions({ cwd, home })).agents });
+    expect(JSON.stringify(first.inputSchema) + first.description).toBe(
+      JSON.stringify(second.inputSchema) + second.description,
+    );
+    const list = first.description.split("\n").filter((l) => l.startsWith("- ") && l.includes(": "));
+    expect(list.slice(0, 4)).toEqual([
+      `- Explore: ${BUILTIN_AGENTS[1]!.description}`,
+      "- alpha: A",
+      `- general-purpose: ${BUILTIN_AGENTS[0]!.description}`,
+      "- zeta: Z",
+    ]);
+    expect(first.description).toContain("sees nothing of this conversation");
+  });
+});
