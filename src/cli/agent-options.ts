@@ -11,7 +11,7 @@ export function agentOptionsFor(
     cwd: where.cwd,
     home: where.home,
     env: where.env,
-    model: options.model,
+    ...(options.model ? { model: options.model } : {}),
     permissionMode: options.permissionMode,
     trust: options.trust,
     allowedTools: options.allowedTools,

@@ -16,8 +16,9 @@ export interface PermissionPromptOptions {
 /** The terminal's answer to the permission checker's `ask`. */
 export interface PermissionPrompt {
   /**
-   * Shows the call and why it is asked, then reads `y` (allow once), `a` (allow always: the checker adds the
-   * suggested rules for this session) or `n` (deny); anything else asks again. Questions from parallel tool
+   * Shows the call and why it is asked, then reads `1`/`y` (allow once), `2`/`a` (allow always: the checker adds
+   * the suggested rules, and interactive mode saves them to `.mitsu/settings.local.json`) or `3`/`n` (deny);
+   * anything else asks again. Questions from parallel tool
    * calls wait their turn: one question on screen at a time. Ended input denies.
    */
   ask(request: PermissionRequest): Promise<PermissionAnswer>;
@@ -52,7 +53,7 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
       `${style.yellow("?")} ${who}${style.bold(showControls(request.display))}\n  ${style.dim(showControls(request.reason))}\n`,
     );
     const always = request.suggestedRules.length > 0;
-    const question = `Allow? [y]es once${always ? ` / [a]lways (adds ${showControls(request.suggestedRules.join(", "))})` : ""} / [n]o `;
+    const question = `Allow? 1 [y]es once${always ? ` / 2 [a]lways (adds ${showControls(request.suggestedRules.join(", "))}) for this project` : ""} / 3 [n]o `;
     for (;;) {
       const line = await input.read(question, { signal, fresh: true });
       if (line === undefined) {
@@ -60,10 +61,10 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
         return "deny";
       }
       const answer = line.trim().toLowerCase();
-      if (answer === "y" || answer === "yes") return "allow_once";
-      if (always && (answer === "a" || answer === "always")) return "allow_always";
-      if (answer === "n" || answer === "no") return "deny";
-      write(style.dim(`  Please answer y${always ? ", a" : ""} or n.\n`));
+      if (answer === "1" || answer === "y" || answer === "yes") return "allow_once";
+      if (always && (answer === "2" || answer === "a" || answer === "always")) return "allow_always";
+      if (answer === "3" || answer === "n" || answer === "no") return "deny";
+      write(style.dim(`  Please answer 1 (y)${always ? ", 2 (a)" : ""} or 3 (n).\n`));
     }
   }
 

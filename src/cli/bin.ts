@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { homedir } from "node:os";
 import { exitOnBrokenPipe } from "./broken-pipe.js";
-import { main } from "./main.js";
+import { packageVersion } from "./version.js";
 
 exitOnBrokenPipe(process.stdout, (code) => process.exit(code));
 exitOnBrokenPipe(process.stderr, (code) => process.exit(code));
@@ -13,7 +13,14 @@ process.on("SIGINT", () => {
   if (++interrupts > 1) process.exit(130);
   abort.abort(new Error("interrupted"));
 });
-process.exitCode = await main(process.argv.slice(2), {
+const args = process.argv.slice(2);
+// `mitsu --version` answers before the argument parser is even loaded.
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-v")) {
+  process.stdout.write(`${packageVersion()}\n`);
+  process.exit(0);
+}
+const { main } = await import("./main.js");
+process.exitCode = await main(args, {
   stdin: process.stdin,
   stdout: process.stdout,
   stderr: process.stderr,

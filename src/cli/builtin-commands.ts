@@ -8,7 +8,10 @@ import { stripControls } from "./terminal-text.js";
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
   ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
-  ["clear", "start a new conversation (and a new session log); permissions allowed always stay"],
+  [
+    "clear",
+    "clear the screen and start a new conversation (and session log); permissions allowed always stay",
+  ],
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
@@ -22,6 +25,8 @@ export interface BuiltinContext {
   usage: () => Usage;
   /** Starts a new transcript and session log. */
   clear: () => Promise<void>;
+  /** Clears the terminal (absent when the output is not a terminal). */
+  clearScreen?: () => void;
 }
 
 /**
@@ -46,6 +51,7 @@ export async function runBuiltinCommand(
       return "done";
     case "clear":
       await context.clear();
+      context.clearScreen?.();
       write(style.dim("(a new conversation)\n"));
       return "done";
     case "cost": {

@@ -1,13 +1,17 @@
-import type { PermissionMode } from "../permissions/index.js";
+import type { PermissionMode } from "../permissions/permission-mode.js";
 
 /** What the command line says, after parsing and checking. */
 export interface CliOptions {
   prompt: string | undefined;
   print: boolean;
-  model: string;
+  /** Undefined: the harness's default (`MITSU_MODEL`, `ANTHROPIC_MODEL`, the settings' `model`). */
+  model: string | undefined;
   maxTurns: number;
   maxTokens: number | undefined;
-  outputFormat: "text" | "json" | "stream-json";
+  /** `json` and `stream-json` in Claude Code's shapes; `mitsu-events` is mitsu's own event stream. */
+  outputFormat: OutputFormat;
+  /** `stream-json`: user messages arrive as JSON lines on stdin (Claude Code's input format). */
+  inputFormat: "text" | "stream-json";
   /** `--permission-mode`, only when given (settings' `defaultMode` applies otherwise). */
   permissionMode: PermissionMode | undefined;
   /** `--trust`: the project's own files may grant permissions in this run. */
@@ -26,8 +30,17 @@ export interface CliOptions {
   verbose: boolean;
 }
 
-export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
-export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export const INPUT_FORMATS = ["text", "stream-json"] as const;
+
+/**
+ * The shape of a permission rule as written after `--allowedTools`: a tool name (capitalised, as every tool's is,
+ * or `mcp__server__tool`) with an optional `(specifier)`. A word of another shape ends the rules: it is the prompt.
+ */
+export function looksLikeToolRule(word: string): boolean {
+  return /^([A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?)(\(.*\))?$/s.test(word);
+}
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → ["Read", "Bash(git log:*)", "Edit"]: commas and spaces split, but not inside parentheses. */
 export function splitToolRules(values: readonly string[]): string[] {

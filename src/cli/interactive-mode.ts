@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
 import { addUsage, emptyUsage } from "../messages/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
@@ -11,10 +12,12 @@ import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { createLineInput } from "./line-input.js";
 import type { PrintIo } from "./print-mode.js";
+import { resumedRecap } from "./resumed-recap.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
 /** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
@@ -64,12 +67,24 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     });
     const agent = await createCodingAgent(
       agentOptionsFor(options, io, {
-        ask: (request) => permissions.ask(request),
+        ask: async (request) => {
+          const answer = await permissions.ask(request);
+          // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+          if (answer === "allow_always" && request.suggestedRules.length > 0) {
+            await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+              (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+              (error: Error) => warn(error.message),
+            );
+          }
+          return answer;
+        },
         askTrust: (question) => askTrust(question, { input, write, style }),
         onWarning: warn,
       }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
     let usage = emptyUsage();
 
     const onSignal = () => {
@@ -92,17 +107,21 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           write,
           usage: () => usage,
           clear: () => agent.clear(),
+          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
         });
         if (text === "exit") break;
         if (text === undefined) continue;
 
         run = new AbortController();
         const render = renderer(agent, style, output, io.stdout, options.verbose);
+        const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
           run = undefined;
         });
         usage = addUsage(usage, result.usage);
+        if (!output.atLineStart) write("\n");
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
       }
     } finally {

@@ -1,13 +1,14 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../permissions/index.js";
-import { agentsCommand } from "./agents-command.js";
-import { type CliOptions, DEFAULT_MODEL, OUTPUT_FORMATS, splitToolRules } from "./cli-options.js";
-import { inspectCommand } from "./inspect-command.js";
-import { interactiveMode } from "./interactive-mode.js";
-import { type PrintIo, printMode } from "./print-mode.js";
-import { readStdin } from "./read-stdin.js";
-import { skillsCommand } from "./skills-command.js";
-import { stripControls } from "./terminal-text.js";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/permission-mode.js";
+import {
+  type CliOptions,
+  INPUT_FORMATS,
+  looksLikeToolRule,
+  OUTPUT_FORMATS,
+  splitToolRules,
+} from "./cli-options.js";
+import type { PrintIo } from "./print-mode.js";
+import { stripControls, terminalJson } from "./terminal-text.js";
 import { packageVersion } from "./version.js";
 
 function positiveInt(value: string): number {
@@ -19,9 +20,24 @@ function positiveInt(value: string): number {
 /** A repeatable option's values; no default is declared, so `--help` does not print "(default: [])". */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** Parses argv and runs the command; resolves to the process exit code. */
+const MODEL_HELP =
+  "the model, e.g. anthropic:claude-sonnet-5-5, openai:gpt-5, gemini:gemini-2.5-pro (default: MITSU_MODEL, ANTHROPIC_MODEL, the settings' model, anthropic:claude-sonnet-5-5)";
+
+/**
+ * Parses argv and runs the command; resolves to the process exit code. Each command's module is loaded only
+ * when that command runs: `--version` and `--help` load commander and nothing else.
+ */
 export async function main(argv: string[], io: PrintIo): Promise<number> {
   let exitCode = 0;
+  // Words after `--allowedTools`/`--disallowedTools` that are not rules: they are the prompt (see looksLikeToolRule).
+  const spilled: string[] = [];
+  const rules = (value: string, previous: string[] = []) => {
+    if (spilled.length > 0 || !splitToolRules([value]).every(looksLikeToolRule)) {
+      spilled.push(value);
+      return previous;
+    }
+    return [...previous, value];
+  };
   const program = new Command("mitsu")
     .description("An agent is three JSON fields and a loop. mitsu shows you all three.")
     .version(packageVersion(), "-v, --version")
@@ -33,15 +49,24 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "-p, --print",
       "print mode: answer the prompt, stream the work, then exit (without it, at a terminal: interactive)",
     )
-    .option(
-      "--model <provider:model>",
-      "the model, e.g. anthropic:claude-sonnet-5-5, openai:gpt-5, gemini:gemini-2.5-pro",
-      io.env.MITSU_MODEL || DEFAULT_MODEL,
-    )
+    .option("--model <provider:model>", MODEL_HELP)
     .option("--max-turns <n>", "the most model calls for this prompt", positiveInt, 50)
     .option("--max-tokens <n>", "max_tokens for each model call", positiveInt)
     .addOption(
-      new Option("--output-format <format>", "how to print the run").choices(OUTPUT_FORMATS).default("text"),
+      new Option(
+        "--output-format <format>",
+        "text; json and stream-json as Claude Code prints them; mitsu-events: mitsu's own event stream",
+      )
+        .choices(OUTPUT_FORMATS)
+        .default("text"),
+    )
+    .addOption(
+      new Option(
+        "--input-format <format>",
+        "stream-json: user messages as JSON lines on standard input (Claude Code's shape)",
+      )
+        .choices(INPUT_FORMATS)
+        .default("text"),
     )
     .addOption(
       // No declared default: a mode given here must beat settings' defaultMode, and an absent one must not.
@@ -52,11 +77,15 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
     .option(
-      "--allowedTools <rules>",
-      'permission rules to allow, comma- or space-separated, e.g. "Bash(npm test:*),Edit" (repeatable)',
-      collect,
+      "--allowedTools, --allowed-tools <rules...>",
+      'permission rules to allow, e.g. "Bash(npm test:*)" Edit (space- or comma-separated; a word that is not a rule starts the prompt)',
+      rules,
     )
-    .option("--disallowedTools <rules>", "permission rules to deny (as --allowedTools)", collect)
+    .option(
+      "--disallowedTools, --disallowed-tools <rules...>",
+      "permission rules to deny (as --allowedTools); a whole tool named here is removed from the tools sent",
+      rules,
+    )
     .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect)
     .option("--dump-requests <dir>", "write every request and response body to files in <dir>")
     .addOption(
@@ -71,12 +100,14 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("5m"),
     )
     .option("-c, --continue", "continue the most recent session in this folder")
-    .option("-r, --resume <file>", "continue the session in this .jsonl file")
+    .option("-r, --resume <session>", "continue a session: its id (or first 8 characters) or its .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
     .action(async (words: string[], opts) => {
-      const stdin = io.stdin ? await readStdin(io.stdin) : undefined;
-      const argPrompt = words.join(" ").trim();
+      const { readStdin } = await import("./read-stdin.js");
+      const streamInput = opts.inputFormat === "stream-json";
+      const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
+      const argPrompt = [...spilled, ...words].join(" ").trim();
       const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
       const options: CliOptions = {
         prompt,
@@ -85,6 +116,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         maxTurns: opts.maxTurns,
         maxTokens: opts.maxTokens,
         outputFormat: opts.outputFormat,
+        inputFormat: opts.inputFormat,
         permissionMode: opts.permissionMode as PermissionMode | undefined,
         trust: opts.trust === true,
         allowedTools: splitToolRules(opts.allowedTools ?? []),
@@ -101,17 +133,23 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       };
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.
-      exitCode =
-        !options.print && options.outputFormat === "text" && io.stdin?.isTTY === true
-          ? await interactiveMode(options, { ...io, stdin: io.stdin })
-          : await printMode(options, io);
+      if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
+        const { interactiveMode } = await import("./interactive-mode.js");
+        exitCode = await interactiveMode(options, { ...io, stdin: io.stdin });
+      } else if (streamInput) {
+        const { streamInputMode } = await import("./stream-input-mode.js");
+        exitCode = await streamInputMode(options, io);
+      } else {
+        const { printMode } = await import("./print-mode.js");
+        exitCode = await printMode(options, io);
+      }
     });
 
   program
     .command("inspect")
     .description("show the exact request mitsu would send for a prompt in this workspace (sends nothing)")
     .argument("<prompt...>", "the prompt")
-    .option("--model <provider:model>", "the model", io.env.MITSU_MODEL || DEFAULT_MODEL)
+    .option("--model <provider:model>", "the model (or mitsu's --model before `inspect`)")
     .option("--provider <api>", "the wire format: anthropic, openai-chat, openai-responses, gemini")
     .option("--max-tokens <n>", "max_tokens", positiveInt)
     .addOption(
@@ -126,11 +164,12 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "show the first request of this sub-agent type (e.g. Explore) for the prompt as its task",
     )
     .action(async (words: string[], opts) => {
+      const { inspectCommand } = await import("./inspect-command.js");
       exitCode = await inspectCommand(
         {
           prompt: words.join(" "),
           ...(opts.agent ? { agent: opts.agent } : {}),
-          model: opts.model,
+          model: opts.model ?? program.opts().model,
           provider: opts.provider,
           maxTokens: opts.maxTokens,
           toolProtocol: opts.toolProtocol,
@@ -145,6 +184,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .command("agents")
     .description("list the sub-agent types (name, source, tools, model) and agent files that were skipped")
     .action(async () => {
+      const { agentsCommand } = await import("./agents-command.js");
       exitCode = await agentsCommand(io);
     });
 
@@ -152,23 +192,85 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .command("skills")
     .description("list the skills and commands found, where from, and files that were skipped")
     .action(async () => {
+      const { skillsCommand } = await import("./skills-command.js");
       exitCode = await skillsCommand(io);
+    });
+
+  program
+    .command("demo")
+    .description(
+      "watch mitsu fix a sample project against its own simulator (a scripted model; no key, no network)",
+    )
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async () => {
+      // The demo is a script of its own (also `npm run demo`); it reads its options from process.argv.
+      await import("./demo.js");
+      exitCode = typeof process.exitCode === "number" ? process.exitCode : 0;
+    });
+
+  program
+    .command("help")
+    .description("show this help")
+    .action(() => {
+      io.stdout.write(program.helpInformation());
     });
 
   // Options after a subcommand's name belong to the subcommand (`mitsu inspect --model …`).
   program.enablePositionalOptions();
   program.exitOverride();
+  // A script that asked for JSON gets its usage errors as JSON too.
+  const jsonOutput = wantsJson(argv);
+  let usageError: string | undefined;
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
+    ...(jsonOutput
+      ? {
+          outputError: (s: string) => {
+            usageError = s.trim();
+          },
+        }
+      : {}),
   });
+  for (const sub of program.commands) sub.exitOverride();
   try {
     await program.parseAsync(argv, { from: "user" });
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
+    const message = usageError ?? (error instanceof Error ? error.message : String(error));
+    if (jsonOutput && !(typeof code === "number" && code === 0)) {
+      io.stdout.write(`${terminalJson(errorResult(message))}\n`);
+      return typeof code === "number" ? code : 1;
+    }
     if (typeof code === "number") return code;
-    io.stderr.write(`mitsu: ${stripControls(error instanceof Error ? error.message : String(error))}\n`);
+    io.stderr.write(`mitsu: ${stripControls(message)}\n`);
     return 1;
   }
   return exitCode;
+}
+
+/** `--output-format json` or `stream-json` anywhere in argv (read before parsing, for parse errors). */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some(
+    (arg, i) =>
+      (arg === "--output-format" && /^(json|stream-json)$/.test(argv[i + 1] ?? "")) ||
+      /^--output-format=(json|stream-json)$/.test(arg),
+  );
+}
+
+/** A run that never started, as Claude Code's result object says so. */
+export function errorResult(message: string) {
+  return {
+    type: "result",
+    subtype: "error_during_execution",
+    is_error: true,
+    result: message,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    num_turns: 0,
+    total_cost_usd: 0,
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    permission_denials: [],
+  };
 }

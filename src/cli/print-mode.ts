@@ -3,6 +3,7 @@ import { createCodingAgent } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
+import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { colorEnabled, createStyle } from "./style.js";
@@ -91,9 +92,17 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             write: writeOut,
             childRenderer: (write) => text_(write, false),
           })
-        : options.outputFormat === "stream-json"
+        : options.outputFormat === "mitsu-events"
           ? (event: AgentEvent) => io.stdout.write(`${terminalJson(streamJsonEvent(event))}\n`)
-          : () => {};
+          : options.outputFormat === "stream-json"
+            ? (event: AgentEvent) => {
+                for (const line of claude.lines(event)) io.stdout.write(`${terminalJson(line)}\n`);
+              }
+            : (event: AgentEvent) => {
+                claude.lines(event);
+              };
+    const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: agent.permissionMode.mode });
+    claude.start();
 
     const run = agent.prompt(text, {
       ...(io.signal ? { signal: io.signal } : {}),
@@ -110,8 +119,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     }
     await agent.close();
     const sessionPath = agent.sessionPath;
-    if (options.outputFormat === "json") {
-      io.stdout.write(`${terminalJson(jsonResult(result, sessionPath, agent.resumedMessages))}\n`);
+    if (options.outputFormat === "json" || options.outputFormat === "stream-json") {
+      io.stdout.write(`${terminalJson(claude.result(result))}\n`);
     } else if (options.outputFormat === "text" && options.verbose) {
       const u = result.usage;
       notice(
@@ -126,31 +135,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
 }
 
-function finalText(result: AgentResult): string {
-  const content = result.lastMessage?.content ?? [];
-  return content
-    .filter((b) => b.type === "text")
-    .map((b) => (b.type === "text" ? b.text : ""))
-    .join("");
-}
-
-/** The `--output-format json` result object; `num_turns` counts the answers after the first `from` messages (a resumed history). */
-export function jsonResult(result: AgentResult, sessionPath: string | undefined, from = 0) {
-  return {
-    type: "result",
-    is_error: exitCodeFor(result) !== 0,
-    stop_reason: result.reason,
-    result: finalText(result),
-    num_turns: result.messages.slice(from).filter((m) => m.role === "assistant").length,
-    usage: result.usage,
-    ...(result.error ? { error: result.error } : {}),
-    ...(sessionPath ? { session: sessionPath } : {}),
-    messages: result.messages,
-  };
-}
-
 /**
- * An event as `--output-format stream-json` prints it, with `parent_tool_use_id` (null for the main agent's
+ * An event as `--output-format mitsu-events` prints it, with `parent_tool_use_id` (null for the main agent's
  * events). `turn-start` carries the request's settings and sizes,
  * not the whole transcript again on every turn (that output would grow with the square of the session);
  * `--dump-requests` writes the exact requests.

@@ -227,7 +227,11 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
-        out(renderResult(event.result, style, maxLines, event.block.name === "Bash"));
+        out(
+          event.block.name === "Read" && !event.result.is_error
+            ? readSummary(event.result, style)
+            : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
+        );
         break;
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
@@ -300,6 +304,25 @@ function resultText(result: ToolResultBlock): string {
  * A few lines of a tool result; a unified diff is shown whole (coloured) up to 60 lines. A command's output
  * (`tail`) is shown from its end, where a test run or a build says how it went, without a clean exit's note.
  */
+/**
+ * A successful Read says what it read, not the file: `⎿ Read 120 lines` (the numbered `cat -n` lines of its
+ * result), or `⎿ Read an image` when the result carries no text lines.
+ */
+export function readSummary(result: ToolResultBlock, style: Style): string {
+  const count = resultText(result)
+    .split("\n")
+    .filter((line) => /^ *\d+\t/.test(line)).length;
+  const hasImage =
+    Array.isArray(result.content) && result.content.some((b) => typeof b !== "string" && b.type === "image");
+  const what =
+    count > 0
+      ? `Read ${count} ${count === 1 ? "line" : "lines"}`
+      : hasImage
+        ? "Read an image"
+        : "Read (empty)";
+  return `  ⎿ ${style.dim(what)}\n`;
+}
+
 export function renderResult(result: ToolResultBlock, style: Style, maxLines: number, tail = false): string {
   let lines = resultText(result).split("\n");
   if (tail && !result.is_error) {

@@ -15,6 +15,20 @@ function tree(files: Record<string, string>): string {
 }
 
 describe("project instruction discovery", () => {
+  it("reads Claude Code's ~/.claude/CLAUDE.md as the user's instructions too, after mitsu's own", async () => {
+    const root = tree({
+      "home/.mitsu/AGENTS.md": "mitsu user rule",
+      "home/.claude/CLAUDE.md": "claude user rule",
+      "repo/.git/HEAD": "ref: refs/heads/main",
+    });
+    const result = await loadProjectInstructions({ cwd: join(root, "repo"), home: join(root, "home") });
+    expect(result.files.map((f) => [f.path.slice(root.length), f.kind])).toEqual([
+      ["/home/.mitsu/AGENTS.md", "user"],
+      ["/home/.claude/CLAUDE.md", "user"],
+    ]);
+    expect(result.text.indexOf("mitsu user rule")).toBeLessThan(result.text.indexOf("claude user rule"));
+  });
+
   it("reads AGENTS.md and CLAUDE.md from the repository root down to cwd, user file first", async () => {
     const root = tree({
       "home/.mitsu/AGENTS.md": "user rule",
@@ -56,8 +70,8 @@ describe("project instruction discovery", () => {
     const result = await loadProjectInstructions({ cwd: join(root, "wt/a/b"), home: root });
     expect(result.files).toEqual([]);
     expect(result.text).toBe("");
-    // root + a + b, three names each, plus the user file: every candidate is stamped.
-    expect(result.stamps.length).toBe(10);
+    // root + a + b, three names each, plus the two user files: every candidate is stamped.
+    expect(result.stamps.length).toBe(11);
   });
 });
 

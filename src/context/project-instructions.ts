@@ -194,6 +194,8 @@ export async function loadProjectInstructions(
   };
 
   await top(join(home, ".mitsu", "AGENTS.md"), "user");
+  // Claude Code's user instructions, so an existing set-up carries over.
+  await top(join(home, ".claude", "CLAUDE.md"), "user");
   for (const dir of folders) {
     for (const name of INSTRUCTION_FILE_NAMES) {
       await top(join(dir, name), name === "CLAUDE.local.md" ? "local" : "project");

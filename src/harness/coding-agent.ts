@@ -13,7 +13,7 @@ import type { TrustQuestion } from "./workspace-trust.js";
 
 /** How the agent keeps its conversation on disk. */
 export interface SessionOptions {
-  /** Continue this session file. */
+  /** Continue this session: its file, or its id (whole, or the first 8+ characters; see `findSession`). */
   resume?: string;
   /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
   continue?: boolean;
@@ -23,7 +23,7 @@ export interface SessionOptions {
   dir?: string;
 }
 
-/** Everything `createCodingAgent` needs; only `cwd` and `model` are required. */
+/** Everything `createCodingAgent` needs; only `cwd` is required. */
 export interface CodingAgentOptions {
   /** The workspace: the file tools' root, the permission rules' root, where settings and skills are found. */
   cwd: string;
@@ -31,8 +31,11 @@ export interface CodingAgentOptions {
   home?: string;
   /** Where keys, base URLs and the shell's environment come from; default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** `provider:model-id`, e.g. `anthropic:claude-sonnet-5-5` (see the model registry). */
-  model: string;
+  /**
+   * `provider:model-id`, e.g. `anthropic:claude-sonnet-5-5` (see the model registry). Default: `MITSU_MODEL`,
+   * then `ANTHROPIC_MODEL` (from `env` or the settings' `env`), then the settings' `model`, then `DEFAULT_MODEL`.
+   */
+  model?: string;
   /**
    * The permission mode; when given it wins over every settings file (the command line always wins). When
    * absent: the most specific trusted settings file's `defaultMode`, else "default".
@@ -86,6 +89,13 @@ export interface CodingAgentOptions {
    * replaces one of the same name).
    */
   agents?: AgentDefinition[];
+}
+
+/** A denied tool call, in the shape of Claude Code's `permission_denials` entries. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: Record<string, unknown>;
 }
 
 /** How full the model's context window is. */
@@ -148,6 +158,10 @@ export interface CodingAgent {
   readonly resumedMessages: number;
   /** The session file: undefined when the log is off, or before the first prompt of a new conversation. */
   readonly sessionPath: string | undefined;
+  /** Every call the permission rules (or the user) denied in this agent's life, oldest first; a run's are the ones it added. */
+  readonly permissionDenials: readonly PermissionDenial[];
+  /** The session's id (its header's), as `-r` takes it; undefined exactly when `sessionPath` is. */
+  readonly sessionId: string | undefined;
   /** The agent types the Task tool offers (built-in, files, `options.agents`), and the agent files skipped. */
   readonly agents: AgentDefinitions;
   /**

@@ -10,6 +10,7 @@ import {
 } from "../agents/index.js";
 import { type Context, createContext, prepareProjectDir } from "../context/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
@@ -26,6 +27,7 @@ import type { ModelRequest } from "../providers/provider.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
+  findSession,
   latestSession,
   loadSessionToResume,
   SessionLog,
@@ -47,16 +49,27 @@ import type {
   CodingAgent,
   CodingAgentOptions,
   ContextWindowUsage,
+  PermissionDenial,
   PromptOptions,
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
 import { loadWorkspace } from "./workspace-trust.js";
 
 const DEFAULT_MAX_TURNS = 50;
+
+/** The model when the caller names none. */
+export const DEFAULT_MODEL = "anthropic:claude-sonnet-5-5";
+
+/** `MITSU_MODEL`, then `ANTHROPIC_MODEL` (Claude Code's variable), then the settings' `model`, then the default. */
+export function defaultModel(env: Record<string, string | undefined>, fromSettings?: string): string {
+  const pick = (v: string | undefined) => (v && v.trim() !== "" ? v.trim() : undefined);
+  return pick(env.MITSU_MODEL) ?? pick(env.ANTHROPIC_MODEL) ?? pick(fromSettings) ?? DEFAULT_MODEL;
+}
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root: the model from the registry,
@@ -67,25 +80,8 @@ const DEFAULT_MAX_TURNS = 50;
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
   const cwd = resolve(options.cwd);
   const home = options.home ?? homedir();
-  const env = options.env ?? process.env;
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
-  const models = loadModelsConfig(home);
-  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
-  const secretEnv = configuredKeyEnvNames(models);
-  const scrubbed = childEnv(env, { drop: secretEnv });
-  const dumping = options.dumpRequests
-    ? createDumpingFetch(options.dumpRequests, options.fetch ?? fetch, configuredHeaderNames(models))
-    : undefined;
-  const fetchImpl = dumping ?? options.fetch ?? fetch;
-  const resolveSpec = (spec: string) => {
-    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
-    const provider =
-      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
-    return { ...resolved, provider };
-  };
-  const resolved = resolveSpec(options.model);
-
   // What the workspace's own files grant counts only once the user trusts it (see loadWorkspace).
   const {
     settings,
@@ -98,6 +94,31 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...(options.askTrust ? { ask: options.askTrust } : {}),
     notice: warn,
   });
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const model = options.model ?? defaultModel(env, settings.model);
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const scrubbed = childEnv(env, { drop: secretEnv });
+  const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
+  const dumping = options.dumpRequests
+    ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
+    : undefined;
+  const fetchImpl = dumping ?? baseFetch;
+  const resolveSpec = (spec: string) => {
+    const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
+    const provider =
+      options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
+    return { ...resolved, provider };
+  };
+  const resolved = resolveSpec(model);
+
   // The command line wins over every settings file.
   const permissionMode = options.permissionMode
     ? { mode: options.permissionMode, origin: "--permission-mode" }
@@ -122,6 +143,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
   // (0700), with the memory of the project's old, non-unique folder carried over the first time.
   const memory = join(prepareProjectDir(where), "memory");
+  // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
+  // is not told of, and the request does not carry a definition it must not use.
+  const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
   const extra = options.tools ?? [];
   const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
@@ -140,7 +164,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }) as unknown as Tool<never>,
   ];
   // An embedder's tool of a built-in's name (its own Task) takes that tool's place.
-  const tools: Tool<never>[] = [...builtin.filter((t) => !extra.some((e) => e.name === t.name)), ...extra];
+  const tools: Tool<never>[] = [
+    ...builtin.filter((t) => !extra.some((e) => e.name === t.name)),
+    ...extra,
+  ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
   const permissions = createPermissionChecker({
     rules: settings.rules,
@@ -154,6 +181,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     cwd,
     ...(options.ask ? { ask: options.ask } : {}),
   });
+  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const denials: PermissionDenial[] = [];
+  const canUseTool: CanUseTool = async (tool, input, ctx) => {
+    const decision = await permissions(tool, input, ctx);
+    if (decision.behavior === "deny") {
+      denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
+    }
+    return decision;
+  };
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawn = createSubagentSpawner({
@@ -170,7 +206,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       const { maxOutputTokens, contextWindow } = child.entry;
       return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
     },
-    canUseTool: permissions,
+    canUseTool,
     environment: subagentEnvironment({ cwd, now: new Date(), env }),
     cwd,
     home,
@@ -256,6 +292,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     get sessionPath() {
       return log?.path;
     },
+    permissionDenials: denials,
+    get sessionId() {
+      return log?.header.id;
+    },
     spawn,
     childEnv: scrubbed,
     contextWindow(): ContextWindowUsage {
@@ -276,7 +316,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           messages: appendPrompt(history, text),
           maxTurns: promptOptions.maxTurns ?? maxTurns,
           maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
-          canUseTool: permissions,
+          canUseTool,
           toolState,
           spawn,
           contextWindow: resolved.entry.contextWindow,
@@ -378,7 +418,11 @@ function findSessionToResume(
   warn: (message: string) => void,
 ): SessionToResume | undefined {
   const legacy = legacySessionsDir(where);
-  const path = choice.resume ?? (choice.continue ? latestSession([dir, legacy], where.cwd) : undefined);
+  const path = choice.resume
+    ? findSession(dir, choice.resume, where.cwd)
+    : choice.continue
+      ? latestSession([dir, legacy], where.cwd)
+      : undefined;
   if (choice.continue && !choice.resume && !path)
     warn("no earlier session in this folder; starting a new one");
   if (!path) return undefined;

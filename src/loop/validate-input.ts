@@ -1,6 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { lazyRequire } from "../fs/lazy-require.js";
 import type { JsonSchema } from "../messages/index.js";
 import type { Tool } from "./tool.js";
+
+const ajvLib = lazyRequire<typeof import("ajv")>("ajv");
 
 /** At most this many schema errors are named in one message: enough to fix the call, short enough to read. */
 const MAX_ERRORS = 8;
@@ -15,7 +18,8 @@ const cache = new WeakMap<JsonSchema, Compiled>();
 function compile(schema: JsonSchema): Compiled {
   const cached = cache.get(schema);
   if (cached) return cached;
-  ajv ??= new Ajv({
+  // Loaded here, not imported: ajv costs tens of milliseconds to load, and most commands never validate.
+  ajv ??= new (ajvLib().Ajv)({
     allErrors: true,
     strict: false,
     // No ajv-formats here: `format` is advice to the model, not something we can check reliably.

@@ -2,6 +2,8 @@ export * from "./describe-tool-call.js";
 export * from "./load-settings.js";
 export * from "./parse-bash-command.js";
 export * from "./permission-checker.js";
+export * from "./permission-mode.js";
 export * from "./permission-rule.js";
 export * from "./protected-path.js";
+export * from "./save-local-rules.js";
 export * from "./trust-store.js";

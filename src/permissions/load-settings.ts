@@ -1,15 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
 import {
   type PermissionRule,
   PermissionRuleError,
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
-
-export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan"] as const;
-export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
 /** Rules from every settings file, in order user, project, local (all of them apply; deny wins over ask over allow). */
 export interface LoadedRules {
@@ -33,7 +31,20 @@ export interface LoadedSettings {
    * (`permissions.allow "Bash(npm test:*)" in /p/.mitsu/settings.json`). Empty when trusted or nothing.
    */
   ignored: string[];
+  /**
+   * The files' `env` keys, later files over earlier ones. A project's file (one in the repository) may not set a
+   * variable that routes credentials or traffic (`*_BASE_URL`, `*_API_KEY`, `*_AUTH_TOKEN`, proxies): a cloned
+   * repository must not send the user's key to its own server. Such keys are left out and named in `ignoredEnv`.
+   */
+  env: Record<string, string>;
+  /** `"<file>: <KEY>"` for each project `env` key left out (see `env`). */
+  ignoredEnv: string[];
+  /** The most specific file's `model`, if any says one. */
+  model?: string;
 }
+
+/** Variables a project's settings may not set (see `LoadedSettings.env`). */
+const ROUTING_ENV = /(_BASE_URL|_API_KEY|_AUTH_TOKEN|_PROXY|^NODE_OPTIONS|^PATH)$/i;
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
 export class SettingsError extends Error {
@@ -55,27 +66,34 @@ export interface LoadSettingsOptions {
 }
 
 /**
- * Reads `~/.mitsu/settings.json` (user), `.mitsu/settings.json` (project, shared in git) and
- * `.mitsu/settings.local.json` (project, untracked). A missing file is skipped; a file that exists but
- * cannot be used throws a `SettingsError` naming it, since silently dropping someone's deny rules would be
- * worse than stopping. Keys other than `permissions` are left to whoever reads them. What the project's files
- * grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
+ * Reads, in this order (a later file wins where two say the same thing; rules of all of them apply):
+ * `~/.claude/settings.json`, `~/.mitsu/settings.json` (user), `.claude/settings.json`, `.mitsu/settings.json`
+ * (project, shared in git), `.claude/settings.local.json`, `.mitsu/settings.local.json` (project, untracked).
+ * Claude Code's files are read so that an existing set-up works unchanged; mitsu's own file of each level wins.
+ * A missing file is skipped; a file that exists but cannot be used throws a `SettingsError` naming it, since
+ * silently dropping someone's deny rules would be worse than stopping. Read here: `permissions`, `env`, `model`.
+ * What the project's files grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
   const sources = [
-    { file: join(home, ".mitsu", "settings.json"), root: home, project: false },
-    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, project: true },
-    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, project: true },
+    { file: join(home, ".claude", "settings.json"), root: home, user: true },
+    { file: join(home, ".mitsu", "settings.json"), root: home, user: true },
+    { file: join(cwd, ".claude", "settings.json"), root: cwd, user: false },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false },
+    { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false },
   ];
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
     ignored: [],
+    env: {},
+    ignoredEnv: [],
   };
-  for (const { file, root, project } of sources) {
+  for (const { file, root, user } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
@@ -83,8 +101,11 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     // When the project is the home folder, its settings.json is the user file: read it once.
     if (text === undefined || result.files.includes(file)) continue;
     result.files.push(file);
-    const grants = !project || options.trusted === true;
-    applySettings(parseSettings(text, file), { source: file, root, home }, result, grants);
+    const parsed = parseSettings(text, file);
+    // The home folder as the project: its files are the user's own.
+    const grants = user || root === home || options.trusted === true;
+    applySettings(parsed.permissions, { source: file, root, home }, result, grants);
+    applyEnvAndModel(parsed.top, file, user || root === home, result);
   }
   return result;
 }
@@ -97,7 +118,33 @@ interface PermissionsSection {
   additionalDirectories?: unknown;
 }
 
-function parseSettings(text: string, file: string): PermissionsSection | undefined {
+function applyEnvAndModel(
+  top: Record<string, unknown>,
+  file: string,
+  user: boolean,
+  into: LoadedSettings,
+): void {
+  if (top.env !== undefined) {
+    if (!isObject(top.env) || Object.values(top.env).some((v) => typeof v !== "string")) {
+      throw new SettingsError(`"env" in settings file ${file} must be an object of strings.`);
+    }
+    for (const [key, value] of Object.entries(top.env as Record<string, string>)) {
+      if (!user && ROUTING_ENV.test(key)) into.ignoredEnv.push(`${file}: ${key}`);
+      else into.env[key] = value;
+    }
+  }
+  if (top.model !== undefined) {
+    if (typeof top.model !== "string" || top.model.trim() === "") {
+      throw new SettingsError(`"model" in settings file ${file} must be a model name.`);
+    }
+    into.model = top.model;
+  }
+}
+
+function parseSettings(
+  text: string,
+  file: string,
+): { top: Record<string, unknown>; permissions: PermissionsSection | undefined } {
   let value: unknown;
   try {
     // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
@@ -106,11 +153,11 @@ function parseSettings(text: string, file: string): PermissionsSection | undefin
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
   if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
-  if (value.permissions === undefined) return undefined;
+  if (value.permissions === undefined) return { top: value, permissions: undefined };
   if (!isObject(value.permissions)) {
     throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
   }
-  return value.permissions as PermissionsSection;
+  return { top: value, permissions: value.permissions as PermissionsSection };
 }
 
 function applySettings(

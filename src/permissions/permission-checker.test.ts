@@ -364,6 +364,26 @@ describe("the question for a compound command that rules allow in part", () => {
   });
 });
 
+describe("a loop's question (regression: `for … do echo …; sleep 1; done` became Bash(for:*))", () => {
+  it("suggests rules for the commands in the loop, not for its header; allowed, the loop runs", async () => {
+    const asked: PermissionRequest[] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request);
+        return "allow_always";
+      },
+    });
+    await check(...bash("for i in 1 2 3; do echo $i; sleep 1; done"), ctx);
+    expect(asked[0]?.suggestedRules).toEqual(["Bash(echo:*)", "Bash(sleep:*)"]);
+    expect(await check(...bash("for f in a b; do echo $f; done"), ctx)).toEqual({ behavior: "allow" });
+    // A substitution in the word list is a command of its own, still checked.
+    expect(await check(...bash("for f in $(rm -rf x); do echo $f; done"), ctx)).toMatchObject({
+      behavior: "allow",
+    });
+    expect(asked.at(-1)?.suggestedRules).toEqual(["Bash(rm:*)"]);
+  });
+});
+
 describe("the model's own folders (its memory)", () => {
   it("allow Write and Edit inside them, but not in plan mode, and never over a deny rule", async () => {
     const memory = join(base, "home", ".mitsu", "projects", "p", "memory");

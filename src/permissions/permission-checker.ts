@@ -6,8 +6,9 @@ import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
-import type { LoadedRules, PermissionMode } from "./load-settings.js";
+import type { LoadedRules } from "./load-settings.js";
 import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
+import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
   type PermissionRule,

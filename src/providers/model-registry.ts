@@ -72,7 +72,7 @@ export const BUILTIN_PROVIDERS: Readonly<
  * `gemini-…`) or a models.json provider lists it.
  *
  * - A model id the registry does not know is passed through with `DEFAULT_LIMITS`.
- * - Keys: `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`); a models.json entry's
+ * - Keys: `ANTHROPIC_API_KEY` (or `ANTHROPIC_AUTH_TOKEN`, sent as a Bearer token), `OPENAI_API_KEY`, `GEMINI_API_KEY` (or `GOOGLE_API_KEY`); a models.json entry's
  *   `apiKey` / `apiKeyEnv`. A missing key is an Error that names the variable to set — except for a base URL on
  *   this machine (a local server needs none) and for custom providers that declare no key.
  * - Base URLs: `ANTHROPIC_BASE_URL`, `OPENAI_BASE_URL` (with `/v1`), `GEMINI_BASE_URL` (no version path), then the
@@ -113,13 +113,19 @@ export function resolveModel(
   };
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
-  const apiKey = resolveKey(providerName, builtin?.keyEnv, custom, env, baseURL);
+  // Claude Code's `ANTHROPIC_AUTH_TOKEN`: a Bearer token (gateways, proxies) that stands in for the key.
+  const authToken = api === "anthropic" && builtin ? nonEmpty(env.ANTHROPIC_AUTH_TOKEN) : undefined;
+  const apiKey =
+    authToken !== undefined && nonEmpty(env.ANTHROPIC_API_KEY) === undefined
+      ? undefined
+      : resolveKey(providerName, builtin?.keyEnv, custom, env, baseURL);
   let provider = createProvider(api, {
     apiKey,
     baseURL,
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
   return { provider, model, entry };
@@ -215,6 +221,7 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  authToken: string | undefined;
 }
 
 function createProvider(api: Api, s: AdapterSettings): Provider {
@@ -225,6 +232,7 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        ...(s.authToken !== undefined ? { authToken: s.authToken } : {}),
       });
     case "openai-chat":
       return createOpenAIChatProvider({

@@ -1,4 +1,5 @@
 export * from "./check-session-line.js";
+export * from "./find-session.js";
 export * from "./latest-session.js";
 export * from "./load-session.js";
 export * from "./resume-messages.js";

@@ -33,6 +33,21 @@ const skill = (name: string, description = `The ${name} skill.`, body = `Do ${na
 const discover = () => discoverSkills({ cwd, home, builtinDir: builtin, trusted: true });
 
 describe("discoverSkills", () => {
+  it("finds Claude Code's user folders ~/.claude/skills and ~/.claude/commands; ~/.mitsu wins a same name", async () => {
+    await put({
+      "home/.claude/skills/review/SKILL.md": skill("review"),
+      "home/.claude/skills/shared/SKILL.md": skill("shared", "From Claude Code."),
+      "home/.mitsu/skills/shared/SKILL.md": skill("shared", "From mitsu."),
+      "home/.claude/commands/ship.md": "Ship it.",
+    });
+    const { skills, commands } = await discover();
+    expect(skills.map((s) => [s.name, s.source, s.description])).toEqual([
+      ["review", "user", "The review skill."],
+      ["shared", "user", "From mitsu."],
+    ]);
+    expect(commands.map((c) => [c.name, c.source])).toEqual([["ship", "user"]]);
+  });
+
   it("finds skills in every location, with their source, folder and extra files", async () => {
     await put({
       "project/.mitsu/skills/alpha/SKILL.md": skill("alpha"),

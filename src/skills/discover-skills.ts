@@ -71,6 +71,9 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     { dir: join(options.cwd, ".claude", "commands"), source: "project", kind: "command" },
     { dir: join(home, ".mitsu", "skills"), source: "user", kind: "skill" },
     { dir: join(home, ".mitsu", "commands"), source: "user", kind: "command" },
+    // Claude Code's user folders, so an existing set-up carries over (mitsu's own win a same-name conflict).
+    { dir: join(home, ".claude", "skills"), source: "user", kind: "skill" },
+    { dir: join(home, ".claude", "commands"), source: "user", kind: "command" },
   ];
   if (builtin !== null) roots.push({ dir: builtin, source: "builtin", kind: "skill" });
 

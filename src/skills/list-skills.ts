@@ -43,7 +43,7 @@ export function formatSkillsReport(result: DiscoverResult, options: { cwd?: stri
   out.push(
     "",
     "Searched: .mitsu/skills, .claude/skills, .agents/skills, .mitsu/commands, .claude/commands (project),",
-    "~/.mitsu/skills, ~/.mitsu/commands (user), and the skills mitsu ships.",
+    "~/.mitsu/skills, ~/.mitsu/commands, ~/.claude/skills, ~/.claude/commands (user), and the skills mitsu ships.",
   );
   return out.join("\n");
 }

@@ -1,4 +1,6 @@
-import { parseDocument } from "yaml";
+import { lazyRequire } from "../fs/lazy-require.js";
+
+const yaml = lazyRequire<typeof import("yaml")>("yaml");
 
 export type FrontmatterResult =
   | {
@@ -97,7 +99,7 @@ function fieldAt(lines: string[], index: number): string | undefined {
 type YamlRead = { ok: true; value: unknown } | { ok: false; message: string; line?: number; col?: number };
 
 function readYaml(source: string): YamlRead {
-  const doc = parseDocument(source, { prettyErrors: true, uniqueKeys: true });
+  const doc = yaml().parseDocument(source, { prettyErrors: true, uniqueKeys: true });
   const error = doc.errors[0];
   if (error) {
     const result: YamlRead = {

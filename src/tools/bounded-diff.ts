@@ -1,5 +1,8 @@
-import { createTwoFilesPatch } from "diff";
+import { lazyRequire } from "../fs/lazy-require.js";
 import { truncateOutput } from "./truncate-output.js";
+
+// Loaded on first use: diff costs tens of milliseconds to load, and most runs edit nothing.
+const diffLib = lazyRequire<typeof import("diff")>("diff");
 
 export interface BoundedDiffOptions {
   /** Characters of diff kept (head and tail). */
@@ -25,7 +28,7 @@ export function boundedDiff(
   after: string,
   options: BoundedDiffOptions,
 ): string {
-  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, "", "", {
+  const patch = diffLib().createTwoFilesPatch(`a/${name}`, `b/${name}`, before, after, "", "", {
     context: 3,
     timeout: options.timeoutMs ?? DIFF_TIMEOUT_MS,
     maxEditLength: options.maxEditLength ?? DIFF_MAX_EDIT_LENGTH,

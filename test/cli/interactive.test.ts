@@ -169,6 +169,33 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
   });
 
+  it("a footer after each turn says how long it took and the tokens, without --verbose", async () => {
+    const t = await interactive({ script: [text("First."), text("Second.")] });
+    t.type("one");
+    await t.screen.waitFor("First.");
+    await t.screen.waitFor(" out");
+    t.type("two");
+    await t.screen.waitFor("Second.");
+    await t.screen.waitFor(" out", 2);
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out\n/);
+  });
+
+  it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
+    const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
+    t.type("loop");
+    await t.screen.waitFor("Allow?");
+    expect(t.screen.text).toContain("2 [a]lways (adds Bash(echo:*)) for this project");
+    t.type("2");
+    await t.screen.waitFor("Looped.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const saved = JSON.parse(readFileSync(join(t.cwd, ".mitsu", "settings.local.json"), "utf8"));
+    expect(saved.permissions.allow).toEqual(["Bash(echo:*)"]);
+    expect(t.screen.text).toContain("saved Bash(echo:*)");
+  });
+
   it("asks for parallel calls one at a time, each answer to its own call", async () => {
     const t = await interactive({
       script: [

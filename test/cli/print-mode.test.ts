@@ -157,11 +157,11 @@ describe("mitsu -p", () => {
     expect(JSON.parse(out.stdout)).toMatchObject({ result: "two", num_turns: 1 });
   });
 
-  it("--output-format stream-json prints one event per line, ending with agent-end", async () => {
+  it("--output-format mitsu-events prints one event per line, ending with agent-end", async () => {
     const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
-    const out = await runMitsu(["-p", "--output-format", "stream-json", "go"], { cwd, home, env: s.env });
+    const out = await runMitsu(["-p", "--output-format", "mitsu-events", "go"], { cwd, home, env: s.env });
     const events = out.stdout
       .trim()
       .split("\n")
@@ -174,7 +174,7 @@ describe("mitsu -p", () => {
     expect(turn.request.tools).toContain("Read");
   });
 
-  it("--output-format stream-json passes a command's progress through, between its call's start and end", async () => {
+  it("--output-format mitsu-events passes a command's progress through, between its call's start and end", async () => {
     const s = await simulatorEnv({
       script: [
         { content: [{ type: "tool_use", name: "Bash", input: { command: "printf 'step 1\\nstep 2\\n'" } }] },
@@ -184,7 +184,7 @@ describe("mitsu -p", () => {
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(
-      ["-p", "--output-format", "stream-json", "--allowedTools", "Bash(printf:*)", "go"],
+      ["-p", "--output-format", "mitsu-events", "--allowedTools", "Bash(printf:*)", "go"],
       { cwd, home, env: s.env },
     );
     expect(out.code).toBe(0);

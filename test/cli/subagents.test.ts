@@ -103,11 +103,33 @@ describe("sub-agents through the mitsu command", () => {
     expect(out.stdout).toContain("┆ find auth ┆ Found it in src/auth.ts.");
   });
 
-  it("--output-format stream-json tags each sub-agent event with the Task call's id as parent_tool_use_id", async () => {
+  it("--output-format stream-json (Claude Code's) gives a sub-agent's messages the Task call's id as parent_tool_use_id", async () => {
     const s = await simulatorEnv({ script: SCRIPT });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
     const out = await runMitsu(["-p", "--output-format", "stream-json", "where?"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    const lines = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const child = lines.filter((l) => l.parent_tool_use_id === "toolu_task");
+    expect(child.some((l) => l.type === "assistant")).toBe(true);
+    expect(
+      lines.filter((l) => l.type === "assistant" && l.parent_tool_use_id === null).length,
+    ).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatchObject({ type: "result", subtype: "success" });
+  });
+
+  it("--output-format mitsu-events tags each sub-agent event with the Task call's id as parent_tool_use_id", async () => {
+    const s = await simulatorEnv({ script: SCRIPT });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "mitsu-events", "where?"], {
+      cwd,
+      home,
+      env: s.env,
+    });
     expect(out.code).toBe(0);
     const events = out.stdout
       .trim()

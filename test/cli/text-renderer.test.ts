@@ -53,15 +53,24 @@ const end = (block: ToolUseBlock, content: string): AgentEvent => ({
 
 describe("the text renderer", () => {
   it("a result that does not follow its own call names the call again", () => {
-    const a = call("a", "Read", "a.ts");
-    const b = call("b", "Read", "b.ts");
+    const a = call("a", "Glob", "a.ts");
+    const b = call("b", "Glob", "b.ts");
     const { out } = render([start(a), start(b), end(b, "bee"), end(a, "ay")]);
-    expect(out).toBe(["● Read a.ts", "● Read b.ts", "  ⎿ bee", "● Read a.ts", "  ⎿ ay", ""].join("\n"));
+    expect(out).toBe(["● Glob a.ts", "● Glob b.ts", "  ⎿ bee", "● Glob a.ts", "  ⎿ ay", ""].join("\n"));
   });
 
   it("a single call's result follows its header once", () => {
+    const a = call("a", "Glob", "a.ts");
+    expect(render([start(a), end(a, "ay")]).out).toBe("● Glob a.ts\n  ⎿ ay\n");
+  });
+
+  it("a Read shows how many lines it read, not the file", () => {
     const a = call("a", "Read", "a.ts");
-    expect(render([start(a), end(a, "ay")]).out).toBe("● Read a.ts\n  ⎿ ay\n");
+    const file = Array.from({ length: 120 }, (_, i) => `${String(i + 1).padStart(6)}\tline ${i + 1}`).join(
+      "\n",
+    );
+    expect(render([start(a), end(a, file)]).out).toBe("● Read a.ts\n  ⎿ Read 120 lines\n");
+    expect(render([start(a), end(a, "     1\tone")]).out).toBe("● Read a.ts\n  ⎿ Read 1 line\n");
   });
 
   it("indents every line of a live input under its call, and the call needs no second header", () => {
@@ -207,7 +216,7 @@ describe("a running call's progress", () => {
   });
 
   it("is erased before any other output, so nothing is written over it", () => {
-    const r = call("r", "Read", "a.ts");
+    const r = call("r", "Glob", "a.ts");
     const { out } = render(
       [start(b), progress("building\n"), start(r), progress("linking"), end(r, "ay")],
       [],
@@ -219,7 +228,7 @@ describe("a running call's progress", () => {
       [
         "● Bash\n",
         `${ERASE}  ⎿ building`,
-        `${ERASE}● Read a.ts\n`,
+        `${ERASE}● Glob a.ts\n`,
         // Not under its own call's header: the line says whose output it is.
         `${ERASE}  ⎿ Bash: linking`,
         `${ERASE}  ⎿ ay\n`,

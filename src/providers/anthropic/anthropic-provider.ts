@@ -12,6 +12,8 @@ export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-202
 export interface AnthropicOptions {
   /** Sent as `x-api-key`. Not read from the environment here: the model registry does that. */
   apiKey?: string;
+  /** Sent as `authorization: Bearer …` (Claude Code's `ANTHROPIC_AUTH_TOKEN`, for gateways); with or without `apiKey`. */
+  authToken?: string;
   /** Without the `/v1` path (as `ANTHROPIC_BASE_URL`); default `https://api.anthropic.com`. */
   baseURL?: string;
   fetch?: typeof fetch;
@@ -56,6 +58,7 @@ function buildHeaders(options: AnthropicOptions): Record<string, string> {
     "anthropic-version": options.anthropicVersion ?? DEFAULT_ANTHROPIC_VERSION,
   };
   if (options.apiKey !== undefined) headers["x-api-key"] = options.apiKey;
+  if (options.authToken !== undefined) headers.authorization = `Bearer ${options.authToken}`;
   const betas: string[] = [];
   if (options.fineGrainedBetaHeader) betas.push(FINE_GRAINED_TOOL_STREAMING_BETA);
   for (const [name, value] of Object.entries(options.headers ?? {})) {
