@@ -72,7 +72,7 @@ describe("loadSettings", () => {
       permissions: { deny: ["Read(./secrets/**)"], defaultMode: "acceptEdits" },
     });
     await write(join(project, ".claude", "settings.local.json"), { model: "claude-haiku-4-5" });
-    const settings = await loadSettings({ cwd: project, home });
+    const settings = await loadSettings({ cwd: project, home, trusted: true });
     expect(settings.files).toEqual([
       join(home, ".claude", "settings.json"),
       join(home, ".mitsu", "settings.json"),
