@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning">,
+  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks">,
 ): CodingAgentOptions {
   return {
     cwd: where.cwd,
@@ -21,7 +21,9 @@ export function agentOptionsFor(
     ...(options.dumpRequests ? { dumpRequests: options.dumpRequests } : {}),
     ...(options.appendSystemPrompt ? { appendSystemPrompt: options.appendSystemPrompt } : {}),
     cacheTtl: options.cacheTtl,
+    ...(options.sandbox ? { sandbox: true } : {}),
     maxTurns: options.maxTurns,
+    verboseHooks: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

@@ -2,6 +2,7 @@ import { formatAgentsReport } from "../agents/index.js";
 import type { CodingAgent } from "../harness/index.js";
 import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
+import { formatHooks } from "./hooks-command.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
@@ -15,6 +16,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["cost", "tokens used so far in this session"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
+  ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
 ];
 
 export interface BuiltinContext {
@@ -43,6 +45,9 @@ export async function runBuiltinCommand(
       return "exit";
     case "help":
       write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "hooks":
+      write(`${formatHooks(context.agent, style)}\n`);
       return "done";
     case "agents":
       write(

@@ -28,6 +28,8 @@ export interface CliOptions {
   resume: string | undefined;
   noSessionLog: boolean;
   verbose: boolean;
+  /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
+  sandbox: boolean;
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;

@@ -2,7 +2,7 @@ import { createInterface } from "node:readline/promises";
 import { type CodingAgent, createCodingAgent } from "../harness/index.js";
 import { addUsage, emptyUsage } from "../messages/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
-import { parseSlash } from "../skills/index.js";
+import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { askTrust } from "./ask-trust.js";
@@ -10,9 +10,12 @@ import { runBuiltinCommand } from "./builtin-commands.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
+import { askApproveHooks } from "./hooks-command.js";
 import { createLineInput } from "./line-input.js";
+import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { resumedRecap } from "./resumed-recap.js";
+import { runningShellsLine } from "./shells-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
@@ -80,6 +83,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         },
         askTrust: (question) => askTrust(question, { input, write, style }),
         onWarning: warn,
+        approveHooks: (file) => askApproveHooks(file, { input, write, style }),
       }),
     );
     write(banner(agent, io.cwd, style, agent.history.length));
@@ -113,13 +117,34 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (text === undefined) continue;
 
         run = new AbortController();
+        const prepared = await preparePrompt(agent, text.text, text.invocation, {
+          cwd: io.cwd,
+          signal: run.signal,
+        });
+        if ("error" in prepared) {
+          run = undefined;
+          write(style.red(`${stripControls(prepared.error)}\n`));
+          continue;
+        }
         const render = renderer(agent, style, output, io.stdout, options.verbose);
         const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        const result = await drain(agent.prompt(text, { signal: run.signal }), render).finally(() => {
+        const result = await drain(
+          agent.prompt(prepared.prompt, {
+            signal: run.signal,
+            ...(prepared.model ? { model: prepared.model } : {}),
+          }),
+          render,
+        ).finally(() => {
           run = undefined;
         });
         usage = addUsage(usage, result.usage);
+        const shells = runningShellsLine(
+          agent.shells.running(),
+          style,
+          (io.stdout as NodeJS.WriteStream).columns,
+        );
+        if (shells) write(`${shells}\n`);
         if (!output.atLineStart) write("\n");
         write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
@@ -136,26 +161,27 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
 }
 
 /**
- * What a typed line asks for: the text to send (the line, or a command or skill expanded, with no model
- * call for the expansion), "exit", or undefined when nothing is to be sent (empty, a built-in, an error).
+ * What a typed line asks for: the text to send, or the command or skill it invokes (expanded by
+ * `preparePrompt`, with no model call for the expansion), "exit", or undefined when nothing is to be sent
+ * (empty, a built-in, an error).
  */
 async function promptText(
   line: string,
   context: Parameters<typeof runBuiltinCommand>[1],
-): Promise<string | "exit" | undefined> {
+): Promise<{ text: string; invocation?: { target: Skill | Command; args: string } } | "exit" | undefined> {
   const text = line.trim();
   if (text === "") return undefined;
   const slash = parseSlash(text);
-  if (!slash) return text;
+  if (!slash) return { text };
   const builtin = await runBuiltinCommand(slash.name, context);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
-  const expansion = context.agent.expandSlash(text);
-  if (expansion.kind === "unknown") {
+  const target = findSlashTarget(slash.name, context.agent.skills);
+  if (!target) {
     context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
     return undefined;
   }
-  return expansion.kind === "prompt" ? expansion.text : text;
+  return { text, invocation: { target, args: slash.args } };
 }
 
 /** Feeds a run's events to `onEvent` and resolves with its result. */
@@ -198,7 +224,10 @@ function renderer(
 }
 
 function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
-  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}`)}`;
+  const sandbox = agent.sandbox
+    ? ` · Bash sandboxed${agent.sandbox.allowNetwork ? " (network allowed)" : " (no network)"}`
+    : "";
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}${sandbox}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
   const { mode, origin } = agent.permissionMode;
   const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;

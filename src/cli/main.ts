@@ -103,6 +103,10 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .option("-r, --resume <session>", "continue a session: its id (or first 8 characters) or its .jsonl file")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
+    .option(
+      "--sandbox",
+      "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
+    )
     .action(async (words: string[], opts) => {
       const { readStdin } = await import("./read-stdin.js");
       const streamInput = opts.inputFormat === "stream-json";
@@ -130,6 +134,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         resume: opts.resume,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
+        sandbox: opts.sandbox === true,
       };
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.

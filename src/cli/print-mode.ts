@@ -1,11 +1,13 @@
 import { stripVTControlCharacters } from "node:util";
 import { createCodingAgent } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
-import { formatSlashHelp, parseSlash } from "../skills/index.js";
+import { findSlashTarget, formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
+import { preparePrompt } from "./prepare-prompt.js";
+import { stoppedShellsNotice } from "./shells-status.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
@@ -51,19 +53,32 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
         ),
       );
     }
-    let text = prompt;
-    if (parseSlash(prompt)?.name === "help") {
-      io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
-      return 0;
+    let invocation: Parameters<typeof preparePrompt>[2];
+    const slash = parseSlash(prompt);
+    if (slash) {
+      if (slash.name === "help") {
+        io.stdout.write(`${stripControls(formatSlashHelp(agent.skills))}\n`);
+        return 0;
+      }
+      const target = findSlashTarget(slash.name, agent.skills);
+      if (!target) {
+        io.stderr.write(
+          `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
+        );
+        return 1;
+      }
+      invocation = { target, args: slash.args };
     }
-    const slash = agent.expandSlash(prompt);
-    if (slash.kind === "unknown") {
-      io.stderr.write(
-        `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
-      );
+    // Confined: a print-mode prompt may be piped in from an untrusted source.
+    const prepared = await preparePrompt(agent, prompt, invocation, {
+      cwd: io.cwd,
+      signal: io.signal,
+      confine: true,
+    });
+    if ("error" in prepared) {
+      io.stderr.write(`mitsu: ${stripControls(prepared.error)}\n`);
       return 1;
     }
-    if (slash.kind === "prompt") text = slash.text;
 
     const text_ = (write: (text: string) => void, liveStatus: boolean) =>
       createTextRenderer({
@@ -104,20 +119,29 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: agent.permissionMode.mode });
     claude.start();
 
-    const run = agent.prompt(text, {
+    const run = agent.prompt(prepared.prompt, {
+      ...(prepared.model ? { model: prepared.model } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       liveInput: options.outputFormat !== "json",
     });
     let result: AgentResult;
-    for (;;) {
-      const next = await run.next();
-      if (next.done) {
-        result = next.value;
-        break;
+    // The agent's end stops what the model left running in the background.
+    let stillRunning: ReturnType<typeof agent.shells.running> = [];
+    try {
+      for (;;) {
+        const next = await run.next();
+        if (next.done) {
+          result = next.value;
+          break;
+        }
+        render(next.value);
       }
-      render(next.value);
+    } finally {
+      stillRunning = agent.shells.running();
+      await agent.close();
     }
-    await agent.close();
+    const stopped = stoppedShellsNotice(stillRunning);
+    if (stopped && options.outputFormat === "text") notice(style.dim(`${stopped}\n`));
     const sessionPath = agent.sessionPath;
     if (options.outputFormat === "json" || options.outputFormat === "stream-json") {
       io.stdout.write(`${terminalJson(claude.result(result))}\n`);

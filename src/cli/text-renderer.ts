@@ -3,6 +3,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
+import { renderChecklist, todosOf } from "./todo-checklist.js";
 
 export interface TextRendererOptions {
   write: (text: string) => void;
@@ -65,6 +66,10 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
   const running = new Map<string, { line: LastLine; summary: string }>();
   /** The status line on screen ("" when none). */
   let status = "";
+  /** Rows of the task list block (its call's line and checklist) when it is the last thing printed. */
+  let checklistRows: number | undefined;
+  /** TodoWrite calls whose list replaces the one right above them (at a terminal, nothing printed between). */
+  const inPlace = new Set<string>();
   const writeStatus = options.writeStatus ?? ((line: string) => write(`${ERASE_LINE}${line}`));
   /** The block being streamed (text, thinking or live input) and the filter its deltas go through. */
   let streaming: { id: string; filter: TerminalTextFilter } | undefined;
@@ -109,6 +114,23 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     write(text);
     atLineStart = text.endsWith("\n");
     lastCall = undefined;
+    checklistRows = undefined;
+  };
+  /** A task list under its call: redrawn over the previous list when that is the last thing on screen. */
+  const checklist = (block: ToolUseBlock, todos: NonNullable<ReturnType<typeof todosOf>>) => {
+    const rows = checklistRows;
+    if (inPlace.delete(block.id) && rows !== undefined) {
+      eraseStatus();
+      // Up to the previous list's call line, then erase to the end of the screen.
+      write(`\u001b[${rows}A\r\u001b[0J`);
+      lastCall = undefined;
+    }
+    if (lastCall !== block.id) {
+      newline();
+      out(`${style.cyan("●")} ${summarize(block)}\n`);
+    }
+    out(renderChecklist(todos, style, options.liveStatus ? columns() : undefined));
+    checklistRows = 1 + Math.max(1, todos.length);
   };
   const newline = () => {
     if (!atLineStart) out("\n");
@@ -211,6 +233,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         }
         // A call shown live already has its header; its result names it again if other output came between.
         if (shown.delete(event.block.id)) break;
+        // A new task list right under the previous one replaces it on screen (see `checklist`).
+        if (options.liveStatus && checklistRows !== undefined && todosOf(event.block)) {
+          inPlace.add(event.block.id);
+          lastCall = event.block.id;
+          break;
+        }
         newline();
         out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         lastCall = event.block.id;
@@ -220,9 +248,15 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         running.get(event.toolUseId)?.line.push(event.text);
         showStatus(event.toolUseId);
         break;
-      case "tool-call-end":
+      case "tool-call-end": {
         running.delete(event.block.id);
         eraseStatus();
+        const todos = event.result.is_error ? undefined : todosOf(event.block);
+        if (todos) {
+          checklist(event.block, todos);
+          break;
+        }
+        if (inPlace.delete(event.block.id)) lastCall = undefined;
         if (lastCall !== event.block.id) {
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
@@ -233,6 +267,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
             : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
         );
         break;
+      }
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
           const u = event.message.usage;

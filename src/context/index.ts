@@ -15,4 +15,5 @@ export * from "./project-instructions-source.js";
 export * from "./reminder-engine.js";
 export * from "./size-breakdown.js";
 export * from "./skills-source.js";
+export * from "./todo-reminder-source.js";
 export * from "./tool-nudge-source.js";

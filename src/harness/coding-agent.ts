@@ -1,14 +1,21 @@
 import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
 import type { Context } from "../context/index.js";
+import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { Journal } from "../loop/journal.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
-import type { Message, ToolUseBlock } from "../messages/index.js";
+import type { ContentBlock, Message, ToolUseBlock } from "../messages/index.js";
 import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
-import type { DiscoverResult } from "../skills/index.js";
+
+import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
+import type { BackgroundShells } from "../tools/background-shells.js";
+import type { SandboxOptions } from "../tools/sandbox.js";
+import type { Workspace } from "../tools/workspace.js";
+import type { ModelChoice } from "./model-choice.js";
+
 import type { TrustQuestion } from "./workspace-trust.js";
 
 /** How the agent keeps its conversation on disk. */
@@ -60,6 +67,11 @@ export interface CodingAgentOptions {
   /** Text appended to the system prompt as its own block. */
   appendSystemPrompt?: string;
   cacheTtl?: "5m" | "1h";
+  /**
+   * Run Bash commands inside the bubblewrap sandbox (`--sandbox`); the settings' `sandbox.enabled` also turns it
+   * on. Checked at start: without a working bubblewrap `createCodingAgent` throws (never a silent fallback).
+   */
+  sandbox?: boolean;
   /** Asks the user about a call no rule decides; without it such a call is denied (print mode). */
   ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
   /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
@@ -84,6 +96,18 @@ export interface CodingAgentOptions {
    * Task tool too, and so on.
    */
   maxAgentDepth?: number;
+  /**
+   * The hook events as typed callbacks, beside the hooks of the settings files: each gets the event's input
+   * (the JSON a command hook reads) and returns the same answer a command hook prints. See `HookCallbacks`.
+   */
+  hooks?: HookCallbacks;
+  /**
+   * Asked once for each project settings file whose hooks are not approved (as they are now); a yes is
+   * remembered in `~/.mitsu/approved-hooks.json`. Without it such hooks do not run, and a warning names them.
+   */
+  approveHooks?: (file: UnapprovedHooksFile) => Promise<boolean>;
+  /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
+  verboseHooks?: boolean;
   /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).
@@ -117,6 +141,8 @@ export interface PromptOptions {
   maxTokens?: number;
   /** False when nobody shows tool input as it streams. */
   liveInput?: boolean;
+  /** Another model for this prompt (a command's or skill's `model`, see `modelFor`); default the agent's. */
+  model?: ModelChoice;
 }
 
 /** What a `/name args` line stands for; see `CodingAgent.expandSlash`. */
@@ -152,6 +178,11 @@ export interface CodingAgent {
   /** The conversation's tool state (files Read, active skills); `clear` empties it. */
   readonly toolState: ToolState;
   readonly skills: DiscoverResult;
+  /**
+   * The hooks: `runner.commands` lists those that run (`/hooks`), `runner.run` fires an event (a compaction
+   * step calls it with "PreCompact"); `skipped` are the project files whose hooks were not approved.
+   */
+  readonly hooks: { runner: HookRunner; skipped: readonly UnapprovedHooksFile[] };
   /** The transcript so far (a resumed one included), as sent. */
   readonly history: readonly Message[];
   /** How many messages the conversation had when it was opened (a resumed session's). */
@@ -169,6 +200,25 @@ export interface CodingAgent {
    * without the provider keys, the `apiKeyEnv` variables of models.json and those listed in `MITSU_SECRET_ENV`.
    */
   readonly childEnv: NodeJS.ProcessEnv;
+  /** Commands the model started with Bash `run_in_background`; `close()` stops them. */
+  readonly shells: BackgroundShells;
+  /** How Bash commands are confined, when the sandbox is on. */
+  readonly sandbox: SandboxOptions | undefined;
+  /** What Read may reach: the workspace folders and the read-only roots (the user's and shipped skills' folders). */
+  readonly readable: Workspace;
+  /** Whether the model takes images (an `@image.png` in a prompt). */
+  readonly images: boolean;
+  /**
+   * The model a command's or skill's `model` names: `provider:model`, a model id (of the agent's provider unless
+   * its name says another), or `haiku` / `sonnet` / `opus`; `inherit` (or nothing) is the agent's (undefined).
+   * Throws a message that names the problem.
+   */
+  modelFor(spec: string | undefined): ModelChoice | undefined;
+  /**
+   * `!`command`` and `@file` for a command's or skill's text: the agent's own Bash under the permission checker,
+   * and text files Read may reach.
+   */
+  inline(run: InlineRun): InlineCapabilities;
   /** Starts sub-agents; handed to every run as `RunAgentOptions.spawn` (a Task tool reaches it that way). */
   readonly spawn: SubagentSpawner;
   /** How full the context window is, for a status line or for compaction. */
@@ -179,7 +229,7 @@ export interface CodingAgent {
    * the run goes, and `history` is the run's transcript afterwards — also after an interrupted or failed run,
    * which still hands back a valid transcript. One prompt at a time.
    */
-  prompt(text: string, options?: PromptOptions): AsyncGenerator<AgentEvent, AgentResult>;
+  prompt(text: string | ContentBlock[], options?: PromptOptions): AsyncGenerator<AgentEvent, AgentResult>;
   /**
    * Expands `/name args` into the prompt to send, for a discovered command or skill (no model call), and
    * pre-approves its `allowed-tools` for the conversation.
@@ -207,6 +257,6 @@ export interface CodingAgent {
    * "always") stay.
    */
   clear(): Promise<void>;
-  /** Ends the agent: waits for what it still writes and stops what it started. Idempotent. */
+  /** Ends the agent: stops every background shell's process group, waits for what it still writes. Idempotent. */
   close(): Promise<void>;
 }

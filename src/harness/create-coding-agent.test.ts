@@ -60,6 +60,11 @@ describe("createCodingAgent", () => {
       "Bash",
       "Grep",
       "Glob",
+      "TodoWrite",
+      "BashOutput",
+      "KillShell",
+      "WebFetch",
+      "WebSearch",
       "Skill",
       "Task",
     ]);

@@ -1,4 +1,6 @@
-import { homedir } from "node:os";
+import { randomBytes, randomUUID } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
   createSubagentSpawner,
@@ -8,22 +10,35 @@ import {
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
-import { type Context, createContext, prepareProjectDir } from "../context/index.js";
-import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
+import {
+  approveHooksFile,
+  createHookRunner,
+  type HookNotice,
+  hookedCanUseTool,
+  loadHooks,
+  type UnapprovedHooksFile,
+  withPostToolHooks,
+} from "../hooks/index.js";
+import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
+import type { Spawner } from "../loop/spawn.js";
+import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import type { Message, TextBlock } from "../messages/index.js";
-import { createPermissionChecker } from "../permissions/index.js";
+import { addUsage, type ContentBlock, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { createPermissionChecker, type SandboxSettings, sandboxAutoAllows } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
-import { resolveModel } from "../providers/model-registry.js";
+import { completeText } from "../providers/complete-text.js";
+import { helperModel, resolveModel } from "../providers/model-registry.js";
 import {
   configuredHeaderNames,
   configuredKeyEnvNames,
   loadModelsConfig,
 } from "../providers/models-config.js";
 import type { ModelRequest } from "../providers/provider.js";
+import { hasWebSearch, webSearch } from "../providers/web-search.js";
 import { withXmlToolProtocol } from "../providers/xml/index.js";
 import {
   continueSession,
@@ -36,14 +51,21 @@ import {
 import {
   activateSkill,
   activeAllowedTools,
+  clearSkillModel,
   createSkillTool,
+  type DiscoverResult,
   expandInvocation,
   findSlashTarget,
+  type InlineRun,
   parseSlash,
   renderSkillsList,
+  skillModel,
 } from "../skills/index.js";
+import { BackgroundShells } from "../tools/background-shells.js";
 import { createBuiltinTools } from "../tools/create-builtin-tools.js";
 import { getReadTracker } from "../tools/read-tracker.js";
+import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
+import { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type {
   CodingAgent,
@@ -54,6 +76,8 @@ import type {
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { inlineCapabilities } from "./inline-capabilities.js";
+import { type ModelChoice, modelSpecFor } from "./model-choice.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
@@ -87,6 +111,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     settings,
     catalog: skills,
     trusted,
+    trustedBy,
   } = await loadWorkspace({
     cwd,
     home,
@@ -115,7 +140,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     const resolved = resolveModel(spec, env, { home, fetch: fetchImpl });
     const provider =
       options.toolProtocol === "xml" ? withXmlToolProtocol(resolved.provider) : resolved.provider;
-    return { ...resolved, provider };
+    return { ...resolved, provider, wireProvider: resolved.provider };
   };
   const resolved = resolveSpec(model);
 
@@ -125,6 +150,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     : settings.defaultMode
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
+  for (const warning of settings.warnings) warn(warning);
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const loadedAgents = await loadAgentDefinitions({ cwd, home });
@@ -146,6 +172,29 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
   // is not told of, and the request does not carry a definition it must not use.
   const removed = new Set((options.disallowedTools ?? []).filter((rule) => !rule.includes("(")));
+  const sandboxSettings: SandboxSettings = options.sandbox
+    ? { ...settings.sandbox, enabled: true, enabledBy: "cli" }
+    : settings.sandbox;
+  let sandbox: SandboxOptions | undefined;
+  if (sandboxSettings.enabled) {
+    sandbox = {
+      writableRoots: [cwd, ...additionalRoots],
+      allowNetwork: sandboxSettings.allowNetwork === true,
+    };
+    // Never a silent fallback: without bubblewrap the agent does not start.
+    await checkSandbox({ ...sandbox, cwd });
+  }
+  const shells = new BackgroundShells({
+    outputDir: join(tmpdir(), `mitsu-shells-${process.pid}-${randomBytes(4).toString("hex")}`),
+  });
+  // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
+  // XML tool protocol: they use no tools.
+  const helper = helperModel(resolved.entry, env);
+  const wire = resolved.wireProvider;
+  const readOnlyRoots = await skillFolders(skills);
+  // What `@file` in a command's or skill's text may read: what Read may.
+  const readable = new Workspace([cwd, ...additionalRoots, ...Object.keys(readOnlyRoots)]);
+  const inline = (run: InlineRun) => inlineCapabilities(tools, permissions, readable, run);
   const extra = options.tools ?? [];
   const builtin: Tool<never>[] = [
     ...(createBuiltinTools({
@@ -156,8 +205,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       memoryDir: memory,
       // Read deny rules also keep Grep and Glob out of what they cover.
       searchExcludes: (root) => permissions.readExcludes(root),
+      readOnlyRoots,
+      shells,
+      ...(sandbox ? { sandbox } : {}),
+      webFetch: {
+        fetch: globalThis.fetch,
+        complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
+      },
+      ...(hasWebSearch(wire)
+        ? {
+            webSearch: {
+              search: (query, searchOptions) =>
+                webSearch({ provider: wire, model: helper, query, ...searchOptions }),
+            },
+          }
+        : {}),
     }) as Tool<never>[]),
-    createSkillTool(() => skills.skills) as unknown as Tool<never>,
+    // `inline` is called at run time, once the permission checker below exists.
+    createSkillTool(() => skills.skills, { inline }) as unknown as Tool<never>,
     createTaskTool({
       agents: agents.agents,
       toolNames: () => tools.map((t) => t.name),
@@ -169,6 +234,75 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...extra,
   ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
+
+  // Hooks: the user's run; a project file's only in a trusted folder (one trust model: see loadWorkspace), and
+  // there only as approved. A yes to the trust question, which listed them, approves them as they are now;
+  // `--trust` runs them for this run; a folder trusted earlier whose hooks changed since is asked about again.
+  const loadedHooks = await loadHooks({ ...where, trusted });
+  for (const warning of loadedHooks.warnings) warn(warning);
+  const activeHooks = [...loadedHooks.hooks];
+  const skippedHooks: UnapprovedHooksFile[] = [];
+  for (const file of loadedHooks.unapproved) {
+    if (!trusted) {
+      skippedHooks.push(file);
+    } else if (trustedBy === "--trust") {
+      activeHooks.push(...file.hooks);
+    } else if (
+      trustedBy === "answered yes" ||
+      (options.approveHooks !== undefined && (await options.approveHooks(file)))
+    ) {
+      await approveHooksFile(home, file.file, file.sha256);
+      activeHooks.push(...file.hooks);
+    } else {
+      skippedHooks.push(file);
+    }
+  }
+  if (skippedHooks.length > 0) {
+    const why = trusted
+      ? "their project settings file is not approved; run mitsu interactively there to approve"
+      : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
+    warn(
+      `hooks not run (${why}):\n${skippedHooks
+        .flatMap((f) =>
+          f.hooks.map((h) => `  - ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command} (${f.file})`),
+        )
+        .join("\n")}`,
+    );
+  }
+  let sessionId: string = randomUUID();
+  let log: SessionLog | undefined;
+  /** Hook notices raised during a prompt: yielded as `warning` events between the run's events. */
+  const pendingNotices: HookNotice[] = [];
+  let inPrompt = false;
+  let stopRun: ((reason: string) => void) | undefined;
+  const hookRunner = createHookRunner({
+    hooks: activeHooks,
+    ...(options.hooks ? { callbacks: options.hooks } : {}),
+    cwd,
+    env: scrubbed,
+    base: () => ({
+      session_id: sessionId,
+      transcript_path: log?.path ?? "",
+      cwd,
+      permission_mode: permissionMode.mode,
+    }),
+    notify: (notice) => {
+      if (notice.kind === "output" && !options.verboseHooks) return;
+      if (inPrompt) pendingNotices.push(notice);
+      else warn(notice.message);
+    },
+  });
+  const onHookStop = (reason: string) => stopRun?.(reason);
+  const userAsk = options.ask;
+  // Notification hooks hear of each permission question as it is shown; they do not hold it up.
+  const askWithNotification = userAsk
+    ? (request: Parameters<typeof userAsk>[0]) => {
+        void hookRunner.run("Notification", {
+          message: `mitsu needs your permission to use ${request.toolName}`,
+        });
+        return userAsk(request);
+      }
+    : undefined;
   const permissions = createPermissionChecker({
     rules: settings.rules,
     mode: permissionMode.mode,
@@ -179,21 +313,41 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     allowedTools: options.allowedTools ?? [],
     disallowedTools: options.disallowedTools ?? [],
     cwd,
-    ...(options.ask ? { ask: options.ask } : {}),
+    ...(askWithNotification ? { ask: askWithNotification } : {}),
+    sandboxAutoAllow: sandbox !== undefined && sandboxAutoAllows(sandboxSettings),
   });
-  // Every denial of this conversation, in order, for a result report (Claude Code's `permission_denials`).
+  const hookedCheck = hookedCanUseTool({
+    runner: hookRunner,
+    next: permissions,
+    onStop: onHookStop,
+    ...(askWithNotification
+      ? {
+          ask: async (toolName: string, input: Record<string, unknown>, reason: string) =>
+            (await askWithNotification({
+              toolName,
+              input,
+              toolUseId: "",
+              display: toolName,
+              suggestedRules: [],
+              reason,
+            })) !== "deny",
+        }
+      : {}),
+  });
+  // Every denial of this conversation (a hook's too), in order, for a result report (Claude Code's `permission_denials`).
   const denials: PermissionDenial[] = [];
   const canUseTool: CanUseTool = async (tool, input, ctx) => {
-    const decision = await permissions(tool, input, ctx);
+    const decision = await hookedCheck(tool, input, ctx);
     if (decision.behavior === "deny") {
       denials.push({ tool_name: tool.name, tool_use_id: ctx.toolUseId, tool_input: input });
     }
     return decision;
   };
+  const runTools = withPostToolHooks(tools, hookRunner, onHookStop);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
-  const spawn = createSubagentSpawner({
-    tools,
+  const spawnChild = createSubagentSpawner({
+    tools: runTools,
     parent: {
       provider: resolved.provider,
       providerName: resolved.entry.provider,
@@ -219,6 +373,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
   });
+  // SubagentStop: told when a sub-agent's run ends (its answer is already final).
+  const spawn: typeof spawnChild = Object.assign(
+    async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      const result = yield* spawnChild(...args);
+      if (hookRunner.has("SubagentStop")) await hookRunner.run("SubagentStop", { stop_hook_active: false });
+      return result;
+    },
+    { firstRequest: spawnChild.firstRequest },
+  );
 
   const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
     createContext({
@@ -228,6 +391,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       tools: tools.map((t) => toToolDefinition(t)),
       skills: () => renderSkillsList(skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
+      sources: [todoReminderSource()],
       ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
@@ -257,7 +421,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
     });
-  let log: SessionLog | undefined;
   let history: Message[] = [];
   if (toResume) {
     const resumed = continueSession(toResume);
@@ -268,8 +431,17 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   let used: number | undefined;
   let running = false;
   let closed = false;
+  /** How the next SessionStart names the conversation's start; undefined once it has fired. */
+  let sessionSource: "startup" | "resume" | "clear" | undefined = toResume ? "resume" : "startup";
+  const MAX_STOP_CONTINUATIONS = 5;
 
   const byName = new Map(tools.map((t) => [t.name, t]));
+  const modelFor = (spec: string | undefined): ModelChoice | undefined => {
+    const full = modelSpecFor(spec, { provider: resolved.entry.provider, model: resolved.model });
+    if (full === undefined) return undefined;
+    const other = resolveSpec(full);
+    return { provider: other.provider, model: other.model, maxOutputTokens: other.entry.maxOutputTokens };
+  };
   const agent: CodingAgent = {
     provider: resolved.provider,
     providerName: resolved.entry.provider,
@@ -284,6 +456,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     trusted,
     toolState,
     skills,
+    hooks: { runner: hookRunner, skipped: skippedHooks },
     agents,
     get history() {
       return history;
@@ -298,57 +471,194 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     },
     spawn,
     childEnv: scrubbed,
+    shells,
+    sandbox,
+    readable,
+    images: resolved.entry.images,
+    modelFor,
+    inline,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
     },
-    async *prompt(text: string, promptOptions: PromptOptions = {}): AsyncGenerator<AgentEvent, AgentResult> {
+    async *prompt(
+      text: string | ContentBlock[],
+      promptOptions: PromptOptions = {},
+    ): AsyncGenerator<AgentEvent, AgentResult> {
       if (closed) throw new Error("This agent is closed.");
       if (running) throw new Error("A prompt is already running on this agent; wait for its end.");
       running = true;
+      inPrompt = true;
+      const top: AgentPath = [];
+      const notices = function* (): Generator<AgentEvent> {
+        for (const notice of pendingNotices.splice(0)) {
+          yield {
+            type: "warning",
+            code: `hook-${notice.kind}`,
+            message: notice.message,
+            turn: 0,
+            agentPath: top,
+          };
+        }
+      };
+      // A hook's `continue: false` stops the run as an interrupt does.
+      const stopper = new AbortController();
+      let stopReason: string | undefined;
+      stopRun = (reason) => {
+        stopReason ??= reason;
+        stopper.abort();
+      };
+      const signal = promptOptions.signal
+        ? AbortSignal.any([promptOptions.signal, stopper.signal])
+        : stopper.signal;
       try {
+        const hookContext: string[] = [];
+        if (sessionSource) {
+          const source = sessionSource;
+          sessionSource = undefined;
+          const started = await hookRunner.run("SessionStart", { source }, { signal });
+          hookContext.push(...started.context);
+        }
+        // A prompt of blocks (an image with its text) is told to the hook by its text.
+        const promptText =
+          typeof text === "string"
+            ? text
+            : text.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+        const submitted = await hookRunner.run("UserPromptSubmit", { prompt: promptText }, { signal });
+        yield* notices();
+        if (submitted.blocked !== undefined || submitted.stop !== undefined) {
+          // The prompt never reaches the model nor the transcript; the reason is for the user.
+          const why = submitted.blocked ?? submitted.stop ?? "";
+          yield {
+            type: "warning",
+            code: "hook-blocked",
+            message: `A UserPromptSubmit hook blocked this prompt${why ? `: ${why}` : "."}`,
+            turn: 0,
+            agentPath: top,
+          };
+          const result: AgentResult = { reason: "end_turn", messages: [...history], usage: emptyUsage() };
+          yield { type: "agent-end", ...result, agentPath: top };
+          return result;
+        }
+        hookContext.push(...submitted.context);
         // A new session file is made with the first prompt: a command that sends nothing leaves no file.
         if (!log && logging) log = newLog();
-        const runOptions: RunAgentOptions = {
-          provider: resolved.provider,
-          model: resolved.model,
-          system: context.system,
-          tools,
-          messages: appendPrompt(history, text),
-          maxTurns: promptOptions.maxTurns ?? maxTurns,
-          maxTokens: promptOptions.maxTokens ?? defaultMaxTokens,
-          canUseTool,
-          toolState,
-          spawn,
-          contextWindow: resolved.entry.contextWindow,
-          prepareRequest: (request, info) => context.prepareRequest(request, info),
-          ...(log ? sessionLogHooks(log) : {}),
-          ...(options.journal ? { journal: options.journal } : {}),
-          ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
-          ...(promptOptions.signal ? { signal: promptOptions.signal } : {}),
-          ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
-        };
-        const run = runAgent(runOptions);
-        for (;;) {
-          const next = await run.next();
-          if (next.done) {
-            history = next.value.messages;
-            return next.value;
+        let messages = appendPrompt(history, text);
+        if (hookContext.length > 0) {
+          const last = messages[messages.length - 1] as Message;
+          const extra: TextBlock[] = hookContext.map((c) => ({
+            type: "text",
+            text: `<system-reminder>\nContext from hooks:\n${c}\n</system-reminder>`,
+          }));
+          messages = [...messages.slice(0, -1), { ...last, content: [...last.content, ...extra] } as Message];
+        }
+        // A skill's model lasts for the run that loaded it, not for the prompts after.
+        clearSkillModel(toolState);
+        const chosen = promptOptions.model;
+        const skillModels = new Map<string, ModelChoice | undefined>();
+        const warnings: AgentEvent[] = [];
+        let earlierUsage = emptyUsage();
+        for (let continuation = 0; ; continuation++) {
+          const runOptions: RunAgentOptions = {
+            provider: chosen?.provider ?? resolved.provider,
+            model: chosen?.model ?? resolved.model,
+            system: context.system,
+            tools: runTools,
+            messages,
+            maxTurns: promptOptions.maxTurns ?? maxTurns,
+            maxTokens:
+              promptOptions.maxTokens ??
+              (chosen && options.maxTokens === undefined
+                ? Math.min(chosen.maxOutputTokens, 32_000)
+                : defaultMaxTokens),
+            selectModel: (state) => {
+              const spec = skillModel(state);
+              if (spec === undefined) return undefined;
+              if (!skillModels.has(spec)) {
+                try {
+                  skillModels.set(spec, modelFor(spec));
+                } catch (error) {
+                  skillModels.set(spec, undefined);
+                  warnings.push({
+                    type: "warning",
+                    turn: 0,
+                    agentPath: [],
+                    code: "skill_model",
+                    message: `The skill's model ${JSON.stringify(spec)} cannot be used (${(error as Error).message}); the session's model goes on.`,
+                  });
+                }
+              }
+              return skillModels.get(spec);
+            },
+            canUseTool,
+            toolState,
+            spawn,
+            contextWindow: resolved.entry.contextWindow,
+            prepareRequest: (request, info) => context.prepareRequest(request, info),
+            ...(log ? sessionLogHooks(log) : {}),
+            ...(options.journal ? { journal: options.journal } : {}),
+            ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+            signal,
+            ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
+          };
+          const run = runAgent(runOptions);
+          let result: AgentResult | undefined;
+          let endEvent: AgentEvent | undefined;
+          for (;;) {
+            const next = await run.next();
+            yield* warnings.splice(0);
+            if (next.done) {
+              history = next.value.messages;
+              result = next.value;
+              break;
+            }
+            const event = next.value;
+            if (
+              event.type === "message" &&
+              event.agentPath.length === 0 &&
+              event.message.role === "assistant"
+            ) {
+              const usage = event.message.usage;
+              if (usage) {
+                used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+              }
+            }
+            yield* notices();
+            // The top-level agent-end is held until the Stop hooks have had their say.
+            if (event.type === "agent-end" && event.agentPath.length === 0) endEvent = event;
+            else yield event;
           }
-          const event = next.value;
-          if (
-            event.type === "message" &&
-            event.agentPath.length === 0 &&
-            event.message.role === "assistant"
-          ) {
-            const usage = event.message.usage;
-            if (usage) {
-              used = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+          yield* notices();
+          if (stopReason !== undefined) {
+            yield {
+              type: "warning",
+              code: "hook-stopped",
+              message: `A hook stopped the agent${stopReason ? `: ${stopReason}` : "."}`,
+              turn: 0,
+              agentPath: top,
+            };
+          }
+          const stoppable = result.reason === "end_turn" && stopReason === undefined && !signal.aborted;
+          if (stoppable && hookRunner.has("Stop") && continuation < MAX_STOP_CONTINUATIONS) {
+            const stop = await hookRunner.run("Stop", { stop_hook_active: continuation > 0 }, { signal });
+            yield* notices();
+            if (stop.blocked !== undefined && stop.stop === undefined) {
+              // The hook keeps the agent going: its reason is the next instruction.
+              earlierUsage = addUsage(earlierUsage, result.usage);
+              messages = appendPrompt(history, `Stop hook feedback:\n${stop.blocked}`);
+              continue;
             }
           }
-          yield event;
+          // The usage of the runs a Stop hook asked for counts in the prompt's result.
+          const total: AgentResult = { ...result, usage: addUsage(earlierUsage, result.usage) };
+          if (endEvent) yield { ...endEvent, usage: total.usage } as AgentEvent;
+          return total;
         }
       } finally {
+        clearSkillModel(toolState);
         running = false;
+        inPrompt = false;
+        stopRun = undefined;
+        for (const notice of pendingNotices.splice(0)) warn(notice.message);
       }
     },
     expandSlash(line) {
@@ -378,17 +688,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         spawnRequestFor(definition, { prompt: text }, { toolNames: () => tools.map((t) => t.name) }),
       );
     },
-    summarize(block) {
-      const tool = byName.get(block.name);
-      try {
-        return tool?.summarize
-          ? tool.summarize(block.input as never)
-          : `${block.name}(${JSON.stringify(block.input)})`;
-      } catch {
-        return block.name;
-      }
-    },
+    summarize: (block) => summarizeCall(byName.get(block.name), block),
     async clear() {
+      if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "clear" });
+      sessionSource = "clear";
+      sessionId = randomUUID();
       context = await makeContext();
       toolState.clear();
       history = [];
@@ -398,8 +702,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       log = undefined;
     },
     async close() {
+      if (closed) return;
       closed = true;
+      if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "other" });
       log?.close();
+      await shells.killAll();
       await dumping?.flush();
     },
   };
@@ -438,4 +745,18 @@ function findSessionToResume(
     warn(`the last line of ${path} was cut (the process was killed); it was dropped`);
   }
   return toResume;
+}
+
+/**
+ * The folders of the user's and the shipped skills (real paths), readable by Read, Grep and Glob so the model can
+ * open the `references/` and `scripts/` their instructions list; project skills are in the workspace already.
+ */
+async function skillFolders(catalog: DiscoverResult): Promise<Record<string, string>> {
+  const folders: Record<string, string> = {};
+  for (const skill of catalog.skills) {
+    if (skill.source === "project") continue;
+    const real = await realpath(skill.dir).catch(() => undefined);
+    if (real) folders[real] = `the ${skill.name} skill's folder (read-only)`;
+  }
+  return folders;
 }

@@ -1,6 +1,6 @@
 import { createWriteStream, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isSecretHeader, redactedValue } from "../providers/shared/redact-headers.js";
+import { isSecretHeader, redactedValue } from "../providers/http/redact-headers.js";
 
 /**
  * Wraps `fetch` so that every request body and every response body (byte for byte, as streamed) is written

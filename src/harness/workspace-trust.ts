@@ -1,3 +1,4 @@
+import { loadHooks } from "../hooks/index.js";
 import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
 import { type DiscoverResult, discoverSkills } from "../skills/index.js";
 
@@ -30,7 +31,7 @@ export interface WorkspaceTrust {
 
 /**
  * Reads the settings and skills of a workspace with what the project's own files grant (allow rules,
- * `defaultMode`, `additionalDirectories`, skills' `allowed-tools`) counted only when the user trusts the
+ * `defaultMode`, `additionalDirectories`, the sandbox's auto-allow and network, skills' `allowed-tools`, hooks) counted only when the user trusts the
  * folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
  * something. Otherwise the grants are ignored and one notice names them and how to trust the folder; deny
  * and ask rules always apply, since they only restrict.
@@ -48,7 +49,15 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   });
   if (trustedBy) return { ...(await load(true)), trusted: true, trustedBy };
   const untrusted = await load(false);
-  const grants = [...untrusted.settings.ignored, ...(untrusted.catalog.ignored ?? [])];
+  // A project file's hooks run commands of their own: the question lists them too (a yes approves them).
+  const hooks = await loadHooks({ cwd, home, trusted: false });
+  const hookLines = hooks.unapproved.flatMap((f) =>
+    f.hooks.map(
+      (h) =>
+        `hooks ${h.event}${h.matcher ? ` [${h.matcher}]` : ""} ${JSON.stringify(h.command)} in ${f.file}`,
+    ),
+  );
+  const grants = [...untrusted.settings.ignored, ...(untrusted.catalog.ignored ?? []), ...hookLines];
   if (grants.length === 0) return { ...untrusted, trusted: false };
   if (options.ask && (await options.ask({ folder: cwd, grants }))) {
     await trustFolder(cwd, { home });

@@ -89,6 +89,11 @@ export interface RunAgentOptions {
   providerOptions?: ModelRequest["providerOptions"];
   /** Passed to the provider (`CallOptions.liveInput`): false when nobody shows tool input as it streams. */
   liveInput?: boolean;
+  /**
+   * Asked before each request: another provider and model for this turn (a skill the model loaded names its own
+   * `model`), or undefined for `provider` and `model`. Reads the tool state; must not throw.
+   */
+  selectModel?: (state: ToolState) => { provider: Provider; model: string } | undefined;
   /** `ToolContext.state`, shared by the tools of the run (and of later runs of the conversation). Default: new. */
   toolState?: ToolState;
   /** Tags every event and `ToolContext.agentPath`; default `[]` (the top level). A spawner sets it for a child. */
@@ -287,13 +292,14 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
    * and resolves with the message, or with a recorded one without calling it).
    */
   async function* journaledCall(
+    turnProvider: Provider,
     request: ModelRequest,
   ): AsyncGenerator<AgentEvent, { message: AssistantMessage } | { error: AgentError }> {
     const queue = new AsyncQueue<AgentEvent>();
     const call = async (): Promise<AssistantMessage> => {
       let streamed: AssistantMessage | undefined;
       try {
-        for await (const event of provider.stream(request, callOptions)) {
+        for await (const event of turnProvider.stream(request, callOptions)) {
           if (event.type === "message-end") streamed = event.message;
           queue.push({ ...event, turn, agentPath });
         }
@@ -337,8 +343,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         const replaced = yield* replace();
         if (replaced) return replaced;
       }
+      const choice = options.selectModel?.(state);
+      const turnProvider = choice?.provider ?? provider;
       let request: ModelRequest = {
-        model,
+        model: choice?.model ?? model,
         system,
         tools: toolDefinitions,
         messages: [...messages],
@@ -384,13 +392,13 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       yield { type: "turn-start", turn, agentPath, request };
       let message: AssistantMessage;
       if (journal) {
-        const journaled = yield* journaledCall(request);
+        const journaled = yield* journaledCall(turnProvider, request);
         if ("error" in journaled) return yield* end("error", journaled.error);
         message = journaled.message;
       } else {
         let streamed: AssistantMessage | undefined;
         try {
-          for await (const event of provider.stream(request, callOptions)) {
+          for await (const event of turnProvider.stream(request, callOptions)) {
             if (event.type === "message-end") streamed = event.message;
             yield { ...event, turn, agentPath };
           }

@@ -5,5 +5,6 @@ export * from "./permission-checker.js";
 export * from "./permission-mode.js";
 export * from "./permission-rule.js";
 export * from "./protected-path.js";
+export * from "./sandbox-settings.js";
 export * from "./save-local-rules.js";
 export * from "./trust-store.js";

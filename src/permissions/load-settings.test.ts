@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings, SettingsError } from "./load-settings.js";
+import { sandboxAutoAllows } from "./sandbox-settings.js";
 
 let base: string;
 let home: string;
@@ -56,6 +57,8 @@ describe("loadSettings", () => {
       additionalDirectories: [],
       files: [],
       ignored: [],
+      sandbox: {},
+      warnings: [],
       env: {},
       ignoredEnv: [],
     });
@@ -172,5 +175,55 @@ describe("loadSettings", () => {
     await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls)"] } });
     const settings = await loadSettings({ cwd: home, home });
     expect(settings.rules.allow).toHaveLength(1);
+  });
+});
+
+describe("the sandbox section", () => {
+  it("lets any file turn the sandbox on, but a project's shared file cannot grant auto-allow or the network", async () => {
+    await write(join(project, ".mitsu", "settings.json"), {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true },
+    });
+    const shared = await loadSettings({ cwd: project, home });
+    expect(shared.sandbox).toEqual({ enabled: true, enabledBy: "project" });
+    expect(shared.warnings).toHaveLength(2);
+    expect(shared.warnings[0]).toMatch(
+      /sandbox.autoAllowBashIfSandboxed is ignored in a project's shared settings/,
+    );
+    expect(sandboxAutoAllows(shared.sandbox)).toBe(false);
+
+    await write(join(home, ".mitsu", "settings.json"), { sandbox: { allowNetwork: true } });
+    await write(join(project, ".mitsu", "settings.local.json"), { sandbox: { enabled: true } });
+    // The local file is the user's own only in a trusted folder (see the untrusted case below).
+    const local = await loadSettings({ cwd: project, home, trusted: true });
+    expect(local.sandbox).toEqual({ enabled: true, enabledBy: "local", allowNetwork: true });
+    expect(sandboxAutoAllows(local.sandbox)).toBe(true);
+  });
+
+  it("in an untrusted folder the local file grants neither auto-allow nor the network (listed as ignored)", async () => {
+    await write(join(project, ".mitsu", "settings.local.json"), {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true },
+    });
+    const untrusted = await loadSettings({ cwd: project, home, trusted: false });
+    expect(untrusted.sandbox).toEqual({ enabled: true, enabledBy: "project" });
+    expect(sandboxAutoAllows(untrusted.sandbox)).toBe(false);
+    expect(untrusted.ignored).toEqual([
+      expect.stringContaining("sandbox.autoAllowBashIfSandboxed true in"),
+      expect.stringContaining("sandbox.allowNetwork true in"),
+    ]);
+    const trusted = await loadSettings({ cwd: project, home, trusted: true });
+    expect(trusted.sandbox).toEqual({
+      enabled: true,
+      enabledBy: "local",
+      autoAllowBashIfSandboxed: true,
+      allowNetwork: true,
+    });
+    expect(trusted.ignored).toEqual([]);
+  });
+
+  it("names the file for a malformed section", async () => {
+    await write(join(home, ".mitsu", "settings.json"), { sandbox: { enabled: "yes" } });
+    await expect(loadSettings({ cwd: project, home })).rejects.toThrow(
+      /sandbox.enabled in settings file .*settings.json must be true or false/,
+    );
   });
 });

@@ -8,6 +8,7 @@ import {
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
+import { applySandboxSection, type SandboxSettings } from "./sandbox-settings.js";
 
 /** Rules from every settings file, in order user, project, local (all of them apply; deny wins over ask over allow). */
 export interface LoadedRules {
@@ -26,6 +27,10 @@ export interface LoadedSettings {
   additionalDirectories: string[];
   /** The settings files that exist and were read. */
   files: string[];
+  /** The `sandbox` sections merged (see `applySandboxSection`). */
+  sandbox: SandboxSettings;
+  /** Settings that were read but ignored, and why (for the terminal). */
+  warnings: string[];
   /**
    * What the project's own files would grant but, the folder not being trusted, do not: one line each
    * (`permissions.allow "Bash(npm test:*)" in /p/.mitsu/settings.json`). Empty when trusted or nothing.
@@ -78,22 +83,24 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   const home = resolve(options.home ?? homedir());
   const cwd = resolve(options.cwd);
   const sources = [
-    { file: join(home, ".claude", "settings.json"), root: home, user: true },
-    { file: join(home, ".mitsu", "settings.json"), root: home, user: true },
-    { file: join(cwd, ".claude", "settings.json"), root: cwd, user: false },
-    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false },
-    { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false },
-    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false },
+    { file: join(home, ".claude", "settings.json"), root: home, user: true, kind: "user" as const },
+    { file: join(home, ".mitsu", "settings.json"), root: home, user: true, kind: "user" as const },
+    { file: join(cwd, ".claude", "settings.json"), root: cwd, user: false, kind: "project" as const },
+    { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false, kind: "project" as const },
+    { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
+    { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
   ];
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
     ignored: [],
+    sandbox: {},
+    warnings: [],
     env: {},
     ignoredEnv: [],
   };
-  for (const { file, root, user } of sources) {
+  for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
@@ -104,6 +111,22 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     const parsed = parseSettings(text, file);
     // The home folder as the project: its files are the user's own.
     const grants = user || root === home || options.trusted === true;
+    try {
+      if (grants || kind !== "local") {
+        applySandboxSection(parsed.sandbox, file, kind, result.sandbox, result.warnings);
+      } else {
+        // An untrusted folder's local file is read like its shared one: it may turn the sandbox on, not grant
+        // itself auto-allow or the network. What it would grant is listed with the other ignored grants.
+        const refused: string[] = [];
+        applySandboxSection(parsed.sandbox, file, "project", result.sandbox, refused);
+        const section = (parsed.sandbox ?? {}) as Record<string, unknown>;
+        for (const key of ["autoAllowBashIfSandboxed", "allowNetwork"]) {
+          if (section[key] === true) result.ignored.push(`sandbox.${key} true in ${file}`);
+        }
+      }
+    } catch (error) {
+      throw new SettingsError((error as Error).message);
+    }
     applySettings(parsed.permissions, { source: file, root, home }, result, grants);
     applyEnvAndModel(parsed.top, file, user || root === home, result);
   }
@@ -144,7 +167,7 @@ function applyEnvAndModel(
 function parseSettings(
   text: string,
   file: string,
-): { top: Record<string, unknown>; permissions: PermissionsSection | undefined } {
+): { top: Record<string, unknown>; permissions: PermissionsSection | undefined; sandbox: unknown } {
   let value: unknown;
   try {
     // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
@@ -153,11 +176,11 @@ function parseSettings(
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
   if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
-  if (value.permissions === undefined) return { top: value, permissions: undefined };
+  if (value.permissions === undefined) return { top: value, permissions: undefined, sandbox: value.sandbox };
   if (!isObject(value.permissions)) {
     throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
   }
-  return { top: value, permissions: value.permissions as PermissionsSection };
+  return { top: value, permissions: value.permissions as PermissionsSection, sandbox: value.sandbox };
 }
 
 function applySettings(

@@ -405,6 +405,80 @@ describe("the model's own folders (its memory)", () => {
   });
 });
 
+describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
+  it("runs a command no rule allows without asking, but deny and ask rules, plan mode and protected paths still hold", async () => {
+    const auto = (extra: Partial<PermissionCheckerOptions> = {}) =>
+      checker({ sandboxAutoAllow: true, ...extra });
+    expect((await auto()(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("allow");
+    expect((await auto()(...bash("cat .gitignore .github/x && ls foo.git"), ctx)).behavior).toBe("allow");
+    expect((await checker()(...bash("npm test"), ctx)).behavior).toBe("deny");
+    const denied = auto({ rules: rules({ deny: ["Bash(rm:*)"] }) });
+    expect((await denied(...bash("npm test && rm -rf build"), ctx)).behavior).toBe("deny");
+    expect((await auto({ mode: "plan" })(...bash("ls"), ctx)).behavior).toBe("deny");
+    for (const command of [
+      "echo x > .git/hooks/pre-commit",
+      "cat .mitsu/settings.json",
+      "rm -r ./.claude",
+      "echo x>.mitsu/settings.json",
+      "cp evil .m*/settings.json",
+    ]) {
+      expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");
+    }
+  });
+
+  it("still asks for what the bash parse cannot account for, and deny rules see through wrappers", async () => {
+    const auto = (extra: Partial<PermissionCheckerOptions> = {}) =>
+      checker({ sandboxAutoAllow: true, ...extra });
+    for (const command of ['"$cmd" -rf build', 'eval "$x"']) {
+      expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");
+    }
+    const denied = auto({ rules: rules({ deny: ["Bash(rm:*)"] }) });
+    for (const command of ["timeout 5 rm -rf build", "env X=1 rm -rf build", "sh -c 'rm -rf build'"]) {
+      expect((await denied(...bash(command), ctx)).behavior, command).toBe("deny");
+      expect((await denied(...bash(command), ctx)).message ?? "", command).toContain("Bash(rm:*)");
+    }
+  });
+});
+
+describe("the tools that touch only the model's own state", () => {
+  it("TodoWrite, BashOutput and KillShell run without asking", async () => {
+    for (const name of ["TodoWrite", "BashOutput", "KillShell"]) {
+      expect((await checker()(tool(name), {}, ctx)).behavior, name).toBe("allow");
+    }
+  });
+});
+
+describe("WebFetch", () => {
+  it("asks per site, and 'always' allows that host only (domain rules, subdomain wildcards)", async () => {
+    const fetchTool = tool("WebFetch", true, (input) => ({ url: input.url! }));
+    const asked: string[][] = [];
+    const check = checker({
+      ask: async (request) => {
+        asked.push(request.suggestedRules);
+        return "allow_always";
+      },
+    });
+    expect((await check(fetchTool, { url: "https://docs.example.com/a", prompt: "?" }, ctx)).behavior).toBe(
+      "allow",
+    );
+    expect(asked).toEqual([["WebFetch(domain:docs.example.com)"]]);
+    await check(fetchTool, { url: "https://DOCS.example.com./b", prompt: "?" }, ctx);
+    expect(asked).toHaveLength(1);
+    await check(fetchTool, { url: "https://evil.test/", prompt: "?" }, ctx);
+    expect(asked).toHaveLength(2);
+    const wildcard = checker({ allowedTools: ["WebFetch(domain:*.example.com)"] });
+    expect((await wildcard(fetchTool, { url: "https://a.b.example.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "allow",
+    );
+    expect((await wildcard(fetchTool, { url: "https://example.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "deny",
+    );
+    expect((await wildcard(fetchTool, { url: "https://notexample.com/", prompt: "?" }, ctx)).behavior).toBe(
+      "deny",
+    );
+  });
+});
+
 describe("permission facts: the checker knows a call only by what its tool states", () => {
   it("a tool that states no facts is matched by name only, whatever its input fields are called", async () => {
     // Regression: the checker read `file_path` and `command` from any tool's input, by name.

@@ -71,6 +71,12 @@ export interface PermissionCheckerOptions {
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
    */
   preApproved?: (state: ToolState) => readonly string[];
+  /**
+   * Bash runs inside the sandbox and the user lets sandboxed commands run without asking
+   * (`autoAllowBashIfSandboxed`): a Bash call no rule allows is allowed, unless a deny or ask rule matches, plan
+   * mode forbids it, the Bash parse cannot account for part of the line, or it names `.git`, `.mitsu` or `.claude`.
+   */
+  sandboxAutoAllow?: boolean;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -87,10 +93,25 @@ export interface PermissionChecker extends CanUseTool {
 }
 
 /**
- * Allowed unless a rule says otherwise: they read, (Skill) only load instructions into the conversation, or
- * (Task) start a sub-agent whose own calls are each decided by this checker.
+ * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), start a
+ * sub-agent whose own calls are each decided by this checker (Task), keep the model's plan (TodoWrite), or read
+ * and stop what the model itself started in the background.
  */
-const ALLOWED_BY_DEFAULT = new Set(["Read", "Grep", "Glob", "Skill", "Task"]);
+const ALLOWED_BY_DEFAULT = new Set([
+  "Read",
+  "Grep",
+  "Glob",
+  "Skill",
+  "Task",
+  "TodoWrite",
+  "BashOutput",
+  "KillShell",
+]);
+/**
+ * Paths a sandboxed command cannot write where they exist (and must not create where they do not): a command that
+ * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
+ */
+const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
 
 type Verdict =
   | { behavior: "allow" }
@@ -114,6 +135,8 @@ interface CallFacts {
   access?: "read" | "write";
   /** A stated path is a folder searched below (Grep, Glob). */
   searchesFolder: boolean;
+  /** The command line the call runs, as stated. */
+  command?: string;
   bash?: BashAnalysis;
   /** For Bash: the files its redirections write, each as a Write call's facts. */
   writes?: CallFacts[];
@@ -178,6 +201,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function gatherFacts(tool: Tool<never>, stated: PermissionFacts): Promise<CallFacts> {
     const facts: CallFacts = { toolName: tool.name, paths: [], realPaths: [], searchesFolder: false };
     if (typeof stated.command === "string") {
+      facts.command = stated.command;
       facts.bash = parseBashCommand(stated.command);
       // A redirection's file, as the facts of a Write (or, for `<`, a Read) of it.
       const fileFacts = (access: "read" | "write", targets: string[]) =>
@@ -349,6 +373,16 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       if (protectedReason) return { behavior: "ask", protectedReason };
     }
     if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (
+      options.sandboxAutoAllow &&
+      tool.name === "Bash" &&
+      facts.bash !== undefined &&
+      facts.bash.unaccounted.length === 0 &&
+      facts.command !== undefined &&
+      !PROTECTED_NAMES.test(facts.command)
+    ) {
+      return { behavior: "allow" };
+    }
     if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
       return { behavior: "allow" };
     }
@@ -393,6 +427,11 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const path = facts.paths[0];
     if (path !== undefined && facts.access === "write") return [suggestFileRule("Edit", path, cwd)];
     if (path !== undefined && facts.toolName === "Read") return [suggestFileRule("Read", path, cwd)];
+    if (facts.toolName === "WebFetch") {
+      // "Always" for one site, not for every URL the model may fetch next.
+      const host = hostOf(facts.url);
+      return host ? [`WebFetch(domain:${host})`] : [];
+    }
     return [facts.toolName];
   }
 
@@ -505,4 +544,13 @@ function printModeDenial(
   const list =
     quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} and ${quoted[quoted.length - 1]}`;
   return `${head} To allow it, add ${list} to permissions.allow in .mitsu/settings.json or pass --allowedTools ${JSON.stringify(suggestedRules.join(","))}`;
+}
+
+function hostOf(url: unknown): string | undefined {
+  if (typeof url !== "string") return undefined;
+  try {
+    return new URL(url).hostname || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -24,7 +24,8 @@ export interface RuleOrigin {
  * - `Bash(cmd)` matches one command exactly; `Bash(prefix:*)` matches it and what extends it by whole words,
  *   or its last word by a `:` suffix (`Bash(npm run test:*)` covers `npm run test:unit`, not `npm run testing`);
  *   other `*` are wildcards. They are matched against each simple command of a compound line.
- * - `WebFetch(domain:example.com)` matches that host.
+ * - `WebFetch(domain:example.com)` matches that host; `WebFetch(domain:*.example.com)` matches its subdomains
+ *   (not the bare domain). Hosts compare without case and without a trailing dot.
  */
 export interface PermissionRule {
   /** The rule as written. */
@@ -168,9 +169,17 @@ export function fileRuleMatches(rule: PermissionRule, path: string, realBase?: s
 export function urlRuleMatches(rule: PermissionRule, url: unknown): boolean {
   if (!rule.specifier) return true;
   if (!rule.specifier.startsWith("domain:") || typeof url !== "string") return false;
+  const wanted = normalHost(rule.specifier.slice("domain:".length));
+  let host: string;
   try {
-    return new URL(url).hostname === rule.specifier.slice("domain:".length);
+    host = normalHost(new URL(url).hostname);
   } catch {
     return false;
   }
+  if (wanted.startsWith("*.")) return host.endsWith(wanted.slice(1)) && host.length > wanted.length - 1;
+  return host === wanted;
+}
+
+function normalHost(host: string): string {
+  return host.trim().toLowerCase().replace(/\.$/, "");
 }

@@ -4,6 +4,8 @@ export interface ModelLimits {
   contextWindow: number;
   /** The most tokens one answer may have (`max_tokens` must not exceed it). */
   maxOutputTokens: number;
+  /** False for a model that takes no images (the rest of the catalog does). */
+  images?: false;
 }
 
 /** Limits for a model id the registry does not know (new models appear every month; they pass through). */
@@ -54,7 +56,7 @@ export const MODEL_CATALOG: Readonly<
     "gpt-4o": { contextWindow: 128_000, maxOutputTokens: 16_384 },
     "gpt-4o-mini": { contextWindow: 128_000, maxOutputTokens: 16_384 },
     o3: { contextWindow: 200_000, maxOutputTokens: 100_000 },
-    "o3-mini": { contextWindow: 200_000, maxOutputTokens: 100_000 },
+    "o3-mini": { contextWindow: 200_000, maxOutputTokens: 100_000, images: false },
     "o4-mini": { contextWindow: 200_000, maxOutputTokens: 100_000 },
   },
   gemini: {
@@ -78,6 +80,16 @@ export function catalogLimits(family: keyof typeof MODEL_CATALOG, model: string)
   }
   return best === undefined ? undefined : models[best];
 }
+
+/**
+ * A small, fast model of each family, for side calls (WebFetch reading a page, a web search): cheaper and
+ * quicker than the session's model, and good enough to read and summarise.
+ */
+export const SMALL_MODELS: Readonly<Record<keyof typeof MODEL_CATALOG, string>> = Object.freeze({
+  anthropic: "claude-haiku-4-5",
+  openai: "gpt-5-mini",
+  gemini: "gemini-2.5-flash",
+});
 
 /** The model aliases of Claude Code's agent files: a family's current small, middle and large model. */
 export type ModelAlias = "haiku" | "sonnet" | "opus";

@@ -216,4 +216,32 @@ describe("resolveModel with ~/.mitsu/models.json", () => {
       ),
     ).toThrow(/providers\.x\.models\[0\]\.contextWindow must be a positive integer/);
   });
+
+  it("an invalid header name in models.json is an error naming the file, the provider and the header, not a network error", () => {
+    const at = (headers: Record<string, string>) =>
+      home({ providers: { work: { api: "openai-chat", baseURL: "http://localhost/v1", headers } } });
+    const file = /models\.json: providers\.work\.headers is invalid: /;
+    expect(() => resolveModel("work:m", {}, { home: at({ "x team": "t" }) })).toThrow(file);
+    expect(() => resolveModel("work:m", {}, { home: at({ "x team": "t" }) })).toThrow(
+      '"x team" is not a valid HTTP header name',
+    );
+    expect(() => resolveModel("work:m", {}, { home: at({ "x-team": "a\r\nx-admin: 1" }) })).toThrow(
+      "the value of x-team contains a line break or NUL",
+    );
+    expect(() => resolveModel("work:m", {}, { home: at({ "x-team": "日本" }) })).toThrow(/above U\+00FF/);
+    expect(
+      resolveModel("work:m", {}, { home: at({ "x-team": "t", "X-Trace_Id.v2": "é" }) }).entry.provider,
+    ).toBe("work");
+  });
+
+  it("takes a provider's idle limits from models.json and refuses ones that are not whole milliseconds", () => {
+    const at = (limits: Record<string, unknown>) =>
+      home({ providers: { local: { api: "openai-chat", baseURL: "http://localhost/v1", ...limits } } });
+    expect(
+      resolveModel("local:m", {}, { home: at({ idleTimeoutMs: 600_000, stallWarningMs: 0 }) }).model,
+    ).toBe("m");
+    expect(() => resolveModel("local:m", {}, { home: at({ idleTimeoutMs: -1 }) })).toThrow(
+      /providers\.local\.idleTimeoutMs must be a whole number of milliseconds/,
+    );
+  });
 });

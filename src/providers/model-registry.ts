@@ -1,6 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
-import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG } from "./model-catalog.js";
+import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
 import type { KnownServer, OpenAIChatQuirks } from "./openai-chat/quirks.js";
@@ -22,6 +22,12 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /**
+   * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
+   * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
+   * custom provider's model).
+   */
+  images: boolean;
 }
 
 export interface ResolvedModel {
@@ -110,6 +116,8 @@ export function resolveModel(
     maxOutputTokens: limits?.maxOutputTokens ?? DEFAULT_LIMITS.maxOutputTokens,
     known: limits !== undefined,
     toolProtocol: listed?.toolProtocol ?? "native",
+    images:
+      listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
@@ -125,6 +133,8 @@ export function resolveModel(
     headers: custom?.headers,
     quirks: custom?.quirks,
     fetch: options.fetch,
+    idleTimeoutMs: custom?.idleTimeoutMs,
+    stallWarningMs: custom?.stallWarningMs,
     authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
@@ -221,6 +231,8 @@ interface AdapterSettings {
   headers: Record<string, string> | undefined;
   quirks: string | Partial<OpenAIChatQuirks> | undefined;
   fetch: typeof fetch | undefined;
+  idleTimeoutMs: number | undefined;
+  stallWarningMs: number | undefined;
   authToken: string | undefined;
 }
 
@@ -232,6 +244,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         ...(s.baseURL !== undefined ? { baseURL: s.baseURL } : {}),
         ...(s.headers !== undefined ? { headers: s.headers } : {}),
         ...(s.fetch !== undefined ? { fetch: s.fetch } : {}),
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
         ...(s.authToken !== undefined ? { authToken: s.authToken } : {}),
       });
     case "openai-chat":
@@ -241,6 +255,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         headers: s.headers,
         quirks: s.quirks as KnownServer | Partial<OpenAIChatQuirks> | undefined,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "openai-responses":
       return createOpenAIResponsesProvider({
@@ -248,6 +264,8 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
     case "gemini":
       return createGeminiProvider({
@@ -255,6 +273,24 @@ function createProvider(api: Api, s: AdapterSettings): Provider {
         baseURL: s.baseURL,
         headers: s.headers,
         fetch: s.fetch,
+        idleTimeoutMs: s.idleTimeoutMs,
+        stallWarningMs: s.stallWarningMs,
       });
   }
+}
+
+/**
+ * The model for side calls of a session on `entry`: the family's small model (`SMALL_MODELS`) when the session
+ * uses a built-in provider with a catalogued model (a custom server may not serve it), else the session's own
+ * model. `MITSU_SMALL_MODEL` (a model id of the same provider) overrides it.
+ */
+export function helperModel(
+  entry: ModelEntry,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const chosen = env.MITSU_SMALL_MODEL?.trim();
+  if (chosen) return chosen;
+  const builtin = BUILTIN_PROVIDERS[entry.provider];
+  if (!builtin || !entry.known) return entry.id;
+  return SMALL_MODELS[builtin.family];
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { headerProblem } from "./http/header-problem.js";
 import type { OpenAIChatQuirks } from "./openai-chat/quirks.js";
 
 /** The wire protocols a provider entry may name. */
@@ -14,6 +15,8 @@ export interface CustomModel {
   maxOutputTokens?: number;
   /** `xml` for a model without function calling: the provider is wrapped in the XML-tag protocol. */
   toolProtocol?: "native" | "xml";
+  /** Whether the model takes images in messages. Default false for a model of a custom provider. */
+  images?: boolean;
 }
 
 /**
@@ -32,6 +35,10 @@ export interface CustomProvider {
   headers?: Record<string, string>;
   /** For `openai-chat`: a known server's name (`ollama`, `vllm`, …) or quirks over the defaults. */
   quirks?: string | Partial<OpenAIChatQuirks>;
+  /** A stream silent this long (ms) is dropped and retried; 0 never (default 90 000). Raise it for slow local models. */
+  idleTimeoutMs?: number;
+  /** A "still waiting" notice after this long (ms) of silence, and at each multiple (default 15 000; 0 never). */
+  stallWarningMs?: number;
   models?: CustomModel[];
 }
 
@@ -94,6 +101,10 @@ export function parseModelsConfig(raw: unknown, where = "models.json"): ModelsCo
       if (!isObject(entry.headers) || !Object.values(entry.headers).every((v) => typeof v === "string")) {
         return fail(`${at}.headers`, "must be an object of strings");
       }
+      for (const [header, value] of Object.entries(entry.headers as Record<string, string>)) {
+        const problem = headerProblem(header, value);
+        if (problem !== undefined) return fail(`${at}.headers`, `is invalid: ${problem}`);
+      }
       out.headers = entry.headers as Record<string, string>;
     }
     if (entry.quirks !== undefined) {
@@ -101,6 +112,14 @@ export function parseModelsConfig(raw: unknown, where = "models.json"): ModelsCo
         return fail(`${at}.quirks`, "must be a server name or an object");
       }
       out.quirks = entry.quirks as string | Partial<OpenAIChatQuirks>;
+    }
+    for (const key of ["idleTimeoutMs", "stallWarningMs"] as const) {
+      const value = entry[key];
+      if (value === undefined) continue;
+      if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+        return fail(`${at}.${key}`, "must be a whole number of milliseconds (0: never)");
+      }
+      out[key] = value;
     }
     if (entry.models !== undefined) {
       if (!Array.isArray(entry.models)) return fail(`${at}.models`, "must be an array");
@@ -130,6 +149,10 @@ function parseModel(raw: unknown, at: string, fail: (field: string, what: string
       return fail(`${at}.toolProtocol`, 'must be "native" or "xml"');
     }
     model.toolProtocol = raw.toolProtocol;
+  }
+  if (raw.images !== undefined) {
+    if (typeof raw.images !== "boolean") return fail(`${at}.images`, "must be true or false");
+    model.images = raw.images;
   }
   return model;
 }

@@ -1,4 +1,4 @@
-import type { Message, TextBlock, ToolDefinition } from "../messages/index.js";
+import type { Message, ServerTool, TextBlock, ToolDefinition } from "../messages/index.js";
 import type { StreamEvent } from "../stream/stream-event.js";
 
 /** One model call, in the neutral shape: the three fields plus generation settings. */
@@ -7,6 +7,8 @@ export interface ModelRequest {
   /** Stable for a session: the prompt-cache prefix starts here. */
   system: TextBlock[];
   tools: ToolDefinition[];
+  /** Tools the provider runs itself (web search); only those its `Provider.serverTools` lists. */
+  serverTools?: ServerTool[];
   messages: Message[];
   maxTokens: number;
   temperature?: number;
@@ -43,6 +45,8 @@ export interface EncodedRequest {
 export interface Provider {
   /** The wire protocol: `anthropic`, `openai-chat`, `openai-responses`, `gemini`. */
   readonly api: string;
+  /** The server-side tools this wire protocol offers (`ModelRequest.serverTools`); absent or empty: none. */
+  readonly serverTools?: readonly ServerTool["type"][];
   encode(request: ModelRequest): EncodedRequest;
   stream(request: ModelRequest, options?: CallOptions): AsyncIterable<StreamEvent>;
 }

@@ -53,6 +53,28 @@ describe("SessionLog and loadSession", () => {
     expect(again.messages).toEqual([user("hi"), user("again")]);
   });
 
+  it("a last line whole but for its newline is kept when resumed, not cut off the file (the fault suite's find)", () => {
+    // Regression: loadSession loaded the line (it parses), then reopen cut it as a torn write, so the resumed
+    // transcript held a message the file no longer had, and a header alone left an empty file.
+    const log = newLog();
+    log.append(user("hi"));
+    appendFileSync(log.path, JSON.stringify({ type: "message", message: assistant("whole") }));
+    log.close();
+    const resumed = resumeSession(log.path);
+    resumed.log.append(user("again"));
+    resumed.log.close();
+    expect(resumed.history).toEqual([user("hi"), assistant("whole")]);
+    expect(loadSession(log.path).messages).toEqual([user("hi"), assistant("whole"), user("again")]);
+
+    const bare = newLog();
+    bare.close();
+    writeFileSync(bare.path, readFileSync(bare.path, "utf8").trimEnd());
+    const fromHeader = resumeSession(bare.path);
+    fromHeader.log.append(user("first"));
+    fromHeader.log.close();
+    expect(loadSession(bare.path).messages).toEqual([user("first")]);
+  });
+
   it("names the file and the line of a damaged transcript instead of shortening it", () => {
     const log = newLog();
     log.append(user("hi"));

@@ -102,6 +102,15 @@ function tighten(path: string, mode: number): void {
   }
 }
 
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function stampOf(now: Date): string {
   return now.toISOString().replaceAll(":", "-").replace(/\..*$/, "");
 }
@@ -174,7 +183,8 @@ export class SessionLog {
    * loading so that no other writer can add a line in between): a `SessionInUseError` when another live process
    * holds it (`fork` then makes a copy to continue in). A last line cut by a kill (no
    * newline at the end; `loadSession` dropped it) is cut off first: appended after it, the next message would
-   * share its line and the file would no longer load. A file (or folder) left readable by others is made private.
+   * share its line and the file would no longer load; a last line whole but for its newline (which `loadSession`
+   * loaded) gets its newline instead. A file (or folder) left readable by others is made private.
    */
   static reopen(path: string, header: SessionHeader, held?: SessionLock): SessionLog {
     const lock = held ?? lockSession(path);
@@ -182,7 +192,12 @@ export class SessionLog {
     try {
       const bytes = readFileSync(path);
       if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
-        truncateSync(path, bytes.lastIndexOf(NEWLINE) + 1);
+        const start = bytes.lastIndexOf(NEWLINE) + 1;
+        // Killed between a line and its newline: the line is whole (a prefix of a JSON object never parses)
+        // and `loadSession` loaded it, so it is finished, not cut — cutting it would drop a message the resumed
+        // transcript holds (or, for a header alone, leave a file with no header).
+        if (parsesAsJson(bytes.subarray(start).toString("utf8"))) appendFileSync(path, "\n");
+        else truncateSync(path, start);
       }
       tighten(path, 0o600);
       tighten(dirname(path), 0o700);

@@ -2,7 +2,8 @@ import type { ServerResponse } from "node:http";
 
 /**
  * Writes a response body and applies a `disconnect` fault: once `disconnectAfterBytes` bytes of body have
- * been written, the socket is destroyed (after those bytes are flushed), as when a connection drops.
+ * been written, the socket is destroyed (after those bytes are flushed), as when a connection drops. With
+ * `fault: "stall"` the socket is left open instead and nothing more is written (a stalled upstream).
  */
 export class BodyWriter {
   private written = 0;
@@ -11,6 +12,7 @@ export class BodyWriter {
   constructor(
     private readonly res: ServerResponse,
     private readonly disconnectAfterBytes: number | undefined,
+    private readonly fault: "disconnect" | "stall" = "disconnect",
   ) {}
 
   /** True once the body can take no more bytes (fault applied, client gone, or ended). */
@@ -45,6 +47,12 @@ export class BodyWriter {
   private drop(last: Buffer): void {
     this.dropped = true;
     this.written += last.length;
+    if (this.fault === "stall") {
+      // Headers and the bytes so far go out; then silence, with the connection held open.
+      if (last.length > 0) this.res.write(last);
+      else this.res.flushHeaders();
+      return;
+    }
     const socket = this.res.socket;
     if (!socket) return;
     const destroy = () => socket.destroy();

@@ -1,10 +1,20 @@
 import { codePointLength, takeCodePoints } from "./chunk-text.js";
 import { SimScriptError } from "./script-error.js";
-import type { SimBlock, SimStopReason, SimTurn } from "./types.js";
+import type { SimBlock, SimCitation, SimSearchResult, SimStopReason, SimTurn } from "./types.js";
 
 /** One block as it will be generated: `content` is the generated text (possibly cut). */
 export type PlannedBlock =
-  | { type: "text"; content: string; complete: boolean }
+  | { type: "text"; content: string; complete: boolean; citations?: SimCitation[] }
+  /** A server-side search; `content` is its input JSON (`{"query":…}`), which counts as generated output. */
+  | {
+      type: "web_search";
+      id: string;
+      query: string;
+      results: SimSearchResult[];
+      errorCode: string | undefined;
+      content: string;
+      complete: true;
+    }
   | { type: "thinking"; content: string; signature: string | undefined; complete: boolean }
   | { type: "redacted_thinking"; data: string; content: ""; complete: true }
   | {
@@ -46,6 +56,11 @@ export function planTurn(turn: SimTurn, limitChars: number, newToolId: () => str
       break;
     }
     const complete = length <= remaining;
+    // A search is not generated piece by piece: one that does not fit is not started.
+    if (!complete && block.type === "web_search") {
+      cut = true;
+      break;
+    }
     const generated = complete ? content : takeCodePoints(content, remaining);
     remaining -= complete ? length : remaining;
     outputChars += complete ? length : codePointLength(generated);
@@ -63,9 +78,14 @@ export function planTurn(turn: SimTurn, limitChars: number, newToolId: () => str
 function blockContent(block: SimBlock, index: number): string {
   switch (block.type) {
     case "text":
+      if (block.citations !== undefined && !Array.isArray(block.citations)) {
+        throw new SimScriptError(`scripted block ${index}: citations must be an array`);
+      }
       return requireString(block.text, index, "text");
     case "thinking":
       return requireString(block.thinking, index, "thinking");
+    case "web_search":
+      return JSON.stringify({ query: requireString(block.query, index, "query") });
     case "redacted_thinking":
       requireString(block.data, index, "data");
       return "";
@@ -103,9 +123,21 @@ function plannedBlock(
 ): PlannedBlock {
   switch (block.type) {
     case "text":
-      return { type: "text", content, complete };
+      return block.citations?.length
+        ? { type: "text", content, complete, citations: block.citations }
+        : { type: "text", content, complete };
     case "thinking":
       return { type: "thinking", content, signature: block.signature, complete };
+    case "web_search":
+      return {
+        type: "web_search",
+        id: block.id ?? newToolId(),
+        query: block.query,
+        results: block.results ?? [],
+        errorCode: block.errorCode,
+        content,
+        complete: true,
+      };
     case "redacted_thinking":
       return { type: "redacted_thinking", data: block.data, content: "", complete: true };
     case "tool_use":

@@ -119,8 +119,9 @@ export function commitTurn(
   return tokens;
 }
 
-/** The body writer of a served turn, with a `disconnect` fault applied. */
+/** The body writer of a served turn, with a `disconnect` or `stall` fault applied. */
 export function bodyWriter(ex: Exchange, fault: SimFault | undefined): BodyWriter {
+  if (fault?.kind === "stall") return new BodyWriter(ex.res, fault.afterBytes, "stall");
   return new BodyWriter(ex.res, fault?.kind === "disconnect" ? fault.afterBytes : undefined);
 }
 

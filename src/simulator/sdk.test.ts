@@ -122,3 +122,79 @@ describe("the official Anthropic SDK against the simulator", () => {
     expect(sim?.requests).toHaveLength(1);
   });
 });
+
+describe("the official Anthropic SDK and the web search server tool", () => {
+  const search = {
+    content: [
+      {
+        type: "web_search" as const,
+        query: "node 22 release",
+        results: [{ url: "https://nodejs.org/blog", title: "Node 22", pageAge: "1 year ago" }],
+      },
+      {
+        type: "text" as const,
+        text: "Node 22 came out in April 2024.",
+        citations: [{ url: "https://nodejs.org/blog", title: "Node 22", citedText: "April 2024" }],
+      },
+    ],
+  };
+
+  it("assembles server_tool_use, web_search_tool_result and cited text from the stream, as from the JSON", async () => {
+    const anthropic = await client({ script: [search, search], textChunk: 4, inputChunk: 5 });
+    const request = {
+      model: "claude-sim",
+      max_tokens: 1000,
+      tools: [{ type: "web_search_20250305" as const, name: "web_search" as const, max_uses: 3 }],
+      messages: [{ role: "user" as const, content: "When did Node 22 come out?" }],
+    };
+    const streamed = await anthropic.messages.stream(request).finalMessage();
+    const whole = await anthropic.messages.create(request);
+    for (const message of [streamed, whole]) {
+      expect(message.content.map((block) => block.type)).toEqual([
+        "server_tool_use",
+        "web_search_tool_result",
+        "text",
+      ]);
+      expect(message.content[0]).toMatchObject({ name: "web_search", input: { query: "node 22 release" } });
+      expect(message.content[0]).toMatchObject({ id: expect.stringMatching(/^srvtoolu_/) });
+      expect(message.content[1]).toMatchObject({
+        tool_use_id: (message.content[0] as { id: string }).id,
+        content: [
+          {
+            type: "web_search_result",
+            url: "https://nodejs.org/blog",
+            title: "Node 22",
+            page_age: "1 year ago",
+          },
+        ],
+      });
+      expect(message.content[2]).toMatchObject({
+        type: "text",
+        text: "Node 22 came out in April 2024.",
+        citations: [
+          { type: "web_search_result_location", url: "https://nodejs.org/blog", cited_text: "April 2024" },
+        ],
+      });
+    }
+    expect(streamed.usage).toMatchObject({ server_tool_use: { web_search_requests: 1 } });
+  });
+
+  it("rejects a web search tool with both domain lists, as the API does", async () => {
+    const anthropic = await client({ script: [search] });
+    await expect(
+      anthropic.messages.create({
+        model: "claude-sim",
+        max_tokens: 100,
+        tools: [
+          {
+            type: "web_search_20250305",
+            name: "web_search",
+            allowed_domains: ["a.com"],
+            blocked_domains: ["b.com"],
+          },
+        ],
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    ).rejects.toThrow(/Cannot specify both allowed_domains and blocked_domains/);
+  });
+});

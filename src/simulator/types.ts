@@ -4,9 +4,33 @@
  * Responses or Gemini generateContent.
  */
 
+/** A source a text block cites (a web search result it was written from). */
+export interface SimCitation {
+  url: string;
+  title?: string;
+  /** The passage cited (Anthropic `cited_text`); default: the start of the text. */
+  citedText?: string;
+}
+
+/** One page a scripted web search found. */
+export interface SimSearchResult {
+  url: string;
+  title: string;
+  /** Anthropic `page_age`, e.g. "2 days ago". */
+  pageAge?: string;
+}
+
 /** One scripted content block of an assistant turn. */
 export type SimBlock =
-  | { type: "text"; text: string }
+  /** `citations` make it an answer written from a web search (Anthropic citations, Responses annotations, Gemini grounding supports). */
+  | { type: "text"; text: string; citations?: SimCitation[] }
+  /**
+   * The provider's own web search, run on its servers within the turn: Anthropic `server_tool_use` +
+   * `web_search_tool_result` blocks, a Responses `web_search_call` item, Gemini `groundingMetadata`. The request
+   * must offer the search tool; OpenAI Chat has none. `errorCode` makes it a failed search (Anthropic
+   * `web_search_tool_result_error`, e.g. "max_uses_exceeded").
+   */
+  | { type: "web_search"; id?: string; query: string; results?: SimSearchResult[]; errorCode?: string }
   | { type: "thinking"; thinking: string; signature?: string }
   | { type: "redacted_thinking"; data: string }
   /** Streamed as `JSON.stringify(input)`. */
@@ -56,6 +80,11 @@ export type SimFault =
    * when it is shorter).
    */
   | { kind: "disconnect"; afterBytes: number }
+  /**
+   * After `afterBytes` bytes of response body the server goes silent: nothing more is written and the connection
+   * stays open (until the client gives up or the simulator closes), as a stalled upstream does.
+   */
+  | { kind: "stall"; afterBytes: number }
   /**
    * Generation stops after `afterChars` characters (code points) of block content (text, thinking, tool input):
    * stop_reason max_tokens; a cut tool_use gets no content_block_stop, as on the real API.

@@ -31,3 +31,24 @@ export function activeAllowedTools(state: ToolState): string[] {
   for (const list of active.values()) for (const rule of list) rules.add(rule);
   return [...rules];
 }
+
+/**
+ * The ToolContext.state slot of the model that a skill the model loaded names (`model` in its frontmatter): the
+ * turns after the Skill call use it, until the run ends (the caller clears it with `clearSkillModel`).
+ */
+export const SKILL_MODEL = toolStateKey<string | undefined>("skill-model", () => undefined);
+
+/** Records the skill's `model` (if it names one other than `inherit`) for the rest of the run. */
+export function requestSkillModel(state: ToolState, target: Skill | Command): void {
+  const model = target.model?.trim();
+  if (model && model !== "inherit") state.set(SKILL_MODEL, model);
+}
+
+/** The model a loaded skill asked for, if any. */
+export function skillModel(state: ToolState): string | undefined {
+  return state.peek(SKILL_MODEL);
+}
+
+export function clearSkillModel(state: ToolState): void {
+  if (state.peek(SKILL_MODEL) !== undefined) state.set(SKILL_MODEL, undefined);
+}

@@ -2,7 +2,11 @@ export {
   ACTIVE_SKILLS,
   activateSkill,
   activeAllowedTools,
+  clearSkillModel,
   deactivateSkill,
+  requestSkillModel,
+  SKILL_MODEL,
+  skillModel,
 } from "./active-skills.js";
 export type { DiscoverOptions, DiscoverResult } from "./discover-skills.js";
 export { BUILTIN_SKILLS_DIR, discoverSkills } from "./discover-skills.js";
@@ -13,6 +17,8 @@ export {
   skillHeader,
   splitArguments,
 } from "./expand-command.js";
+export type { InlineCapabilities, InlineRun } from "./expand-inline.js";
+export { expandInline } from "./expand-inline.js";
 export { formatSkillsReport, formatSlashHelp } from "./list-skills.js";
 export type { FrontmatterResult } from "./parse-frontmatter.js";
 export { normalizeText, parseFrontmatter } from "./parse-frontmatter.js";

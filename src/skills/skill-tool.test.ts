@@ -107,3 +107,26 @@ describe("active skills' allowed tools", () => {
     expect(state.names()).toEqual([]);
   });
 });
+
+describe("the Skill tool with inline capabilities", () => {
+  it("runs the body's !`command` once the skill is active (its allowed-tools apply) and inlines @file", async () => {
+    const skill = testSkill("status", {
+      body: "Branch: !`git branch --show-current`\nSee @notes.md",
+      allowedTools: ["Bash(git branch:*)"],
+    });
+    const seen: Array<{ command: string; rules: string[] }> = [];
+    const tool = createSkillTool(() => [skill], {
+      inline: (run) => ({
+        runCommand: async (command) => {
+          seen.push({ command, rules: activeAllowedTools(run.state) });
+          return "main\n";
+        },
+        readFile: async (path) => (path === "notes.md" ? { path, text: "n" } : undefined),
+      }),
+    });
+    const out = (await tool.run({ skill: "status" }, context())) as string;
+    expect(seen).toEqual([{ command: "git branch --show-current", rules: ["Bash(git branch:*)"] }]);
+    expect(out).toContain("Branch: main\nSee notes.md");
+    expect(out).toContain('<file path="notes.md">\nn\n</file>');
+  });
+});

@@ -1,7 +1,8 @@
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { activateSkill } from "./active-skills.js";
+import { activateSkill, requestSkillModel } from "./active-skills.js";
 import { expandInvocation } from "./expand-command.js";
+import { expandInline, type InlineCapabilities, type InlineRun } from "./expand-inline.js";
 import type { Skill } from "./skill.js";
 
 export interface SkillToolInput {
@@ -12,6 +13,8 @@ export interface SkillToolInput {
 export interface SkillToolOptions {
   /** Replaces the model-facing description (keep it stable across turns: it is part of the cached prefix). */
   description?: string;
+  /** Runs the body's `!`command`` and inlines its `@file` references (see `expandInline`); without it they stay as written. */
+  inline?: (run: InlineRun) => InlineCapabilities;
 }
 
 const DESCRIPTION = `Load a skill: step-by-step instructions for a kind of task, written by the user, the project or mitsu.
@@ -64,7 +67,14 @@ export function createSkillTool(
         );
       }
       activateSkill(context.state, skill);
-      return expandInvocation(skill, input.args ?? "");
+      // Its `model` answers from the next turn on (see `RunAgentOptions.selectModel`).
+      requestSkillModel(context.state, skill);
+      const text = expandInvocation(skill, input.args ?? "");
+      if (!options.inline) return text;
+      return expandInline(
+        text,
+        options.inline({ signal: context.signal, state: context.state, agentPath: context.agentPath }),
+      );
     },
   };
 }

@@ -28,6 +28,7 @@ export interface Skill {
   /** `user-invocable: false` hides the skill from `/` and `/help`; the model can still call it. */
   userInvocable: boolean;
   argumentHint?: string;
+  /** The model that answers while the skill runs: `/name` sends with it; loaded by the model, the rest of the run does. */
   model?: string;
   license?: string;
   compatibility?: string;

@@ -39,6 +39,11 @@ export type StreamEvent =
   | { type: "usage"; usage: Usage }
   /** A retry is about to happen (HTTP 429/5xx, or a mid-stream overload before any content). */
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  /**
+   * The provider has sent nothing for `silentMs` while a read was pending (repeated as the silence lasts), so a
+   * UI can show that it is waiting. At `timeoutMs` (0: never) the connection is dropped and retried.
+   */
+  | { type: "stream-stalled"; silentMs: number; timeoutMs: number }
   | { type: "message-end"; message: AssistantMessage };
 
 /** Characters appended to the string value at `path`. */

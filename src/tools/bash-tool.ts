@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
-import { childEnv } from "../process/child-env.js";
-import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
-import { findExecutable } from "../process/find-executable.js";
+import type { BackgroundShells } from "./background-shells.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
+import type { SandboxOptions } from "./sandbox.js";
+import { spawnCommand } from "./spawn-command.js";
 import { SpillFiles } from "./spill-files.js";
 import { ThrottledProgress } from "./throttled-progress.js";
 
@@ -16,6 +15,8 @@ export interface BashInput {
   timeout?: number;
   /** A short description of what the command does, for the user. */
   description?: string;
+  /** Start it in the background (with `shells`): the call returns at once with the shell's id. */
+  run_in_background?: boolean;
 }
 
 export interface BashToolOptions {
@@ -42,6 +43,10 @@ export interface BashToolOptions {
   killGraceMs?: number;
   defaultTimeoutMs?: number;
   maxTimeoutMs?: number;
+  /** The session's background shells: with them, `run_in_background` is offered (see BashOutput, KillShell). */
+  shells?: BackgroundShells;
+  /** Run every command inside the bubblewrap sandbox (Linux); see `checkSandbox` to test it first. */
+  sandbox?: SandboxOptions;
 }
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -69,8 +74,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       "- It runs in the working folder; each call starts there again (cd does not carry over), so chain dependent steps with && in one call.",
       `- timeout is in milliseconds: default ${defaultTimeout} (${defaultTimeout / 60_000} minutes), at most ${maxTimeout}. On timeout, the command and every process it started are stopped.`,
       `- Output longer than ${maxOutputChars} characters is cut to its beginning and end; the whole output is then saved to a file whose path is given, which you can Read (with offset and limit) or Grep. A huge output is saved only in part (its first and last megabytes), so filter it in the command (grep, head, tail) rather than print it all.`,
-      "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
+      options.shells
+        ? "- Processes left running in the background when the command ends are stopped. To start a long-lived process (a dev server, a watcher, a long build), pass run_in_background: true instead of using &: the call returns at once with a shell id; read its new output with BashOutput and stop it with KillShell. Do not sleep waiting for it; check its output when you need it."
+        : "- Processes left running in the background when the command ends are stopped; this tool cannot start long-lived servers.",
       "- stdin is empty: interactive commands will not wait for input. Provider API keys are not in the environment.",
+      ...(options.sandbox ? [sandboxNote(options.sandbox)] : []),
       "- Prefer Read, Edit, Write, Grep and Glob over cat, sed, echo >, grep and find: they are safer and their output is better suited to you.",
       "- description: a short phrase (5-10 words) saying what the command does, shown to the user.",
     ].join("\n"),
@@ -85,6 +93,14 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           description: `Timeout in milliseconds (default ${defaultTimeout}, max ${maxTimeout})`,
         },
         description: { type: "string", description: "What the command does, in 5-10 words" },
+        ...(options.shells
+          ? {
+              run_in_background: {
+                type: "boolean",
+                description: "Run the command in the background and return at once with its shell id",
+              },
+            }
+          : {}),
       },
       required: ["command"],
       additionalProperties: false,
@@ -94,11 +110,23 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       const firstLine = input.command.split("\n")[0] ?? "";
       const cut =
         firstLine.length > 80 || input.command.includes("\n") ? `${firstLine.slice(0, 80)}…` : firstLine;
-      return `Bash ${cut}`;
+      return `Bash ${cut}${input.run_in_background ? " (background)" : ""}`;
     },
     async run(input, context) {
       if (input.command.trim() === "") throw new ToolError("command is empty.");
       if (context.signal.aborted) throw new ToolError("The command was aborted before it started.");
+      const spawnOptions = {
+        shell,
+        cwd: options.cwd,
+        env: options.env ?? process.env,
+        secretEnv: options.secretEnv,
+        sandbox: options.sandbox,
+      };
+      if (input.run_in_background) {
+        if (!options.shells) throw new ToolError("run_in_background is not available here.");
+        const started = options.shells.start(input.command, spawnOptions);
+        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends. Its whole output is also written to ${started.logPath}.`;
+      }
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
       const output = new CappedOutput({
         maxChars: maxOutputChars,
@@ -108,26 +136,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         },
         ...(options.maxSpillBytes !== undefined ? { maxSpillBytes: options.maxSpillBytes } : {}),
       });
-      const env = childEnv(options.env ?? process.env, { drop: options.secretEnv ?? [] });
-      const gated = process.platform !== "win32";
-      if (gated && findExecutable(shell, env, options.cwd) === undefined) {
-        throw new ToolError(`Cannot run the command with ${shell}: not found`);
-      }
-      startChildWatchdog();
-      // The command waits at the gate until its group is registered with the watchdog (see GATE).
-      const child = gated
-        ? spawn("/bin/sh", ["-c", GATE, shell, input.command], {
-            cwd: options.cwd,
-            env,
-            detached: true,
-            stdio: ["pipe", "pipe", "pipe"],
-          })
-        : spawn(shell, ["-c", input.command], {
-            cwd: options.cwd,
-            env,
-            detached: true,
-            stdio: ["ignore", "pipe", "pipe"],
-          });
+      // The command waits at a gate until its group is registered with the watchdog (see spawnCommand).
+      const { child, unwatch } = spawnCommand(input.command, spawnOptions);
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives (throttled), so a long command shows its progress.
@@ -155,10 +165,6 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       let stopped: Promise<void> = Promise.resolve();
       let leftovers = false;
       const pgid = child.pid;
-      // If mitsu dies (even by kill -9) while the command runs, the command's group dies with it.
-      const unwatch = pgid !== undefined ? watchProcessGroup(pgid) : () => {};
-      child.stdin?.on("error", () => {}); // the gate is gone (the shell could not start): the exit says why
-      child.stdin?.end("\n");
       const stop = (reason: "timeout" | "abort") => {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
@@ -209,13 +215,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   };
 }
 
-/**
- * What runs first in a command's process group: it waits for one line on stdin — written by mitsu once the group
- * is registered with the watchdog — then becomes the shell (`exec`: same process, same group) with stdin from
- * /dev/null. Should mitsu die between the spawn and the registration, the gate reads end-of-file and the
- * command never starts: no window in which a command runs unwatched.
- */
-const GATE = 'IFS= read -r _ || exit 129; exec "$0" -c "$1" </dev/null';
+function sandboxNote(sandbox: SandboxOptions): string {
+  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git/hooks, .git/config, .mitsu and .claude stay read-only too. ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
+}
 
 /** How long the output pipes may stay open after the command's process group has ended. */
 const PIPE_GRACE_MS = 1_000;

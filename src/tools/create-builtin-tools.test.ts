@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type ToolContext, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
+import { BackgroundShells } from "./background-shells.js";
 import { createBuiltinTools } from "./create-builtin-tools.js";
 
 let base: string;
@@ -40,9 +41,17 @@ describe("createBuiltinTools", () => {
     });
   });
 
-  it("returns the six tools with Claude Code's names and input fields", () => {
+  it("returns the seven tools with Claude Code's names and input fields", () => {
     const tools = createBuiltinTools({ cwd: base });
-    expect(tools.map((tool) => tool.name)).toEqual(["Read", "Write", "Edit", "Bash", "Grep", "Glob"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "Read",
+      "Write",
+      "Edit",
+      "Bash",
+      "Grep",
+      "Glob",
+      "TodoWrite",
+    ]);
     const fields = Object.fromEntries(
       tools.map((tool) => [tool.name, Object.keys((tool.inputSchema as { properties: object }).properties)]),
     );
@@ -66,8 +75,14 @@ describe("createBuiltinTools", () => {
         "head_limit",
       ],
       Glob: ["pattern", "path"],
+      TodoWrite: ["todos"],
     });
-    expect(tools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual(["Read", "Grep", "Glob"]);
+    expect(tools.filter((tool) => tool.readOnly).map((tool) => tool.name)).toEqual([
+      "Read",
+      "Grep",
+      "Glob",
+      "TodoWrite",
+    ]);
     expect(tools.filter((tool) => tool.eagerInputStreaming).map((tool) => tool.name)).toEqual([
       "Write",
       "Edit",
@@ -77,6 +92,59 @@ describe("createBuiltinTools", () => {
       expect(typeof tool.summarize).toBe("function");
     }
     expect(toToolDefinition(tools[1]!)).toMatchObject({ name: "Write", eager_input_streaming: true });
+  });
+
+  it("adds the background, web fetch and web search tools when given what they need, in a fixed order", () => {
+    const shells = new BackgroundShells({ outputDir: join(base, "shells") });
+    const build = () =>
+      createBuiltinTools({
+        cwd: base,
+        shells,
+        webFetch: { complete: async () => "", fetch },
+        webSearch: { search: async () => ({ text: "", sources: [], queries: [] }) },
+      });
+    const tools = build();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "Read",
+      "Write",
+      "Edit",
+      "Bash",
+      "Grep",
+      "Glob",
+      "TodoWrite",
+      "BashOutput",
+      "KillShell",
+      "WebFetch",
+      "WebSearch",
+    ]);
+    const bash = tools.find((tool) => tool.name === "Bash")!;
+    expect(Object.keys((bash.inputSchema as { properties: object }).properties)).toContain(
+      "run_in_background",
+    );
+    expect(Object.keys((tools.at(-2)!.inputSchema as { properties: object }).properties)).toEqual([
+      "url",
+      "prompt",
+    ]);
+    // Part of the cached prefix: two builds give byte-identical definitions.
+    expect(JSON.stringify(build().map(toToolDefinition))).toBe(JSON.stringify(tools.map(toToolDefinition)));
+  });
+
+  it("lets Read, Grep and Glob reach read-only roots, and nothing write there", async () => {
+    const skill = await mkdtemp(join(tmpdir(), "mitsu-skill-root-"));
+    try {
+      await writeFile(join(skill, "ref.md"), "reference");
+      const tools = createBuiltinTools({ cwd: base, readOnlyRoots: { [skill]: "the skill's folder" } });
+      const byName = (name: string) => tools.find((tool) => tool.name === name)!;
+      expect(await byName("Read").run({ file_path: join(skill, "ref.md") }, context())).toBe(
+        "     1\treference",
+      );
+      expect(await byName("Glob").run({ pattern: "*.md", path: skill }, context())).toContain("ref.md");
+      await expect(
+        byName("Write").run({ file_path: join(skill, "new.md"), content: "x" }, context()),
+      ).rejects.toThrow(/outside the workspace/);
+    } finally {
+      await rm(skill, { recursive: true, force: true });
+    }
   });
 
   it("lets the file tools reach additional roots", async () => {

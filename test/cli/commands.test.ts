@@ -100,6 +100,11 @@ describe("mitsu inspect", () => {
       "Bash",
       "Grep",
       "Glob",
+      "TodoWrite",
+      "BashOutput",
+      "KillShell",
+      "WebFetch",
+      "WebSearch",
       "Skill",
       "Task",
     ]);

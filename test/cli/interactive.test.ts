@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -420,6 +420,59 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(code).toBe(0);
     expect(screen.text).toContain("Piped answer.");
     expect(screen.text).not.toContain("> ");
+  });
+});
+
+describe("background shells at the terminal", () => {
+  it("lists the shells still running after a reply, and stops them when mitsu exits", async () => {
+    const t = await interactive(
+      {
+        script: [
+          {
+            content: [
+              {
+                type: "tool_use",
+                name: "Bash",
+                input: { command: "echo $$ > server.pid; sleep 60", run_in_background: true },
+              },
+            ],
+          },
+          text("The server runs."),
+        ],
+      },
+      ["--allowedTools", "Bash"],
+    );
+    t.type("start the server");
+    await t.screen.waitFor("The server runs.");
+    await t.screen.waitFor("◦ 1 background shell running: bash_1 echo $$ > server.pid; sleep 60");
+    const pidFile = join(t.cwd, "server.pid");
+    for (let i = 0; i < 100 && !(existsSync(pidFile) && readFileSync(pidFile, "utf8") !== ""); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("images at the terminal", () => {
+  it("a dropped image's path, wherever it is, is attached", async () => {
+    const t = await interactive({ script: [text("A dot.")] });
+    const dir = join(t.cwd, "..", "Desktop Shots");
+    mkdirSync(dir);
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    writeFileSync(join(dir, "a.png"), png);
+    t.type(`what is this ${join(dir, "a.png").replace(/ /g, "\\ ")}`);
+    await t.screen.waitFor("A dot.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const content = blocks(t.sim, 0, 0);
+    expect(content.some((b) => b.type === "image")).toBe(true);
+    expect(content.at(-1)?.text).toBe(`what is this [Image #1: ${join(dir, "a.png")}]`);
   });
 });
 

@@ -289,3 +289,55 @@ describe("counts of hidden lines", () => {
     expect(renderResult(output("a\nb\nc"), plain, 2, true)).toBe("  ⎿ … (1 line above)\n    b\n    c\n");
   });
 });
+
+describe("the task list", () => {
+  const todo = (id: string, statuses: string[]): ToolUseBlock => ({
+    type: "tool_use",
+    id,
+    name: "TodoWrite",
+    input: {
+      todos: statuses.map((status, i) => ({
+        content: `Task ${i + 1}`,
+        status,
+        activeForm: `Doing task ${i + 1}`,
+      })),
+    },
+  });
+
+  it("draws a checklist under the call", () => {
+    const first = todo("t1", ["completed", "in_progress", "pending"]);
+    const { out } = render([start(first), end(first, "updated")]);
+    expect(out).toBe("● TodoWrite\n  ⎿ ☒ Task 1\n    ◼ Doing task 2\n    ☐ Task 3\n");
+  });
+
+  it("at a terminal, a new list right under the previous one replaces it in place", () => {
+    const first = todo("t1", ["in_progress", "pending"]);
+    const second = todo("t2", ["completed", "in_progress"]);
+    const { out } = render([start(first), end(first, "ok"), start(second), end(second, "ok")], [], {
+      liveStatus: true,
+      columns: 80,
+      writeStatus: () => {},
+    });
+    expect(out).toBe(
+      "● TodoWrite\n  ⎿ ◼ Doing task 1\n    ☐ Task 2\n\u001b[3A\r\u001b[0J● TodoWrite\n  ⎿ ☒ Task 1\n    ◼ Doing task 2\n",
+    );
+  });
+
+  it("is printed anew when something came between, and never redrawn into a pipe", () => {
+    const first = todo("t1", ["pending"]);
+    const second = todo("t2", ["in_progress"]);
+    const text: AgentEvent[] = [
+      { type: "text-start", turn: 1, agentPath: [], id: "0" },
+      { type: "text-delta", turn: 1, agentPath: [], id: "0", delta: "Working." },
+      { type: "text-end", turn: 1, agentPath: [], id: "0", text: "Working." },
+    ];
+    const { out } = render([start(first), end(first, "ok"), ...text, start(second), end(second, "ok")], [], {
+      liveStatus: true,
+      writeStatus: () => {},
+    });
+    expect(out).not.toContain("\u001b[");
+    expect(out.match(/● TodoWrite/g)).toHaveLength(2);
+    const piped = render([start(first), end(first, "ok"), start(second), end(second, "ok")]);
+    expect(piped.out).not.toContain("\u001b[");
+  });
+});

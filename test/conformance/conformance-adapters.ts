@@ -28,6 +28,9 @@ export interface WireResult {
 /** Test seams handed to the adapter under test. */
 export interface Seams {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The idle limits (tiny in tests; see `IdleOptions`). */
+  idleTimeoutMs?: number;
+  stallWarningMs?: number;
 }
 
 type Body = Record<string, unknown>;

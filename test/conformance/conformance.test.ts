@@ -584,6 +584,83 @@ describe.each(ADAPTERS)("conformance: $name", (adapter) => {
   });
 });
 
+describe.each(ADAPTERS)("conformance: $name, untrusted servers", (adapter) => {
+  it("a reused tool_use id (call_0 twice in a turn, then again next turn) is made unique; both tools run once and the session goes on", async () => {
+    const s = await simulator();
+    const log: string[] = [];
+    const { result } = await run(
+      adapter,
+      s,
+      [
+        {
+          content: [
+            call("call_0", "Weather", { city: "Paris" }),
+            call("call_0", "Weather", { city: "Oslo" }),
+          ],
+        },
+        { content: [call("call_0", "Weather", { city: "Rome" })] },
+        { content: [{ type: "text", text: "Done." }] },
+      ],
+      { tools: [weatherTool(log)] },
+    );
+    expect(result.reason).toBe("end_turn");
+    expect(log.sort()).toEqual(["Oslo", "Paris", "Rome"]);
+    // Every request was accepted: the duplicate never reached the wire.
+    expect(s.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+    const ids = toolUses(result).map((u) => u.id);
+    expect(new Set(ids).size).toBe(3);
+    // The id the server sent is kept where it is unique; the repeats are derived from it.
+    if (adapter.callIds) expect(ids).toEqual(["call_0", "call_0_2", "call_0_3"]);
+    expect(toolResults(result).map((r) => r.tool_use_id)).toEqual(ids);
+  });
+
+  it("a stream that goes silent warns while it waits, is dropped at the idle timeout and retried", async () => {
+    const s = await simulator();
+    s.enqueue(
+      adapter.turn({ content: [{ type: "text", text: "lost" }], fault: { kind: "stall", afterBytes: 0 } }),
+      adapter.turn({ content: [{ type: "text", text: TEXT }] }),
+    );
+    const provider = adapter.provider(s, { ...instant, idleTimeoutMs: 400, stallWarningMs: 100 });
+    const started = Date.now();
+    const events = await collect(provider.stream(request(adapter)));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const stalls = events.filter((e) => e.type === "stream-stalled");
+    expect(stalls.length).toBeGreaterThanOrEqual(2);
+    expect(stalls[0]).toMatchObject({ type: "stream-stalled", timeoutMs: 400 });
+    const retries = events.filter((e) => e.type === "retry");
+    expect(retries).toHaveLength(1);
+    expect(retries[0]?.type === "retry" && retries[0].reason).toMatch(
+      /sent nothing for [\d.]+ s \(idle timeout\)/,
+    );
+    const message = endMessage(events);
+    expect(message.stop_reason).toBe("end_turn");
+    expect(shape(message.content)).toEqual([{ type: "text", text: TEXT }]);
+    expect(s.requests.map((r) => r.fault)).toEqual(["stall", undefined]);
+  });
+
+  it("a stream that goes silent after content ends as a retryable network error with what came, not retried", async () => {
+    const s = await simulator({ textChunk: 4 });
+    s.enqueue(
+      adapter.turn({
+        content: [{ type: "text", text: LONG_TEXT }],
+        fault: { kind: "stall", afterBytes: 3000 },
+      }),
+    );
+    const provider = adapter.provider(s, { ...instant, idleTimeoutMs: 200, stallWarningMs: 0 });
+    const events = await collect(provider.stream(request(adapter)));
+    expect(events.filter((e) => e.type === "stream-stalled")).toEqual([]);
+    const message = endMessage(events);
+    expect(message.stop_reason).toBe("error");
+    expect(message.incomplete).toBe(true);
+    expect(message.error).toMatchObject({ type: "network_error", retryable: true });
+    const [block] = message.content;
+    const text = block?.type === "text" ? block.text : "";
+    expect(text.length).toBeGreaterThan(0);
+    expect(LONG_TEXT.startsWith(text)).toBe(true);
+    expect(s.requests).toHaveLength(1);
+  });
+});
+
 describe.each(ADAPTERS.filter((a) => a.xml))("conformance: $name, malformed tags", (adapter) => {
   it("answers a malformed tag with an is_error result that names the problem", async () => {
     const s = await simulator();

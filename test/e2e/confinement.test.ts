@@ -16,8 +16,8 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-/** Read and Grep may also reach the folder where Bash saves full outputs, which their refusal names too. */
-const READABLE = new Set(["dotdot", "absolute", "link", "grep-out"]);
+/** Read, Grep and Glob may also reach the folder where Bash saves full outputs, which their refusal names too. */
+const READABLE = new Set(["dotdot", "absolute", "link", "grep-out", "glob-linkdir"]);
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -75,7 +75,7 @@ describe("workspace confinement through the loop", () => {
     const bashOutputs = `${escapeRegExp(h.base)}/tmp/mitsu-bash-[\\w-]+`;
     for (const [id, message] of Object.entries(expected)) {
       const sent = h.sent(id);
-      // Read and Grep may also reach the folder of saved Bash outputs, and say so as such.
+      // Read, Grep and Glob may also reach the folder of saved Bash outputs, and say so as such.
       const also = READABLE.has(id)
         ? `; also the folder where Bash saves full outputs \\(${bashOutputs}\\)`
         : "";

@@ -182,8 +182,8 @@ describe("createAnthropicProvider: retries", () => {
   it("529 overloaded, then success: backoff with jitter", async () => {
     const run = await runScript([() => errorResponse(529, "overloaded_error"), ok]);
     expect(run.calls).toHaveLength(2);
-    // random() = 0.5 of the first ceiling, 500 ms.
-    expect(run.sleeps).toEqual([250]);
+    // random() = 0.5: 87.5% of the first nominal wait, 500 ms.
+    expect(run.sleeps).toEqual([437]);
     expect(run.events.map((e) => e.type)).toEqual([
       "retry",
       "message-start",

@@ -1,6 +1,7 @@
+import type { IdleOptions } from "../http/idle-watch.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
 import { decodeAnthropicStream } from "./decode-stream.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
 import { parseAnthropicError } from "./parse-anthropic-error.js";
@@ -9,7 +10,7 @@ export const DEFAULT_ANTHROPIC_BASE_URL = "https://api.anthropic.com";
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
 export const FINE_GRAINED_TOOL_STREAMING_BETA = "fine-grained-tool-streaming-2025-05-14";
 
-export interface AnthropicOptions {
+export interface AnthropicOptions extends IdleOptions {
   /** Sent as `x-api-key`. Not read from the environment here: the model registry does that. */
   apiKey?: string;
   /** Sent as `authorization: Bearer …` (Claude Code's `ANTHROPIC_AUTH_TOKEN`, for gateways); with or without `apiKey`. */
@@ -38,16 +39,18 @@ export function createAnthropicProvider(options: AnthropicOptions = {}): Provide
   const url = `${(options.baseURL ?? DEFAULT_ANTHROPIC_BASE_URL).replace(/\/+$/, "")}/v1/messages`;
   return createHttpProvider({
     api: "anthropic",
+    serverTools: ["web_search"],
     secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: buildHeaders(options),
     body: encodeAnthropicRequest,
     parseError: parseAnthropicError,
-    decode: (response, { signal, liveInput }) => decodeAnthropicStream(response.body, { signal, liveInput }),
+    decode: decodeAnthropicStream,
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
     random: options.random,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }
 

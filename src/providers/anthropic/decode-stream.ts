@@ -1,96 +1,23 @@
-import type { AssistantMessage, StopReason, Usage } from "../../messages/index.js";
+import type { StopReason, Usage } from "../../messages/index.js";
 import { emptyUsage } from "../../messages/index.js";
-import { coalesceDeltas } from "../../stream/coalesce-deltas.js";
-import { decodeSseBatches } from "../../stream/sse-decoder.js";
+import type { SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
-import { networkError, ProviderError } from "../http/provider-error.js";
+import type { DecodeContext } from "../decode/decode-context.js";
+import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../decode/decode-sse-attempt.js";
+import { MessageAssembler } from "../decode/message-assembler.js";
+import { ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { applyDelta, type BlockSlot, closeSlot, isPlainObject, openSlot } from "./block-slot.js";
+import { isPlainObject } from "../is-plain-object.js";
 import { parseAnthropicStreamError } from "./parse-anthropic-error.js";
 
-/** One SSE event, as `decodeSse` yields it. */
-export interface SseMessage {
-  event?: string | undefined;
-  data: string;
-}
-
-export interface DecodeAnthropicOptions {
-  signal?: AbortSignal | undefined;
-  /** Decode tool-input string values as they stream (`tool-input-delta.strings`). Default true. */
-  liveInput?: boolean | undefined;
-}
-
-/** Decodes a Messages API response body. See `decodeAnthropicEvents`. */
+/** Decodes one Messages API stream (see `AnthropicStreamHandler`) for `streamWithRetries`. */
 export function decodeAnthropicStream(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array> | null,
-  options: DecodeAnthropicOptions = {},
+  response: Response,
+  context: DecodeContext = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const batches = body
-    ? decodeSseBatches(body, options.signal ? { signal: options.signal } : {})
-    : emptyEvents();
-  return decodeAnthropicBatches(batches, options);
+  const asm = new MessageAssembler({ live: context.live, usedToolIds: context.usedToolIds });
+  return decodeSseAttempt(response, asm, new AnthropicStreamHandler(asm), context);
 }
-
-/**
- * Turns Messages API SSE events into neutral events, as they arrive, and assembles the message. Yields every
- * event except `message-end`; returns the attempt's result (the final message, with `stop_reason`, `error` and
- * `incomplete` set), for `streamWithRetries` to end the stream or retry. Never throws: a dropped connection, an
- * `error` event, a malformed payload and an abort all end the attempt with the content received so far, each
- * open block closed (an open tool_use becomes `input_status: "incomplete"`, with its raw text).
- */
-export function decodeAnthropicEvents(
-  events: AsyncIterable<SseMessage>,
-  options: DecodeAnthropicOptions = {},
-): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  return decodeAnthropicBatches(singles(events), options);
-}
-
-async function* singles(events: AsyncIterable<SseMessage>): AsyncGenerator<SseMessage[]> {
-  for await (const event of events) yield [event];
-}
-
-/**
- * `decodeAnthropicEvents` over the SSE events of each network read: the neutral events of one read are
- * produced together, adjacent deltas of a block merged (`coalesceDeltas`), so the per-event cost is paid per read.
- */
-async function* decodeAnthropicBatches(
-  batches: AsyncIterable<SseMessage[]>,
-  options: DecodeAnthropicOptions,
-): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const { signal } = options;
-  const state = new AnthropicMessageState(options.liveInput ?? true);
-  let contentDelivered = false;
-  let aborted = false;
-  let failure: ProviderError | undefined;
-  try {
-    for await (const batch of batches) {
-      const out: StreamEvent[] = [];
-      let end = false;
-      for (const sse of batch) {
-        for (const event of state.handle(sse)) out.push(event);
-        if (state.error || state.stopped || signal?.aborted) {
-          end = true;
-          break;
-        }
-      }
-      for (const event of coalesceDeltas(out)) {
-        if (event.type !== "message-start" && event.type !== "usage") contentDelivered = true;
-        yield event;
-      }
-      if (end) break;
-    }
-  } catch (cause) {
-    if (!signal?.aborted) failure = networkError(cause, "Connection lost while streaming");
-  }
-  // An abort is only an abort if it cut the message short.
-  if (signal?.aborted && !state.stopped && !state.error) aborted = true;
-  const closing = state.closeAll();
-  if (closing.length > 0) contentDelivered = true;
-  yield* closing;
-  return state.result(aborted, failure, contentDelivered);
-}
-
-async function* emptyEvents(): AsyncGenerator<SseMessage[]> {}
 
 const KNOWN_STOP_REASONS = new Set<string>([
   "end_turn",
@@ -101,168 +28,193 @@ const KNOWN_STOP_REASONS = new Set<string>([
   "refusal",
 ]);
 
-/** The message under assembly: a state machine over the Messages API event types. */
-class AnthropicMessageState {
-  readonly slots: BlockSlot[] = [];
-  /** Wire `index` → slot. The position in `content` is the order of starts, which is the id of each event. */
-  private readonly byIndex = new Map<number, BlockSlot>();
-  private id: string | undefined;
-  private model: string | undefined;
+type Json = Record<string, unknown>;
+
+/**
+ * Messages API events into neutral events, each content block under its wire `index`:
+ * - `text` blocks (with `citations_delta`s kept in `meta.citations`), `thinking` blocks (with `signature_delta`s),
+ *   `tool_use` blocks (`input_json_delta`s through the accumulator; the start's `input: {}` is the placeholder for
+ *   a call that streams no input), `redacted_thinking` whole;
+ * - any other block type (server tools, compaction, types added later) kept verbatim as an unknown block, its
+ *   deltas merged in (`UnknownBlockDraft`), delivered as one `block` event when it stops;
+ * - `message_start` / `message_delta` usage: cumulative counters, each one present replacing the earlier value;
+ * - `message_stop` ends the message (a body that ends after `message_delta`'s stop reason is complete too);
+ *   an `error` event ends it as an error; `ping` and unknown event types are ignored.
+ * A delta for a block never started, a repeated start, a payload that is not a JSON object: a malformed stream.
+ */
+export class AnthropicStreamHandler {
+  /** Wire indexes started so far (a delta for any other index is malformed). */
+  private readonly started = new Set<number>();
   private usage: Usage = emptyUsage();
   private stopReason: string | undefined;
-  private stopSequence: string | undefined;
-  private container: Record<string, unknown> | undefined;
-  stopped = false;
-  error: ProviderError | undefined;
 
-  constructor(private readonly live: boolean) {}
+  constructor(private readonly asm: MessageAssembler) {}
 
-  handle(sse: SseMessage): StreamEvent[] {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(sse.data);
-    } catch {
-      return this.fail(`not JSON: ${sse.data.slice(0, 200)}`);
-    }
-    if (!isPlainObject(payload)) return this.fail(`not an object: ${sse.data.slice(0, 200)}`);
-    const type = typeof payload.type === "string" ? payload.type : sse.event;
+  frame(event: SseEvent): Outcome | undefined {
+    const payload = parsePayload(event.data);
+    if (!isPlainObject(payload)) throw malformed(`not an object: ${event.data.slice(0, 200)}`);
+    const type = typeof payload.type === "string" ? payload.type : event.event;
     switch (type) {
       case "message_start":
-        return this.onMessageStart(payload);
+        this.messageStart(payload);
+        return undefined;
       case "content_block_start":
-        return this.onBlockStart(payload);
-      case "content_block_delta": {
-        const slot = this.slotFor(payload);
-        if (!slot)
-          return this.fail(`content_block_delta for a block that was not started: ${sse.data.slice(0, 200)}`);
-        return isPlainObject(payload.delta) ? applyDelta(slot, payload.delta) : [];
-      }
-      case "content_block_stop": {
-        // A stop for a block never started carries nothing to lose; ignore it.
-        const slot = this.slotFor(payload);
-        return slot ? closeSlot(slot, false) : [];
-      }
+        this.blockStart(payload);
+        return undefined;
+      case "content_block_delta":
+        this.blockDelta(payload, event.data);
+        return undefined;
+      case "content_block_stop":
+        // A stop for a block never started carries nothing to lose: ignored.
+        if (typeof payload.index === "number") this.asm.close(key(payload.index));
+        return undefined;
       case "message_delta":
-        return this.onMessageDelta(payload);
+        this.messageDelta(payload);
+        return undefined;
       case "message_stop":
-        this.stopped = true;
-        return [];
+        return this.outcome();
       case "error":
-        this.error = parseAnthropicStreamError(payload);
-        return [];
+        return { stopReason: "error", error: parseAnthropicStreamError(payload), incomplete: true };
       default:
         // `ping`, and event types added after this version: nothing to assemble.
-        return [];
+        return undefined;
     }
   }
 
-  private onMessageStart(payload: Record<string, unknown>): StreamEvent[] {
+  end(): Outcome {
+    // The stop reason came: only `message_stop` is missing, and it carries nothing.
+    return this.stopReason === undefined ? cutOutcome("Anthropic") : this.outcome();
+  }
+
+  private messageStart(payload: Json): void {
     const message = isPlainObject(payload.message) ? payload.message : {};
-    if (typeof message.id === "string") this.id = message.id;
-    if (typeof message.model === "string") this.model = message.model;
+    this.asm.start(str(message.model), str(message.id));
     if (isPlainObject(message.usage)) this.overwriteUsage(message.usage);
-    const start: StreamEvent & { type: "message-start" } = { type: "message-start" };
-    if (this.model !== undefined) start.model = this.model;
-    if (this.id !== undefined) start.id = this.id;
-    return [start, { type: "usage", usage: { ...this.usage } }];
+    this.asm.setUsage({ ...this.usage });
   }
 
-  private onBlockStart(payload: Record<string, unknown>): StreamEvent[] {
+  private blockStart(payload: Json): void {
     const index = payload.index;
-    if (typeof index !== "number" || !isPlainObject(payload.content_block)) {
-      return this.fail(`malformed content_block_start: ${JSON.stringify(payload).slice(0, 200)}`);
+    const start = payload.content_block;
+    if (typeof index !== "number" || !isPlainObject(start)) {
+      throw malformed(`malformed content_block_start: ${JSON.stringify(payload).slice(0, 200)}`);
     }
-    if (this.byIndex.has(index)) return this.fail(`content_block_start repeated for index ${index}`);
-    const { slot, events } = openSlot(String(this.slots.length), payload.content_block, this.live);
-    this.slots.push(slot);
-    this.byIndex.set(index, slot);
-    return events;
+    if (this.started.has(index)) throw malformed(`content_block_start repeated for index ${index}`);
+    this.started.add(index);
+    const k = key(index);
+    switch (start.type) {
+      case "text":
+        this.asm.openText(k);
+        if (typeof start.text === "string") this.asm.text(k, start.text);
+        break;
+      case "thinking":
+        this.asm.openThinking(k);
+        if (typeof start.thinking === "string") this.asm.thinking(k, start.thinking);
+        if (typeof start.signature === "string") this.asm.signature(k, start.signature);
+        break;
+      case "tool_use":
+        this.asm.toolStart(
+          k,
+          str(start.id) ?? "",
+          typeof start.name === "string" ? start.name : "",
+          undefined,
+          start.input,
+        );
+        break;
+      case "redacted_thinking":
+        this.asm.block({ type: "redacted_thinking", data: typeof start.data === "string" ? start.data : "" });
+        break;
+      default:
+        this.asm.openUnknown(k, "anthropic", start);
+    }
   }
 
-  private onMessageDelta(payload: Record<string, unknown>): StreamEvent[] {
+  private blockDelta(payload: Json, data: string): void {
+    const index = payload.index;
+    if (typeof index !== "number" || !this.started.has(index)) {
+      throw malformed(`content_block_delta for a block that was not started: ${data.slice(0, 200)}`);
+    }
+    const delta = payload.delta;
+    if (!isPlainObject(delta)) return;
+    const k = key(index);
+    // Unknown delta types are merged into unknown blocks (`unknownDelta` ignores other kinds) and ignored elsewhere.
+    switch (delta.type) {
+      case "text_delta":
+        if (typeof delta.text === "string") this.asm.text(k, delta.text);
+        return;
+      case "citations_delta":
+        if (delta.citation !== undefined) this.asm.citation(k, delta.citation);
+        return;
+      case "thinking_delta":
+        if (typeof delta.thinking === "string") this.asm.thinking(k, delta.thinking);
+        return;
+      case "signature_delta":
+        if (typeof delta.signature === "string") this.asm.signature(k, delta.signature);
+        return;
+      case "input_json_delta":
+        if (typeof delta.partial_json !== "string") return;
+        // A server tool's input (an unknown block) grows by the same delta type.
+        if (!this.asm.toolDelta(k, delta.partial_json)) this.asm.unknownDelta(k, delta);
+        return;
+      default:
+        this.asm.unknownDelta(k, delta);
+    }
+  }
+
+  private messageDelta(payload: Json): void {
     const delta = isPlainObject(payload.delta) ? payload.delta : {};
     if (typeof delta.stop_reason === "string") this.stopReason = delta.stop_reason;
-    if (typeof delta.stop_sequence === "string") this.stopSequence = delta.stop_sequence;
+    if (typeof delta.stop_sequence === "string") this.asm.setMeta("stop_sequence", delta.stop_sequence);
     // The code-execution container, to reuse next turn via `providerOptions.anthropic.container`.
-    if (isPlainObject(delta.container)) this.container = delta.container;
-    if (!isPlainObject(payload.usage)) return [];
+    if (isPlainObject(delta.container)) this.asm.setMeta("container", delta.container);
+    if (!isPlainObject(payload.usage)) return;
     this.overwriteUsage(payload.usage);
-    return [{ type: "usage", usage: { ...this.usage } }];
+    this.asm.setUsage({ ...this.usage });
   }
 
-  /** message_delta's counters are cumulative: each one present replaces the earlier value, never adds to it. */
-  private overwriteUsage(wire: Record<string, unknown>): void {
-    for (const key of [
+  /** Usage counters are cumulative: each one present replaces the earlier value, never adds to it. */
+  private overwriteUsage(wire: Json): void {
+    for (const field of [
       "input_tokens",
       "output_tokens",
       "cache_creation_input_tokens",
       "cache_read_input_tokens",
     ] as const) {
-      const value = wire[key];
-      if (typeof value === "number" && Number.isFinite(value)) this.usage[key] = value;
+      const value = wire[field];
+      if (typeof value === "number" && Number.isFinite(value)) this.usage[field] = value;
     }
   }
 
-  private slotFor(payload: Record<string, unknown>): BlockSlot | undefined {
-    return typeof payload.index === "number" ? this.byIndex.get(payload.index) : undefined;
-  }
-
-  private fail(detail: string): StreamEvent[] {
-    this.error = new ProviderError({
-      message: `Anthropic stream is malformed: ${detail}`,
-      type: "invalid_stream",
-      isRetryable: false,
-    });
-    return [];
-  }
-
-  /** Closes every block still open (the stream ended without their `content_block_stop`). */
-  closeAll(): StreamEvent[] {
-    const events: StreamEvent[] = [];
-    for (const slot of this.slots) events.push(...closeSlot(slot, true));
-    return events;
-  }
-
-  result(
-    aborted: boolean,
-    failure: ProviderError | undefined,
-    contentDelivered: boolean,
-  ): StreamAttemptResult {
-    const message: AssistantMessage = {
-      role: "assistant",
-      content: this.slots.flatMap((slot) => (slot.done ? [slot.done] : [])),
-    };
-    let error = this.error ?? failure;
-    if (!aborted && !error && !this.stopped && this.stopReason === undefined) {
-      error = networkError("the response ended before message_stop", "Connection lost while streaming");
-    }
-    if (aborted) {
-      message.stop_reason = "aborted";
-      message.incomplete = true;
-    } else if (error) {
-      message.stop_reason = "error";
-      message.incomplete = true;
-      message.error = { type: error.type, message: error.message, retryable: error.isRetryable };
-      if (error.status !== undefined) message.error.status = error.status;
-    } else {
-      message.stop_reason = this.mapStopReason(message);
-    }
-    message.usage = this.usage;
-    if (this.model !== undefined) message.model = this.model;
-    if (this.id !== undefined) message.id = this.id;
-    if (this.stopSequence !== undefined) message.meta = { ...message.meta, stop_sequence: this.stopSequence };
-    if (this.container !== undefined) message.meta = { ...message.meta, container: this.container };
-    const out: StreamAttemptResult = { message, contentDelivered };
-    if (error && !aborted) out.error = error;
-    return out;
-  }
-
-  private mapStopReason(message: AssistantMessage): StopReason {
+  private outcome(): Outcome {
     const wire = this.stopReason;
-    if (wire !== undefined && KNOWN_STOP_REASONS.has(wire)) return wire as StopReason;
-    if (wire === "model_context_window_exceeded") return "max_tokens";
-    // A reason added after this version: keep it for the curious, and pick the neutral one that fits.
-    if (wire !== undefined) message.meta = { ...message.meta, stop_reason: wire };
-    return message.content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+    if (wire !== undefined && KNOWN_STOP_REASONS.has(wire)) return { stopReason: wire as StopReason };
+    if (wire === "model_context_window_exceeded") return { stopReason: "max_tokens" };
+    // A reason added after this version: kept for the curious, and the neutral one that fits is picked.
+    if (wire !== undefined) this.asm.setMeta("stop_reason", wire);
+    return { stopReason: this.asm.toolUses > 0 ? "tool_use" : "end_turn" };
   }
+}
+
+/** The assembler key of a wire index (cached: one string per block, not per delta). */
+const KEYS: string[] = [];
+function key(index: number): string {
+  if (!Number.isInteger(index) || index < 0 || index >= 1024) return String(index);
+  let cached = KEYS[index];
+  if (cached === undefined) {
+    cached = String(index);
+    KEYS[index] = cached;
+  }
+  return cached;
+}
+
+function malformed(detail: string): ProviderError {
+  return new ProviderError({
+    message: `Anthropic stream is malformed: ${detail}`,
+    type: "invalid_stream",
+    isRetryable: false,
+  });
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
 }

@@ -3,6 +3,7 @@ import type {
   ContentBlock,
   ImageBlock,
   Message,
+  ServerTool,
   TextBlock,
   ToolDefinition,
 } from "../../messages/index.js";
@@ -21,7 +22,8 @@ export type AnthropicRequestBody = Record<string, unknown>;
 export function encodeAnthropicRequest(request: ModelRequest): AnthropicRequestBody {
   const body: AnthropicRequestBody = { model: request.model, max_tokens: request.maxTokens };
   if (request.system.length > 0) body.system = request.system.map(encodeText);
-  if (request.tools.length > 0) body.tools = request.tools.map(encodeTool);
+  const tools = [...request.tools.map(encodeTool), ...(request.serverTools ?? []).map(encodeServerTool)];
+  if (tools.length > 0) body.tools = tools;
   body.messages = encodeMessages(request.messages);
   body.stream = true;
   if (request.temperature !== undefined) body.temperature = request.temperature;
@@ -44,6 +46,15 @@ export function encodeTool(tool: ToolDefinition): Record<string, unknown> {
   };
   if (tool.eager_input_streaming !== undefined) out.eager_input_streaming = tool.eager_input_streaming;
   withCache(out, tool.cache_control);
+  return out;
+}
+
+/** A server tool as the Messages API names it: `web_search` is the versioned `web_search_20250305`. */
+export function encodeServerTool(tool: ServerTool): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: "web_search_20250305", name: "web_search" };
+  if (tool.maxUses !== undefined) out.max_uses = tool.maxUses;
+  if (tool.allowedDomains?.length) out.allowed_domains = tool.allowedDomains;
+  else if (tool.blockedDomains?.length) out.blocked_domains = tool.blockedDomains;
   return out;
 }
 

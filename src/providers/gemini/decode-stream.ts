@@ -1,20 +1,18 @@
 import type { BlockMeta, StopReason, Usage } from "../../messages/index.js";
 import type { SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import type { DecodeContext } from "../decode/decode-context.js";
+import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../decode/decode-sse-attempt.js";
+import { MessageAssembler } from "../decode/message-assembler.js";
+import { newToolUseId } from "../decode/new-id.js";
 import { ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../shared/decode-sse-attempt.js";
-import { MessageAssembler } from "../shared/message-assembler.js";
-import { newToolUseId } from "../shared/new-id.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 import { GEMINI_META, type GeminiBlockMeta } from "./encode-request.js";
 import { parseGeminiStreamError } from "./parse-gemini-error.js";
 import { type PartialArg, PartialArgsWriter } from "./partial-args-writer.js";
 
-export interface GeminiDecodeOptions {
-  signal?: AbortSignal | undefined;
-  /** Decode tool-input strings live (`tool-input-delta.strings`); default true. */
-  live?: boolean | undefined;
+export interface GeminiDecodeOptions extends DecodeContext {
   /** Ids for function calls that come without one (the Gemini API gives none); default random `call_…`. */
   newId?: (() => string) | undefined;
 }
@@ -24,8 +22,8 @@ export function decodeGeminiStream(
   response: Response,
   options: GeminiDecodeOptions = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const asm = new MessageAssembler({ live: options.live ?? true });
-  return decodeSseAttempt(response, asm, new GeminiStreamHandler(asm, options.newId), options.signal);
+  const asm = new MessageAssembler({ live: options.live, usedToolIds: options.usedToolIds });
+  return decodeSseAttempt(response, asm, new GeminiStreamHandler(asm, options.newId), options);
 }
 
 const REFUSALS = new Set([
@@ -92,6 +90,9 @@ export class GeminiStreamHandler {
     const content = isPlainObject(candidate.content) ? candidate.content : {};
     const parts = Array.isArray(content.parts) ? content.parts : [];
     for (const part of parts) if (isPlainObject(part)) this.part(part);
+    // Grounding with Google Search: the queries run and the pages used, for whoever reads the answer's sources.
+    if (isPlainObject(candidate.groundingMetadata))
+      this.asm.setMeta("grounding", candidate.groundingMetadata);
     if (typeof candidate.finishReason === "string") {
       this.finishReason = candidate.finishReason;
       if (typeof candidate.finishMessage === "string") this.finishMessage = candidate.finishMessage;

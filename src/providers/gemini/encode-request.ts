@@ -6,9 +6,9 @@ import type {
   ToolUseBlock,
   UserMessage,
 } from "../../messages/index.js";
+import { splitToolResult } from "../encode/tool-result-content.js";
+import { isPlainObject } from "../is-plain-object.js";
 import type { ModelRequest } from "../provider.js";
-import { splitToolResult } from "../shared/tool-result-content.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
 import { toGeminiSchema } from "./gemini-schema.js";
 
 /** The key under which this adapter keeps its data in block meta (`meta.gemini`). */
@@ -51,7 +51,11 @@ export function encodeGeminiRequest(request: ModelRequest): Record<string, unkno
   const body: Record<string, unknown> = { contents };
   const system = request.system.map((b) => ({ text: b.text }));
   if (system.length > 0) body.systemInstruction = { parts: system };
-  if (request.tools.length > 0) body.tools = [{ functionDeclarations: request.tools.map(encodeTool) }];
+  const tools: Record<string, unknown>[] = [];
+  if (request.tools.length > 0) tools.push({ functionDeclarations: request.tools.map(encodeTool) });
+  // Grounding with Google Search: the one server tool Gemini has (it takes no domain lists).
+  if (request.serverTools?.some((tool) => tool.type === "web_search")) tools.push({ googleSearch: {} });
+  if (tools.length > 0) body.tools = tools;
   const config: Record<string, unknown> = { maxOutputTokens: request.maxTokens };
   if (request.temperature !== undefined) config.temperature = request.temperature;
   if (request.stopSequences !== undefined && request.stopSequences.length > 0) {

@@ -1,14 +1,15 @@
+import type { IdleOptions } from "../http/idle-watch.js";
+import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { ModelRequest, Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
-import { requestHeaders } from "../shared/request-headers.js";
 import { decodeGeminiStream } from "./decode-stream.js";
 import { encodeGeminiRequest } from "./encode-request.js";
 import { parseGeminiError } from "./parse-gemini-error.js";
 
 export const GEMINI_DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
 
-export interface GeminiProviderOptions {
+export interface GeminiProviderOptions extends IdleOptions {
   /** Sent as `x-goog-api-key`. */
   apiKey?: string | undefined;
   /** Without the version path, as `GEMINI_BASE_URL`: default `https://generativelanguage.googleapis.com`. */
@@ -37,19 +38,20 @@ export function createGeminiProvider(options: GeminiProviderOptions = {}): Provi
 
   return createHttpProvider({
     api: "gemini",
+    serverTools: ["web_search"],
     secretHeaders: Object.keys(options.headers ?? {}),
     url,
     headers: requestHeaders(options.apiKey ? { "x-goog-api-key": options.apiKey } : {}, options.headers),
     body: encodeGeminiRequest,
     parseError: parseGeminiError,
-    decode: (response, call) =>
+    decode: (response, context) =>
       decodeGeminiStream(response, {
-        signal: call.signal,
-        live: call.liveInput ?? true,
+        ...context,
         newId: options.newId,
       }),
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "../../messages/index.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 
 /** Keywords Gemini's `Schema` (an OpenAPI 3.0 subset) accepts; everything else is dropped. */
 const KEPT = [

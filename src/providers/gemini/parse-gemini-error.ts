@@ -1,7 +1,7 @@
 import { httpApiError, parseErrorBody, streamApiError } from "../http/api-error.js";
 import type { ProviderError } from "../http/provider-error.js";
 import { isRetryableStatus } from "../http/retry-policy.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 
 /** Statuses that a later identical request may not hit (errors inside a stream carry no HTTP status). */
 const RETRYABLE = new Set(["RESOURCE_EXHAUSTED", "UNAVAILABLE", "INTERNAL", "DEADLINE_EXCEEDED"]);

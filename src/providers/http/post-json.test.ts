@@ -68,9 +68,9 @@ describe("postJson", () => {
     const h = harness([status(503), status(429, { "retry-after-ms": "70" }), status(200)]);
     const response = await postJson(h.args);
     expect(response.status).toBe(200);
-    expect(h.sleeps).toEqual([250, 70]);
+    expect(h.sleeps).toEqual([437, 70]);
     expect(h.retries).toEqual([
-      [1, 250, "http_503"],
+      [1, 437, "http_503"],
       [2, 70, "http_429"],
     ]);
   });
@@ -111,7 +111,7 @@ describe("postJson", () => {
       status(200),
     ]);
     expect((await postJson(h.args)).status).toBe(200);
-    expect(h.retries).toEqual([[1, 250, "network_error"]]);
+    expect(h.retries).toEqual([[1, 437, "network_error"]]);
   });
 
   it("network errors, once exhausted, say what failed", async () => {
@@ -170,5 +170,17 @@ describe("sleep", () => {
     const c = new AbortController();
     c.abort();
     await expect(sleep(3_600_000, c.signal)).rejects.toMatchObject({ type: "aborted" });
+  });
+
+  it("a header fetch refuses is a clear, non-retryable error naming the header, not a network error", async () => {
+    const h = harness([status(200)]);
+    // The real fetch: it refuses the header before any connection is made.
+    const error = await postJson({ ...h.args, fetch: globalThis.fetch, headers: { "bad name": "x" } }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ type: "invalid_header", isRetryable: false });
+    expect((error as Error).message).toMatch(/a header is invalid .*"bad name" is an invalid header name/);
+    expect(h.sleeps).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { isHeaderRejection } from "./header-problem.js";
 import { abortedError, headersToRecord, networkError, ProviderError } from "./provider-error.js";
 import { type RetryOptions, retryDelay } from "./retry-policy.js";
 import { sleep as defaultSleep } from "./sleep.js";
@@ -73,6 +74,15 @@ async function tryOnce(
     response = await doFetch(args.url, init);
   } catch (cause) {
     if (args.signal?.aborted) return abortedError(args.signal);
+    if (isHeaderRejection(cause)) {
+      // Not the network: the request itself is unsendable, and will be on every retry.
+      return new ProviderError({
+        message: `Cannot send the request to ${args.url}: a header is invalid (${(cause as Error).message}). Check the headers of this provider (models.json "headers", or the provider's headers option).`,
+        type: "invalid_header",
+        isRetryable: false,
+        cause,
+      });
+    }
     return networkError(cause, `Network error calling ${args.url}`);
   }
   if (response.ok) return response;

@@ -45,17 +45,26 @@ describe("retryDelay", () => {
       maxDelayMs: 30_000,
       maxTotalMs: 120_000,
     });
-    expect(retryDelay({ attempt: 4, elapsedMs: 0 }, {}, () => 0.5)).toBe(2000);
+    expect(retryDelay({ attempt: 4, elapsedMs: 0 }, {}, () => 0.5)).toBe(3500);
     expect(retryDelay({ attempt: 5, elapsedMs: 0 }, {}, () => 0.5)).toBeUndefined();
   });
 
-  it("full jitter: uniform between 0 and a ceiling that doubles per attempt up to maxDelayMs", () => {
+  it("jitter keeps 75–100% of a nominal delay that doubles per attempt up to maxDelayMs", () => {
     const o = { baseDelayMs: 100, maxDelayMs: 1000, maxRetries: 10 };
+    expect([1, 2, 3, 4, 5, 6].map((attempt) => retryDelay({ attempt, elapsedMs: 0 }, o, () => 0))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
     expect(
       [1, 2, 3, 4, 5, 6].map((attempt) => retryDelay({ attempt, elapsedMs: 0 }, o, () => 0.999999)),
-    ).toEqual([99, 199, 399, 799, 999, 999]);
-    expect(retryDelay({ attempt: 3, elapsedMs: 0 }, o, () => 0)).toBe(0);
-    expect(retryDelay({ attempt: 3, elapsedMs: 0 }, o, () => 0.25)).toBe(100);
+    ).toEqual([75, 150, 300, 600, 750, 750]);
+    expect(retryDelay({ attempt: 3, elapsedMs: 0 }, o, () => 0.5)).toBe(350);
+  });
+
+  it("the first retry of a 529 comes after most of its 500 ms, never after a few ms (was 17 ms with full jitter)", () => {
+    let low = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 1000; i++) low = Math.min(low, retryDelay({ attempt: 1, elapsedMs: 0 }) ?? 0);
+    expect(low).toBeGreaterThanOrEqual(375);
+    expect(retryDelay({ attempt: 1, elapsedMs: 0 }, {}, () => 0.966)).toBeGreaterThanOrEqual(375);
   });
 
   it("honours retry-after as is, beyond maxDelayMs and without jitter", () => {

@@ -67,12 +67,17 @@ export interface RetryState {
   retryAfterMs?: number | undefined;
 }
 
+/** The share of the nominal backoff that jitter may take off: a wait is 75–100% of it, as the official SDKs do. */
+export const RETRY_JITTER = 0.25;
+
 /**
  * The delay before retry number `attempt`, or undefined when no retry should happen (retries exhausted, or the
- * wait would overrun the budget). Exponential backoff with full jitter — uniform in [0, min(maxDelay, base·2^(n-1))] —
- * so that many clients hit by the same overload do not come back in lockstep. A server-provided retry-after is
- * honoured as is (not jittered, not capped by maxDelayMs); if it does not fit in the remaining budget we give up
- * rather than retry early into a certain rejection. The jittered delay is trimmed to the remaining budget.
+ * wait would overrun the budget). Exponential backoff — nominally min(maxDelay, base·2^(n-1)) — of which jitter
+ * takes off at most a quarter (uniform in 75–100% of it, as anthropic-sdk-typescript does), so that clients hit by
+ * the same overload spread out without coming back almost at once (full jitter made a 500 ms first wait 17 ms).
+ * A server-provided retry-after is honoured as is (not jittered, not capped by maxDelayMs); if it does not fit in
+ * the remaining budget we give up rather than retry early into a certain rejection. The delay is trimmed to the
+ * remaining budget.
  */
 export function retryDelay(
   state: RetryState,
@@ -86,6 +91,6 @@ export function retryDelay(
   if (state.retryAfterMs !== undefined) {
     return state.retryAfterMs <= remaining ? state.retryAfterMs : undefined;
   }
-  const ceiling = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (state.attempt - 1));
-  return Math.min(Math.floor(random() * ceiling), remaining);
+  const nominal = Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (state.attempt - 1));
+  return Math.min(Math.floor(nominal * (1 - RETRY_JITTER * random())), remaining);
 }

@@ -1,5 +1,6 @@
 import type { AssistantMessage } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { type IdleOptions, IdleWatch, idleLimits, isStallNotice } from "./idle-watch.js";
 import { type PostJsonArgs, postJson } from "./post-json.js";
 import { abortedError, ProviderError } from "./provider-error.js";
 import { type RetryOptions, resolveRetryOptions, retryDelay } from "./retry-policy.js";
@@ -27,6 +28,12 @@ export interface StreamWithRetriesArgs {
   retry?: RetryOptions | undefined;
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   random?: (() => number) | undefined;
+  /**
+   * How long to wait for the response's headers (`idleTimeoutMs`, then the attempt fails as a retryable network
+   * error) and how often to say so while waiting (`stallWarningMs`, a `stream-stalled` event). The body's own
+   * silence is the decoder's to watch, with the same limits. Defaults: `DEFAULT_IDLE_LIMITS`.
+   */
+  idle?: IdleOptions | undefined;
 }
 
 /**
@@ -48,7 +55,7 @@ export async function* streamWithRetries(args: StreamWithRetriesArgs): AsyncGene
   for (let attempt = 1; ; attempt++) {
     let failure: ProviderError;
     try {
-      const response = await postJson({ ...args.post, retry: { maxRetries: 0 }, ...signalArg(signal) });
+      const response = yield* awaitHeaders(args, signal);
       const result = yield* args.decode(response);
       const error = result.error;
       if (!error?.isRetryable || result.contentDelivered || result.message.stop_reason !== "error") {
@@ -85,8 +92,51 @@ export async function* streamWithRetries(args: StreamWithRetriesArgs): AsyncGene
   }
 }
 
-function signalArg(signal: AbortSignal | undefined): { signal?: AbortSignal } {
-  return signal ? { signal } : {};
+/**
+ * One request, up to its response headers, under the idle watch: `stream-stalled` events while the server says
+ * nothing, and at the idle timeout the request is aborted and thrown as a retryable network error. Throws what
+ * `postJson` throws otherwise.
+ */
+async function* awaitHeaders(
+  args: StreamWithRetriesArgs,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<StreamEvent, Response> {
+  const limits = idleLimits(args.idle);
+  const request = new AbortController();
+  let timedOut: number | undefined;
+  const watch = new IdleWatch(limits, (silentMs) => {
+    timedOut = silentMs;
+    request.abort(new Error("idle timeout"));
+  });
+  const forward = () => request.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  else signal?.addEventListener("abort", forward, { once: true });
+  try {
+    const pending = postJson({ ...args.post, retry: { maxRetries: 0 }, signal: request.signal });
+    let step = await watch.wait(pending).catch((cause: unknown) => {
+      if (timedOut !== undefined && !signal?.aborted) throw headersTimeout(timedOut);
+      throw cause;
+    });
+    while (isStallNotice(step)) {
+      yield { type: "stream-stalled", silentMs: step.silentMs, timeoutMs: limits.idleTimeoutMs };
+      step = await watch.wait(pending).catch((cause: unknown) => {
+        if (timedOut !== undefined && !signal?.aborted) throw headersTimeout(timedOut);
+        throw cause;
+      });
+    }
+    return step;
+  } finally {
+    watch.stop();
+    signal?.removeEventListener("abort", forward);
+  }
+}
+
+function headersTimeout(silentMs: number): ProviderError {
+  return new ProviderError({
+    message: `The provider sent no response for ${(silentMs / 1000).toFixed(silentMs >= 10_000 ? 0 : 1)} s (idle timeout); the request was dropped`,
+    type: "network_error",
+    isRetryable: true,
+  });
 }
 
 function asProviderError(cause: unknown, signal: AbortSignal | undefined): ProviderError {

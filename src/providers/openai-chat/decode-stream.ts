@@ -1,17 +1,15 @@
 import type { StopReason, Usage } from "../../messages/index.js";
 import type { SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import type { DecodeContext } from "../decode/decode-context.js";
+import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../decode/decode-sse-attempt.js";
+import { MessageAssembler } from "../decode/message-assembler.js";
+import { newToolUseId } from "../decode/new-id.js";
+import { parseOpenAIStreamError } from "../http/parse-openai-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../shared/decode-sse-attempt.js";
-import { MessageAssembler } from "../shared/message-assembler.js";
-import { newToolUseId } from "../shared/new-id.js";
-import { parseOpenAIStreamError } from "../shared/parse-openai-error.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 
-export interface OpenAIChatDecodeOptions {
-  signal?: AbortSignal | undefined;
-  /** Decode tool-input strings live (`tool-input-delta.strings`); default true. */
-  live?: boolean | undefined;
+export interface OpenAIChatDecodeOptions extends DecodeContext {
   /** A delta field that carries reasoning text, read before `reasoning_content` and `reasoning`. */
   reasoningField?: string | undefined;
   /** Ids for tool calls that arrive without one (some compatible servers); default random `call_…`. */
@@ -23,8 +21,8 @@ export function decodeOpenAIChatStream(
   response: Response,
   options: OpenAIChatDecodeOptions = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const asm = new MessageAssembler({ live: options.live ?? true });
-  return decodeSseAttempt(response, asm, new OpenAIChatStreamHandler(asm, options), options.signal);
+  const asm = new MessageAssembler({ live: options.live, usedToolIds: options.usedToolIds });
+  return decodeSseAttempt(response, asm, new OpenAIChatStreamHandler(asm, options), options);
 }
 
 const FINISH_REASONS: Record<string, StopReason> = {

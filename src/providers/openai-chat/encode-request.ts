@@ -5,9 +5,9 @@ import type {
   ToolDefinition,
   UserMessage,
 } from "../../messages/index.js";
+import { splitMarkedToolResult } from "../encode/split-marked-tool-result.js";
+import { imageUrl, toolArguments } from "../encode/tool-result-content.js";
 import type { ModelRequest } from "../provider.js";
-import { splitMarkedToolResult } from "../shared/split-marked-tool-result.js";
-import { imageUrl, toolArguments } from "../shared/tool-result-content.js";
 import type { OpenAIChatQuirks } from "./quirks.js";
 
 export interface OpenAIChatEncodeOptions {

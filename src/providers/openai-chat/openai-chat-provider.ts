@@ -1,15 +1,16 @@
+import type { IdleOptions } from "../http/idle-watch.js";
+import { parseOpenAIError } from "../http/parse-openai-error.js";
+import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
-import { parseOpenAIError } from "../shared/parse-openai-error.js";
-import { requestHeaders } from "../shared/request-headers.js";
 import { decodeOpenAIChatStream } from "./decode-stream.js";
 import { encodeOpenAIChatRequest } from "./encode-request.js";
 import { type KnownServer, type OpenAIChatQuirks, resolveQuirks } from "./quirks.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
-export interface OpenAIChatProviderOptions {
+export interface OpenAIChatProviderOptions extends IdleOptions {
   /** Sent as `Authorization: Bearer …`; local servers need none. */
   apiKey?: string | undefined;
   /** Includes the version path, as `OPENAI_BASE_URL` does: default `https://api.openai.com/v1`. */
@@ -50,15 +51,15 @@ export function createOpenAIChatProvider(options: OpenAIChatProviderOptions = {}
     ),
     body: (request) => encodeOpenAIChatRequest(request, encodeOptions),
     parseError: parseOpenAIError,
-    decode: (response, call) =>
+    decode: (response, context) =>
       decodeOpenAIChatStream(response, {
-        signal: call.signal,
-        live: call.liveInput ?? true,
+        ...context,
         reasoningField: quirks.reasoningField,
         newId: options.newId,
       }),
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }

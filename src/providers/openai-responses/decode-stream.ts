@@ -1,27 +1,24 @@
 import type { StopReason, Usage } from "../../messages/index.js";
 import type { SseEvent } from "../../stream/sse-decoder.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import type { DecodeContext } from "../decode/decode-context.js";
+import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../decode/decode-sse-attempt.js";
+import { MessageAssembler } from "../decode/message-assembler.js";
+import { parseOpenAIStreamError } from "../http/parse-openai-error.js";
 import { ProviderError } from "../http/provider-error.js";
 import type { StreamAttemptResult } from "../http/stream-with-retries.js";
-import { cutOutcome, decodeSseAttempt, type Outcome, parsePayload } from "../shared/decode-sse-attempt.js";
-import { MessageAssembler } from "../shared/message-assembler.js";
-import { parseOpenAIStreamError } from "../shared/parse-openai-error.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 import { RESPONSES_META, type ResponsesBlockMeta } from "./encode-request.js";
 
-export interface ResponsesDecodeOptions {
-  signal?: AbortSignal | undefined;
-  /** Decode tool-input strings live (`tool-input-delta.strings`); default true. */
-  live?: boolean | undefined;
-}
+export interface ResponsesDecodeOptions extends DecodeContext {}
 
 /** Decodes one Responses API stream (see `ResponsesStreamHandler`) for `streamWithRetries`. */
 export function decodeResponsesStream(
   response: Response,
   options: ResponsesDecodeOptions = {},
 ): AsyncGenerator<StreamEvent, StreamAttemptResult> {
-  const asm = new MessageAssembler({ live: options.live ?? true });
-  return decodeSseAttempt(response, asm, new ResponsesStreamHandler(asm), options.signal);
+  const asm = new MessageAssembler({ live: options.live, usedToolIds: options.usedToolIds });
+  return decodeSseAttempt(response, asm, new ResponsesStreamHandler(asm), options);
 }
 
 type Json = Record<string, unknown>;
@@ -158,6 +155,13 @@ export class ResponsesStreamHandler {
       if (typeof item.arguments === "string") this.asm.close(id, { fullArguments: item.arguments });
       else this.asm.close(id);
     } else if (item.type === "message" && id !== undefined) {
+      // Web search citations (`url_citation` annotations) are only complete on the finished item.
+      const annotations = Array.isArray(item.content)
+        ? item.content.flatMap((part) =>
+            isPlainObject(part) && Array.isArray(part.annotations) ? part.annotations : [],
+          )
+        : [];
+      if (annotations.length > 0) this.asm.mergeMeta(id, { citations: annotations });
       this.asm.close(id);
     } else if (item.type !== "message") {
       this.asm.block({ type: "unknown", provider: RESPONSES_META, data: item });

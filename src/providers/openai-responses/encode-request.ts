@@ -2,13 +2,14 @@ import type {
   AssistantMessage,
   ImageBlock,
   Message,
+  ServerTool,
   ToolDefinition,
   UserMessage,
 } from "../../messages/index.js";
+import { splitMarkedToolResult } from "../encode/split-marked-tool-result.js";
+import { imageUrl, toolArguments } from "../encode/tool-result-content.js";
+import { isPlainObject } from "../is-plain-object.js";
 import type { ModelRequest } from "../provider.js";
-import { splitMarkedToolResult } from "../shared/split-marked-tool-result.js";
-import { imageUrl, toolArguments } from "../shared/tool-result-content.js";
-import { isPlainObject } from "../shared/tool-use-from-json.js";
 
 /** The key under which this adapter keeps its data in block meta (`meta["openai-responses"]`). */
 export const RESPONSES_META = "openai-responses";
@@ -56,14 +57,20 @@ export function encodeResponsesRequest(
   const instructions = request.system.map((b) => b.text).join("\n\n");
   if (instructions !== "") body.instructions = instructions;
   body.input = input;
-  if (request.tools.length > 0) body.tools = request.tools.map(encodeTool);
+  const tools = [...request.tools.map(encodeTool), ...(request.serverTools ?? []).map(encodeServerTool)];
+  if (tools.length > 0) body.tools = tools;
   body.stream = true;
   body.max_output_tokens = request.maxTokens;
   if (request.temperature !== undefined) body.temperature = request.temperature;
   const effort = options.reasoningEffort ?? effortForBudget(request.thinkingBudget);
   if (effort !== undefined) body.reasoning = { effort, summary: options.reasoningSummary ?? "auto" };
   body.store = options.store ?? false;
-  if (body.store === false) body.include = ["reasoning.encrypted_content"];
+  const include: string[] = [];
+  if (body.store === false) include.push("reasoning.encrypted_content");
+  // A search's pages are only listed in its `web_search_call` item when asked for.
+  if (request.serverTools?.some((tool) => tool.type === "web_search"))
+    include.push("web_search_call.action.sources");
+  if (include.length > 0) body.include = include;
   const vendor = request.providerOptions?.[RESPONSES_META];
   return vendor ? { ...body, ...vendor } : body;
 }
@@ -150,4 +157,11 @@ export function responsesMeta(meta: Record<string, unknown> | undefined): Respon
 
 function inputImage(block: ImageBlock): Item {
   return { type: "input_image", image_url: imageUrl(block), detail: "auto" };
+}
+
+/** A server tool in Responses terms: `web_search`, its domain list as `filters.allowed_domains`. */
+export function encodeServerTool(tool: ServerTool): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: "web_search" };
+  if (tool.allowedDomains?.length) out.filters = { allowed_domains: tool.allowedDomains };
+  return out;
 }

@@ -1,12 +1,13 @@
+import type { IdleOptions } from "../http/idle-watch.js";
+import { parseOpenAIError } from "../http/parse-openai-error.js";
+import { requestHeaders } from "../http/request-headers.js";
 import type { RetryOptions } from "../http/retry-policy.js";
+import { createHttpProvider } from "../http-provider.js";
 import type { Provider } from "../provider.js";
-import { createHttpProvider } from "../shared/http-provider.js";
-import { parseOpenAIError } from "../shared/parse-openai-error.js";
-import { requestHeaders } from "../shared/request-headers.js";
 import { decodeResponsesStream } from "./decode-stream.js";
 import { encodeResponsesRequest, type ResponsesEncodeOptions } from "./encode-request.js";
 
-export interface OpenAIResponsesProviderOptions extends ResponsesEncodeOptions {
+export interface OpenAIResponsesProviderOptions extends ResponsesEncodeOptions, IdleOptions {
   /** Sent as `Authorization: Bearer …`. */
   apiKey?: string | undefined;
   /** Includes the version path, as `OPENAI_BASE_URL` does: default `https://api.openai.com/v1`. */
@@ -33,6 +34,7 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
 
   return createHttpProvider({
     api: "openai-responses",
+    serverTools: ["web_search"],
     secretHeaders: Object.keys(options.headers ?? {}),
     url: () => url,
     headers: requestHeaders(
@@ -41,10 +43,13 @@ export function createOpenAIResponsesProvider(options: OpenAIResponsesProviderOp
     ),
     body: (request) => encodeResponsesRequest(request, encodeOptions),
     parseError: parseOpenAIError,
-    decode: (response, call) =>
-      decodeResponsesStream(response, { signal: call.signal, live: call.liveInput ?? true }),
+    decode: (response, context) =>
+      decodeResponsesStream(response, {
+        ...context,
+      }),
     fetch: options.fetch,
     retry: options.retry,
     sleep: options.sleep,
+    idle: { idleTimeoutMs: options.idleTimeoutMs, stallWarningMs: options.stallWarningMs },
   });
 }

@@ -5,7 +5,7 @@ import type {
   ToolUseBlock,
   UserMessage,
 } from "../../messages/index.js";
-import { splitToolResult, toolArguments } from "../shared/tool-result-content.js";
+import { splitToolResult, toolArguments } from "../encode/tool-result-content.js";
 
 /**
  * The history as plain text for a model without function calling: each `tool_use` becomes the tag the model

@@ -79,4 +79,61 @@ describe("XmlToolCallParser", () => {
     expect(tokens[0]).toEqual({ type: "text", text: "text " });
     expect(tokens[2]).toMatchObject({ type: "call-end", error: expect.stringContaining("never closed") });
   });
+
+  describe("the XML protocol runs no <tool_call> quoted as Markdown code", () => {
+    const CALL = '<tool_call name="Bash">{"command": "rm -rf /"}</tool_call>';
+    const everySplit = (text: string, expected: ToolCallToken[]) => {
+      expect(parse([text])).toEqual(expected);
+      for (let i = 0; i <= text.length; i++)
+        expect(parse([text.slice(0, i), text.slice(i)]), `split ${i}`).toEqual(expected);
+      expect(parse([...text])).toEqual(expected);
+    };
+
+    it("a fenced block (``` or ~~~, info string, indented up to three spaces) is text; a call after it runs", () => {
+      for (const [open, close] of [
+        ["```xml", "```"],
+        ["~~~", "~~~~"],
+        ["   ````", "````"],
+      ]) {
+        const quoted = `Use it like this:\n${open}\n${CALL}\n${close}\n`;
+        everySplit(`${quoted}Now: <tool_call name="Ls">{}</tool_call>`, [
+          { type: "text", text: `${quoted}Now: ` },
+          { type: "call-start", name: "Ls", tag: '<tool_call name="Ls">' },
+          { type: "call-delta", text: "{}" },
+          { type: "call-end" },
+        ]);
+      }
+    });
+
+    it("a fence is closed only by a run as long, of the same character, at the start of a line", () => {
+      const text = `\`\`\`\`\n\`\`\`\n${CALL}\n~~~~\n  x \`\`\`\`\n${CALL}\n\`\`\`\`\n`;
+      everySplit(text, [{ type: "text", text }]);
+    });
+
+    it("an unclosed fence quotes the rest of the text", () => {
+      const text = `\`\`\`\n${CALL}`;
+      everySplit(text, [{ type: "text", text }]);
+    });
+
+    it("inline code spans (one or more backticks) are text", () => {
+      for (const text of [`Write \`${CALL}\` to call.`, `Write \`\`a \` ${CALL}\`\` to call.`]) {
+        everySplit(text, [{ type: "text", text }]);
+      }
+    });
+
+    it("a stray backtick hides nothing past its line; four spaces of indent are not a fence", () => {
+      everySplit(`it's a \` tick\n${CALL}`, [
+        { type: "text", text: "it's a ` tick\n" },
+        { type: "call-start", name: "Bash", tag: '<tool_call name="Bash">' },
+        { type: "call-delta", text: '{"command": "rm -rf /"}' },
+        { type: "call-end" },
+      ]);
+      everySplit(`    \`\`\`x\`\`\` ${CALL}`, [
+        { type: "text", text: "    ```x``` " },
+        { type: "call-start", name: "Bash", tag: '<tool_call name="Bash">' },
+        { type: "call-delta", text: '{"command": "rm -rf /"}' },
+        { type: "call-end" },
+      ]);
+    });
+  });
 });

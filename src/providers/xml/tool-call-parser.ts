@@ -13,6 +13,8 @@ export type ToolCallToken =
   | { type: "call-end"; error?: string };
 
 const OPEN = "<tool_call";
+/** The characters the text scan stops at: code markers, line ends and a possible tag start. */
+const SPECIAL = /[`~\n<]/g;
 const CLOSE = "</tool_call>";
 /** An opening tag longer than this without its `>` is not a tag we will read. */
 const MAX_TAG = 2000;
@@ -26,10 +28,13 @@ const MAX_TAG = 2000;
  *
  * Rules: `name` is the only attribute (double or single quotes); `<tool_call name="X"/>` is a call without input;
  * `<tool_calls` and other longer names are text. The body is not parsed here (it is JSON for the accumulator);
- * the first `</tool_call>` ends it.
+ * the first `</tool_call>` ends it. A tag quoted as Markdown code — inside a fenced block (``` or ~~~) or an
+ * inline code span — is text: a model explaining the protocol, or quoting a file that contains it, calls nothing.
  */
 export class XmlToolCallParser {
   private state: "text" | "tag" | "body" = "text";
+  /** Where the text is in Markdown terms: inside a code fence or span, a `<tool_call>` is quoted, not made. */
+  private readonly markdown = new MarkdownCode();
   /** Held-back text: a possible tag prefix (text), the tag so far (tag), a possible close prefix (body). */
   private pending = "";
 
@@ -75,27 +80,59 @@ export class XmlToolCallParser {
   }
 
   private text(input: string, out: ToolCallToken[]): string {
+    const md = this.markdown;
     let from = 0;
     for (;;) {
-      const at = input.indexOf(OPEN, from);
-      if (at < 0) break;
-      const next = input[at + OPEN.length];
-      if (next === undefined) {
+      SPECIAL.lastIndex = from;
+      const match = SPECIAL.exec(input);
+      const at = match ? match.index : input.length;
+      if (at > from) md.plain(input, from, at);
+      if (!match) break;
+      const c = input[at]!;
+      if (c === "\n") {
+        md.newline();
+        from = at + 1;
+      } else if (c === "`" || c === "~") {
+        let end = at + 1;
+        while (end < input.length && input[end] === c) end++;
+        if (end === input.length) {
+          // A run at the very end: its length (and so what it opens or closes) depends on what follows.
+          return this.holdBack(input, at, out);
+        }
+        md.run(c, end - at);
+        from = end;
+      } else if (md.inCode) {
+        // `<` inside a code span or fence: quoted text, never a call.
+        md.plain(input, at, at + 1);
+        from = at + 1;
+      } else if (input.startsWith(OPEN, at)) {
+        const next = input[at + OPEN.length];
         // `<tool_call` at the very end: whether it is a tag depends on what follows.
-        emitText(out, input.slice(0, at));
-        this.pending = input.slice(at);
-        return "";
+        if (next === undefined) return this.holdBack(input, at, out);
+        if (next === ">" || next === "/" || /\s/.test(next)) {
+          emitText(out, input.slice(0, at));
+          md.plain(input, at, at + 1);
+          this.state = "tag";
+          return input.slice(at + OPEN.length);
+        }
+        md.plain(input, at, at + 1);
+        from = at + 1;
+      } else if (OPEN.startsWith(input.slice(at))) {
+        // A possible tag prefix at the end (`<tool_c`): held back until decided.
+        return this.holdBack(input, at, out);
+      } else {
+        md.plain(input, at, at + 1);
+        from = at + 1;
       }
-      if (next === ">" || next === "/" || /\s/.test(next)) {
-        emitText(out, input.slice(0, at));
-        this.state = "tag";
-        return input.slice(at + OPEN.length);
-      }
-      from = at + 1;
     }
-    const keep = heldPrefix(input, OPEN);
-    emitText(out, input.slice(0, input.length - keep));
-    this.pending = input.slice(input.length - keep);
+    emitText(out, input);
+    return "";
+  }
+
+  /** Emits the text before `at` and keeps the rest for the next push (its state not yet applied). */
+  private holdBack(input: string, at: number, out: ToolCallToken[]): string {
+    emitText(out, input.slice(0, at));
+    this.pending = input.slice(at);
     return "";
   }
 
@@ -208,4 +245,58 @@ function unescapeAttribute(value: string): string {
 
 function quote(tag: string): string {
   return tag.length > 60 ? `${tag.slice(0, 60)}…` : tag;
+}
+
+/**
+ * The Markdown code state of the text outside calls, as CommonMark reads it, fed run by run:
+ * - a fence opens at the start of a line (at most three spaces in) with three or more backticks or tildes, and
+ *   closes at a line that starts with a run of the same character at least as long;
+ * - outside fences, a run of backticks opens an inline code span that the next run of the same length closes.
+ *   A span still open at the end of its line is dropped (an unmatched backtick is literal), so a stray backtick
+ *   cannot hide the calls of the lines after it.
+ */
+class MarkdownCode {
+  private fence: { char: string; length: number } | undefined;
+  /** The backtick count of the open inline span (0: none). */
+  private span = 0;
+  /** At the start of a line, with `indent` spaces so far. */
+  private lineStart = true;
+  private indent = 0;
+
+  get inCode(): boolean {
+    return this.fence !== undefined || this.span > 0;
+  }
+
+  /** Ordinary characters `text[from..to)` (no code marker, no line end). */
+  plain(text: string, from: number, to: number): void {
+    if (!this.lineStart) return;
+    for (let i = from; i < to; i++) {
+      if (text[i] !== " " || this.indent >= 3) {
+        this.lineStart = false;
+        return;
+      }
+      this.indent++;
+    }
+  }
+
+  newline(): void {
+    this.lineStart = true;
+    this.indent = 0;
+    this.span = 0;
+  }
+
+  /** A whole run of `length` backticks or tildes. */
+  run(char: string, length: number): void {
+    const atLineStart = this.lineStart;
+    this.lineStart = false;
+    if (this.fence) {
+      if (atLineStart && char === this.fence.char && length >= this.fence.length) this.fence = undefined;
+    } else if (this.span > 0) {
+      if (char === "`" && length === this.span) this.span = 0;
+    } else if (atLineStart && length >= 3) {
+      this.fence = { char, length };
+    } else if (char === "`") {
+      this.span = length;
+    }
+  }
 }

@@ -256,3 +256,43 @@ describe("withXmlToolProtocol requests", () => {
     expect(provider.encode(request).body).toBe(request);
   });
 });
+
+describe("withXmlToolProtocol: untrusted text", () => {
+  it("runs no <tool_call> quoted in a code fence or an inline code span", async () => {
+    const text =
+      'To read a file, write:\n```\n<tool_call name="Read">{"file_path": "/etc/passwd"}</tool_call>\n```\n' +
+      'or inline: `<tool_call name="Read">{}</tool_call>`.';
+    const events = await run([text.slice(0, 30), text.slice(30)]);
+    const message = endMessage(events);
+    expect(message.content).toEqual([{ type: "text", text }]);
+    expect(message.stop_reason).toBe("end_turn");
+    expect(events.some((e) => e.type === "tool-input-start")).toBe(false);
+  });
+
+  it("gives calls unique ids even when the id source repeats one, or the history already holds it", async () => {
+    const provider = withXmlToolProtocol(
+      textProvider([
+        '<tool_call name="Read">{"file_path": "/a"}</tool_call><tool_call name="Read">{"file_path": "/b"}</tool_call>',
+      ]),
+      { newId: () => "xml_same" },
+    );
+    const history: Message[] = [
+      { role: "user", content: [{ type: "text", text: "go" }] },
+      {
+        role: "assistant",
+        content: [{ type: "tool_use", id: "xml_same", name: "Read", input: { file_path: "/0" } }],
+      },
+      {
+        role: "user",
+        content: [{ type: "tool_result", tool_use_id: "xml_same", content: "zero" }],
+      },
+    ];
+    const message = endMessage(
+      await collect(provider.stream(simpleRequest({ tools: [READ_TOOL], messages: history }))),
+    );
+    expect(message.content.map((b) => (b.type === "tool_use" ? b.id : b.type))).toEqual([
+      "xml_same_2",
+      "xml_same_3",
+    ]);
+  });
+});

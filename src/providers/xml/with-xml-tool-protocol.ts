@@ -1,8 +1,9 @@
 import type { AssistantMessage, ContentBlock, StopReason } from "../../messages/index.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
+import { MessageAssembler, type Termination } from "../decode/message-assembler.js";
+import { newToolUseId } from "../decode/new-id.js";
+import { toolUseIdsOf } from "../decode/unique-tool-ids.js";
 import type { CallOptions, ModelRequest, Provider } from "../provider.js";
-import { MessageAssembler, type Termination } from "../shared/message-assembler.js";
-import { newToolUseId } from "../shared/new-id.js";
 import { renderHistory } from "./render-history.js";
 import { type ToolCallToken, XmlToolCallParser } from "./tool-call-parser.js";
 import { renderToolPrompt } from "./tool-prompt.js";
@@ -32,8 +33,10 @@ export function withXmlToolProtocol(inner: Provider, options: XmlToolProtocolOpt
   const newId = options.newId ?? (() => newToolUseId("xml_"));
   return {
     api: inner.api,
+    ...(inner.serverTools ? { serverTools: inner.serverTools } : {}),
     encode: (request) => inner.encode(toXmlRequest(request)),
-    stream: (request, call) => xmlStream(inner, toXmlRequest(request), call ?? {}, newId),
+    stream: (request, call) =>
+      xmlStream(inner, toXmlRequest(request), call ?? {}, newId, toolUseIdsOf(request.messages)),
   };
 }
 
@@ -55,8 +58,9 @@ async function* xmlStream(
   request: ModelRequest,
   call: CallOptions,
   newId: () => string,
+  usedToolIds: Set<string>,
 ): AsyncGenerator<StreamEvent> {
-  const asm = new MessageAssembler({ live: call.liveInput ?? true });
+  const asm = new MessageAssembler({ live: call.liveInput, usedToolIds });
   const calls = new XmlCalls(asm, newId);
   let innerEnd: AssistantMessage | undefined;
   try {
@@ -100,6 +104,7 @@ async function* xmlStream(
           asm.setUsage(event.usage);
           break;
         case "retry":
+        case "stream-stalled":
           yield event;
           break;
         case "message-end":

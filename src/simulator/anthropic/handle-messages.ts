@@ -9,6 +9,7 @@ import {
   sendJson,
   startSse,
 } from "../scripted-turn.js";
+import { checkWebSearch, offersWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { streamPacing } from "../stream-pacing.js";
 import { estimateTokens } from "../token-estimate.js";
@@ -60,6 +61,7 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
+  checkWebSearch(turn, offersWebSearch("anthropic", body.tools), "Anthropic");
   const eager = eagerToolNames(body.tools, ex.log.headers);
   if (body.stream === true) checkBufferedInputs(turn, eager);
   const planned = planScripted(ctx, turn, body.max_tokens, () => ctx.ids.next("toolu_01"));

@@ -1,6 +1,7 @@
 import type { PlannedBlock, PlannedTurn } from "../plan-turn.js";
 import { SimScriptError } from "../script-error.js";
 import type { SimUsage } from "../types.js";
+import { citationOf, searchResultBlock, serverToolId } from "./stream-turn.js";
 
 /**
  * The non-streaming Messages API response for a planned turn. A tool_use cut by max_tokens keeps its id and
@@ -26,13 +27,28 @@ export function messageJson(
 
 /** The response content blocks; throws SimScriptError for tool input that a JSON response cannot carry. */
 export function messageContent(plan: PlannedTurn): unknown[] {
-  return plan.blocks.map(contentOf);
+  return plan.blocks.flatMap((block) =>
+    block.type === "web_search" ? [contentOf(block), searchResultBlock(block)] : [contentOf(block)],
+  );
 }
 
 function contentOf(block: PlannedBlock): unknown {
   switch (block.type) {
     case "text":
-      return { type: "text", text: block.content };
+      return block.citations?.length
+        ? {
+            type: "text",
+            text: block.content,
+            citations: block.citations.map((c) => citationOf(c, block.content)),
+          }
+        : { type: "text", text: block.content };
+    case "web_search":
+      return {
+        type: "server_tool_use",
+        id: serverToolId(block.id),
+        name: "web_search",
+        input: { query: block.query },
+      };
     case "thinking":
       return {
         type: "thinking",

@@ -2,7 +2,7 @@ import { chunkText } from "../chunk-text.js";
 import type { PlannedBlock, PlannedTurn } from "../plan-turn.js";
 import { sleep } from "../sleep.js";
 import type { StreamPacing } from "../stream-pacing.js";
-import type { SimUsage } from "../types.js";
+import type { SimCitation, SimUsage } from "../types.js";
 import type { AnthropicEventWriter } from "./event-writer.js";
 
 export interface StreamTurnInput extends StreamPacing {
@@ -35,7 +35,9 @@ export async function streamTurn(input: StreamTurnInput): Promise<void> {
     },
   });
   if (!started) return;
-  for (const [index, block] of plan.blocks.entries()) {
+  // The wire index: a web search is two content blocks (the call and its result).
+  let index = 0;
+  for (const [planIndex, block] of plan.blocks.entries()) {
     if (
       !events.send("content_block_start", {
         type: "content_block_start",
@@ -46,11 +48,20 @@ export async function streamTurn(input: StreamTurnInput): Promise<void> {
       return;
     }
     if (index === 0 && !events.send("ping", { type: "ping" })) return;
-    if (!(await streamBlock(input, index, block))) return;
+    if (!(await streamBlock(input, index, planIndex, block))) return;
     if (block.type === "tool_use" && !block.complete) continue;
     if (!events.send("content_block_stop", { type: "content_block_stop", index })) return;
+    index++;
+    if (block.type === "web_search") {
+      const result = { type: "content_block_start", index, content_block: searchResultBlock(block) };
+      if (!events.send("content_block_start", result)) return;
+      if (!events.send("content_block_stop", { type: "content_block_stop", index })) return;
+      index++;
+    }
   }
   const { cache_creation: _split, ...counters } = usage;
+  const searches = plan.blocks.filter((block) => block.type === "web_search").length;
+  if (searches > 0) Object.assign(counters, { server_tool_use: { web_search_requests: searches } });
   const delta = { stop_reason: plan.stopReason, stop_sequence: message.stopSequence };
   if (!events.send("message_delta", { type: "message_delta", delta, usage: counters })) return;
   if (!events.send("message_stop", { type: "message_stop" })) return;
@@ -67,16 +78,58 @@ function startOf(block: PlannedBlock): unknown {
       return { type: "redacted_thinking", data: block.data };
     case "tool_use":
       return { type: "tool_use", id: block.id, name: block.name, input: {} };
+    case "web_search":
+      return { type: "server_tool_use", id: serverToolId(block.id), name: "web_search", input: {} };
   }
 }
 
-async function streamBlock(input: StreamTurnInput, index: number, block: PlannedBlock): Promise<boolean> {
+/** Anthropic's server tool ids start with `srvtoolu_`. */
+export function serverToolId(id: string): string {
+  return id.startsWith("toolu_") ? `srv${id}` : id;
+}
+
+/** The `web_search_tool_result` block of a search: its results (with opaque content), or its error. */
+export function searchResultBlock(block: Extract<PlannedBlock, { type: "web_search" }>): unknown {
+  const content =
+    block.errorCode !== undefined
+      ? { type: "web_search_tool_result_error", error_code: block.errorCode }
+      : block.results.map((result) => ({
+          type: "web_search_result",
+          url: result.url,
+          title: result.title,
+          encrypted_content: Buffer.from(`sim:${result.url}`, "utf8").toString("base64"),
+          page_age: result.pageAge ?? null,
+        }));
+  return { type: "web_search_tool_result", tool_use_id: serverToolId(block.id), content };
+}
+
+/** A text block's citation in Anthropic's `web_search_result_location` shape. */
+export function citationOf(citation: SimCitation, text: string): unknown {
+  return {
+    type: "web_search_result_location",
+    cited_text: citation.citedText ?? text.slice(0, 150),
+    url: citation.url,
+    title: citation.title ?? null,
+    encrypted_index: Buffer.from(`sim:${citation.url}`, "utf8").toString("base64"),
+  };
+}
+
+async function streamBlock(
+  input: StreamTurnInput,
+  index: number,
+  planIndex: number,
+  block: PlannedBlock,
+): Promise<boolean> {
   const { events, delayMs } = input;
   const delta = (d: unknown) =>
     events.send("content_block_delta", { type: "content_block_delta", index, delta: d });
   switch (block.type) {
     case "text":
     case "thinking": {
+      // Citations come first, each as its own delta, then the text they support.
+      for (const citation of block.type === "text" ? (block.citations ?? []) : []) {
+        if (!delta({ type: "citations_delta", citation: citationOf(citation, block.content) })) return false;
+      }
       for (const piece of chunkText(block.content, input.textChunk)) {
         await sleep(delayMs);
         const ok = delta(
@@ -86,15 +139,25 @@ async function streamBlock(input: StreamTurnInput, index: number, block: Planned
         );
         if (!ok) return false;
       }
-      input.onGenerated(index);
+      input.onGenerated(planIndex);
       if (block.type === "thinking" && block.complete && block.signature !== undefined) {
         return delta({ type: "signature_delta", signature: block.signature });
       }
       return true;
     }
     case "redacted_thinking":
-      input.onGenerated(index);
+      input.onGenerated(planIndex);
       return true;
+    case "web_search": {
+      // The server tool's input is generated by the model and streamed like a tool's.
+      if (!delta({ type: "input_json_delta", partial_json: "" })) return false;
+      for (const piece of chunkText(block.content, input.inputChunk)) {
+        await sleep(delayMs);
+        if (!delta({ type: "input_json_delta", partial_json: piece })) return false;
+      }
+      input.onGenerated(planIndex);
+      return true;
+    }
     case "tool_use": {
       const pieces = chunkText(block.content, input.inputChunk);
       const json = (partial_json: string) => delta({ type: "input_json_delta", partial_json });
@@ -105,12 +168,12 @@ async function streamBlock(input: StreamTurnInput, index: number, block: Planned
           await sleep(delayMs);
           if (!json(piece)) return false;
         }
-        input.onGenerated(index);
+        input.onGenerated(planIndex);
         return true;
       }
       // Buffered: the API holds the input until the block is generated and validated, then releases it.
       for (let i = 0; i < pieces.length; i++) await sleep(delayMs);
-      input.onGenerated(index);
+      input.onGenerated(planIndex);
       if (!json("")) return false;
       return pieces.every((piece) => json(piece));
     }

@@ -73,8 +73,32 @@ function checkTools(tools: unknown): string | undefined {
     if (custom && (!input_schema || typeof input_schema !== "object")) {
       return `tools.${i}.custom.input_schema: Field required`;
     }
+    if (typeof type === "string" && type.startsWith("web_search_")) {
+      const search = checkWebSearchTool(tool as Record<string, unknown>, i);
+      if (search) return search;
+    }
     if (names.has(name)) return "tools: Tool names must be unique.";
     names.add(name);
+  }
+  return undefined;
+}
+
+/** The web search server tool: named `web_search`, a positive `max_uses`, one domain list at most. */
+function checkWebSearchTool(tool: Record<string, unknown>, i: number): string | undefined {
+  const at = `tools.${i}.${String(tool.type)}`;
+  if (tool.name !== "web_search") return `${at}.name: Input should be 'web_search'`;
+  const max = tool.max_uses;
+  if (max !== undefined && (typeof max !== "number" || !Number.isInteger(max) || max < 1)) {
+    return `${at}.max_uses: Input should be greater than or equal to 1`;
+  }
+  for (const key of ["allowed_domains", "blocked_domains"]) {
+    const list = tool[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((d) => typeof d !== "string"))) {
+      return `${at}.${key}: Input should be a valid list of strings`;
+    }
+  }
+  if (tool.allowed_domains !== undefined && tool.blocked_domains !== undefined) {
+    return `${at}: Cannot specify both allowed_domains and blocked_domains`;
   }
   return undefined;
 }

@@ -100,14 +100,50 @@ export function geminiResponse(
   finishReason: string | undefined,
   tokens: TurnTokens,
   identity: { model: string; responseId: string },
+  grounding?: Record<string, unknown>,
 ): Record<string, unknown> {
   const candidate: Record<string, unknown> = { content: { parts, role: "model" } };
   if (finishReason !== undefined) candidate.finishReason = finishReason;
+  if (grounding !== undefined) candidate.groundingMetadata = grounding;
   candidate.index = 0;
   return {
     candidates: [candidate],
     usageMetadata: usageMetadata(tokens),
     modelVersion: identity.model,
     responseId: identity.responseId,
+  };
+}
+
+/**
+ * Grounding with Google Search: the queries run, the pages found (`groundingChunks`) and which text each cited
+ * page supports (`groundingSupports`, by character offsets into the answer's text). Undefined without a search.
+ */
+export function groundingMetadata(plan: PlannedTurn): Record<string, unknown> | undefined {
+  const searches = plan.blocks.filter((block) => block.type === "web_search");
+  if (searches.length === 0) return undefined;
+  const chunks: Array<{ web: { uri: string; title: string } }> = [];
+  const indexOf = (uri: string, title: string) => {
+    let at = chunks.findIndex((chunk) => chunk.web.uri === uri);
+    if (at === -1) at = chunks.push({ web: { uri, title } }) - 1;
+    return at;
+  };
+  for (const search of searches) for (const result of search.results) indexOf(result.url, result.title);
+  const supports: unknown[] = [];
+  let offset = 0;
+  for (const block of plan.blocks) {
+    if (block.type !== "text") continue;
+    const cited = (block.citations ?? []).map((citation) => indexOf(citation.url, citation.title ?? ""));
+    if (cited.length > 0) {
+      supports.push({
+        segment: { startIndex: offset, endIndex: offset + block.content.length, text: block.content },
+        groundingChunkIndices: cited,
+      });
+    }
+    offset += block.content.length;
+  }
+  return {
+    webSearchQueries: searches.map((search) => search.query),
+    groundingChunks: chunks,
+    groundingSupports: supports,
   };
 }

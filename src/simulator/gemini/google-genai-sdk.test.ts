@@ -96,3 +96,39 @@ describe("the official @google/genai SDK against the simulator", () => {
     expect(texts).toEqual(["ab"]);
   });
 });
+
+describe("the official @google/genai SDK and grounding with Google Search", () => {
+  it("generateContent gets the grounding metadata: queries, pages and the text each supports", async () => {
+    const ai = await client({
+      script: [
+        {
+          content: [
+            {
+              type: "web_search",
+              query: "node 22",
+              results: [{ url: "https://nodejs.org/blog", title: "Node 22" }],
+            },
+            {
+              type: "text",
+              text: "April 2024.",
+              citations: [{ url: "https://nodejs.org/blog", title: "Node 22" }],
+            },
+          ],
+        },
+      ],
+    });
+    const response = await ai.models.generateContent({
+      model: "gemini-sim",
+      contents: "When did Node 22 come out?",
+      config: { tools: [{ googleSearch: {} }] },
+    });
+    expect(response.text).toBe("April 2024.");
+    expect(response.candidates?.[0]?.groundingMetadata).toEqual({
+      webSearchQueries: ["node 22"],
+      groundingChunks: [{ web: { uri: "https://nodejs.org/blog", title: "Node 22" } }],
+      groundingSupports: [
+        { segment: { startIndex: 0, endIndex: 11, text: "April 2024." }, groundingChunkIndices: [0] },
+      ],
+    });
+  });
+});

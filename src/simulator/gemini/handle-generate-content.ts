@@ -8,6 +8,7 @@ import {
   sendJson,
   startSse,
 } from "../scripted-turn.js";
+import { checkWebSearch, offersWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import { streamPacing } from "../stream-pacing.js";
@@ -19,7 +20,13 @@ import {
   geminiSender,
   sendGeminiError,
 } from "./gemini-error.js";
-import { geminiFinishReason, geminiParts, geminiResponse, geminiTurn } from "./gemini-parts.js";
+import {
+  geminiFinishReason,
+  geminiParts,
+  geminiResponse,
+  geminiTurn,
+  groundingMetadata,
+} from "./gemini-parts.js";
 import { geminiFrame, streamGemini } from "./stream-gemini.js";
 import { validateGeminiRequest } from "./validate-gemini-request.js";
 
@@ -65,6 +72,7 @@ async function serveTurn(
   const { body, model } = request;
   const maxTokens = body.generationConfig?.maxOutputTokens;
   // Gemini gives calls no ids; the planner still wants one per tool_use.
+  checkWebSearch(turn, offersWebSearch("gemini", body.tools), "Gemini");
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
   const gemini = geminiTurn(planned.plan);
   for (const part of geminiParts(gemini)) {
@@ -95,7 +103,13 @@ async function serveTurn(
   await generationDelay(ctx, planned.plan);
   if (errorFault) return sendGeminiError(ex, errorFault);
   const json = JSON.stringify(
-    geminiResponse(geminiParts(gemini), geminiFinishReason(planned.plan), tokens, identity),
+    geminiResponse(
+      geminiParts(gemini),
+      geminiFinishReason(planned.plan),
+      tokens,
+      identity,
+      groundingMetadata(planned.plan),
+    ),
   );
   sendJson(ex, writer, json, {});
 }

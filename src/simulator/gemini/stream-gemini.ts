@@ -9,6 +9,7 @@ import {
   type GeminiTurn,
   geminiFinishReason,
   geminiResponse,
+  groundingMetadata,
 } from "./gemini-parts.js";
 
 /** Gemini sends a function call whole, so `inputChunk` goes unused. */
@@ -32,7 +33,11 @@ export function geminiFrame(data: unknown): string {
 export async function streamGemini(input: StreamGeminiInput): Promise<void> {
   const { turn, tokens, identity, events } = input;
   const send = (parts: GeminiPart[], finish?: string) =>
-    events.send(geminiFrame(geminiResponse(parts, finish, tokens, identity)));
+    events.send(
+      geminiFrame(
+        geminiResponse(parts, finish, tokens, identity, finish ? groundingMetadata(turn.plan) : undefined),
+      ),
+    );
   for (const [index, block] of turn.plan.blocks.entries()) {
     if (block.type === "text" || block.type === "thinking") {
       for (const piece of chunkText(block.content, input.textChunk)) {

@@ -1,6 +1,7 @@
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
+import { checkWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import { streamPacing } from "../stream-pacing.js";
@@ -36,6 +37,7 @@ async function serveTurn(
   const { options } = ctx;
   // max_completion_tokens is the current field; max_tokens the deprecated one that compatible servers use.
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  checkWebSearch(turn, false, "OpenAI Chat Completions (which has no server-side tools)");
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
   const { tokens, headers, writer, errorFault } = commitOpenAITurn(ctx, ex, requestId, planned, body.model, [

@@ -72,6 +72,7 @@ async function streamBlock(
         if (!delta(block.type === "text" ? { content: piece } : { reasoning_content: piece })) return false;
       }
       return true;
+    case "web_search": // Refused before planning: Chat Completions has no server tools.
     case "redacted_thinking":
       return true;
     case "tool_use": {

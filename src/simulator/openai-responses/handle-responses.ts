@@ -1,6 +1,7 @@
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
+import { checkWebSearch, offersWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
 import { SseWriter } from "../sse-writer.js";
 import { streamPacing } from "../stream-pacing.js";
@@ -17,6 +18,7 @@ interface ResponsesBody {
   tools?: unknown;
   stream?: boolean | null;
   max_output_tokens?: number | null;
+  include?: unknown;
 }
 
 /** POST /v1/responses: authenticate, validate, take the next scripted turn, and answer it. */
@@ -34,6 +36,7 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
+  checkWebSearch(turn, offersWebSearch("openai-responses", body.tools), "OpenAI Responses");
   const planned = planScripted(ctx, turn, body.max_output_tokens ?? undefined, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
@@ -48,7 +51,11 @@ async function serveTurn(
     createdAt: Math.floor(options.now() / 1000),
     request: ex.log.body as Record<string, unknown>,
   };
-  const items = itemPlans(plan, (prefix) => ctx.ids.next(prefix));
+  const items = itemPlans(
+    plan,
+    (prefix) => ctx.ids.next(prefix),
+    Array.isArray(body.include) ? body.include : [],
+  );
 
   if (body.stream === true) {
     startSse(ex, headers);

@@ -133,3 +133,55 @@ describe("the official OpenAI SDK against the simulator: Responses", () => {
     expect(types.at(-1)).toBe("response.output_text.delta");
   });
 });
+
+describe("the official OpenAI SDK and the Responses web_search tool", () => {
+  it("responses.stream() gets the web_search_call item and the url_citation annotations", async () => {
+    const openai = await client({
+      script: [
+        {
+          content: [
+            {
+              type: "web_search",
+              query: "node 22",
+              results: [{ url: "https://nodejs.org/blog", title: "Node 22" }],
+            },
+            {
+              type: "text",
+              text: "April 2024.",
+              citations: [{ url: "https://nodejs.org/blog", title: "Node 22" }],
+            },
+          ],
+        },
+      ],
+    });
+    const stream = openai.responses.stream({
+      model: "gpt-sim",
+      input: "When did Node 22 come out?",
+      tools: [{ type: "web_search" }],
+      include: ["web_search_call.action.sources"],
+    });
+    const annotations: unknown[] = [];
+    stream.on("response.output_text.annotation.added", (event) => annotations.push(event.annotation));
+    const final = await stream.finalResponse();
+    expect(final.output.map((item) => item.type)).toEqual(["web_search_call", "message"]);
+    expect(final.output[0]).toMatchObject({
+      type: "web_search_call",
+      status: "completed",
+      action: {
+        type: "search",
+        query: "node 22",
+        sources: [{ type: "url", url: "https://nodejs.org/blog" }],
+      },
+    });
+    expect(final.output_text).toBe("April 2024.");
+    const expected = {
+      type: "url_citation",
+      url: "https://nodejs.org/blog",
+      title: "Node 22",
+      start_index: 0,
+      end_index: 11,
+    };
+    expect(annotations).toEqual([expected]);
+    expect(final.output[1]).toMatchObject({ content: [{ annotations: [expected] }] });
+  });
+});

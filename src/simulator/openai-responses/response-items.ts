@@ -7,12 +7,19 @@ export interface ItemPlan {
   id: string;
   /** Text goes out as a `refusal` content part (the turn's stop reason is refusal). */
   refusal: boolean;
+  /** A web search lists its pages (`include: ["web_search_call.action.sources"]` was asked). */
+  sources: boolean;
 }
 
 /** Gives every planned block its output item id. */
-export function itemPlans(plan: PlannedTurn, nextId: (prefix: string) => string): ItemPlan[] {
+export function itemPlans(
+  plan: PlannedTurn,
+  nextId: (prefix: string) => string,
+  include: readonly unknown[] = [],
+): ItemPlan[] {
   const refusal = plan.stopReason === "refusal";
-  return plan.blocks.map((block) => ({ block, id: nextId(ITEM_PREFIX[block.type]), refusal }));
+  const sources = include.includes("web_search_call.action.sources");
+  return plan.blocks.map((block) => ({ block, id: nextId(ITEM_PREFIX[block.type]), refusal, sources }));
 }
 
 const ITEM_PREFIX: Record<PlannedBlock["type"], string> = {
@@ -20,6 +27,7 @@ const ITEM_PREFIX: Record<PlannedBlock["type"], string> = {
   redacted_thinking: "rs_",
   text: "msg_",
   tool_use: "fc_",
+  web_search: "ws_",
 };
 
 /**
@@ -51,6 +59,19 @@ export function finishedItem(item: ItemPlan): Record<string, unknown> {
         content: [contentPart(item, block.content)],
         role: "assistant",
       };
+    case "web_search":
+      return {
+        id,
+        type: "web_search_call",
+        status: block.errorCode === undefined ? "completed" : "failed",
+        action: {
+          type: "search",
+          query: block.query,
+          ...(item.sources
+            ? { sources: block.results.map((result) => ({ type: "url", url: result.url })) }
+            : {}),
+        },
+      };
     case "tool_use":
       return {
         id,
@@ -67,7 +88,19 @@ export function finishedItem(item: ItemPlan): Record<string, unknown> {
 export function contentPart(item: ItemPlan, text: string): Record<string, unknown> {
   return item.refusal
     ? { type: "refusal", refusal: text }
-    : { type: "output_text", annotations: [], logprobs: [], text };
+    : { type: "output_text", annotations: annotationsOf(item, text), logprobs: [], text };
+}
+
+/** A text's citations as `url_citation` annotations over the whole text (none while the part opens empty). */
+export function annotationsOf(item: ItemPlan, text: string): Array<Record<string, unknown>> {
+  if (item.block.type !== "text" || text === "") return [];
+  return (item.block.citations ?? []).map((citation) => ({
+    type: "url_citation",
+    start_index: 0,
+    end_index: text.length,
+    url: citation.url,
+    title: citation.title ?? "",
+  }));
 }
 
 /** The opaque reasoning state: the scripted signature, else a stand-in derived from the text. */

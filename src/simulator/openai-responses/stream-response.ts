@@ -4,7 +4,7 @@ import type { TurnTokens } from "../scripted-turn.js";
 import { sleep } from "../sleep.js";
 import type { SseWriter } from "../sse-writer.js";
 import type { StreamPacing } from "../stream-pacing.js";
-import { contentPart, finishedItem, type ItemPlan } from "./response-items.js";
+import { annotationsOf, contentPart, finishedItem, type ItemPlan } from "./response-items.js";
 import { type ResponseIdentity, responseObject } from "./response-object.js";
 
 export interface StreamResponseInput extends StreamPacing {
@@ -98,10 +98,23 @@ async function streamItem(
         await sleep(input.delayMs);
         if (!send(`response.${kind}.delta`, { ...part, delta, ...extra })) return false;
       }
+      for (const [annotation_index, annotation] of annotationsOf(item, block.content).entries()) {
+        if (!send("response.output_text.annotation.added", { ...part, annotation_index, annotation }))
+          return false;
+      }
       const whole = item.refusal ? { refusal: block.content } : { text: block.content, logprobs: [] };
       if (!send(`response.${kind}.done`, { ...part, ...whole })) return false;
       if (!send("response.content_part.done", { ...part, part: contentPart(item, block.content) }))
         return false;
+      return send("response.output_item.done", { output_index: outputIndex, item: done });
+    }
+    case "web_search": {
+      const added = { ...done, status: "in_progress", action: { type: "search", query: block.query } };
+      if (!send("response.output_item.added", { output_index: outputIndex, item: added })) return false;
+      for (const step of ["in_progress", "searching", "completed"]) {
+        await sleep(input.delayMs);
+        if (!send(`response.web_search_call.${step}`, at)) return false;
+      }
       return send("response.output_item.done", { output_index: outputIndex, item: done });
     }
     case "tool_use": {

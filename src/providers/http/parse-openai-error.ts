@@ -1,6 +1,6 @@
 import { httpApiError, parseErrorBody, streamApiError } from "../http/api-error.js";
 import type { ProviderError } from "../http/provider-error.js";
-import { isPlainObject } from "./tool-use-from-json.js";
+import { isPlainObject } from "../is-plain-object.js";
 
 /**
  * Error types/codes that a later identical request may not hit. Used for errors inside a stream, which carry no

@@ -10,13 +10,15 @@ import { emptyUsage } from "../../messages/index.js";
 import { JsonAccumulator } from "../../stream/json-accumulator.js";
 import type { StreamEvent } from "../../stream/stream-event.js";
 import { toolUseFromJson } from "./tool-use-from-json.js";
+import { UniqueToolIds } from "./unique-tool-ids.js";
+import { UnknownBlockDraft } from "./unknown-block-draft.js";
 
 export interface CloseOptions {
   /** The whole input as the provider repeats it at the end; wins over the streamed text if they differ. */
   fullArguments?: string;
-  /** The call stopped before its end (max_tokens): empty input is then `incomplete`, not `{}`. */
+  /** The call stopped before its end (max_tokens): its input is `incomplete` whatever it looks like. */
   cut?: boolean;
-  /** A thinking block's signature. */
+  /** A thinking block's signature (replaces what `signature()` collected). */
   signature?: string;
   /**
    * The call is invalid whatever its input (a malformed XML tag): `input_status: "invalid"`, and this reason in
@@ -34,10 +36,29 @@ export interface Termination {
   incomplete?: boolean;
 }
 
+/** What the assembler needs to know about the conversation and the caller. */
+export interface AssemblerOptions {
+  /** Decode tool-input strings as they stream (`tool-input-delta.strings`); default true. */
+  live?: boolean | undefined;
+  /** Tool-use ids the conversation already holds: a new call never takes one of them (see `UniqueToolIds`). */
+  usedToolIds?: Iterable<string> | undefined;
+}
+
 type OpenBlock =
-  | { kind: "text"; index: number; text: string; meta?: BlockMeta }
-  | { kind: "thinking"; index: number; text: string; meta?: BlockMeta }
-  | { kind: "tool"; index: number; toolUseId: string; name: string; acc: JsonAccumulator; meta?: BlockMeta };
+  | { kind: "text"; index: number; text: string; meta?: BlockMeta; citations?: unknown[] }
+  | { kind: "thinking"; index: number; text: string; meta?: BlockMeta; signature?: string }
+  | {
+      kind: "tool";
+      index: number;
+      /** `index` as the event id (made once: deltas are the hot path). */
+      id: string;
+      toolUseId: string;
+      name: string;
+      acc: JsonAccumulator;
+      meta?: BlockMeta;
+      placeholder?: unknown;
+    }
+  | { kind: "unknown"; index: number; provider: string; draft: UnknownBlockDraft };
 
 /**
  * Builds one assistant message from a provider's wire events and queues the neutral `StreamEvent`s for it.
@@ -46,7 +67,10 @@ type OpenBlock =
  *
  * Blocks are opened under a key the decoder chooses (an OpenAI tool-call index, a Responses item id), so several
  * can be open at once and their deltas may interleave; a block's event id is its position in `content`, fixed
- * when it opens. Tool input goes through a `JsonAccumulator` per call (linear in the bytes received).
+ * when it opens. Tool input goes through a `JsonAccumulator` per call (linear in the bytes received), and is judged
+ * by one rule for every provider (`toolUseFromJson`). Tool-use ids are made unique within the conversation.
+ * Text blocks collect citations, thinking blocks their signature, and blocks of an unknown type grow by their
+ * deltas (`UnknownBlockDraft`) until they close as one `block` event.
  *
  * The decoder calls the methods for each wire event and yields `drain()` after each one. After `end`, every other
  * call is ignored: the message is final.
@@ -56,6 +80,7 @@ export class MessageAssembler {
   private readonly open = new Map<string, OpenBlock>();
   private queue: StreamEvent[] = [];
   private readonly live: boolean;
+  private readonly ids: UniqueToolIds;
   private usage: Usage = emptyUsage();
   private model: string | undefined;
   private messageId: string | undefined;
@@ -64,8 +89,9 @@ export class MessageAssembler {
   private startedFlag = false;
   private endedFlag = false;
 
-  constructor(options: { live?: boolean } = {}) {
+  constructor(options: AssemblerOptions = {}) {
     this.live = options.live ?? true;
+    this.ids = new UniqueToolIds(options.usedToolIds);
   }
 
   get started(): boolean {
@@ -101,10 +127,6 @@ export class MessageAssembler {
 
   isOpen(key: string): boolean {
     return this.open.has(key);
-  }
-
-  openKind(key: string): OpenBlock["kind"] | undefined {
-    return this.open.get(key)?.kind;
   }
 
   /** Opens a text block under `key` (no-op if one is open there). */
@@ -144,34 +166,71 @@ export class MessageAssembler {
     this.queue.push({ type: "thinking-delta", id: String(block.index), delta });
   }
 
+  /** Adds a citation to an open text block (its `meta.citations`, in order). */
+  citation(key: string, citation: unknown): void {
+    const block = this.open.get(key);
+    if (this.endedFlag || block?.kind !== "text") return;
+    if (block.citations) block.citations.push(citation);
+    else block.citations = [citation];
+  }
+
+  /** Appends to an open thinking block's signature (sent in parts by some providers). */
+  signature(key: string, part: string): void {
+    const block = this.open.get(key);
+    if (this.endedFlag || block?.kind !== "thinking" || part === "") return;
+    block.signature = (block.signature ?? "") + part;
+  }
+
   /** Merges provider data into an open block's meta (e.g. a Gemini `thoughtSignature` that arrives late). */
   mergeMeta(key: string, meta: BlockMeta): void {
     const block = this.open.get(key);
-    if (!block) return;
+    if (!block || block.kind === "unknown") return;
     block.meta = { ...block.meta, ...meta };
   }
 
-  /** Opens a tool call: queues `tool-input-start`. */
-  toolStart(key: string, toolUseId: string, name: string, meta?: BlockMeta): void {
+  /**
+   * Opens a tool call: queues `tool-input-start`. `wireId` is the server's id (empty when it gave none); the call
+   * keeps it unless the conversation already has it (see `UniqueToolIds`). `placeholder` is the input the call
+   * starts with, used if no input text arrives.
+   */
+  toolStart(key: string, wireId: string, name: string, meta?: BlockMeta, placeholder?: unknown): void {
     if (this.endedFlag || this.open.has(key)) return;
+    const toolUseId = this.ids.take(wireId);
     const index = this.reserve({ type: "tool_use", id: toolUseId, name, input: {} });
     const acc = new JsonAccumulator({ live: this.live });
-    this.open.set(
-      key,
-      meta
-        ? { kind: "tool", index, toolUseId, name, acc, meta }
-        : { kind: "tool", index, toolUseId, name, acc },
-    );
+    const block: OpenBlock = { kind: "tool", index, id: String(index), toolUseId, name, acc };
+    if (meta) block.meta = meta;
+    if (placeholder !== undefined) block.placeholder = placeholder;
+    this.open.set(key, block);
     this.toolCount++;
     this.queue.push({ type: "tool-input-start", id: String(index), toolUseId, name });
   }
 
-  /** Feeds a raw JSON fragment of the call's input. */
-  toolDelta(key: string, fragment: string): void {
+  /**
+   * Opens a block of a type this version does not know, from its start data; `unknownDelta` grows it and `close`
+   * queues it as one `block` event (an `UnknownBlock` of `provider`).
+   */
+  openUnknown(key: string, provider: string, start: Record<string, unknown>): void {
+    if (this.endedFlag || this.open.has(key)) return;
+    const index = this.reserve({ type: "unknown", provider, data: start });
+    this.open.set(key, { kind: "unknown", index, provider, draft: new UnknownBlockDraft(start) });
+  }
+
+  /** Merges a delta into an open unknown block (see `UnknownBlockDraft.apply`). */
+  unknownDelta(key: string, delta: Record<string, unknown>): void {
     const block = this.open.get(key);
-    if (this.endedFlag || block?.kind !== "tool" || fragment === "") return;
+    if (this.endedFlag || block?.kind !== "unknown") return;
+    block.draft.apply(delta);
+  }
+
+  /** Feeds a raw JSON fragment of the call's input. Returns whether a tool call is open under `key`. */
+  toolDelta(key: string, fragment: string): boolean {
+    const block = this.open.get(key);
+    if (this.endedFlag || block?.kind !== "tool") return false;
+    if (fragment === "") return true;
     const strings = block.acc.push(fragment);
-    this.queue.push({ type: "tool-input-delta", id: String(block.index), delta: fragment, strings });
+    this.queue.push({ type: "tool-input-delta", id: block.id, delta: fragment, strings });
+    return true;
   }
 
   /** Closes whatever block is open under `key` (see `CloseOptions`); queues its `*-end` event. */
@@ -182,17 +241,24 @@ export class MessageAssembler {
     const id = String(block.index);
     if (block.kind === "text") {
       const done: ContentBlock = { type: "text", text: block.text };
-      if (block.meta) done.meta = block.meta;
+      if (block.meta || block.citations) {
+        done.meta = block.citations ? { ...block.meta, citations: block.citations } : { ...block.meta };
+      }
       this.content[block.index] = done;
       this.queue.push({ type: "text-end", id, text: block.text });
     } else if (block.kind === "thinking") {
+      const signature = options.signature ?? block.signature;
       const done: ContentBlock = { type: "thinking", thinking: block.text };
-      if (options.signature !== undefined) done.signature = options.signature;
+      if (signature) done.signature = signature;
       if (block.meta) done.meta = block.meta;
       this.content[block.index] = done;
       const event: StreamEvent = { type: "thinking-end", id, thinking: block.text };
-      if (options.signature !== undefined) event.signature = options.signature;
+      if (signature) event.signature = signature;
       this.queue.push(event);
+    } else if (block.kind === "unknown") {
+      const done: ContentBlock = { type: "unknown", provider: block.provider, data: block.draft.finish() };
+      this.content[block.index] = done;
+      this.queue.push({ type: "block", id, block: done });
     } else if (options.invalid !== undefined) {
       const done: ToolUseBlock = {
         type: "tool_use",
@@ -212,7 +278,14 @@ export class MessageAssembler {
         check.push(options.fullArguments);
         result = check.finish();
       }
-      const done = toolUseFromJson(block.toolUseId, block.name, result, options.cut !== true, block.meta);
+      const done = toolUseFromJson({
+        id: block.toolUseId,
+        name: block.name,
+        result,
+        cut: options.cut === true,
+        meta: block.meta,
+        placeholder: block.placeholder,
+      });
       this.content[block.index] = done;
       this.queue.push({ type: "tool-input-end", id, block: done });
     }
@@ -227,12 +300,17 @@ export class MessageAssembler {
     for (const key of keys) this.close(key, options);
   }
 
-  /** A block that arrives whole (an image, a provider block mitsu does not know). */
+  /** A block that arrives whole (an image, redacted thinking, a provider block mitsu does not know). */
   block(block: ContentBlock): void {
     if (this.endedFlag) return;
-    const index = this.reserve(block);
-    if (block.type === "tool_use") this.toolCount++;
-    this.queue.push({ type: "block", id: String(index), block });
+    let whole = block;
+    if (whole.type === "tool_use") {
+      this.toolCount++;
+      const id = this.ids.take(whole.id);
+      if (id !== whole.id) whole = { ...whole, id };
+    }
+    const index = this.reserve(whole);
+    this.queue.push({ type: "block", id: String(index), block: whole });
   }
 
   /** Sets the message's usage (providers report cumulative totals: the last report wins) and queues `usage`. */
@@ -249,11 +327,15 @@ export class MessageAssembler {
 
   /**
    * Finishes the message and returns it (without queueing `message-end`, which the caller sends): closes open
-   * blocks — a tool call still open was cut, so its input is judged as received, `incomplete` unless it happens to
-   * be complete JSON — and sets the stop reason, usage, error and meta.
+   * blocks and sets the stop reason, usage, error and meta. A tool call still open when the message failed, was
+   * aborted or hit max_tokens was cut: its input is `incomplete`, kept as received. When the provider said the
+   * message ended normally, a call it forgot to close is judged by its input as usual.
    */
   finish(termination: Termination): AssistantMessage {
-    this.closeAll(undefined, { cut: true });
+    const stop = termination.stopReason;
+    const cut =
+      termination.incomplete === true || stop === "error" || stop === "aborted" || stop === "max_tokens";
+    this.closeAll(undefined, { cut });
     this.endedFlag = true;
     const message: AssistantMessage = {
       role: "assistant",

@@ -1,0 +1,221 @@
+import type { HookOutcome } from "./hook-answer.js";
+import { checkAnswer } from "./hook-answer.js";
+import {
+  type HookCallbacks,
+  type HookEventName,
+  type HookInput,
+  type HookInputBase,
+  type HookInputOf,
+  TOOL_EVENTS,
+} from "./hook-event.js";
+import { type CommandHook, compileMatcher, DEFAULT_HOOK_TIMEOUT_MS } from "./load-hooks.js";
+import { runCommandHook } from "./run-command-hook.js";
+
+/** What the hooks of one event came to, all of them together. */
+export interface HookResult {
+  /**
+   * Set when a hook blocked (exit 2, `decision: "block"`, or a PreToolUse `permissionDecision: "deny"`): the
+   * reasons of every hook that blocked, one per line.
+   */
+  blocked?: string;
+  /** PreToolUse: deny wins over ask, ask over allow. */
+  permission?: "allow" | "deny" | "ask";
+  permissionReason?: string;
+  /** PreToolUse: the input to run with (the last hook's that gave one). */
+  updatedInput?: Record<string, unknown>;
+  /** Text for the model: `additionalContext`, and plain stdout of UserPromptSubmit and SessionStart hooks. */
+  context: string[];
+  /** Set when a hook answered `continue: false`: the agent stops; the value is its `stopReason` (or ""). */
+  stop?: string;
+}
+
+/** A notice for the user about a hook: its failure, its `systemMessage`, or (verbose) its output. */
+export interface HookNotice {
+  event: HookEventName;
+  kind: "error" | "message" | "output";
+  message: string;
+}
+
+export interface HookRunnerOptions {
+  hooks: readonly CommandHook[];
+  callbacks?: HookCallbacks;
+  /** The project folder: where command hooks run. */
+  cwd: string;
+  /** The scrubbed child environment. */
+  env: NodeJS.ProcessEnv;
+  /** The fields every input carries, read when an event fires (the session file may change). */
+  base: () => HookInputBase;
+  /** Where notices go; must not throw. */
+  notify: (notice: HookNotice) => void;
+}
+
+export interface HookRunner {
+  /** Whether any hook (command or callback) listens to `event` (for `toolName`, where the event has one). */
+  has(event: HookEventName, toolName?: string): boolean;
+  /**
+   * Runs every hook of the event that matches, concurrently, and combines their answers. Never throws: a
+   * hook that fails, hangs past its timeout or answers nonsense is a notice, and changes nothing.
+   */
+  run<E extends HookEventName>(
+    event: E,
+    fields: Omit<HookInputOf<E>, keyof HookInputBase | "hook_event_name">,
+    options?: { signal?: AbortSignal },
+  ): Promise<HookResult>;
+  /** The command hooks, as loaded (for `/hooks`). */
+  readonly commands: readonly CommandHook[];
+}
+
+interface Entry {
+  label: string;
+  matches: (toolName: string) => boolean;
+  start: (input: HookInput, signal: AbortSignal | undefined) => Promise<HookOutcome>;
+}
+
+/** Where block reasons go per event, as Claude Code defines exit code 2. */
+const BLOCKING: ReadonlySet<HookEventName> = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+]);
+/** Events whose hooks' plain stdout is context for the model. */
+const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
+
+export function createHookRunner(options: HookRunnerOptions): HookRunner {
+  const entries = new Map<HookEventName, Entry[]>();
+  const add = (event: HookEventName, entry: Entry) => {
+    const list = entries.get(event) ?? [];
+    list.push(entry);
+    entries.set(event, list);
+  };
+  for (const hook of options.hooks) {
+    add(hook.event, {
+      label: `hook "${hook.command}" (${hook.source})`,
+      matches: compileMatcher(hook.matcher) ?? (() => false),
+      start: (input, signal) =>
+        runCommandHook({
+          command: hook.command,
+          input,
+          cwd: options.cwd,
+          env: options.env,
+          timeoutMs: hook.timeoutMs,
+          ...(signal ? { signal } : {}),
+        }),
+    });
+  }
+  for (const [event, list] of Object.entries(options.callbacks ?? {})) {
+    for (const [i, item] of (list ?? []).entries()) {
+      const callback = item.callback as (input: HookInput, context: { signal: AbortSignal }) => unknown;
+      add(event as HookEventName, {
+        label: `callback ${i + 1}`,
+        matches: compileMatcher(item.matcher ?? "") ?? (() => false),
+        start: (input, signal) =>
+          runCallback(callback, input, item.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, signal),
+      });
+    }
+  }
+
+  const select = (event: HookEventName, toolName: string | undefined) =>
+    (entries.get(event) ?? []).filter((e) => !TOOL_EVENTS.has(event) || e.matches(toolName ?? ""));
+
+  return {
+    commands: options.hooks,
+    has: (event, toolName) => select(event, toolName).length > 0,
+    async run(event, fields, runOptions = {}) {
+      const toolName = (fields as { tool_name?: string }).tool_name;
+      const selected = select(event, toolName);
+      const result: HookResult = { context: [] };
+      if (selected.length === 0) return result;
+      const input = { ...options.base(), hook_event_name: event, ...fields } as unknown as HookInput;
+      const outcomes = await Promise.all(
+        selected.map((entry) =>
+          entry
+            .start(input, runOptions.signal)
+            .catch((error: unknown): HookOutcome => ({ kind: "error", message: String(error) })),
+        ),
+      );
+      const blocks: string[] = [];
+      const notify = (kind: HookNotice["kind"], message: string) => {
+        try {
+          options.notify({ event, kind, message });
+        } catch {
+          // A notice that cannot be shown is not worth stopping for.
+        }
+      };
+      for (const [i, outcome] of outcomes.entries()) {
+        const label = (selected[i] as Entry).label;
+        if (outcome.kind === "error") {
+          notify("error", `${event} ${label} ${outcome.message}`);
+          continue;
+        }
+        if (outcome.kind === "blocked") {
+          if (BLOCKING.has(event)) blocks.push(outcome.message);
+          else notify("error", `${event} ${label}: ${outcome.message}`);
+          continue;
+        }
+        const { answer, text } = outcome;
+        if (text !== undefined) {
+          if (STDOUT_IS_CONTEXT.has(event)) result.context.push(text);
+          else if (!answer.suppressOutput) notify("output", `${event} ${label}: ${text}`);
+        }
+        if (answer.systemMessage) notify("message", answer.systemMessage);
+        if (answer.continue === false) result.stop = answer.stopReason ?? result.stop ?? "";
+        const specific = answer.hookSpecificOutput ?? {};
+        if (specific.additionalContext) result.context.push(specific.additionalContext);
+        let permission = specific.permissionDecision;
+        if (event === "PreToolUse") {
+          // The older form: "approve" allows, "block" denies.
+          if (!permission && answer.decision === "approve") permission = "allow";
+          if (!permission && answer.decision === "block") permission = "deny";
+          const why = specific.permissionDecisionReason ?? answer.reason;
+          if (permission) {
+            const rank = { allow: 0, ask: 1, deny: 2 };
+            if (!result.permission || rank[permission] > rank[result.permission]) {
+              result.permission = permission;
+              if (why) result.permissionReason = why;
+            }
+            if (permission === "deny") blocks.push(why || `Denied by ${label}.`);
+          }
+          if (specific.updatedInput) result.updatedInput = specific.updatedInput;
+        } else if (answer.decision === "block" && BLOCKING.has(event)) {
+          blocks.push(answer.reason || `Blocked by the ${event} ${label}.`);
+        }
+      }
+      if (blocks.length > 0) result.blocked = blocks.join("\n");
+      return result;
+    },
+  };
+}
+
+/** Runs a library callback with the same guarantees as a command: a timeout, and a throw is an error. */
+async function runCallback(
+  callback: (input: HookInput, context: { signal: AbortSignal }) => unknown,
+  input: HookInput,
+  timeoutMs: number,
+  outer: AbortSignal | undefined,
+): Promise<HookOutcome> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  outer?.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<HookOutcome>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ kind: "error", message: `timed out after ${timeoutMs / 1000} s` });
+    }, timeoutMs);
+  });
+  try {
+    const answered = (async (): Promise<HookOutcome> => {
+      const value = await callback(input, { signal: controller.signal });
+      if (value === undefined || value === null) return { kind: "answer", answer: {} };
+      const answer = checkAnswer(value);
+      return typeof answer === "string" ? { kind: "error", message: answer } : { kind: "answer", answer };
+    })();
+    return await Promise.race([answered, timeout]);
+  } catch (error) {
+    return { kind: "error", message: `threw: ${error instanceof Error ? error.message : String(error)}` };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onAbort);
+  }
+}

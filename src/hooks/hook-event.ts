@@ -1,0 +1,97 @@
+/** The hook events, as Claude Code names them in settings files. */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStop",
+  "PreCompact",
+  "SessionStart",
+  "SessionEnd",
+  "Notification",
+] as const;
+export type HookEventName = (typeof HOOK_EVENTS)[number];
+
+/** Events whose hooks are chosen by `matcher` against the tool name (the others ignore it). */
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse"]);
+
+/** Fields every hook input carries (Claude Code's names, snake_case, as the hook reads them on stdin). */
+export interface HookInputBase {
+  session_id: string;
+  /** The session file (JSONL), or "" when the session is not logged. */
+  transcript_path: string;
+  cwd: string;
+  permission_mode: string;
+}
+
+/** What a hook is told, one shape per event; this is the JSON a command hook reads on stdin. */
+export type HookInput = HookInputBase &
+  (
+    | {
+        hook_event_name: "PreToolUse";
+        tool_name: string;
+        tool_input: Record<string, unknown>;
+        tool_use_id: string;
+      }
+    | {
+        hook_event_name: "PostToolUse";
+        tool_name: string;
+        tool_input: Record<string, unknown>;
+        tool_use_id: string;
+        tool_response: unknown;
+      }
+    | { hook_event_name: "UserPromptSubmit"; prompt: string }
+    | { hook_event_name: "Stop"; stop_hook_active: boolean }
+    | { hook_event_name: "SubagentStop"; stop_hook_active: boolean }
+    | { hook_event_name: "PreCompact"; trigger: "manual" | "auto"; custom_instructions: string }
+    | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
+    | { hook_event_name: "SessionEnd"; reason: "clear" | "logout" | "prompt_input_exit" | "other" }
+    | { hook_event_name: "Notification"; message: string }
+  );
+
+export type HookInputOf<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
+
+/**
+ * A hook's answer, as Claude Code defines its JSON output. A command hook prints it on stdout (exit 0); a
+ * library callback returns it. Every field is optional: `{}` (or no output) changes nothing.
+ */
+export interface HookAnswer {
+  /** false stops the agent after this hook (the run ends; `stopReason` is shown to the user). */
+  continue?: boolean;
+  stopReason?: string;
+  /** Do not show this hook's stdout, even in verbose mode. */
+  suppressOutput?: boolean;
+  /** A notice for the user. */
+  systemMessage?: string;
+  /**
+   * "block": PreToolUse denies the call (`reason` to the model); PostToolUse sends `reason` to the model;
+   * UserPromptSubmit refuses the prompt (`reason` to the user); Stop/SubagentStop keep the agent going with
+   * `reason` as its next instruction. "approve" (PreToolUse, older form) allows the call.
+   */
+  decision?: "block" | "approve";
+  reason?: string;
+  hookSpecificOutput?: {
+    hookEventName?: string;
+    /** PreToolUse: allow skips the permission question, deny is final (also in bypass mode), ask asks. */
+    permissionDecision?: "allow" | "deny" | "ask";
+    permissionDecisionReason?: string;
+    /** PreToolUse: the input the tool runs with instead (checked against its schema again). */
+    updatedInput?: Record<string, unknown>;
+    /** UserPromptSubmit, SessionStart, PostToolUse: text added to what the model reads. */
+    additionalContext?: string;
+  };
+}
+
+/**
+ * A hook as the library takes it: called with the event's input, returns an answer (or nothing). A throw is
+ * a non-blocking error shown to the user; a hook never crashes the agent. `signal` aborts at its timeout.
+ */
+export type HookCallback<E extends HookEventName = HookEventName> = (
+  input: HookInputOf<E>,
+  context: { signal: AbortSignal },
+) => HookAnswer | undefined | Promise<HookAnswer | undefined>;
+
+/** Typed callbacks per event, for embedders (`CodingAgentOptions.hooks`); they run beside the settings' hooks. */
+export type HookCallbacks = {
+  [E in HookEventName]?: Array<{ matcher?: string; callback: HookCallback<E>; timeoutMs?: number }>;
+};

@@ -1,0 +1,63 @@
+import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
+import { validateInput } from "../loop/validate-input.js";
+import type { HookRunner } from "./create-hook-runner.js";
+
+export interface HookedCanUseToolOptions {
+  runner: HookRunner;
+  /** The permission checker that decides when no hook does. */
+  next: CanUseTool;
+  /**
+   * Asks the user when a hook answers "ask" (whatever the rules say); without it such a call is denied, as
+   * print mode denies every question.
+   */
+  ask?: (toolName: string, input: Record<string, unknown>, reason: string) => Promise<boolean>;
+  /** Called when a hook answers `continue: false` (the run is to stop after this call). */
+  onStop?: (reason: string) => void;
+}
+
+/**
+ * PreToolUse, between the tool's `check` and the permission checker: a deny (exit 2, `permissionDecision:
+ * "deny"`, `decision: "block"`) is final — also in bypassPermissions mode, since the checker is never asked;
+ * "allow" skips the checker; "ask" asks the user whatever the rules say; `updatedInput` replaces the input,
+ * checked against the tool's schema again (a bad rewrite is the call's error) and handed on to the checker.
+ */
+export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
+  const { runner, next } = options;
+  return async (tool, input, context): Promise<PermissionDecision> => {
+    if (!runner.has("PreToolUse", tool.name)) return next(tool, input, context);
+    const result = await runner.run(
+      "PreToolUse",
+      { tool_name: tool.name, tool_input: input, tool_use_id: context.toolUseId },
+      { signal: context.signal },
+    );
+    if (result.stop !== undefined) options.onStop?.(result.stop);
+    if (result.blocked !== undefined) {
+      return { behavior: "deny", message: `Blocked by a PreToolUse hook: ${result.blocked}` };
+    }
+    let current = input;
+    if (result.updatedInput) {
+      const invalid = validateInput(tool, result.updatedInput);
+      if (invalid) {
+        return {
+          behavior: "deny",
+          message: `A PreToolUse hook rewrote the input into one that is not valid: ${invalid}`,
+        };
+      }
+      current = result.updatedInput;
+    }
+    if (result.permission === "allow") return { behavior: "allow", input: current };
+    if (result.permission === "ask") {
+      const reason = result.permissionReason || "a PreToolUse hook asks for your approval";
+      if (!options.ask)
+        return { behavior: "deny", message: `Not run: ${reason} (no one to ask in this mode).` };
+      const yes = await options.ask(tool.name, current, reason);
+      return yes
+        ? { behavior: "allow", input: current }
+        : { behavior: "deny", message: "The user denied this call." };
+    }
+    const decision = await next(tool, current, context);
+    if (decision.behavior === "allow" && current !== input && !decision.input)
+      return { behavior: "allow", input: current };
+    return decision;
+  };
+}

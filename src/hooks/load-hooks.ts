@@ -1,0 +1,168 @@
+import { readFile, realpath } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
+import { HOOK_EVENTS, type HookEventName } from "./hook-event.js";
+
+/** Claude Code's default: a command hook that runs longer than this is killed. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/** One `type: "command"` hook from a settings file. */
+export interface CommandHook {
+  event: HookEventName;
+  /** As written; empty matches every tool (see `matchesTool`). */
+  matcher: string;
+  command: string;
+  timeoutMs: number;
+  /** The settings file it comes from. */
+  source: string;
+}
+
+/** A project settings file whose hooks wait for the user's approval. */
+export interface UnapprovedHooksFile {
+  file: string;
+  /** The fingerprint to approve (see `approveHooksFile`). */
+  sha256: string;
+  hooks: CommandHook[];
+}
+
+export interface LoadedHooks {
+  /** The hooks that run: the user's, and those of approved project files. */
+  hooks: CommandHook[];
+  /** Project files with hooks not (or no longer) approved: their hooks do not run. */
+  unapproved: UnapprovedHooksFile[];
+  /** Entries that cannot be used, each naming its file; the rest of the file still counts. */
+  warnings: string[];
+}
+
+export interface LoadHooksOptions {
+  cwd: string;
+  home?: string;
+  /**
+   * Whether the user trusts the project folder (see the permissions' trust store). `false`: no project file's
+   * hooks run, approved or not; they are all listed in `unapproved`. Default: approval alone decides.
+   */
+  trusted?: boolean;
+}
+
+/**
+ * Reads `hooks` from every settings file, in Claude Code's format: the user's (`~/.mitsu/settings.json`,
+ * `~/.claude/settings.json`) always run; the project's (`.mitsu/` and `.claude/`, `settings.json` and
+ * `settings.local.json`) arrive with a cloned repository, so they run only once the user approved that file's
+ * hooks as they are now. A file that is missing or not JSON adds no hooks (the latter a warning).
+ */
+export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks> {
+  const home = resolve(options.home ?? homedir());
+  const cwd = resolve(options.cwd);
+  const user = [join(home, ".mitsu", "settings.json"), join(home, ".claude", "settings.json")];
+  const project = [".mitsu", ".claude"].flatMap((dir) => [
+    join(cwd, dir, "settings.json"),
+    join(cwd, dir, "settings.local.json"),
+  ]);
+  const result: LoadedHooks = { hooks: [], unapproved: [], warnings: [] };
+  const seen = new Set<string>();
+  for (const [file, fromProject] of [
+    ...user.map((f) => [f, false] as const),
+    ...project.map((f) => [f, true] as const),
+  ]) {
+    const real = await realpath(file).catch(() => undefined);
+    // A project inside the home folder may name the same file twice (~/.mitsu/settings.json); read it once.
+    if (!real || seen.has(real)) continue;
+    seen.add(real);
+    let raw: unknown;
+    try {
+      const value = JSON.parse((await readFile(real, "utf8")).replace(/^\uFEFF/, "")) as unknown;
+      if (value === null || typeof value !== "object") continue;
+      raw = (value as { hooks?: unknown }).hooks;
+    } catch (error) {
+      result.warnings.push(`${file}: cannot read its hooks: ${(error as Error).message}`);
+      continue;
+    }
+    if (raw === undefined) continue;
+    const hooks = parseHooks(raw, file, result.warnings);
+    if (hooks.length === 0) continue;
+    const isProjectFile = fromProject && !user.includes(file);
+    if (!isProjectFile) {
+      result.hooks.push(...hooks);
+      continue;
+    }
+    const sha256 = hooksFingerprint(raw);
+    if (options.trusted !== false && (await isHooksFileApproved(home, real, sha256)))
+      result.hooks.push(...hooks);
+    else result.unapproved.push({ file: real, sha256, hooks });
+  }
+  return result;
+}
+
+/** The command hooks of one file's `hooks` value; what cannot be used is a warning naming the file. */
+export function parseHooks(raw: unknown, file: string, warnings: string[]): CommandHook[] {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    warnings.push(`${file}: "hooks" is not an object; ignored`);
+    return [];
+  }
+  const hooks: CommandHook[] = [];
+  for (const [event, groups] of Object.entries(raw as Record<string, unknown>)) {
+    if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
+      warnings.push(`${file}: unknown hook event "${event}"; ignored`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      warnings.push(`${file}: hooks.${event} is not a list; ignored`);
+      continue;
+    }
+    for (const group of groups as unknown[]) {
+      const g = (group ?? {}) as { matcher?: unknown; hooks?: unknown };
+      const matcher = typeof g.matcher === "string" ? g.matcher : "";
+      if (matcher && compileMatcher(matcher) === undefined) {
+        warnings.push(`${file}: hooks.${event} matcher "${matcher}" is not a valid pattern; ignored`);
+        continue;
+      }
+      if (!Array.isArray(g.hooks)) {
+        warnings.push(`${file}: a hooks.${event} entry has no "hooks" list; ignored`);
+        continue;
+      }
+      for (const hook of g.hooks as unknown[]) {
+        const h = (hook ?? {}) as { type?: unknown; command?: unknown; timeout?: unknown };
+        if (h.type !== "command") {
+          warnings.push(
+            `${file}: hooks.${event}: only type "command" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
+          );
+          continue;
+        }
+        if (typeof h.command !== "string" || h.command.trim() === "") {
+          warnings.push(`${file}: hooks.${event}: a command hook without a command; ignored`);
+          continue;
+        }
+        const seconds = typeof h.timeout === "number" && h.timeout > 0 ? h.timeout : undefined;
+        hooks.push({
+          event: event as HookEventName,
+          matcher,
+          command: h.command,
+          timeoutMs:
+            seconds !== undefined ? Math.min(seconds * 1000, 2_147_000_000) : DEFAULT_HOOK_TIMEOUT_MS,
+          source: file,
+        });
+      }
+    }
+  }
+  return hooks;
+}
+
+/**
+ * The matcher as Claude Code reads it: empty or `*` matches every tool; a plain name (letters, digits, `_`,
+ * `|` between names) matches those names exactly; anything else is a regular expression over the whole name
+ * (`Edit|Write`, `mcp__memory__.*`). Undefined when it is not a valid expression.
+ */
+export function compileMatcher(matcher: string): ((toolName: string) => boolean) | undefined {
+  if (matcher === "" || matcher === "*") return () => true;
+  if (/^[A-Za-z0-9_|]+$/.test(matcher)) {
+    const names = new Set(matcher.split("|"));
+    return (name) => names.has(name);
+  }
+  try {
+    const pattern = new RegExp(`^(?:${matcher})$`);
+    return (name) => pattern.test(name);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,156 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import type { Simulator } from "../../src/simulator/index.js";
+import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
+
+const BIN = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const bash = (command: string) => ({
+  content: [{ type: "tool_use" as const, name: "Bash", input: { command } }],
+});
+const hook = (event: string, command: string, matcher?: string) => ({
+  hooks: { [event]: [{ ...(matcher ? { matcher } : {}), hooks: [{ type: "command", command }] }] },
+});
+
+function writeSettings(folder: string, settings: unknown): string {
+  mkdirSync(folder, { recursive: true });
+  const file = join(folder, "settings.json");
+  writeFileSync(file, JSON.stringify(settings));
+  return file;
+}
+
+/** Runs the built `mitsu` (dist/cli/bin.js) as a user would, to its end. */
+function runBin(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on("data", (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe("hooks through the real mitsu command", () => {
+  it("print mode: a user hook blocks Bash in bypass mode (stderr to the model); an unapproved project hook is skipped and named", async () => {
+    const s = await simulatorEnv({ script: [bash("touch made.txt"), text("Blocked, fine.")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    writeSettings(join(home, ".mitsu"), hook("PreToolUse", "echo 'use the Write tool' >&2; exit 2", "Bash"));
+    writeSettings(join(cwd, ".claude"), hook("UserPromptSubmit", "touch project-hook-ran"));
+    const env = { PATH: process.env.PATH, HOME: home, ...s.env };
+    const run = await runBin(["-p", "--permission-mode", "bypassPermissions", "make a file"], cwd, env);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "project-hook-ran"))).toBe(false);
+    expect(run.stderr).toContain("hooks not run");
+    expect(run.stderr).toContain("touch project-hook-ran");
+    expect(run.stderr).toContain(join(".claude", "settings.json"));
+    expect(JSON.stringify(s.sim.requests[1]?.body.messages.at(-1))).toContain("use the Write tool");
+  });
+
+  it("print mode: a UserPromptSubmit exit 2 stops the prompt before any request; its stderr is shown", async () => {
+    const s = await simulatorEnv({ script: [text("never")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    writeSettings(join(home, ".claude"), hook("UserPromptSubmit", "echo 'no secrets please' >&2; exit 2"));
+    const run = await runBin(["-p", "my key is sk-123"], cwd, {
+      PATH: process.env.PATH,
+      HOME: home,
+      ...s.env,
+    });
+    expect(s.sim.requests).toHaveLength(0);
+    expect(run.stderr).toContain("no secrets please");
+  });
+});
+
+class FakeTty extends PassThrough {
+  isTTY = true;
+}
+class Screen extends Writable {
+  text = "";
+  isTTY = true;
+  columns = 200;
+  private waiters: Array<() => void> = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+    for (const wake of this.waiters.splice(0)) wake();
+    done();
+  }
+  async waitFor(needle: string): Promise<void> {
+    while (!this.text.includes(needle)) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`)),
+          8000,
+        );
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+}
+
+describe("hooks at the terminal", () => {
+  it("the trust question lists a project file's hooks; yes trusts the folder, runs them and is remembered; /hooks lists them", async () => {
+    const s = await simulatorEnv({ script: [text("First."), text("Second.")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const file = writeSettings(join(cwd, ".mitsu"), hook("UserPromptSubmit", "echo 'from the project hook'"));
+    const start = () => {
+      const keyboard = new FakeTty();
+      const screen = new Screen();
+      const exit = main([], {
+        stdin: keyboard,
+        stdout: screen,
+        stderr: new Screen(),
+        cwd,
+        home,
+        env: { PATH: process.env.PATH, ...s.env },
+      });
+      return { screen, exit, type: (line: string) => keyboard.write(`${line}\r`) };
+    };
+    const first = start();
+    await first.screen.waitFor("Do you trust the files in this folder?");
+    expect(first.screen.text).toContain(`hooks UserPromptSubmit "echo 'from the project hook'"`);
+    first.type("y");
+    await first.screen.waitFor("> ");
+    first.type("/hooks");
+    await first.screen.waitFor("timeout 60 s");
+    expect(first.screen.text).toContain(file);
+    first.type("hello");
+    await first.screen.waitFor("First.");
+    expect(JSON.stringify(s.sim.requests[0]?.body.messages)).toContain("from the project hook");
+    first.type("/exit");
+    expect(await first.exit).toBe(0);
+    expect(readFileSync(join(home, ".mitsu", "approved-hooks.json"), "utf8")).toContain(file);
+
+    // Approved once: the next start asks nothing and the hook runs.
+    const second = start();
+    await second.screen.waitFor("> ");
+    second.type("again");
+    await second.screen.waitFor("Second.");
+    expect(second.screen.text).not.toContain("Run these hooks");
+    expect(second.screen.text).not.toContain("Do you trust");
+    expect(JSON.stringify(s.sim.requests[1]?.body.messages)).toContain("from the project hook");
+    second.type("/exit");
+    expect(await second.exit).toBe(0);
+  });
+});
