@@ -29,6 +29,9 @@ export function errorHint(
   if (error.type === "permission_error" || status === 403) {
     return `The key may not use this model: check ${env ? env.key : entry} and the model name.`;
   }
+  if (error.type === "network_error" && error.message.includes("(idle timeout)")) {
+    return `The server stopped sending: a slow model may need a longer idleTimeoutMs in ${entry}.`;
+  }
   if (error.type === "network_error") {
     return `Is the server reachable? Check ${env ? `${env.baseURL} (if set)` : `baseURL in ${entry}`} and the network.`;
   }

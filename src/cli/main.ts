@@ -208,10 +208,17 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .allowUnknownOption()
     .allowExcessArguments()
-    .action(async () => {
-      // The demo is a script of its own (also `npm run demo`); it reads its options from process.argv.
-      await import("./demo.js");
-      exitCode = typeof process.exitCode === "number" ? process.exitCode : 0;
+    .action(async (_options: unknown, command: Command) => {
+      // The demo is a script of its own (also `npm run demo`), run as a child so that it may drive `main`
+      // without the two modules importing each other.
+      const { spawn } = await import("node:child_process");
+      const { fileURLToPath } = await import("node:url");
+      const script = fileURLToPath(new URL("./demo.js", import.meta.url));
+      const child = spawn(process.execPath, [script, ...command.args], { stdio: "inherit" });
+      exitCode = await new Promise<number>((done) => {
+        child.on("error", () => done(1));
+        child.on("close", (code, signal) => done(code ?? (signal ? 130 : 1)));
+      });
     });
 
   program

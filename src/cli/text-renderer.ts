@@ -285,6 +285,13 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           ),
         );
         break;
+      case "stream-stalled":
+        notice(
+          style.dim(
+            `… no data from the provider for ${formatDelay(event.silentMs)}; waiting (gives up at ${formatDelay(event.timeoutMs)})\n`,
+          ),
+        );
+        break;
       case "warning":
         notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
         break;

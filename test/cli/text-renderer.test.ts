@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { errorHint } from "../../src/cli/error-hint.js";
 import { createStyle } from "../../src/cli/style.js";
 import { createTextRenderer, formatDelay, renderResult } from "../../src/cli/text-renderer.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
@@ -112,6 +113,25 @@ describe("the text renderer", () => {
     expect(out).toBe("partial\n");
     expect(notices).toBe(
       "↻ overloaded; retrying in 2 s (attempt 1)\n✖ invalid x-api-key\n  Check the key.\n",
+    );
+  });
+
+  it("says that it is waiting while the provider sends nothing (stream-stalled), on the notice writer", () => {
+    const { out, notices } = render([
+      { type: "stream-stalled", turn: 1, agentPath: [], silentMs: 15_000, timeoutMs: 90_000 },
+    ] as AgentEvent[]);
+    expect(out).toBe("");
+    expect(notices).toBe("… no data from the provider for 15 s; waiting (gives up at 90 s)\n");
+  });
+
+  it("an idle timeout gets a hint about slow servers, not about reachability", () => {
+    const idle = {
+      type: "network_error",
+      message: "The provider sent nothing for 90 s (idle timeout); the connection was dropped",
+    };
+    expect(errorHint(idle, "anthropic")).toMatch(/stopped sending.*idleTimeoutMs/);
+    expect(errorHint({ type: "network_error", message: "fetch failed (ECONNREFUSED)" }, "anthropic")).toMatch(
+      /reachable/,
     );
   });
 
