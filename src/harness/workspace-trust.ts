@@ -31,8 +31,8 @@ export interface WorkspaceTrust {
 
 /**
  * Reads the settings and skills of a workspace with what the project's own files grant (allow rules,
- * `defaultMode`, `additionalDirectories`, the sandbox's auto-allow and network, skills' `allowed-tools`, hooks) counted only when the user trusts the
- * folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
+ * `defaultMode`, `additionalDirectories`, the sandbox's auto-allow and network, skills' `allowed-tools`,
+ * hooks) counted only when the user trusts the folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
  * something. Otherwise the grants are ignored and one notice names them and how to trust the folder; deny
  * and ask rules always apply, since they only restrict.
  */
