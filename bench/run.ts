@@ -1,4 +1,5 @@
 /** `npm run bench`: every benchmark, one after the other (pass --quick for a short run). */
 await import("./stream-assembly/run.js");
 await import("./cache-prefix/run.js");
+await import("./compaction/run.js");
 await import("./subagents/run.js");

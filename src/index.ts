@@ -6,6 +6,7 @@
  * (`createCodingAgent`). `mitsu/simulator`, `mitsu/stream` and `mitsu/testing` are subpath exports.
  */
 export * from "./agents/index.js";
+export * from "./compaction/index.js";
 export * from "./context/index.js";
 export * from "./harness/index.js";
 export * from "./hooks/index.js";
@@ -53,6 +54,7 @@ export {
   type ModelAlias,
   SMALL_MODELS,
 } from "./providers/model-catalog.js";
+export { catalogPrice, MODEL_PRICES, type ModelPrice, usageCost } from "./providers/model-prices.js";
 export {
   helperModel,
   type ModelEntry,

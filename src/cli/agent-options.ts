@@ -23,11 +23,13 @@ export function agentOptionsFor(
     cacheTtl: options.cacheTtl,
     ...(options.sandbox ? { sandbox: true } : {}),
     maxTurns: options.maxTurns,
+    ...(options.thinkingBudget !== undefined ? { thinkingBudget: options.thinkingBudget } : {}),
     verboseHooks: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),
       continue: options.continueSession,
+      ...(options.forkSession ? { fork: true } : {}),
       log: !options.noSessionLog,
     },
     ...extra,

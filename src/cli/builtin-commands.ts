@@ -1,8 +1,9 @@
 import { formatAgentsReport } from "../agents/index.js";
 import type { CodingAgent } from "../harness/index.js";
-import type { Usage } from "../messages/index.js";
 import { formatSlashHelp } from "../skills/index.js";
+import { compactionNotice } from "./compaction-notice.js";
 import { formatHooks } from "./hooks-command.js";
+import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
@@ -13,20 +14,28 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
     "clear",
     "clear the screen and start a new conversation (and session log); permissions allowed always stay",
   ],
-  ["cost", "tokens used so far in this session"],
+  [
+    "compact",
+    "summarise the conversation so far to free the context window; /compact <focus> says what to keep",
+  ],
+  ["context", "how full the context window is, and what each part of the next request weighs"],
+  ["cost", "what this session has cost: tokens and dollars, per call and per sub-agent"],
   ["exit", "leave mitsu (also Ctrl-D, or Ctrl-C twice at an empty prompt)"],
   ["help", "this list"],
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
+  ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
+  ["resume", "pick one of this folder's sessions and continue it"],
+  ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 
 export interface BuiltinContext {
   agent: CodingAgent;
   style: Style;
   write: (text: string) => void;
-  /** Usage summed over every run of this process. */
-  usage: () => Usage;
   /** Starts a new transcript and session log. */
   clear: () => Promise<void>;
+  /** The signal that Ctrl-C aborts while a built-in waits on the model. */
+  signal?: AbortSignal;
   /** Clears the terminal (absent when the output is not a terminal). */
   clearScreen?: () => void;
 }
@@ -38,6 +47,7 @@ export interface BuiltinContext {
 export async function runBuiltinCommand(
   name: string,
   context: BuiltinContext,
+  args = "",
 ): Promise<"exit" | "done" | undefined> {
   const { style, write } = context;
   switch (name) {
@@ -59,13 +69,26 @@ export async function runBuiltinCommand(
       context.clearScreen?.();
       write(style.dim("(a new conversation)\n"));
       return "done";
-    case "cost": {
-      const u = context.usage();
-      write(
-        `tokens so far: ${u.input_tokens} in, ${u.output_tokens} out, ${u.cache_read_input_tokens} cache read, ${u.cache_creation_input_tokens} cache write\n`,
-      );
+    case "compact": {
+      if (context.agent.history.length < 2) {
+        write(style.dim("(nothing to compact yet)\n"));
+        return "done";
+      }
+      write(style.dim("compacting…\n"));
+      try {
+        const done = await context.agent.compact(args, context.signal ? { signal: context.signal } : {});
+        write(style.dim(`⟲ ${compactionNotice({ ...done, after: done.messages.length })}\n`));
+      } catch (error) {
+        write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+      }
       return "done";
     }
+    case "cost":
+      write(`${costReport(context.agent)}\n`);
+      return "done";
+    case "context":
+      write(`${contextReport(context.agent)}\n`);
+      return "done";
     default:
       return undefined;
   }

@@ -1,6 +1,7 @@
 import type { CodingAgent } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { Usage } from "../messages/index.js";
+import { usageCost } from "../providers/model-prices.js";
 
 /** Claude Code's `result.subtype` for how a run ended. */
 function subtypeOf(result: AgentResult): string {
@@ -24,10 +25,14 @@ export interface RunTiming {
 /**
  * `--output-format json` / `stream-json` in Claude Code's documented shapes, so that scripts written for it
  * read mitsu unchanged: a `system`/`init` line, then `assistant` and `user` messages as the Messages API gives
- * them (each with `session_id` and `parent_tool_use_id`), then one `result` object. `total_cost_usd` is null:
- * mitsu's catalog carries no prices yet, and a made-up 0 would be a lie a budget script believes.
+ * them (each with `session_id` and `parent_tool_use_id`), then one `result` object. `total_cost_usd` is the
+ * run's cost from the catalog's (or models.json's) price, cache reads and writes at their rates; null when the
+ * model's price is unknown: a made-up 0 would be a lie a budget script believes.
  */
-export function createClaudeOutput(agent: CodingAgent, options: { cwd: string; permissionMode: string }) {
+export function createClaudeOutput(
+  agent: CodingAgent,
+  options: { cwd: string; permissionMode: string; cacheTtl?: "5m" | "1h" },
+) {
   const sessionId = () => agent.sessionId ?? null;
   let timing: RunTiming = { startedAt: Date.now(), apiMs: 0, turns: 0, deniedBefore: 0 };
   let turnStartedAt: number | undefined;
@@ -108,7 +113,7 @@ export function createClaudeOutput(agent: CodingAgent, options: { cwd: string; p
         result: finalText(result),
         stop_reason: result.reason,
         session_id: sessionId(),
-        total_cost_usd: null,
+        total_cost_usd: agent.price ? usageCost(result.usage, agent.price, options.cacheTtl ?? "5m") : null,
         usage: usageOf(result.usage),
         permission_denials: agent.permissionDenials.slice(timing.deniedBefore),
         ...(result.error ? { error: result.error } : {}),

@@ -25,8 +25,17 @@ export interface CliOptions {
   /** Prompt-cache lifetime of the breakpoints (Anthropic): 5 minutes (default) or 1 hour. */
   cacheTtl: "5m" | "1h";
   continueSession: boolean;
+  /** `-r <id or file>`; `-r` alone sets `pickSession` instead. */
   resume: string | undefined;
+  /** `-r` with no argument: list this folder's sessions and continue the one the user picks. */
+  pickSession?: boolean;
+  /** `--fork-session`: continue the resumed session in a new file, leaving the old one untouched. */
+  forkSession?: boolean;
   noSessionLog: boolean;
+  /** `--thinking [budget]`: extended thinking with this budget (tokens). */
+  thinkingBudget?: number;
+  /** `--hide-thinking`: show a one-line marker instead of the thinking text. */
+  hideThinking?: boolean;
   verbose: boolean;
   /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
   sandbox: boolean;
@@ -35,6 +44,8 @@ export interface CliOptions {
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const INPUT_FORMATS = ["text", "stream-json"] as const;
+/** The thinking budget of `--thinking` and `/thinking` without a number. */
+export const DEFAULT_THINKING_BUDGET = 8000;
 
 /**
  * The shape of a permission rule as written after `--allowedTools`: a tool name (capitalised, as every tool's is,

@@ -1,8 +1,10 @@
+import type { CompactionPreview } from "../compaction/index.js";
 import { sizeBreakdown } from "../context/index.js";
-import { createCodingAgent } from "../harness/index.js";
+import { type CodingAgent, createCodingAgent } from "../harness/index.js";
+import type { Message } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { PrintIo } from "./print-mode.js";
-import { stripControls, terminalJson } from "./terminal-text.js";
+import { showControls, stripControls, terminalJson } from "./terminal-text.js";
 
 export interface InspectOptions {
   prompt: string;
@@ -12,6 +14,11 @@ export interface InspectOptions {
   toolProtocol: "native" | "xml";
   json: boolean;
   addDirs: string[];
+  /** Show the summarisation request of `/compact [focus]` (a string: the focus) and the history after it. */
+  compact?: string | true;
+  /** The session to look at (`-r file`), or the newest of this folder (`-c`). */
+  resume?: string;
+  continueSession?: boolean;
   /** Show this sub-agent type's first request for the prompt as its task, instead of the main agent's. */
   agent?: string;
 }
@@ -38,8 +45,16 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     toolProtocol: options.toolProtocol,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`),
-    session: { log: false },
+    session: {
+      log: false,
+      ...(options.resume ? { resume: options.resume } : {}),
+      ...(options.continueSession ? { continue: true } : {}),
+    },
   });
+  if (options.compact !== undefined) {
+    const focus = typeof options.compact === "string" ? options.compact : undefined;
+    return await inspectCompaction(agent, focus, options.json, io);
+  }
   const expansion = agent.expandSlash(options.prompt);
   if (expansion.kind === "unknown") {
     io.stderr.write(`mitsu: unknown command /${expansion.name}\n`);
@@ -77,6 +92,65 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
   io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
   io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
   return 0;
+}
+
+/**
+ * `mitsu inspect --compact [focus] -c`: the summarisation request `/compact` would send for the session (the
+ * cached transcript as it was, plus the instruction), and the history that would follow: which messages the
+ * summary replaces and which stay verbatim. Sends nothing.
+ */
+async function inspectCompaction(
+  agent: CodingAgent,
+  focus: string | undefined,
+  json: boolean,
+  io: PrintIo,
+): Promise<number> {
+  let preview: CompactionPreview;
+  try {
+    preview = agent.previewCompaction(focus);
+  } catch (error) {
+    await agent.close();
+    io.stderr.write(
+      `mitsu: ${stripControls((error as Error).message)} (inspect --compact looks at a session: add -c or -r <file>)\n`,
+    );
+    return 1;
+  }
+  await agent.close();
+  const encoded = agent.provider.encode(preview.request);
+  if (json) {
+    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(`POST ${encoded.url}\n`);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
+  }
+  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
+  io.stdout.write(`${sizeBreakdown(preview.request).text}\n\n`);
+  const { limit } = agent.contextWindow();
+  const n = (value: number) => value.toLocaleString("en-US");
+  io.stdout.write(
+    `context now: ~${n(preview.tokensBefore)} of ${n(limit)} tokens; automatic compaction at ${agent.compactionThreshold === undefined ? "(off)" : `~${n(agent.compactionThreshold)}`}\n`,
+  );
+  io.stdout.write(
+    `history after compaction: the summary replaces messages[0..${preview.removed - 1}] (${preview.removed} messages); ${preview.kept.length} stay verbatim:\n`,
+  );
+  io.stdout.write("  [summary]  user  (written by the model from the request above)\n");
+  for (const [i, message] of preview.kept.entries()) {
+    io.stdout.write(`  messages[${preview.removed + i}]  ${message.role}  ${describe(message)}\n`);
+  }
+  return 0;
+}
+
+/** One line about a message: its first text, or the tool calls and results it holds. */
+function describe(message: Message): string {
+  const parts = message.content.map((block) => {
+    if (block.type === "text") return JSON.stringify(block.text.slice(0, 60));
+    if (block.type === "tool_use") return `tool_use ${block.name}`;
+    if (block.type === "tool_result") return "tool_result";
+    return block.type;
+  });
+  return showControls(parts.join(", "));
 }
 
 /** `--provider openai-chat` with `--model anthropic:x` or `x` → `openai-chat:x`. */

@@ -1,13 +1,12 @@
 import { createInterface } from "node:readline/promises";
-import { type CodingAgent, createCodingAgent } from "../harness/index.js";
-import { addUsage, emptyUsage } from "../messages/index.js";
+import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
 import { askTrust } from "./ask-trust.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
-import type { CliOptions } from "./cli-options.js";
+import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { askApproveHooks } from "./hooks-command.js";
@@ -15,6 +14,8 @@ import { createLineInput } from "./line-input.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { resumedRecap } from "./resumed-recap.js";
+import { formatSessionList, pickSession } from "./session-list.js";
+import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
@@ -33,7 +34,8 @@ export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
  * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
  * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
-export async function interactiveMode(options: CliOptions, io: InteractiveIo): Promise<number> {
+export async function interactiveMode(given: CliOptions, io: InteractiveIo): Promise<number> {
+  let options = given;
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const write = (text: string) => {
     io.stdout.write(text);
@@ -68,28 +70,47 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
     });
-    const agent = await createCodingAgent(
-      agentOptionsFor(options, io, {
-        ask: async (request) => {
-          const answer = await permissions.ask(request);
-          // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
-          if (answer === "allow_always" && request.suggestedRules.length > 0) {
-            await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
-              (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
-              (error: Error) => warn(error.message),
-            );
-          }
-          return answer;
-        },
-        askTrust: (question) => askTrust(question, { input, write, style }),
-        onWarning: warn,
-        approveHooks: (file) => askApproveHooks(file, { input, write, style }),
-      }),
-    );
+    const open = (chosen: CliOptions) =>
+      createCodingAgent(
+        agentOptionsFor(chosen, io, {
+          ask: async (request) => {
+            const answer = await permissions.ask(request);
+            // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+            if (answer === "allow_always" && request.suggestedRules.length > 0) {
+              await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+                (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+                (error: Error) => warn(error.message),
+              );
+            }
+            return answer;
+          },
+          askTrust: (question) => askTrust(question, { input, write, style }),
+          onWarning: warn,
+          approveHooks: (file) => askApproveHooks(file, { input, write, style }),
+        }),
+      );
+    /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
+    const pick = async (): Promise<string | undefined> => {
+      const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
+      write(`${formatSessionList(sessions, style)}\n`);
+      if (sessions.length === 0) return undefined;
+      for (;;) {
+        const answer = await input.read("resume which? (number or id; Enter for none) ");
+        if (answer === undefined || answer.trim() === "") return undefined;
+        const chosen = pickSession(sessions, answer);
+        if (chosen) return chosen.path;
+        write(style.red(`no session "${answer.trim()}" in the list\n`));
+      }
+    };
+    let startWith = options;
+    if (options.pickSession) {
+      const path = await pick();
+      startWith = path ? { ...options, resume: path, continueSession: false } : options;
+    }
+    let agent = await open(startWith);
     write(banner(agent, io.cwd, style, agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(agent.history, style));
-    let usage = emptyUsage();
 
     const onSignal = () => {
       stopRun();
@@ -105,13 +126,81 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         first = undefined;
         if (line === undefined || io.signal?.aborted) break;
         emptyInterrupts = 0;
+        // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
+        run = new AbortController();
+        const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (modelSwitch) {
+          const spec = modelSwitch[1];
+          if (!spec) {
+            write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+            continue;
+          }
+          // The conversation goes on with the other model: the same session file, its history and system.
+          const path = agent.sessionPath;
+          const thinkingBefore = agent.thinkingBudget;
+          const chosen = { ...options, model: spec, continueSession: false, pickSession: false };
+          await agent.close();
+          try {
+            agent = await open(path ? { ...chosen, resume: path } : chosen);
+            agent.setThinking(thinkingBefore);
+            options = chosen;
+            write(
+              style.dim(
+                `now ${agent.provider.api}:${agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+            agent = await open(
+              path ? { ...options, resume: path, continueSession: false, pickSession: false } : options,
+            );
+          }
+          continue;
+        }
+        const thinkingSwitch = /^\/thinking(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (thinkingSwitch) {
+          const arg = thinkingSwitch[1];
+          const budget =
+            arg === "off"
+              ? undefined
+              : arg === undefined
+                ? agent.thinkingBudget === undefined
+                  ? DEFAULT_THINKING_BUDGET
+                  : undefined
+                : Number(arg);
+          try {
+            agent.setThinking(budget);
+            write(
+              style.dim(
+                budget === undefined
+                  ? "thinking off\n"
+                  : `thinking on, budget ${budget} tokens (on models that have it); the cached messages are read again from the next request\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+          }
+          continue;
+        }
+        if (/^\/resume\s*$/.test(line.trim())) {
+          const path = await pick();
+          if (path) {
+            const next = await open({ ...options, resume: path, continueSession: false, pickSession: false });
+            await agent.close();
+            agent = next;
+            write(banner(agent, io.cwd, style, agent.history.length));
+          }
+          continue;
+        }
         const text = await promptText(line, {
           agent,
           style,
           write,
-          usage: () => usage,
           clear: () => agent.clear(),
+          signal: run.signal,
           ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
+        }).finally(() => {
+          run = undefined;
         });
         if (text === "exit") break;
         if (text === undefined) continue;
@@ -126,7 +215,14 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
           write(style.red(`${stripControls(prepared.error)}\n`));
           continue;
         }
-        const render = renderer(agent, style, output, io.stdout, options.verbose);
+        const render = renderer(
+          agent,
+          style,
+          output,
+          io.stdout,
+          options.verbose,
+          options.hideThinking === true,
+        );
         const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         const result = await drain(
@@ -138,7 +234,6 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         ).finally(() => {
           run = undefined;
         });
-        usage = addUsage(usage, result.usage);
         const shells = runningShellsLine(
           agent.shells.running(),
           style,
@@ -148,6 +243,7 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
         if (!output.atLineStart) write("\n");
         write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
+        write(`${style.dim(sessionStatus(agent))}\n`);
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
@@ -173,7 +269,7 @@ async function promptText(
   if (text === "") return undefined;
   const slash = parseSlash(text);
   if (!slash) return { text };
-  const builtin = await runBuiltinCommand(slash.name, context);
+  const builtin = await runBuiltinCommand(slash.name, context, slash.args);
   if (builtin === "exit") return "exit";
   if (builtin === "done") return undefined;
   const target = findSlashTarget(slash.name, context.agent.skills);
@@ -199,10 +295,12 @@ function renderer(
   output: HeldOutput,
   stdout: InteractiveIo["stdout"],
   verbose: boolean,
+  hideThinking: boolean,
 ) {
   const text = (write: (text: string) => void, liveStatus: boolean) =>
     createTextRenderer({
       write,
+      hideThinking,
       // A running command's last line, kept off a permission question by the held output.
       liveStatus,
       writeStatus: output.status,

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/permission-mode.js";
 import {
   type CliOptions,
+  DEFAULT_THINKING_BUDGET,
   INPUT_FORMATS,
   looksLikeToolRule,
   OUTPUT_FORMATS,
@@ -15,6 +16,16 @@ function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
   return n;
+}
+
+/** `--thinking` alone or with a budget of at least 1024 tokens. */
+function thinkingOption(value: unknown): { thinkingBudget?: number } {
+  if (value === undefined) return {};
+  if (value === true) return { thinkingBudget: DEFAULT_THINKING_BUDGET };
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1024)
+    throw new InvalidArgumentError("--thinking takes a budget of at least 1024 tokens");
+  return { thinkingBudget: n };
 }
 
 /** A repeatable option's values; no default is declared, so `--help` does not print "(default: [])". */
@@ -100,7 +111,16 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("5m"),
     )
     .option("-c, --continue", "continue the most recent session in this folder")
-    .option("-r, --resume <session>", "continue a session: its id (or first 8 characters) or its .jsonl file")
+    .option(
+      "-r, --resume [session]",
+      "continue a session: its id (or first 8 characters) or its .jsonl file; alone, pick one of this folder's",
+    )
+    .option("--fork-session", "with -r or -c: continue in a new session file, leaving the old one untouched")
+    .option(
+      "--thinking [budget]",
+      `extended thinking where the model has it, with this budget in tokens (default ${DEFAULT_THINKING_BUDGET})`,
+    )
+    .option("--hide-thinking", "show a one-line marker instead of the model's thinking")
     .option("--no-session-log", "do not write the session transcript")
     .option("--verbose", "print token usage after each model call and for the session, and the session file")
     .option(
@@ -131,7 +151,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         appendSystemPrompt: opts.appendSystemPrompt,
         cacheTtl: opts.cacheTtl,
         continueSession: opts.continue === true,
-        resume: opts.resume,
+        resume: typeof opts.resume === "string" ? opts.resume : undefined,
+        pickSession: opts.resume === true,
+        forkSession: opts.forkSession === true,
+        ...thinkingOption(opts.thinking),
+        hideThinking: opts.hideThinking === true,
         noSessionLog: opts.sessionLog === false,
         verbose: opts.verbose === true,
         sandbox: opts.sandbox === true,
@@ -153,7 +177,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   program
     .command("inspect")
     .description("show the exact request mitsu would send for a prompt in this workspace (sends nothing)")
-    .argument("<prompt...>", "the prompt")
+    .argument("[prompt...]", "the prompt (not with --compact)")
     .option("--model <provider:model>", "the model (or mitsu's --model before `inspect`)")
     .option("--provider <api>", "the wire format: anthropic, openai-chat, openai-responses, gemini")
     .option("--max-tokens <n>", "max_tokens", positiveInt)
@@ -168,7 +192,18 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "--agent <name>",
       "show the first request of this sub-agent type (e.g. Explore) for the prompt as its task",
     )
+    .option(
+      "--compact [focus]",
+      "show the summarisation request /compact would send for the session (-c or -r) and the history after it",
+    )
+    .option("-c, --continue", "look at the most recent session in this folder")
+    .option("-r, --resume <session>", "look at this session (an id or a .jsonl file)")
     .action(async (words: string[], opts) => {
+      if (words.length === 0 && opts.compact === undefined) {
+        io.stderr.write("mitsu inspect: give a prompt (or --compact with -c or -r)\n");
+        exitCode = 1;
+        return;
+      }
       const { inspectCommand } = await import("./inspect-command.js");
       exitCode = await inspectCommand(
         {
@@ -180,6 +215,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           toolProtocol: opts.toolProtocol,
           json: opts.json === true,
           addDirs: opts.addDir ?? [],
+          ...(opts.compact !== undefined ? { compact: opts.compact as string | true } : {}),
+          ...(opts.resume ? { resume: opts.resume as string } : {}),
+          continueSession: opts.continue === true,
         },
         io,
       );

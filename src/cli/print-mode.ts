@@ -1,5 +1,5 @@
 import { stripVTControlCharacters } from "node:util";
-import { createCodingAgent } from "../harness/index.js";
+import { createCodingAgent, listProjectSessions } from "../harness/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { findSlashTarget, formatSlashHelp, parseSlash } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
@@ -7,6 +7,7 @@ import { createClaudeOutput } from "./claude-output.js";
 import type { CliOptions } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { preparePrompt } from "./prepare-prompt.js";
+import { formatSessionList } from "./session-list.js";
 import { stoppedShellsNotice } from "./shells-status.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
@@ -39,6 +40,13 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
   const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
   const prompt = options.prompt ?? "";
+  if (options.pickSession) {
+    // Nobody can pick at a pipe: list the sessions, to name one with -r <id>.
+    io.stdout.write(`${formatSessionList(listProjectSessions(io), style)}\n`);
+    if (prompt.trim() === "") return 0;
+    io.stderr.write("mitsu: -r without a session cannot pick one here: give its id, mitsu -r <id> -p …\n");
+    return 1;
+  }
   if (prompt.trim() === "") {
     io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
     return 1;
@@ -88,6 +96,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
         style,
         summarize: (b) => agent.summarize(b),
         usagePerTurn: options.verbose,
+        ...(options.hideThinking ? { hideThinking: true } : {}),
         // A running command's last line under its call, only where it can be redrawn in place.
         liveStatus,
         columns: () => (io.stdout as NodeJS.WriteStream).columns,
@@ -116,7 +125,11 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             : (event: AgentEvent) => {
                 claude.lines(event);
               };
-    const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: agent.permissionMode.mode });
+    const claude = createClaudeOutput(agent, {
+      cwd: io.cwd,
+      permissionMode: agent.permissionMode.mode,
+      cacheTtl: options.cacheTtl,
+    });
     claude.start();
 
     const run = agent.prompt(prepared.prompt, {

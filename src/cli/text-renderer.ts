@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { compactionNotice } from "./compaction-notice.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
@@ -7,6 +8,8 @@ import { renderChecklist, todosOf } from "./todo-checklist.js";
 
 export interface TextRendererOptions {
   write: (text: string) => void;
+  /** Hide the model's thinking (a one-line "✻ thinking…" instead); default: shown, dimmed, as it streams. */
+  hideThinking?: boolean;
   /**
    * Where notices about the run go: retries, warnings, token usage, how it ended (default: `write`). Print mode
    * sends them to stderr, so that `mitsu -p … > answer.txt` keeps only the work and the answer.
@@ -179,16 +182,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "thinking-start":
         newline();
-        out(style.dim("✻ thinking: "));
+        out(style.dim(options.hideThinking ? "✻ thinking…" : "✻ thinking: "));
         break;
       case "thinking-delta": {
         const text = safe(event.id, event.delta);
-        if (text !== "") out(style.dim(text));
+        if (text !== "" && !options.hideThinking) out(style.dim(text));
         break;
       }
       case "thinking-end": {
         const rest = endStream(event.id);
-        if (rest !== "") out(style.dim(rest));
+        if (rest !== "" && !options.hideThinking) out(style.dim(rest));
         newline();
         break;
       }
@@ -294,6 +297,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "warning":
         notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
+        break;
+      case "history-replaced":
+        notice(style.dim(`⟲ ${compactionNotice({ ...event, automatic: true })}\n`));
         break;
       case "agent-end":
         running.clear();

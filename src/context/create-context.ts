@@ -202,6 +202,8 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       // A replaced history (compaction) is a new conversation prefix: nothing before it is history any more.
       previous = undefined;
       lastPrepared = undefined;
+      // The removed messages carried the project instructions and the skills list: they are sent again.
+      reminders.reset();
     }
     const messages = await withReminders(request, info.turn);
     let prepared: ModelRequest = { ...request, messages };

@@ -30,6 +30,9 @@ export function projectInstructionsSource(options: ProjectInstructionsSourceOpti
   };
   return {
     name: "project-instructions",
+    reset() {
+      loaded = undefined;
+    },
     async collect() {
       if (loaded === undefined) return (await load()).text || undefined;
       if (await instructionsChanged(loaded.stamps)) {

@@ -22,6 +22,11 @@ export interface ReminderSource {
    * in `<system-reminder>` tags. A throw is reported as a warning and the source is skipped for that turn.
    */
   collect(state: ReminderState): string | undefined | Promise<string | undefined>;
+  /**
+   * The transcript that carried this source's words was replaced (compaction): forget what was sent, so
+   * the next `collect` speaks again as on the first turn (project instructions are re-sent this way).
+   */
+  reset?(): void;
 }
 
 /** One reminder the engine decided to send. */
@@ -105,6 +110,15 @@ export class ReminderEngine {
 
   get sources(): readonly ReminderSource[] {
     return this.#sources;
+  }
+
+  /**
+   * Forgets what every source sent (the history that carried it was replaced): the next round sends each
+   * source's current text again, unless the kept transcript already holds it word for word.
+   */
+  reset(): void {
+    this.#last.clear();
+    for (const source of this.#sources) source.reset?.();
   }
 
   /** One round: asks every source, in order, and returns the reminders to send now. */

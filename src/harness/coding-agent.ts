@@ -1,13 +1,15 @@
 import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
-import type { Context } from "../context/index.js";
+import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
+import type { Context, SizeBreakdown } from "../context/index.js";
 import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { Journal } from "../loop/journal.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
-import type { ContentBlock, Message, ToolUseBlock } from "../messages/index.js";
+import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/index.js";
 import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
+import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
@@ -24,10 +26,18 @@ export interface SessionOptions {
   resume?: string;
   /** Continue the newest session of this workspace (a warning, and a new session, when there is none). */
   continue?: boolean;
-  /** Write the session log (default true). A resumed session is always appended to. */
+  /**
+   * Write the session log (default true). With `false`, a resumed session is only read (nothing is appended:
+   * `mitsu inspect -r`); otherwise a resumed session is appended to.
+   */
   log?: boolean;
   /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
   dir?: string;
+  /**
+   * With `resume` or `continue`: continue in a new session file holding a copy of the history
+   * (`--fork-session`); the original file is left untouched.
+   */
+  fork?: boolean;
 }
 
 /** Everything `createCodingAgent` needs; only `cwd` is required. */
@@ -83,14 +93,28 @@ export interface CodingAgentOptions {
   session?: SessionOptions;
   /** Model calls per prompt; default 50. */
   maxTurns?: number;
+  /**
+   * Extended thinking: its budget in tokens (Anthropic's `budget_tokens`; the other adapters map it to their
+   * reasoning setting). Off by default. max_tokens is raised above the budget when needed.
+   */
+  thinkingBudget?: number;
   /** max_tokens per call; default the model's output limit, at most 32,000. */
   maxTokens?: number;
   /** More tools, after the built-in ones (and before none: the order is the cache prefix). */
   tools?: Tool<never>[];
   /** Wraps every model and tool call of every run (durable runs, replay); see `Journal`. */
   journal?: Journal;
-  /** The history-replacement step (compaction); see `ReplaceHistory`. */
+  /**
+   * The history-replacement step; see `ReplaceHistory`. Default: the built-in compaction (see `compaction`).
+   * An embedder's own step replaces the automatic compaction; `compact()` still works.
+   */
   replaceHistory?: ReplaceHistory;
+  /**
+   * Compaction: automatic when the next request would pass a threshold of the model's context window, and on
+   * demand (`compact()`). Default on with thresholds sized from the model's limits; `false` turns the
+   * automatic step off (`compact()` still works).
+   */
+  compaction?: CompactionSettings | false;
   /**
    * How deep sub-agents may nest: 1 (default) means a sub-agent cannot start its own; 2 gives sub-agents the
    * Task tool too, and so on.
@@ -131,6 +155,22 @@ export interface ContextWindowUsage {
    * undefined before the first answer of this conversation.
    */
   used: number | undefined;
+}
+
+/** Tokens and their price in US dollars (undefined when the model's price is unknown: a local model). */
+export interface CostFigures {
+  usage: Usage;
+  usd: number | undefined;
+}
+
+/** What the conversation has cost so far; see `CodingAgent.cost`. */
+export interface SessionCost extends CostFigures {
+  /** The top-level agent's last model call: the status line's cache-hit share. */
+  last?: CostFigures;
+  /** Per sub-agent (its `agentPath` joined with "/"), priced at the session model's rate. */
+  subagents: Record<string, CostFigures>;
+  /** Model calls counted (summaries included). */
+  calls: number;
 }
 
 export interface PromptOptions {
@@ -223,6 +263,35 @@ export interface CodingAgent {
   readonly spawn: SubagentSpawner;
   /** How full the context window is, for a status line or for compaction. */
   contextWindow(): ContextWindowUsage;
+  /**
+   * Compacts the conversation now (`/compact [focus]`): the model summarises it, reading the session's cached
+   * prefix; the summary and the newest messages become the history, the session log records a `compaction`
+   * line (the earlier lines stay), and the next request starts a new prefix epoch with the project
+   * instructions and the skills list sent again. Throws when there is nothing to compact or the call fails
+   * (the history is then unchanged). Not while a prompt runs.
+   */
+  compact(focus?: string, options?: { signal?: AbortSignal }): Promise<Compaction>;
+  /** The summarisation request `compact` would send and the history that would follow; sends nothing. */
+  previewCompaction(focus?: string): CompactionPreview;
+  /**
+   * What the session has cost: every model call of this conversation (a resumed file's earlier calls, the
+   * compaction summaries and the sub-agents' calls included), priced from the catalog or models.json, cache
+   * reads and writes at their own rates. It goes on across `clear` (it is what the user pays).
+   */
+  cost(): SessionCost;
+  /**
+   * The next request's three fields and what each part weighs (system blocks, each tool, reminders, each
+   * message), as `mitsu inspect` shows them: `/context`.
+   */
+  contextBreakdown(): SizeBreakdown;
+  /** The model's price, when known. */
+  readonly price: ModelPrice | undefined;
+  /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */
+  readonly thinkingBudget: number | undefined;
+  /** Turns extended thinking on with this budget, or off (`undefined`), from the next prompt on (`/thinking`). */
+  setThinking(budget: number | undefined): void;
+  /** The threshold (tokens) at which the automatic compaction fires; undefined when it is off. */
+  readonly compactionThreshold: number | undefined;
   /**
    * Runs one user message through the loop with the conversation so far; yields its events (a sub-agent's
    * too, tagged with their `agentPath`) and returns its result. The transcript and the log are extended as

@@ -150,7 +150,9 @@ describe("createCodingAgent", () => {
       session: { continue: true },
     });
     expect(again.history.map((m) => m.role)).toEqual(["user", "assistant"]);
-    expect(again.history[0]?.content[0]).toMatchObject({ type: "text", text: "Summary: notes read." });
+    // The summary, with the reminders the replaced messages carried sent again before it (the skills list).
+    expect(again.history[0]?.content.at(-1)).toMatchObject({ type: "text", text: "Summary: notes read." });
+    expect(JSON.stringify(again.history[0]?.content[0])).toContain("Available skills");
     await drain(again.prompt("go on"));
     expect(first.sim.requests[2]?.body.messages).toHaveLength(3);
     await again.close();

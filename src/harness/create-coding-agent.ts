@@ -10,7 +10,14 @@ import {
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
-import { type Context, createContext, prepareProjectDir, todoReminderSource } from "../context/index.js";
+import { createCompactor } from "../compaction/index.js";
+import {
+  type Context,
+  createContext,
+  prepareProjectDir,
+  sizeBreakdown,
+  todoReminderSource,
+} from "../context/index.js";
 import {
   approveHooksFile,
   createHookRunner,
@@ -21,16 +28,25 @@ import {
   withPostToolHooks,
 } from "../hooks/index.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
+import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner } from "../loop/spawn.js";
 import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
-import { addUsage, type ContentBlock, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import {
+  addUsage,
+  type ContentBlock,
+  emptyUsage,
+  type Message,
+  type TextBlock,
+  type Usage,
+} from "../messages/index.js";
 import { createPermissionChecker, type SandboxSettings, sandboxAutoAllows } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
 import { completeText } from "../providers/complete-text.js";
+import { usageCost } from "../providers/model-prices.js";
 import { helperModel, resolveModel } from "../providers/model-registry.js";
 import {
   configuredHeaderNames,
@@ -45,6 +61,7 @@ import {
   findSession,
   latestSession,
   loadSessionToResume,
+  resumeMessages,
   SessionLog,
   type SessionToResume,
 } from "../session/index.js";
@@ -71,8 +88,10 @@ import type {
   CodingAgent,
   CodingAgentOptions,
   ContextWindowUsage,
+  CostFigures,
   PermissionDenial,
   PromptOptions,
+  SessionCost,
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
@@ -422,7 +441,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       system: context.system,
     });
   let history: Message[] = [];
-  if (toResume) {
+  if (toResume && !logging) {
+    // Read only (`mitsu inspect -r`): the transcript, with pending calls answered; nothing written, no lock kept.
+    if (!("heldBy" in toResume.lock)) toResume.lock.release();
+    const { loaded } = toResume;
+    history = resumeMessages(loaded.messages, loaded.header.version >= 2 ? loaded.calls : undefined);
+  } else if (toResume) {
     const resumed = continueSession(toResume);
     log = resumed.log;
     history = resumed.history;
@@ -430,6 +454,47 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const resumedMessages = history.length;
   let used: number | undefined;
   let running = false;
+  let thinking = options.thinkingBudget;
+  /** max_tokens for a prompt: above the thinking budget (the API requires it), within the model's limit. */
+  const maxTokensFor = (requested: number) =>
+    thinking === undefined || requested > thinking
+      ? requested
+      : Math.min(thinking + 4096, Math.max(resolved.entry.maxOutputTokens, requested));
+  const compaction = options.compaction === false ? { auto: false } : (options.compaction ?? {});
+  const compactor = createCompactor({
+    ...compaction,
+    provider: resolved.provider,
+    model: resolved.model,
+    contextWindow: resolved.entry.contextWindow,
+    maxTokens: defaultMaxTokens,
+    base: () => ({ system: context.system, tools: context.tools }),
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+    onError: (error) => warn(`automatic compaction failed; continuing without it: ${error.message}`),
+  });
+  // PreCompact hooks hear of an automatic compaction before its summary is asked for (they cannot stop it).
+  const autoCompact: ReplaceHistory = async (messages, info) => {
+    if (compactor.tokens(messages) < compactor.threshold) return undefined;
+    await hookRunner.run("PreCompact", { trigger: "auto", custom_instructions: "" }, { signal: info.signal });
+    return compactor.replaceHistory(messages, info);
+  };
+  const replaceHistory = options.replaceHistory ?? (compaction.auto === false ? undefined : autoCompact);
+  // What the conversation cost: a resumed file's calls, then each call as it answers.
+  const price = resolved.entry.price;
+  const figures = (usage: Usage): CostFigures => ({
+    usage,
+    usd: price ? usageCost(usage, price, options.cacheTtl ?? "5m") : undefined,
+  });
+  let spent = { usage: toResume?.loaded.usage ?? emptyUsage(), calls: toResume?.loaded.modelCalls ?? 0 };
+  let lastCall: Usage | undefined;
+  const bySubagent = new Map<string, Usage>();
+  const count = (usage: Usage, agentPath: readonly string[] = []) => {
+    spent = { usage: addUsage(spent.usage, usage), calls: spent.calls + 1 };
+    if (agentPath.length === 0) return;
+    const key = agentPath.join("/");
+    bySubagent.set(key, addUsage(bySubagent.get(key) ?? emptyUsage(), usage));
+  };
+  /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
+  let pendingEpoch: { reason: string } | undefined;
   let closed = false;
   /** How the next SessionStart names the conversation's start; undefined once it has fired. */
   let sessionSource: "startup" | "resume" | "clear" | undefined = toResume ? "resume" : "startup";
@@ -479,6 +544,75 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     inline,
     contextWindow(): ContextWindowUsage {
       return { limit: resolved.entry.contextWindow, used };
+    },
+    price,
+    get thinkingBudget() {
+      return thinking;
+    },
+    setThinking(budget) {
+      if (budget !== undefined && (!Number.isInteger(budget) || budget < 1024))
+        throw new RangeError("A thinking budget is a whole number of tokens, at least 1024");
+      thinking = budget;
+    },
+    contextBreakdown() {
+      return sizeBreakdown({
+        model: resolved.model,
+        system: context.system,
+        tools: context.tools,
+        messages: history,
+        maxTokens: defaultMaxTokens,
+      });
+    },
+    cost(): SessionCost {
+      const subagents: SessionCost["subagents"] = {};
+      for (const [key, usage] of bySubagent) subagents[key] = figures(usage);
+      return {
+        ...figures(spent.usage),
+        ...(lastCall ? { last: figures(lastCall) } : {}),
+        subagents,
+        calls: spent.calls,
+      };
+    },
+    compactionThreshold: replaceHistory === autoCompact ? compactor.threshold : undefined,
+    async compact(focus, compactOptions = {}) {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is running on this agent; compact after its end.");
+      running = true;
+      try {
+        // Nothing to compact is said before any hook runs.
+        compactor.preview(history, focus);
+        await hookRunner.run(
+          "PreCompact",
+          { trigger: "manual", custom_instructions: focus ?? "" },
+          compactOptions.signal ? { signal: compactOptions.signal } : {},
+        );
+        const done = await compactor.compact(history, {
+          ...(focus ? { focus } : {}),
+          ...(compactOptions.signal ? { signal: compactOptions.signal } : {}),
+        });
+        const { messages, reason, summary, before, tokensBefore, tokensAfter, usage } = done;
+        log?.appendEntry({
+          type: "compaction",
+          reason,
+          before,
+          messages,
+          summary,
+          tokensBefore,
+          tokensAfter,
+          usage,
+        });
+        history = messages;
+        pendingEpoch = { reason };
+        count(usage);
+        lastCall = usage;
+        used = undefined;
+        return done;
+      } finally {
+        running = false;
+      }
+    },
+    previewCompaction(focus) {
+      return compactor.preview(history, focus);
     },
     async *prompt(
       text: string | ContentBlock[],
@@ -565,11 +699,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             tools: runTools,
             messages,
             maxTurns: promptOptions.maxTurns ?? maxTurns,
-            maxTokens:
+            maxTokens: maxTokensFor(
               promptOptions.maxTokens ??
-              (chosen && options.maxTokens === undefined
-                ? Math.min(chosen.maxOutputTokens, 32_000)
-                : defaultMaxTokens),
+                (chosen && options.maxTokens === undefined
+                  ? Math.min(chosen.maxOutputTokens, 32_000)
+                  : defaultMaxTokens),
+            ),
+            ...(thinking !== undefined ? { thinkingBudget: thinking } : {}),
             selectModel: (state) => {
               const spec = skillModel(state);
               if (spec === undefined) return undefined;
@@ -593,10 +729,17 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             toolState,
             spawn,
             contextWindow: resolved.entry.contextWindow,
-            prepareRequest: (request, info) => context.prepareRequest(request, info),
+            prepareRequest: (request, info) => {
+              const epoch = pendingEpoch;
+              pendingEpoch = undefined;
+              return context.prepareRequest(
+                request,
+                epoch && !info.newEpoch ? { ...info, newEpoch: epoch } : info,
+              );
+            },
             ...(log ? sessionLogHooks(log) : {}),
             ...(options.journal ? { journal: options.journal } : {}),
-            ...(options.replaceHistory ? { replaceHistory: options.replaceHistory } : {}),
+            ...(replaceHistory ? { replaceHistory } : {}),
             signal,
             ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
           };
@@ -612,6 +755,14 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
               break;
             }
             const event = next.value;
+            if (event.type === "history-replaced") {
+              if (event.usage) count(event.usage, event.agentPath);
+              if (event.agentPath.length === 0) used = event.tokensAfter;
+            }
+            if (event.type === "message" && event.message.role === "assistant" && event.message.usage) {
+              count({ ...emptyUsage(), ...event.message.usage }, event.agentPath);
+              if (event.agentPath.length === 0) lastCall = event.message.usage;
+            }
             if (
               event.type === "message" &&
               event.agentPath.length === 0 &&
@@ -697,6 +848,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       toolState.clear();
       history = [];
       used = undefined;
+      pendingEpoch = undefined;
+      // The cost stays: it is what this agent has spent, across conversations (what the user pays).
+      lastCall = undefined;
       // The earlier conversation's file is done with: another mitsu may continue it now.
       log?.close();
       log = undefined;
@@ -735,7 +889,7 @@ function findSessionToResume(
   if (!path) return undefined;
   // A session found under the old, non-unique project folder is continued in a copy in the current one.
   const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
-  const toResume = loadSessionToResume(path, fromLegacy ? { moveTo: dir } : {});
+  const toResume = loadSessionToResume(path, fromLegacy || choice.fork ? { moveTo: dir } : {});
   if ("heldBy" in toResume.lock) {
     const holder = toResume.lock.heldBy;
     warn(

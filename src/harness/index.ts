@@ -2,6 +2,7 @@ export * from "./append-prompt.js";
 export type * from "./coding-agent.js";
 export * from "./create-coding-agent.js";
 export * from "./inline-capabilities.js";
+export * from "./list-project-sessions.js";
 export * from "./model-choice.js";
 export * from "./session-log-hooks.js";
 export * from "./sessions-dir.js";

@@ -9,12 +9,6 @@ export function sessionLogHooks(log: SessionLog): LogHooks {
     onMessage: (message) => log.append(message),
     onToolStart: (block) => log.appendEntry({ type: "tool-start", toolUseId: block.id, name: block.name }),
     onToolResult: (_block, result) => log.appendEntry({ type: "tool-result", result }),
-    onHistoryReplaced: (info) =>
-      log.appendEntry({
-        type: "compaction",
-        reason: info.reason,
-        before: info.before,
-        messages: info.messages,
-      }),
+    onHistoryReplaced: (info) => log.appendEntry({ type: "compaction", ...info }),
   };
 }

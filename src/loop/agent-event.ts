@@ -57,7 +57,17 @@ export type AgentEvent =
    * The history was replaced (`RunAgentOptions.replaceHistory`, e.g. compaction) before this turn's request:
    * `before` messages became `after`, for `reason`. The next request starts a new prompt-cache prefix epoch.
    */
-  | ({ type: "history-replaced"; reason: string; before: number; after: number } & EventBase)
+  | ({
+      type: "history-replaced";
+      reason: string;
+      before: number;
+      after: number;
+      /** The estimated request size before and after, when the replacement said (compaction does). */
+      tokensBefore?: number;
+      tokensAfter?: number;
+      /** The replacement's own model call (a summary), already added to the run's usage. */
+      usage?: Usage;
+    } & EventBase)
   /**
    * Something the user should know that does not stop the run: the loop's own (`max_tokens_retry`,
    * `empty_response`) and those `prepareRequest` reports through `info.warn` (the context's `prefix-broken`,

@@ -6,6 +6,13 @@ export interface HistoryReplacement {
   messages: Message[];
   /** Names the new prompt-cache epoch in the prefix diagnostics and in the session log (e.g. "compacted"). */
   reason: string;
+  /** For the session log: the summary that stands for the removed messages. */
+  summary?: string;
+  /** For the session log and the user: the estimated size of the request before and after the replacement. */
+  tokensBefore?: number;
+  tokensAfter?: number;
+  /** A model call the replacement made (the summary): added to the run's usage, so it is counted and costed. */
+  usage?: Usage;
 }
 
 /** What `replaceHistory` is told before each request. */
@@ -46,4 +53,8 @@ export interface HistoryReplacedInfo {
    * `prepareRequest` (which may add reminders to it), like any message about to be sent.
    */
   messages: Message[];
+  summary?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  usage?: Usage;
 }

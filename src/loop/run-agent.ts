@@ -264,11 +264,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     // A trailing user message is reported like a new prompt: after prepareRequest, as sent.
     reported = messages.length - (messages.at(-1)?.role === "user" ? 1 : 0);
     try {
-      await options.onHistoryReplaced?.({
+      const replaced: HistoryReplacedInfo = {
         reason: replacement.reason,
         before,
         messages: messages.slice(0, reported),
-      });
+      };
+      if (replacement.summary !== undefined) replaced.summary = replacement.summary;
+      if (replacement.tokensBefore !== undefined) replaced.tokensBefore = replacement.tokensBefore;
+      if (replacement.tokensAfter !== undefined) replaced.tokensAfter = replacement.tokensAfter;
+      if (replacement.usage) replaced.usage = replacement.usage;
+      await options.onHistoryReplaced?.(replaced);
     } catch (error) {
       return yield* end("error", {
         type: "on_message_error",
@@ -276,7 +281,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       });
     }
     newEpoch = { reason: replacement.reason };
-    yield {
+    if (replacement.usage) usage = addUsage(usage, replacement.usage);
+    const event: Extract<AgentEvent, { type: "history-replaced" }> = {
       type: "history-replaced",
       turn,
       agentPath,
@@ -284,6 +290,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       before,
       after: messages.length,
     };
+    if (replacement.tokensBefore !== undefined) event.tokensBefore = replacement.tokensBefore;
+    if (replacement.tokensAfter !== undefined) event.tokensAfter = replacement.tokensAfter;
+    if (replacement.usage) event.usage = replacement.usage;
+    yield event;
     return undefined;
   }
 

@@ -1,6 +1,7 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
 import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
+import { catalogPrice, type ModelPrice } from "./model-prices.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
 import { createOpenAIChatProvider } from "./openai-chat/openai-chat-provider.js";
 import type { KnownServer, OpenAIChatQuirks } from "./openai-chat/quirks.js";
@@ -22,6 +23,8 @@ export interface ModelEntry {
   known: boolean;
   /** `xml` when models.json says the model has no function calling (the provider is wrapped). */
   toolProtocol: "native" | "xml";
+  /** What its tokens cost (the catalog's, amended by models.json); undefined when unknown (a local model). */
+  price?: ModelPrice;
   /**
    * Whether the model takes images: the catalog's word (true unless it says otherwise, also for ids it does not
    * know: the built-in providers' models do), models.json's `images` for a listed model (default false for a
@@ -119,6 +122,9 @@ export function resolveModel(
     images:
       listed?.images ?? (builtin ? (limits as { images?: false } | undefined)?.images !== false : false),
   };
+  const listedPrice = builtin ? catalogPrice(builtin.family, model) : undefined;
+  const price = listed?.price ? { ...(listedPrice ?? FREE), ...listed.price } : listedPrice;
+  if (price) entry.price = price;
 
   const baseURL = (builtin ? nonEmpty(env[builtin.baseURLEnv]) : undefined) ?? custom?.baseURL;
   // Claude Code's `ANTHROPIC_AUTH_TOKEN`: a Bearer token (gateways, proxies) that stands in for the key.
@@ -140,6 +146,9 @@ export function resolveModel(
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
   return { provider, model, entry };
 }
+
+/** The base a models.json price amends when the catalog has none: a field it leaves out costs nothing. */
+const FREE: ModelPrice = { input: 0, output: 0, cacheWrite5m: 0, cacheWrite1h: 0, cacheRead: 0 };
 
 /** `provider:model`, splitting at the first colon only (model ids may hold colons: `qwen3:8b`). */
 function splitSpec(

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { headerProblem } from "./http/header-problem.js";
+import type { ModelPrice } from "./model-prices.js";
 import type { OpenAIChatQuirks } from "./openai-chat/quirks.js";
 
 /** The wire protocols a provider entry may name. */
@@ -15,6 +16,8 @@ export interface CustomModel {
   maxOutputTokens?: number;
   /** `xml` for a model without function calling: the provider is wrapped in the XML-tag protocol. */
   toolProtocol?: "native" | "xml";
+  /** USD per million tokens, over the catalog's price (fields left out keep it, or cost nothing). */
+  price?: Partial<ModelPrice>;
   /** Whether the model takes images in messages. Default false for a model of a custom provider. */
   images?: boolean;
 }
@@ -144,6 +147,20 @@ function parseModel(raw: unknown, at: string, fail: (field: string, what: string
     }
     model[key] = value;
   }
+  if (raw.price !== undefined) {
+    if (!isObject(raw.price)) return fail(`${at}.price`, "must be an object of USD per million tokens");
+    const price: Partial<ModelPrice> = {};
+    for (const [key, value] of Object.entries(raw.price)) {
+      if (!PRICE_FIELDS.includes(key as keyof ModelPrice)) {
+        return fail(`${at}.price.${key}`, `is not a price field (${PRICE_FIELDS.join(", ")})`);
+      }
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+        return fail(`${at}.price.${key}`, "must be a number ≥ 0 (USD per million tokens)");
+      }
+      price[key as keyof ModelPrice] = value;
+    }
+    model.price = price;
+  }
   if (raw.toolProtocol !== undefined) {
     if (raw.toolProtocol !== "native" && raw.toolProtocol !== "xml") {
       return fail(`${at}.toolProtocol`, 'must be "native" or "xml"');
@@ -156,6 +173,14 @@ function parseModel(raw: unknown, at: string, fail: (field: string, what: string
   }
   return model;
 }
+
+const PRICE_FIELDS: ReadonlyArray<keyof ModelPrice> = [
+  "input",
+  "output",
+  "cacheWrite5m",
+  "cacheWrite1h",
+  "cacheRead",
+];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

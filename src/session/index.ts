@@ -1,6 +1,7 @@
 export * from "./check-session-line.js";
 export * from "./find-session.js";
 export * from "./latest-session.js";
+export * from "./list-sessions.js";
 export * from "./load-session.js";
 export * from "./resume-messages.js";
 export * from "./resume-session.js";

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 /** A header longer than this (a huge system prompt) is not looked at. */
 const MAX_HEADER_BYTES = 8 * 1024 * 1024;
 
-function realFolder(path: string): string {
+export function realFolder(path: string): string {
   try {
     return realpathSync.native(resolve(path));
   } catch {
@@ -16,7 +16,7 @@ function realFolder(path: string): string {
  * The `cwd` of a session file's header (its first line), if it has one; undefined also for a sub-agent's
  * transcript (a header with `parent`), which is not a conversation to continue.
  */
-function headerCwd(path: string): string | undefined {
+export function headerCwd(path: string): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, "r");

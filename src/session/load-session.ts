@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Message, ToolResultBlock } from "../messages/index.js";
+import { addUsage, emptyUsage, type Message, type ToolResultBlock, type Usage } from "../messages/index.js";
 import { sessionLineProblem } from "./check-session-line.js";
 import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
@@ -16,6 +16,12 @@ export interface LoadedSession {
   calls: { started: Set<string>; results: Map<string, ToolResultBlock> };
   /** Sub-agent links (`subagent` lines), in order. */
   subagents: Array<{ toolUseId: string; path: string }>;
+  /** Usage over the whole file: every answer's (also those a compaction replaced) and every summary's. */
+  usage: Usage;
+  /** The first message of the whole file (before any compaction): where the user's first prompt is. */
+  firstMessage?: Message;
+  /** Model calls in the whole file: the top-level agent's answers and the compaction summaries. */
+  modelCalls: number;
 }
 
 const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
@@ -46,6 +52,9 @@ export function loadSession(path: string): LoadedSession {
   let calls: LoadedSession["calls"] = { started: new Set(), results: new Map() };
   const subagents: LoadedSession["subagents"] = [];
   let truncatedTail = false;
+  let usage = emptyUsage();
+  let modelCalls = 0;
+  let firstMessage: Message | undefined;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? "";
     let line: unknown;
@@ -75,6 +84,11 @@ export function loadSession(path: string): LoadedSession {
     switch (entry.type) {
       case "message":
         messages.push(entry.message);
+        firstMessage ??= entry.message;
+        if (entry.message.role === "assistant") {
+          modelCalls++;
+          if (entry.message.usage) usage = addUsage(usage, { ...emptyUsage(), ...entry.message.usage });
+        }
         calls = { started: new Set(), results: new Map() };
         break;
       case "tool-start":
@@ -85,6 +99,10 @@ export function loadSession(path: string): LoadedSession {
         break;
       case "compaction":
         messages = [...entry.messages];
+        if (entry.usage) {
+          modelCalls++;
+          usage = addUsage(usage, { ...emptyUsage(), ...entry.usage });
+        }
         calls = { started: new Set(), results: new Map() };
         break;
       case "subagent":
@@ -93,7 +111,16 @@ export function loadSession(path: string): LoadedSession {
     }
   }
   if (!header) throw new Error(`Session ${path} is empty`);
-  return { header, messages, truncatedTail, calls, subagents };
+  return {
+    header,
+    messages,
+    truncatedTail,
+    calls,
+    subagents,
+    usage,
+    modelCalls,
+    ...(firstMessage ? { firstMessage } : {}),
+  };
 }
 
 /** The header's format, checked first: a newer file is refused before its lines are judged by older rules. */

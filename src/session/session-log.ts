@@ -11,7 +11,7 @@ import {
   truncateSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Message, TextBlock, ToolResultBlock } from "../messages/index.js";
+import type { Message, TextBlock, ToolResultBlock, Usage } from "../messages/index.js";
 import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
 
 const NEWLINE = 0x0a;
@@ -56,7 +56,9 @@ export interface SessionHeader {
  * - `tool-result` (2): a call's result, written the moment it is settled — before the turn's other calls end
  *   and before its `message` line, so a kill after a finished Write does not lose that it finished.
  * - `compaction` (2): the history was replaced (the loop's `replaceHistory`): the transcript is `messages` from
- *   here on; the messages that follow are appended to it.
+ *   here on; the messages that follow are appended to it. `before` counts the messages it replaced (the earlier
+ *   lines stay in the file); `summary`, `tokensBefore` / `tokensAfter` (estimated request sizes) and `usage`
+ *   (the summary call's) are there when a compaction wrote them.
  * - `subagent` (2): a sub-agent was started by the call `toolUseId`; its own transcript is the session file
  *   `path` (relative to this file's folder).
  */
@@ -64,7 +66,16 @@ export type SessionEntry =
   | { type: "message"; message: Message }
   | { type: "tool-start"; toolUseId: string; name: string }
   | { type: "tool-result"; result: ToolResultBlock }
-  | { type: "compaction"; reason: string; before: number; messages: Message[] }
+  | {
+      type: "compaction";
+      reason: string;
+      before: number;
+      messages: Message[];
+      summary?: string;
+      tokensBefore?: number;
+      tokensAfter?: number;
+      usage?: Usage;
+    }
   | { type: "subagent"; toolUseId: string; path: string };
 
 export type SessionLine = SessionHeader | SessionEntry;

@@ -261,7 +261,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     t.type("/nope");
     await t.screen.waitFor("unknown command /nope");
     t.type("/cost");
-    await t.screen.waitFor("tokens so far: 0 in, 0 out");
+    await t.screen.waitFor("session (0 calls): $0.00 — 0 in, 0 out");
     t.type("/agents");
     await t.screen.waitFor("Explore  [builtin]");
     t.type("/exit");
@@ -279,7 +279,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     t.type("second");
     await t.screen.waitFor("Two.");
     t.type("/cost");
-    await t.screen.waitFor("tokens so far");
+    await t.screen.waitFor("session (2 calls)");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     const messages = t.sim.requests[1]?.body.messages;
@@ -289,7 +289,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(texts.some((x) => x.startsWith("<system-reminder>"))).toBe(true);
     expect(sessionFiles(t.home)).toHaveLength(2);
     // Usage is counted over the whole session, across /clear.
-    expect(t.screen.text).toMatch(/tokens so far: \d+ in, [1-9]\d* out/);
+    expect(t.screen.text).toMatch(/session \(2 calls\): \$\d+\.\d+ — [\d,]+ in, [1-9][\d,]* out/);
   });
 
   it("Ctrl-C during a slow stream stops that run; the next prompt extends a valid transcript", async () => {

@@ -144,6 +144,7 @@ describe("mitsu -p", () => {
       num_turns: 1,
     });
     expect(result.usage.output_tokens).toBeGreaterThan(0);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
   });
 
   it("--output-format json counts num_turns of this run only, also in a resumed session", async () => {
@@ -155,6 +156,26 @@ describe("mitsu -p", () => {
     expect((await runMitsu(["-p", "first"], { cwd, home, env: s.env })).code).toBe(0);
     const out = await runMitsu(["-p", "-c", "--output-format", "json", "second"], { cwd, home, env: s.env });
     expect(JSON.parse(out.stdout)).toMatchObject({ result: "two", num_turns: 1 });
+  });
+
+  it("--output-format stream-json ends with a result whose total_cost_usd is priced from the catalog", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "streamed" }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--output-format", "stream-json", "go"], { cwd, home, env: s.env });
+    const result = JSON.parse(out.stdout.trim().split("\n").at(-1) as string);
+    expect(result.type).toBe("result");
+    const u = s.sim.requests[0]?.usage;
+    if (!u) throw new Error("no usage");
+    // claude-sonnet-5-5: $3 / $15 per million, cache writes (5m) 1.25 ×, reads 0.1 ×.
+    const usd =
+      (u.input_tokens * 3 +
+        u.output_tokens * 15 +
+        u.cache_creation_input_tokens * 3.75 +
+        u.cache_read_input_tokens * 0.3) /
+      1e6;
+    expect(result.total_cost_usd).toBeCloseTo(usd, 10);
+    expect(result.total_cost_usd).toBeGreaterThan(0);
   });
 
   it("--output-format mitsu-events prints one event per line, ending with agent-end", async () => {

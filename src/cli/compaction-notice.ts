@@ -1,0 +1,23 @@
+import type { Usage } from "../messages/index.js";
+
+/** What a compaction did, as the line the terminal shows (after `/compact` and after an automatic one). */
+export function compactionNotice(info: {
+  before: number;
+  after: number;
+  tokensBefore?: number | undefined;
+  tokensAfter?: number | undefined;
+  usage?: Usage | undefined;
+  automatic?: boolean;
+}): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const parts = [`${info.before} messages → ${info.after}`];
+  if (info.tokensBefore !== undefined && info.tokensAfter !== undefined)
+    parts.push(`~${n(info.tokensBefore)} → ~${n(info.tokensAfter)} tokens`);
+  const u = info.usage;
+  if (u) {
+    const sent = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    const share = sent > 0 ? Math.round((100 * u.cache_read_input_tokens) / sent) : 0;
+    parts.push(`summary ${n(u.output_tokens)} tokens, ${share}% of its input read from the cache`);
+  }
+  return `${info.automatic ? "context compacted automatically" : "compacted"}: ${parts.join("; ")}`;
+}
