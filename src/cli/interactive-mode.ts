@@ -4,6 +4,7 @@ import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createPermissionPrompt } from "./ask-permission.js";
+import { askTrust } from "./ask-trust.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
@@ -84,6 +85,7 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
             }
             return answer;
           },
+          askTrust: (question) => askTrust(question, { input, write, style }),
           onWarning: warn,
           approveHooks: (file) => askApproveHooks(file, { input, write, style }),
         }),
@@ -330,5 +332,7 @@ function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number):
     : "";
   const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}${sandbox}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
-  return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+  const { mode, origin } = agent.permissionMode;
+  const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
+  return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

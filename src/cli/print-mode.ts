@@ -53,6 +53,14 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
   const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
+    if (options.verbose && options.outputFormat === "text") {
+      const { mode, origin } = agent.permissionMode;
+      notice(
+        style.dim(
+          `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}\n`,
+        ),
+      );
+    }
     let invocation: Parameters<typeof preparePrompt>[2];
     const slash = parseSlash(prompt);
     if (slash) {
@@ -119,7 +127,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
               };
     const claude = createClaudeOutput(agent, {
       cwd: io.cwd,
-      permissionMode: options.permissionMode,
+      permissionMode: agent.permissionMode.mode,
       cacheTtl: options.cacheTtl,
     });
     claude.start();

@@ -43,12 +43,7 @@ import {
   type TextBlock,
   type Usage,
 } from "../messages/index.js";
-import {
-  createPermissionChecker,
-  loadSettings,
-  type SandboxSettings,
-  sandboxAutoAllows,
-} from "../permissions/index.js";
+import { createPermissionChecker, type SandboxSettings, sandboxAutoAllows } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
 import { completeText } from "../providers/complete-text.js";
 import { usageCost } from "../providers/model-prices.js";
@@ -76,7 +71,6 @@ import {
   clearSkillModel,
   createSkillTool,
   type DiscoverResult,
-  discoverSkills,
   expandInvocation,
   findSlashTarget,
   type InlineRun,
@@ -110,6 +104,7 @@ import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
 import { withCheckpoints } from "./with-checkpoints.js";
+import { loadWorkspace } from "./workspace-trust.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -133,7 +128,19 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const home = options.home ?? homedir();
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
-  const settings = await loadSettings({ cwd, home });
+  // What the workspace's own files grant counts only once the user trusts it (see loadWorkspace).
+  const {
+    settings,
+    catalog: skills,
+    trusted,
+    trustedBy,
+  } = await loadWorkspace({
+    cwd,
+    home,
+    flag: options.trust === true,
+    ...(options.askTrust ? { ask: options.askTrust } : {}),
+    notice: warn,
+  });
   for (const ignored of settings.ignoredEnv) {
     warn(
       `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
@@ -159,8 +166,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   };
   const resolved = resolveSpec(model);
 
+  // The command line wins over every settings file.
+  const permissionMode = options.permissionMode
+    ? { mode: options.permissionMode, origin: "--permission-mode" }
+    : settings.defaultMode
+      ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
+      : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
-  const skills = await discoverSkills({ cwd, home });
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const loadedAgents = await loadAgentDefinitions({ cwd, home });
@@ -213,6 +225,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       env: scrubbed,
       secretEnv,
       memoryDir: memory,
+      // Read deny rules also keep Grep and Glob out of what they cover.
+      searchExcludes: (root) => permissions.readExcludes(root),
       readOnlyRoots,
       shells,
       ...(sandbox ? { sandbox } : {}),
@@ -242,15 +256,23 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...extra,
   ].filter((tool) => !removed.has(tool.name));
   const toolState = new ToolState();
-  const mode = options.permissionMode ?? "default";
 
-  // Hooks: the user's run; a project file's only once the user approved its hooks as they are now.
-  const loadedHooks = await loadHooks(where);
+  // Hooks: the user's run; a project file's only in a trusted folder (one trust model: see loadWorkspace), and
+  // there only as approved. A yes to the trust question, which listed them, approves them as they are now;
+  // `--trust` runs them for this run; a folder trusted earlier whose hooks changed since is asked about again.
+  const loadedHooks = await loadHooks({ ...where, trusted });
   for (const warning of loadedHooks.warnings) warn(warning);
   const activeHooks = [...loadedHooks.hooks];
   const skippedHooks: UnapprovedHooksFile[] = [];
   for (const file of loadedHooks.unapproved) {
-    if (options.approveHooks && (await options.approveHooks(file))) {
+    if (!trusted) {
+      skippedHooks.push(file);
+    } else if (trustedBy === "--trust") {
+      activeHooks.push(...file.hooks);
+    } else if (
+      trustedBy === "answered yes" ||
+      (options.approveHooks !== undefined && (await options.approveHooks(file)))
+    ) {
       await approveHooksFile(home, file.file, file.sha256);
       activeHooks.push(...file.hooks);
     } else {
@@ -258,8 +280,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }
   }
   if (skippedHooks.length > 0) {
+    const why = trusted
+      ? "their project settings file is not approved; run mitsu interactively there to approve"
+      : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
     warn(
-      `hooks not run (their project settings file is not approved; run mitsu interactively there to approve):\n${skippedHooks
+      `hooks not run (${why}):\n${skippedHooks
         .flatMap((f) =>
           f.hooks.map((h) => `  - ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command} (${f.file})`),
         )
@@ -287,7 +312,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...(options.hooks ? { callbacks: options.hooks } : {}),
     cwd,
     env: scrubbed,
-    base: () => ({ session_id: sessionId, transcript_path: log?.path ?? "", cwd, permission_mode: mode }),
+    base: () => ({
+      session_id: sessionId,
+      transcript_path: log?.path ?? "",
+      cwd,
+      permission_mode: permissionMode.mode,
+    }),
     notify: (notice) => {
       if (notice.kind === "output" && !options.verboseHooks) return;
       if (inPrompt) pendingNotices.push(notice);
@@ -307,7 +337,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     : undefined;
   const permissions = createPermissionChecker({
     rules: settings.rules,
-    mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
+    mode: permissionMode.mode,
     additionalDirectories: additionalRoots,
     ownFolders: [memory],
     home,
@@ -504,6 +534,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return context;
     },
     permissions,
+    permissionMode,
+    trusted,
     toolState,
     skills,
     hooks: { runner: hookRunner, skipped: skippedHooks },

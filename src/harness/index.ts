@@ -8,3 +8,4 @@ export type * from "./rewind-points.js";
 export * from "./session-log-hooks.js";
 export * from "./sessions-dir.js";
 export * from "./subagent-log.js";
+export * from "./workspace-trust.js";
