@@ -32,6 +32,26 @@ describe("the built package", () => {
     }
   });
 
+  it("loads the bash parser only when a Bash line is first checked, and it works from dist", () => {
+    const script = `
+      import { createRequire } from "node:module";
+      const require = createRequire(import.meta.url);
+      const mitsu = await import(${JSON.stringify(join(root, "dist", "index.js"))});
+      const loaded = () => Object.keys(require.cache).some((path) => path.includes("mvdan-sh"));
+      const before = loaded();
+      const parsed = mitsu.parseBashCommand("git status; rm x # done");
+      console.log(JSON.stringify({ before, after: loaded(), words: parsed.commands.map((c) => c.words) }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({
+      before: false,
+      after: true,
+      words: [
+        ["git", "status"],
+        ["rm", "x"],
+      ],
+    });
+  });
+
   it("ships the test doubles as mitsu/testing, and none of them inside the runtime folders", async () => {
     const testing = await import(join(root, "dist", "testing", "index.js"));
     const mitsu = await import(join(root, "dist", "index.js"));

@@ -1,4 +1,4 @@
-import { splitShellCommand } from "../permissions/split-shell-command.js";
+import { parseBashCommand } from "../permissions/parse-bash-command.js";
 
 /** Programs that only read, whatever their arguments (bar the few named in `WRITING_ARGS`). */
 const READ_ONLY_PROGRAMS = new Set([
@@ -65,8 +65,6 @@ const WRITING_ARGS: Record<string, RegExp> = {
   date: /^(-s|--set)/,
 };
 
-const REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
-
 /**
  * Whether a shell command line only reads: every simple command in it (pipes, `&&`, subshells included) is a
  * reading program (`ls`, `cat`, `grep`, `find` without `-delete` / `-exec`, `git log` / `diff` / `status`, …),
@@ -74,9 +72,13 @@ const REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", ">&", "<>"]);
  * Explore agent's Bash rule: what it allows changes nothing, so plan mode's promise holds.
  */
 export function isReadOnlyCommand(line: string): boolean {
-  const split = splitShellCommand(line);
-  if (!split.complete || split.commands.length === 0) return false;
-  return split.commands.every(readsOnly);
+  // The same bash parse as the permission rules: redirections to files (`2>&1` and `/dev/null` are not) are
+  // writes, and a line with anything the parse cannot account for is not known to only read.
+  const analysis = parseBashCommand(line);
+  if (analysis.unaccounted.length > 0 || analysis.commands.length === 0 || analysis.writes.length > 0) {
+    return false;
+  }
+  return analysis.commands.every((command) => readsOnly(command.words));
 }
 
 function readsOnly(words: string[]): boolean {
@@ -86,13 +88,6 @@ function readsOnly(words: string[]): boolean {
   const program = words[i];
   if (program === undefined) return false;
   const args = words.slice(i + 1);
-  for (const [j, word] of args.entries()) {
-    if (!REDIRECTS.has(word)) continue;
-    const target = args[j + 1];
-    // `2>&1` joins two outputs and `> /dev/null` drops one: neither writes a file.
-    if (word === ">&" && target !== undefined && /^\d+$/.test(target)) continue;
-    if (target !== "/dev/null") return false;
-  }
   const writes = WRITING_ARGS[program];
   if (writes && args.some((arg) => writes.test(arg))) return false;
   if (program === "git") {

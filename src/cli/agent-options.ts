@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "onWarning" | "approveHooks"> & {
+  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks"> & {
     /** The interactive question about project MCP servers, the OAuth login. */
     mcp?: Pick<Exclude<CodingAgentOptions["mcp"], false | undefined>, "approve" | "oauth">;
   },
@@ -17,6 +17,7 @@ export function agentOptionsFor(
     env: where.env,
     ...(options.model ? { model: options.model } : {}),
     permissionMode: options.permissionMode,
+    trust: options.trust,
     allowedTools: options.allowedTools,
     disallowedTools: options.disallowedTools,
     addDirs: options.addDirs,

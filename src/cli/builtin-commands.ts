@@ -27,6 +27,10 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["mcp", "the MCP servers: state, tools, and why one failed"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
   ["resume", "pick one of this folder's sessions and continue it"],
+  [
+    "rewind",
+    "go back to an earlier prompt of this conversation, and restore the files Write and Edit changed",
+  ],
   ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 

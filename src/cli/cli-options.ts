@@ -12,7 +12,10 @@ export interface CliOptions {
   outputFormat: OutputFormat;
   /** `stream-json`: user messages arrive as JSON lines on stdin (Claude Code's input format). */
   inputFormat: "text" | "stream-json";
-  permissionMode: PermissionMode;
+  /** `--permission-mode`, only when given (settings' `defaultMode` applies otherwise). */
+  permissionMode: PermissionMode | undefined;
+  /** `--trust`: the project's own files may grant permissions in this run. */
+  trust: boolean;
   allowedTools: string[];
   disallowedTools: string[];
   addDirs: string[];

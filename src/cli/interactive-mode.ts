@@ -6,6 +6,7 @@ import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills
 import { agentOptionsFor } from "./agent-options.js";
 import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
 import { createPermissionPrompt } from "./ask-permission.js";
+import { askTrust } from "./ask-trust.js";
 import { runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
@@ -15,6 +16,7 @@ import { createLineInput } from "./line-input.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { resumedRecap } from "./resumed-recap.js";
+import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
@@ -85,6 +87,7 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
             }
             return answer;
           },
+          askTrust: (question) => askTrust(question, { input, write, style }),
           onWarning: warn,
           approveHooks: (file) => askApproveHooks(file, { input, write, style }),
           mcp: {
@@ -189,6 +192,10 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           } catch (error) {
             write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
           }
+          continue;
+        }
+        if (/^\/rewind\s*$/.test(line.trim())) {
+          await rewind(agent, { input, write, style });
           continue;
         }
         if (/^\/resume\s*$/.test(line.trim())) {
@@ -352,5 +359,7 @@ function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number):
     : "";
   const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}${sandbox}`)}`;
   const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
-  return `${head}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+  const { mode, origin } = agent.permissionMode;
+  const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
+  return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
 }

@@ -80,10 +80,13 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         .default("text"),
     )
     .addOption(
-      new Option("--permission-mode <mode>", "what tools may do without asking")
-        .choices(PERMISSION_MODES)
-        .default("default"),
+      // No declared default: a mode given here must beat settings' defaultMode, and an absent one must not.
+      new Option(
+        "--permission-mode <mode>",
+        'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
+      ).choices(PERMISSION_MODES),
     )
+    .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
     .option(
       "--allowedTools, --allowed-tools <rules...>",
       'permission rules to allow, e.g. "Bash(npm test:*)" Edit (space- or comma-separated; a word that is not a rule starts the prompt)',
@@ -140,7 +143,8 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         maxTokens: opts.maxTokens,
         outputFormat: opts.outputFormat,
         inputFormat: opts.inputFormat,
-        permissionMode: opts.permissionMode as PermissionMode,
+        permissionMode: opts.permissionMode as PermissionMode | undefined,
+        trust: opts.trust === true,
         allowedTools: splitToolRules(opts.allowedTools ?? []),
         disallowedTools: splitToolRules(opts.disallowedTools ?? []),
         addDirs: opts.addDir ?? [],

@@ -35,6 +35,8 @@ function describe(s: StatusLine, style: Style): string {
       return `${style.yellow("needs login")}: run \`mitsu mcp login ${s.name}\`${s.error ? ` ${style.dim(`(${s.error})`)}` : ""}`;
     case "not-approved":
       return `${style.yellow("not approved")}: approve it with \`mitsu mcp approve ${s.name}\` or by answering mitsu's question in interactive mode`;
+    case "untrusted":
+      return `${style.yellow("not started")}: this folder is not trusted (run mitsu here interactively and trust it)`;
     case "denied":
       return `${style.dim("denied")} (undo with \`mitsu mcp approve ${s.name}\`)`;
     default:

@@ -54,6 +54,14 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   }
   const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
+    if (options.verbose && options.outputFormat === "text") {
+      const { mode, origin } = agent.permissionMode;
+      notice(
+        style.dim(
+          `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}\n`,
+        ),
+      );
+    }
     let invocation: Parameters<typeof preparePrompt>[2];
     warnSkippedMcpServers(agent, warn);
     /** An MCP server's prompt, expanded by the server: sent as it is (no @file or !command expansion of its text). */
@@ -135,7 +143,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
               };
     const claude = createClaudeOutput(agent, {
       cwd: io.cwd,
-      permissionMode: options.permissionMode,
+      permissionMode: agent.permissionMode.mode,
       cacheTtl: options.cacheTtl,
     });
     claude.start();
@@ -207,6 +215,7 @@ export function streamJsonEvent(event: AgentEvent): unknown {
 /** Print mode cannot ask: a project server nobody approved is named, with how to approve it. */
 function warnSkippedMcpServers(agent: CodingAgent, warn: (message: string) => void): void {
   for (const { entry, reason } of agent.mcp?.skipped ?? []) {
+    // An untrusted folder's servers are named in the trust notice already.
     if (reason !== "pending") continue;
     warn(
       `The MCP server "${entry.name}" of ${entry.source} was not started: it has not been approved for this project. Approve it with \`mitsu mcp approve ${entry.name}\`, or answer mitsu's question in interactive mode.`,

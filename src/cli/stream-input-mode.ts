@@ -40,7 +40,7 @@ export async function streamInputMode(options: CliOptions, io: PrintIo): Promise
   const agent = await createCodingAgent(
     agentOptionsFor(options, io, { onWarning: (m) => io.stderr.write(`⚠ ${m}\n`) }),
   );
-  const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: options.permissionMode });
+  const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: agent.permissionMode.mode });
   const own = options.outputFormat === "mitsu-events";
   let code = 0;
   try {

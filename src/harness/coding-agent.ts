@@ -12,11 +12,15 @@ import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/ind
 import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
+
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
 import type { BackgroundShells } from "../tools/background-shells.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { ModelChoice } from "./model-choice.js";
+import type { RewindPoint, RewindResult } from "./rewind-points.js";
+
+import type { TrustQuestion } from "./workspace-trust.js";
 
 /** How the agent keeps its conversation on disk. */
 export interface SessionOptions {
@@ -51,8 +55,19 @@ export interface CodingAgentOptions {
    * then `ANTHROPIC_MODEL` (from `env` or the settings' `env`), then the settings' `model`, then `DEFAULT_MODEL`.
    */
   model?: string;
-  /** Default "default", or the settings' `defaultMode`. */
-  permissionMode?: PermissionMode;
+  /**
+   * The permission mode; when given it wins over every settings file (the command line always wins). When
+   * absent: the most specific trusted settings file's `defaultMode`, else "default".
+   */
+  permissionMode?: PermissionMode | undefined;
+  /** Trust the workspace for this agent: its own settings and skills may grant permissions (`--trust`). */
+  trust?: boolean;
+  /**
+   * Asked once at start-up when the workspace is not trusted and its own files would grant something (the
+   * terminal's "Do you trust the files in this folder?"); a yes is remembered. Without it, such grants are
+   * ignored and `onWarning` names them.
+   */
+  askTrust?: (question: TrustQuestion) => Promise<boolean>;
   /** Rules that allow (`--allowedTools`). */
   allowedTools?: string[];
   /** Rules that deny (`--disallowedTools`). */
@@ -220,6 +235,10 @@ export interface CodingAgent {
   /** The conversation's context; `clear` replaces it. */
   readonly context: Context;
   readonly permissions: PermissionChecker;
+  /** The permission mode the agent started in and where it came from (`--permission-mode`, a settings file, the default). */
+  readonly permissionMode: { mode: PermissionMode; origin: string };
+  /** Whether the workspace's own files may grant permissions (workspace trust). */
+  readonly trusted: boolean;
   /** The conversation's tool state (files Read, active skills); `clear` empties it. */
   readonly toolState: ToolState;
   readonly skills: DiscoverResult;
@@ -289,6 +308,16 @@ export interface CodingAgent {
    * message), as `mitsu inspect` shows them: `/context`.
    */
   contextBreakdown(): SizeBreakdown;
+  /** The user prompts of the conversation that `rewind` can go back to, oldest first. */
+  rewindPoints(): RewindPoint[];
+  /**
+   * Goes back to the user prompt at history index `toPromptIndex` (`/rewind`): the history is cut before it and
+   * the session log records a `rewind` line (the earlier lines stay: nothing is deleted). With `restoreFiles`,
+   * every file Write or Edit changed since that prompt gets its content from before back (a file they created
+   * is deleted); Bash's effects are not tracked and stay. Throws for an index that is no prompt, or while a
+   * prompt runs.
+   */
+  rewind(toPromptIndex: number, options?: { restoreFiles?: boolean }): RewindResult;
   /** The model's price, when known. */
   readonly price: ModelPrice | undefined;
   /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */

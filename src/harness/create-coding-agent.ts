@@ -44,12 +44,7 @@ import {
   type TextBlock,
   type Usage,
 } from "../messages/index.js";
-import {
-  createPermissionChecker,
-  loadSettings,
-  type SandboxSettings,
-  sandboxAutoAllows,
-} from "../permissions/index.js";
+import { createPermissionChecker, type SandboxSettings, sandboxAutoAllows } from "../permissions/index.js";
 import { childEnv } from "../process/child-env.js";
 import { completeText } from "../providers/complete-text.js";
 import { usageCost } from "../providers/model-prices.js";
@@ -77,7 +72,6 @@ import {
   clearSkillModel,
   createSkillTool,
   type DiscoverResult,
-  discoverSkills,
   expandInvocation,
   findSlashTarget,
   type InlineRun,
@@ -91,6 +85,7 @@ import { getReadTracker } from "../tools/read-tracker.js";
 import { checkSandbox, type SandboxOptions } from "../tools/sandbox.js";
 import { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
+import { CheckpointStore } from "./checkpoint-store.js";
 import type {
   CodingAgent,
   CodingAgentOptions,
@@ -105,9 +100,12 @@ import { createDumpingFetch } from "./dumping-fetch.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelChoice, modelSpecFor } from "./model-choice.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
+import { rewindPointsOf } from "./rewind-points.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
+import { withCheckpoints } from "./with-checkpoints.js";
+import { loadWorkspace } from "./workspace-trust.js";
 
 const DEFAULT_MAX_TURNS = 50;
 
@@ -131,7 +129,19 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const home = options.home ?? homedir();
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
-  const settings = await loadSettings({ cwd, home });
+  // What the workspace's own files grant counts only once the user trusts it (see loadWorkspace).
+  const {
+    settings,
+    catalog: skills,
+    trusted,
+    trustedBy,
+  } = await loadWorkspace({
+    cwd,
+    home,
+    flag: options.trust === true,
+    ...(options.askTrust ? { ask: options.askTrust } : {}),
+    notice: warn,
+  });
   for (const ignored of settings.ignoredEnv) {
     warn(
       `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
@@ -151,6 +161,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           env,
           ...(mcpOptions?.configFiles ? { configFiles: mcpOptions.configFiles } : {}),
           ...(mcpOptions?.strict ? { strict: true } : {}),
+          // A project's .mcp.json counts only in a trusted folder; there each server is still approved one by one.
+          projectTrusted: trusted,
           ...(mcpOptions?.approve ? { approve: mcpOptions.approve } : {}),
           // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
           oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),
@@ -181,8 +193,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   };
   const resolved = resolveSpec(model);
 
+  // The command line wins over every settings file.
+  const permissionMode = options.permissionMode
+    ? { mode: options.permissionMode, origin: "--permission-mode" }
+    : settings.defaultMode
+      ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
+      : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
-  const skills = await discoverSkills({ cwd, home }).catch(closeMcpOnError);
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
   const loadedAgents = await loadAgentDefinitions({ cwd, home }).catch(closeMcpOnError);
@@ -235,6 +252,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       env: scrubbed,
       secretEnv,
       memoryDir: memory,
+      // Read deny rules also keep Grep and Glob out of what they cover.
+      searchExcludes: (root) => permissions.readExcludes(root),
       readOnlyRoots,
       shells,
       ...(sandbox ? { sandbox } : {}),
@@ -269,15 +288,23 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const fixedTools = tools.length;
   tools.push(...(mcp?.servers.tools ?? []));
   const toolState = new ToolState();
-  const mode = options.permissionMode ?? "default";
 
-  // Hooks: the user's run; a project file's only once the user approved its hooks as they are now.
-  const loadedHooks = await loadHooks(where);
+  // Hooks: the user's run; a project file's only in a trusted folder (one trust model: see loadWorkspace), and
+  // there only as approved. A yes to the trust question, which listed them, approves them as they are now;
+  // `--trust` runs them for this run; a folder trusted earlier whose hooks changed since is asked about again.
+  const loadedHooks = await loadHooks({ ...where, trusted });
   for (const warning of loadedHooks.warnings) warn(warning);
   const activeHooks = [...loadedHooks.hooks];
   const skippedHooks: UnapprovedHooksFile[] = [];
   for (const file of loadedHooks.unapproved) {
-    if (options.approveHooks && (await options.approveHooks(file))) {
+    if (!trusted) {
+      skippedHooks.push(file);
+    } else if (trustedBy === "--trust") {
+      activeHooks.push(...file.hooks);
+    } else if (
+      trustedBy === "answered yes" ||
+      (options.approveHooks !== undefined && (await options.approveHooks(file)))
+    ) {
       await approveHooksFile(home, file.file, file.sha256);
       activeHooks.push(...file.hooks);
     } else {
@@ -285,8 +312,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }
   }
   if (skippedHooks.length > 0) {
+    const why = trusted
+      ? "their project settings file is not approved; run mitsu interactively there to approve"
+      : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
     warn(
-      `hooks not run (their project settings file is not approved; run mitsu interactively there to approve):\n${skippedHooks
+      `hooks not run (${why}):\n${skippedHooks
         .flatMap((f) =>
           f.hooks.map((h) => `  - ${h.event}${h.matcher ? ` [${h.matcher}]` : ""}: ${h.command} (${f.file})`),
         )
@@ -295,6 +325,16 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   }
   let sessionId: string = randomUUID();
   let log: SessionLog | undefined;
+  /** The history index of the user prompt now running (checkpoints are keyed by it). */
+  let promptIndex: number | undefined;
+  let checkpoints: CheckpointStore | undefined;
+  /** The checkpoints of the session file now written to (none without a log). */
+  const checkpointsOf = (): CheckpointStore | undefined => {
+    if (!log) return undefined;
+    const dir = log.path.replace(/\.jsonl$/, ".checkpoints");
+    if (checkpoints?.dir !== dir) checkpoints = new CheckpointStore(dir, { warn });
+    return checkpoints;
+  };
   /** Hook notices raised during a prompt: yielded as `warning` events between the run's events. */
   const pendingNotices: HookNotice[] = [];
   let inPrompt = false;
@@ -304,7 +344,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...(options.hooks ? { callbacks: options.hooks } : {}),
     cwd,
     env: scrubbed,
-    base: () => ({ session_id: sessionId, transcript_path: log?.path ?? "", cwd, permission_mode: mode }),
+    base: () => ({
+      session_id: sessionId,
+      transcript_path: log?.path ?? "",
+      cwd,
+      permission_mode: permissionMode.mode,
+    }),
     notify: (notice) => {
       if (notice.kind === "output" && !options.verboseHooks) return;
       if (inPrompt) pendingNotices.push(notice);
@@ -324,7 +369,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     : undefined;
   const permissions = createPermissionChecker({
     rules: settings.rules,
-    mode: mode === "default" && settings.defaultMode ? settings.defaultMode : mode,
+    mode: permissionMode.mode,
     additionalDirectories: additionalRoots,
     ownFolders: [memory],
     home,
@@ -362,7 +407,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     }
     return decision;
   };
-  const runTools = withPostToolHooks(tools, hookRunner, onHookStop);
+  // Before Write or Edit changes a file, its content is saved under the session's folder, keyed by the prompt.
+  const checkpointed = withCheckpoints(tools, cwd, (path) => {
+    if (promptIndex !== undefined) checkpointsOf()?.save(promptIndex, path);
+  });
+  const runTools = withPostToolHooks(checkpointed, hookRunner, onHookStop);
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const defaultMaxTokens = options.maxTokens ?? Math.min(resolved.entry.maxOutputTokens, 32_000);
   const spawnChild = createSubagentSpawner({
@@ -533,6 +582,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       return context;
     },
     permissions,
+    permissionMode,
+    trusted,
     toolState,
     skills,
     hooks: { runner: hookRunner, skipped: skippedHooks },
@@ -616,6 +667,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           usage,
         });
         history = messages;
+        // The prompts the checkpoints belong to are gone from the history: nothing to rewind to.
+        checkpointsOf()?.clear();
         pendingEpoch = { reason };
         count(usage);
         lastCall = usage;
@@ -702,6 +755,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           };
         }
         let messages = appendPrompt(history, text);
+        promptIndex = messages.length - 1;
         if (hookContext.length > 0) {
           const last = messages[messages.length - 1] as Message;
           const extra: TextBlock[] = hookContext.map((c) => ({
@@ -781,6 +835,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             }
             const event = next.value;
             if (event.type === "history-replaced") {
+              if (event.agentPath.length === 0) {
+                checkpointsOf()?.clear();
+                promptIndex = undefined;
+              }
               if (event.usage) count(event.usage, event.agentPath);
               if (event.agentPath.length === 0) used = event.tokensAfter;
             }
@@ -832,6 +890,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       } finally {
         clearSkillModel(toolState);
         running = false;
+        promptIndex = undefined;
         inPrompt = false;
         stopRun = undefined;
         for (const notice of pendingNotices.splice(0)) warn(notice.message);
@@ -873,6 +932,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       );
     },
     summarize: (block) => summarizeCall(byName.get(block.name), block),
+    rewindPoints() {
+      return rewindPointsOf(history);
+    },
+    rewind(toPromptIndex, rewindOptions = {}) {
+      if (closed) throw new Error("This agent is closed.");
+      if (running) throw new Error("A prompt is running on this agent; rewind after its end.");
+      if (!rewindPointsOf(history).some((p) => p.index === toPromptIndex)) {
+        throw new Error(`No user prompt at index ${toPromptIndex} of the conversation.`);
+      }
+      log?.appendEntry({ type: "rewind", keep: toPromptIndex });
+      history = history.slice(0, toPromptIndex);
+      used = undefined;
+      const store = checkpointsOf();
+      if (rewindOptions.restoreFiles)
+        return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
+      store?.dropFrom(toPromptIndex);
+      return { restored: [], notRestored: [] };
+    },
     async clear() {
       if (sessionSource === undefined) await hookRunner.run("SessionEnd", { reason: "clear" });
       sessionSource = "clear";

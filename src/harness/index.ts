@@ -4,6 +4,8 @@ export * from "./create-coding-agent.js";
 export * from "./inline-capabilities.js";
 export * from "./list-project-sessions.js";
 export * from "./model-choice.js";
+export type * from "./rewind-points.js";
 export * from "./session-log-hooks.js";
 export * from "./sessions-dir.js";
 export * from "./subagent-log.js";
+export * from "./workspace-trust.js";

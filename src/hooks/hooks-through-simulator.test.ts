@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CodingAgentOptions } from "../harness/coding-agent.js";
 import { createCodingAgent } from "../harness/create-coding-agent.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
+import { trustFolder } from "../permissions/index.js";
 import { type Simulator, startSimulator } from "../simulator/index.js";
 import type { ScriptEntry } from "../simulator/types.js";
 
@@ -320,7 +321,7 @@ describe("hooks through the harness and the simulator", () => {
     expect(seen).toEqual(["PreToolUse:Bash", "end:other"]);
   });
 
-  it("a project's hooks run only once that file is approved; a changed file is asked about again", async () => {
+  it("a project's hooks run only in a trusted folder and once that file is approved; a changed file is asked about again", async () => {
     const root = mkdtempSync(join(tmpdir(), "mitsu-hooks-"));
     dirs.push(root);
     const cwd = join(root, "ws");
@@ -328,7 +329,7 @@ describe("hooks through the harness and the simulator", () => {
     mkdirSync(join(cwd, ".claude"), { recursive: true });
     const settings = join(cwd, ".claude", "settings.json");
     writeFileSync(settings, JSON.stringify({ hooks: on("UserPromptSubmit", "touch ran.txt") }));
-    sim = await startSimulator({ script: [text("a"), text("b"), text("c")] });
+    sim = await startSimulator({ script: [text("a"), text("b"), text("c"), text("d")] });
     const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url };
     const base = { cwd, home, env, model: "anthropic:claude-sonnet-5-5", session: { log: false } };
     const warnings: string[] = [];
@@ -337,8 +338,22 @@ describe("hooks through the harness and the simulator", () => {
     expect(() => readFileSync(join(cwd, "ran.txt"))).toThrow();
     expect(warnings.join("\n")).toContain("hooks not run");
     expect(warnings.join("\n")).toContain("touch ran.txt");
+    expect(warnings.join("\n")).toContain("not trusted");
 
+    // Untrusted, the hooks question is never asked: approving a file is not trusting the folder.
     const asked: string[] = [];
+    const untrusted = await createCodingAgent({
+      ...base,
+      approveHooks: async () => {
+        asked.push("untrusted");
+        return true;
+      },
+    });
+    await drain(untrusted.prompt("go"));
+    expect(() => readFileSync(join(cwd, "ran.txt"))).toThrow();
+    expect(asked).toEqual([]);
+
+    await trustFolder(cwd, { home });
     const approving = await createCodingAgent({
       ...base,
       approveHooks: async (file) => {
@@ -368,6 +383,46 @@ describe("hooks through the harness and the simulator", () => {
     });
     expect(asked).toEqual([asked[0], "changed"]);
     expect(changed.hooks.skipped).toHaveLength(1);
+  });
+
+  it("the trust question lists a project's hooks; a yes trusts the folder and approves them as they are", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mitsu-hooks-"));
+    dirs.push(root);
+    const cwd = join(root, "ws");
+    const home = join(root, "home");
+    mkdirSync(join(cwd, ".mitsu"), { recursive: true });
+    writeFileSync(
+      join(cwd, ".mitsu", "settings.json"),
+      JSON.stringify({ hooks: on("UserPromptSubmit", "touch ran.txt") }),
+    );
+    sim = await startSimulator({ script: [text("a"), text("b")] });
+    const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url };
+    const base = { cwd, home, env, model: "anthropic:claude-sonnet-5-5", session: { log: false } };
+    const questions: string[][] = [];
+    const agent = await createCodingAgent({
+      ...base,
+      askTrust: async (question) => {
+        questions.push(question.grants);
+        return true;
+      },
+      approveHooks: async () => {
+        throw new Error("the trust question covered them");
+      },
+    });
+    expect(questions).toHaveLength(1);
+    expect(questions[0]?.join("\n")).toContain('hooks UserPromptSubmit "touch ran.txt"');
+    await drain(agent.prompt("go"));
+    readFileSync(join(cwd, "ran.txt"));
+    // Remembered both ways: no question the next time, and the hooks run.
+    rmSync(join(cwd, "ran.txt"));
+    const again = await createCodingAgent({
+      ...base,
+      askTrust: async () => {
+        throw new Error("already trusted");
+      },
+    });
+    await drain(again.prompt("go"));
+    readFileSync(join(cwd, "ran.txt"));
   });
 
   it("Notification hears of a permission question; SubagentStop of a sub-agent's end", async () => {

@@ -38,6 +38,11 @@ export interface LoadedHooks {
 export interface LoadHooksOptions {
   cwd: string;
   home?: string;
+  /**
+   * Whether the user trusts the project folder (see the permissions' trust store). `false`: no project file's
+   * hooks run, approved or not; they are all listed in `unapproved`. Default: approval alone decides.
+   */
+  trusted?: boolean;
 }
 
 /**
@@ -82,7 +87,8 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
       continue;
     }
     const sha256 = hooksFingerprint(raw);
-    if (await isHooksFileApproved(home, real, sha256)) result.hooks.push(...hooks);
+    if (options.trusted !== false && (await isHooksFileApproved(home, real, sha256)))
+      result.hooks.push(...hooks);
     else result.unapproved.push({ file: real, sha256, hooks });
   }
   return result;

@@ -23,6 +23,12 @@ export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "
   /** `--strict-mcp-config`. */
   strict?: boolean;
   /**
+   * Whether the user trusts the project folder (workspace trust). Default true. Untrusted, the project's
+   * `.mcp.json` servers are neither asked about nor started (a repository grants itself nothing); they are
+   * `skipped` with reason `untrusted`.
+   */
+  projectTrusted?: boolean;
+  /**
    * Asks the user about a project server nobody has decided on yet (interactive mode). Absent (print mode), such a
    * server is skipped and listed in `skipped`.
    */
@@ -32,8 +38,8 @@ export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "
 /** A configured server that was not started, and why. */
 export interface SkippedMcpServer {
   entry: McpServerEntry;
-  /** `pending`: a project server nobody approved yet; `denied`: the user said no. */
-  reason: "pending" | "denied";
+  /** `pending`: a project server nobody approved yet; `denied`: the user said no; `untrusted`: the folder is not trusted. */
+  reason: "pending" | "denied" | "untrusted";
 }
 
 export interface ProjectMcp {
@@ -42,7 +48,9 @@ export interface ProjectMcp {
   /** Configuration files or entries that could not be used. */
   problems: McpConfigProblem[];
   /** Every configured server: those started (as `servers.status` says) and those skipped. */
-  status(): Array<McpServerStatus | (Omit<McpServerStatus, "state"> & { state: "not-approved" | "denied" })>;
+  status(): Array<
+    McpServerStatus | (Omit<McpServerStatus, "state"> & { state: "not-approved" | "denied" | "untrusted" })
+  >;
 }
 
 /**
@@ -73,6 +81,10 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
       started.push(entry);
       continue;
     }
+    if (options.projectTrusted === false) {
+      skipped.push({ entry, reason: "untrusted" });
+      continue;
+    }
     let state = approvalOf(entry.name, approvals!);
     if (state === "pending" && options.approve) {
       const answer = await options.approve(entry);
@@ -95,7 +107,7 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
         name: entry.name,
         scope: entry.scope,
         transport: entry.config.type,
-        state: reason === "pending" ? ("not-approved" as const) : ("denied" as const),
+        state: reason === "pending" ? ("not-approved" as const) : reason,
         tools: 0,
         prompts: 0,
         resources: false,

@@ -24,11 +24,39 @@ const write = (path: string, value: unknown) =>
   writeFile(path, typeof value === "string" ? value : JSON.stringify(value));
 
 describe("loadSettings", () => {
+  it("grants nothing from an untrusted project: allow rules, defaultMode and folders are listed as ignored", async () => {
+    await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls:*)"] } });
+    await write(join(project, ".mitsu", "settings.json"), {
+      permissions: {
+        allow: ["Bash"],
+        ask: ["Bash(git push:*)"],
+        deny: ["Read(./secrets/**)"],
+        defaultMode: "bypassPermissions",
+        additionalDirectories: ["/"],
+      },
+    });
+    const settings = await loadSettings({ cwd: project, home });
+    expect(settings.rules.allow.map((rule) => rule.text)).toEqual(["Bash(ls:*)"]);
+    expect(settings.rules.ask.map((rule) => rule.text)).toEqual(["Bash(git push:*)"]);
+    expect(settings.rules.deny.map((rule) => rule.text)).toEqual(["Read(./secrets/**)"]);
+    expect(settings.defaultMode).toBeUndefined();
+    expect(settings.additionalDirectories).toEqual([]);
+    const file = join(project, ".mitsu", "settings.json");
+    expect(settings.ignored).toEqual([
+      `permissions.allow "Bash" in ${file}`,
+      `permissions.defaultMode "bypassPermissions" in ${file}`,
+      `permissions.additionalDirectories "/" in ${file}`,
+    ]);
+    const trusted = await loadSettings({ cwd: project, home, trusted: true });
+    expect(trusted).toMatchObject({ defaultMode: "bypassPermissions", defaultModeSource: file, ignored: [] });
+  });
+
   it("returns empty rules when there are no settings files", async () => {
     expect(await loadSettings({ cwd: project, home })).toEqual({
       rules: { allow: [], ask: [], deny: [] },
       additionalDirectories: [],
       files: [],
+      ignored: [],
       sandbox: {},
       warnings: [],
       env: {},
@@ -47,7 +75,7 @@ describe("loadSettings", () => {
       permissions: { deny: ["Read(./secrets/**)"], defaultMode: "acceptEdits" },
     });
     await write(join(project, ".claude", "settings.local.json"), { model: "claude-haiku-4-5" });
-    const settings = await loadSettings({ cwd: project, home });
+    const settings = await loadSettings({ cwd: project, home, trusted: true });
     expect(settings.files).toEqual([
       join(home, ".claude", "settings.json"),
       join(home, ".mitsu", "settings.json"),
@@ -88,7 +116,7 @@ describe("loadSettings", () => {
     await write(join(project, ".mitsu", "settings.local.json"), {
       permissions: { allow: ["Edit(./src/**)"], defaultMode: "acceptEdits" },
     });
-    const settings = await loadSettings({ cwd: project, home });
+    const settings = await loadSettings({ cwd: project, home, trusted: true });
     expect(settings.files).toEqual([
       join(home, ".mitsu", "settings.json"),
       join(project, ".mitsu", "settings.json"),
@@ -165,9 +193,31 @@ describe("the sandbox section", () => {
 
     await write(join(home, ".mitsu", "settings.json"), { sandbox: { allowNetwork: true } });
     await write(join(project, ".mitsu", "settings.local.json"), { sandbox: { enabled: true } });
-    const local = await loadSettings({ cwd: project, home });
+    // The local file is the user's own only in a trusted folder (see the untrusted case below).
+    const local = await loadSettings({ cwd: project, home, trusted: true });
     expect(local.sandbox).toEqual({ enabled: true, enabledBy: "local", allowNetwork: true });
     expect(sandboxAutoAllows(local.sandbox)).toBe(true);
+  });
+
+  it("in an untrusted folder the local file grants neither auto-allow nor the network (listed as ignored)", async () => {
+    await write(join(project, ".mitsu", "settings.local.json"), {
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true },
+    });
+    const untrusted = await loadSettings({ cwd: project, home, trusted: false });
+    expect(untrusted.sandbox).toEqual({ enabled: true, enabledBy: "project" });
+    expect(sandboxAutoAllows(untrusted.sandbox)).toBe(false);
+    expect(untrusted.ignored).toEqual([
+      expect.stringContaining("sandbox.autoAllowBashIfSandboxed true in"),
+      expect.stringContaining("sandbox.allowNetwork true in"),
+    ]);
+    const trusted = await loadSettings({ cwd: project, home, trusted: true });
+    expect(trusted.sandbox).toEqual({
+      enabled: true,
+      enabledBy: "local",
+      autoAllowBashIfSandboxed: true,
+      allowNetwork: true,
+    });
+    expect(trusted.ignored).toEqual([]);
   });
 
   it("names the file for a malformed section", async () => {

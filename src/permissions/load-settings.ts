@@ -21,6 +21,8 @@ export interface LoadedSettings {
   rules: LoadedRules;
   /** The most specific file's `defaultMode` (local over project over user), if any says one. */
   defaultMode?: PermissionMode;
+  /** The file that set `defaultMode`. */
+  defaultModeSource?: string;
   /** `additionalDirectories` of every file, resolved against the file's project root (or home). */
   additionalDirectories: string[];
   /** The settings files that exist and were read. */
@@ -29,6 +31,11 @@ export interface LoadedSettings {
   sandbox: SandboxSettings;
   /** Settings that were read but ignored, and why (for the terminal). */
   warnings: string[];
+  /**
+   * What the project's own files would grant but, the folder not being trusted, do not: one line each
+   * (`permissions.allow "Bash(npm test:*)" in /p/.mitsu/settings.json`). Empty when trusted or nothing.
+   */
+  ignored: string[];
   /**
    * The files' `env` keys, later files over earlier ones. A project's file (one in the repository) may not set a
    * variable that routes credentials or traffic (`*_BASE_URL`, `*_API_KEY`, `*_AUTH_TOKEN`, proxies): a cloned
@@ -54,6 +61,13 @@ export interface LoadSettingsOptions {
   cwd: string;
   /** The home folder for `~/.mitsu/settings.json` and `~/` in rules. Default `os.homedir()`. */
   home?: string;
+  /**
+   * Whether the user trusts the project folder. Untrusted (the default), the project's files
+   * (`.mitsu/settings.json`, `.mitsu/settings.local.json`) still restrict (deny and ask rules) but grant
+   * nothing: their allow rules, `defaultMode` and `additionalDirectories` are left out and listed in
+   * `ignored`. A cloned repository must not be able to grant itself permissions.
+   */
+  trusted?: boolean;
 }
 
 /**
@@ -63,6 +77,7 @@ export interface LoadSettingsOptions {
  * Claude Code's files are read so that an existing set-up works unchanged; mitsu's own file of each level wins.
  * A missing file is skipped; a file that exists but cannot be used throws a `SettingsError` naming it, since
  * silently dropping someone's deny rules would be worse than stopping. Read here: `permissions`, `env`, `model`.
+ * What the project's files grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
   const home = resolve(options.home ?? homedir());
@@ -79,6 +94,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],
     files: [],
+    ignored: [],
     sandbox: {},
     warnings: [],
     env: {},
@@ -93,13 +109,25 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     if (text === undefined || result.files.includes(file)) continue;
     result.files.push(file);
     const parsed = parseSettings(text, file);
-    applySettings(parsed.permissions, { source: file, root, home }, result);
+    // The home folder as the project: its files are the user's own.
+    const grants = user || root === home || options.trusted === true;
     try {
-      applySandboxSection(parsed.sandbox, file, kind, result.sandbox, result.warnings);
+      if (grants || kind !== "local") {
+        applySandboxSection(parsed.sandbox, file, kind, result.sandbox, result.warnings);
+      } else {
+        // An untrusted folder's local file is read like its shared one: it may turn the sandbox on, not grant
+        // itself auto-allow or the network. What it would grant is listed with the other ignored grants.
+        const refused: string[] = [];
+        applySandboxSection(parsed.sandbox, file, "project", result.sandbox, refused);
+        const section = (parsed.sandbox ?? {}) as Record<string, unknown>;
+        for (const key of ["autoAllowBashIfSandboxed", "allowNetwork"]) {
+          if (section[key] === true) result.ignored.push(`sandbox.${key} true in ${file}`);
+        }
+      }
     } catch (error) {
       throw new SettingsError((error as Error).message);
     }
-    // The home folder as the project: its files are the user's own.
+    applySettings(parsed.permissions, { source: file, root, home }, result, grants);
     applyEnvAndModel(parsed.top, file, user || root === home, result);
   }
   return result;
@@ -142,7 +170,8 @@ function parseSettings(
 ): { top: Record<string, unknown>; permissions: PermissionsSection | undefined; sandbox: unknown } {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
   }
@@ -158,6 +187,7 @@ function applySettings(
   section: PermissionsSection | undefined,
   origin: RuleOrigin,
   into: LoadedSettings,
+  grants: boolean,
 ): void {
   if (!section) return;
   const file = origin.source;
@@ -165,9 +195,12 @@ function applySettings(
     const list = stringList(section[behavior], `permissions.${behavior}`, file);
     list.forEach((text, index) => {
       try {
-        into.rules[behavior].push(
-          parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`),
-        );
+        const rule = parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`);
+        if (behavior === "allow" && !grants) {
+          into.ignored.push(`permissions.allow ${JSON.stringify(rule.text)} in ${file}`);
+          return;
+        }
+        into.rules[behavior].push(rule);
       } catch (error) {
         if (error instanceof PermissionRuleError) throw new SettingsError(error.message);
         throw error;
@@ -181,9 +214,17 @@ function applySettings(
         `permissions.defaultMode in settings file ${file} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}.`,
       );
     }
-    into.defaultMode = mode as PermissionMode;
+    if (!grants) into.ignored.push(`permissions.defaultMode ${JSON.stringify(mode)} in ${file}`);
+    else {
+      into.defaultMode = mode as PermissionMode;
+      into.defaultModeSource = file;
+    }
   }
   for (const folder of stringList(section.additionalDirectories, "permissions.additionalDirectories", file)) {
+    if (!grants) {
+      into.ignored.push(`permissions.additionalDirectories ${JSON.stringify(folder)} in ${file}`);
+      continue;
+    }
     const expanded = folder === "~" || folder.startsWith("~/") ? join(origin.home, folder.slice(2)) : folder;
     into.additionalDirectories.push(resolve(origin.root, expanded));
   }

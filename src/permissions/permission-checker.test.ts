@@ -113,7 +113,7 @@ describe("print mode (no terminal to ask)", () => {
         `The rule "Bash(git push:*)" in permissions.ask of ${project}/.mitsu/settings.json requires asking`,
       ),
     });
-    expect(await checker({ allowedTools: ["Bash(echo:*)"] })(...bash("echo `rm -rf /`"), ctx)).toMatchObject({
+    expect(await checker({ allowedTools: ["Bash(echo:*)"] })(...bash('eval "echo x"'), ctx)).toMatchObject({
       message: expect.stringContaining("shell features that rules cannot be checked against"),
     });
   });
@@ -421,9 +421,22 @@ describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
       "rm -r ./.claude",
       "echo x>.mitsu/settings.json",
       "cp evil .m*/settings.json",
-      "echo `id`",
     ]) {
       expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");
+    }
+  });
+
+  it("still asks for what the bash parse cannot account for, and deny rules see through wrappers", async () => {
+    const auto = (extra: Partial<PermissionCheckerOptions> = {}) =>
+      checker({ sandboxAutoAllow: true, ...extra });
+    for (const command of ['"$cmd" -rf build', 'eval "$x"']) {
+      expect((await auto()(...bash(command), ctx)).behavior, command).toBe("deny");
+    }
+    const denied = auto({ rules: rules({ deny: ["Bash(rm:*)"] }) });
+    for (const command of ["timeout 5 rm -rf build", "env X=1 rm -rf build", "sh -c 'rm -rf build'"]) {
+      const decision = await denied(...bash(command), ctx);
+      expect(decision.behavior, command).toBe("deny");
+      expect("message" in decision ? decision.message : "", command).toContain("Bash(rm:*)");
     }
   });
 });

@@ -5,7 +5,9 @@ import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
+import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
+import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
 import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
@@ -15,7 +17,7 @@ import {
   ruleAppliesToTool,
   urlRuleMatches,
 } from "./permission-rule.js";
-import { splitShellCommand } from "./split-shell-command.js";
+import { protectedPathReason } from "./protected-path.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -36,8 +38,16 @@ export interface PermissionRequest {
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
 
+/** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
+export interface RuleLists {
+  allow?: ReadonlyArray<PermissionRule | string>;
+  ask?: ReadonlyArray<PermissionRule | string>;
+  deny?: ReadonlyArray<PermissionRule | string>;
+}
+
 export interface PermissionCheckerOptions {
-  rules: LoadedRules;
+  /** Settings rules (`loadSettings(...).rules`), or lists of rule strings; absent: none. */
+  rules?: LoadedRules | RuleLists;
   mode: PermissionMode;
   /** `--allowedTools`: rules that allow. */
   allowedTools?: string[];
@@ -64,7 +74,7 @@ export interface PermissionCheckerOptions {
   /**
    * Bash runs inside the sandbox and the user lets sandboxed commands run without asking
    * (`autoAllowBashIfSandboxed`): a Bash call no rule allows is allowed, unless a deny or ask rule matches, plan
-   * mode forbids it, the parse of the command is incomplete, or it names `.git`, `.mitsu` or `.claude`.
+   * mode forbids it, the Bash parse cannot account for part of the line, or it names `.git`, `.mitsu` or `.claude`.
    */
   sandboxAutoAllow?: boolean;
 }
@@ -74,6 +84,12 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /**
+   * The files that Read deny and ask rules cover, as gitignore-style globs relative to `root` (a folder a
+   * search runs from; anchored ones start with `/`). Grep and Glob exclude them, so that searching a parent
+   * folder does not read or list what a rule denies.
+   */
+  readExcludes(root: string): Promise<string[]>;
 }
 
 /**
@@ -103,7 +119,13 @@ const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
-  | { behavior: "ask"; askRule?: PermissionRule; incomplete?: boolean };
+  | {
+      behavior: "ask";
+      askRule?: PermissionRule;
+      /** What the Bash parse could not account for, when that is why no rule could allow the line. */
+      unaccounted?: string[];
+      protectedReason?: string;
+    };
 
 /** Facts about one call that rules are matched against, from the tool's `permissionFacts`. */
 interface CallFacts {
@@ -118,7 +140,11 @@ interface CallFacts {
   searchesFolder: boolean;
   /** The command line the call runs, as stated. */
   command?: string;
-  bash?: ReturnType<typeof splitShellCommand>;
+  bash?: BashAnalysis;
+  /** For Bash: the files its redirections write, each as a Write call's facts. */
+  writes?: CallFacts[];
+  /** For Bash: the files its input redirections read, each as a Read call's facts (for deny and ask rules). */
+  reads?: CallFacts[];
   url?: unknown;
 }
 
@@ -140,22 +166,25 @@ function statedFacts(tool: Tool<never>, input: Record<string, unknown>): Permiss
  * an allow rule (settings, `--allowedTools`, or "allow always" in this session) allows; acceptEdits allows
  * Write and Edit inside the workspace; otherwise Read, Grep, Glob, Skill and Task are allowed and everything
  * else (Write, Edit, Bash, MCP tools, …) is asked. A Bash allow holds only when every simple command
- * of the line is allowed; one denied command denies the line. Asking without an `ask` callback denies.
+ * of the line is allowed, the parse accounts for all of it, and every file its redirections write may be
+ * written; one denied command denies the line. Writes to `.git/`, `.mitsu/`, `.claude/`, `.mcp.json` and the
+ * shell's start-up files are asked in every mode but bypassPermissions. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
   const home = options.home ?? homedir();
   const cwd = resolve(options.cwd);
   let mode = options.mode;
   const cli = (flag: string): RuleOrigin => ({ source: flag, root: cwd, home });
+  const given = ruleLists(options.rules, { source: "options.rules", root: cwd, home });
   const deny = [
-    ...options.rules.deny,
+    ...given.deny,
     ...(options.disallowedTools ?? []).map((text, i) =>
       parsePermissionRule(text, cli("--disallowedTools"), `--disallowedTools[${i}]`),
     ),
   ];
-  const ask = [...options.rules.ask];
+  const ask = [...given.ask];
   const allowRules = [
-    ...options.rules.allow,
+    ...given.allow,
     ...(options.allowedTools ?? []).map((text, i) =>
       parsePermissionRule(text, cli("--allowedTools"), `--allowedTools[${i}]`),
     ),
@@ -176,19 +205,41 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const facts: CallFacts = { toolName: tool.name, paths: [], realPaths: [], searchesFolder: false };
     if (typeof stated.command === "string") {
       facts.command = stated.command;
-      facts.bash = splitShellCommand(stated.command);
+      facts.bash = parseBashCommand(stated.command);
+      // A redirection's file, as the facts of a Write (or, for `<`, a Read) of it.
+      const fileFacts = (access: "read" | "write", targets: string[]) =>
+        Promise.all(
+          targets.map(async (target): Promise<CallFacts> => {
+            const paths = await pathCandidates(target);
+            return {
+              toolName: access === "write" ? "Write" : "Read",
+              paths,
+              realPaths: [paths[paths.length - 1]!],
+              access,
+              searchesFolder: false,
+            };
+          }),
+        );
+      facts.writes = await fileFacts("write", facts.bash.writes);
+      facts.reads = await fileFacts("read", facts.bash.reads);
     }
     if (stated.url !== undefined) facts.url = stated.url;
     for (const { path: raw, access, folder } of stated.paths ?? []) {
       if (typeof raw !== "string") continue;
-      const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
-      const real = await resolveRealPath(expanded).catch(() => expanded);
-      facts.paths.push(...(real === expanded ? [expanded] : [expanded, real]));
-      facts.realPaths.push(real);
+      const candidates = await pathCandidates(raw);
+      facts.paths.push(...candidates);
+      facts.realPaths.push(candidates[candidates.length - 1]!);
       if (folder === true) facts.searchesFolder = true;
       facts.access = access === "write" || facts.access === "write" ? "write" : "read";
     }
     return facts;
+  }
+
+  /** A path as written (absolute) and with links resolved, when that differs. */
+  async function pathCandidates(raw: string): Promise<string[]> {
+    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
+    const real = await resolveRealPath(expanded).catch(() => expanded);
+    return real === expanded ? [expanded] : [expanded, real];
   }
 
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
@@ -217,13 +268,18 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function firstMatch(rules: PermissionRule[], facts: CallFacts): Promise<PermissionRule | undefined> {
     for (const rule of rules) {
       if (facts.bash) {
-        const split = facts.bash;
+        for (const file of [...(facts.writes ?? []), ...(facts.reads ?? [])]) {
+          if (await covers(rule, file, "any")) return rule;
+        }
         if (!ruleAppliesToTool(rule, "Bash")) continue;
-        // `FOO=1 rm x` runs rm: deny and ask rules also see the command without its assignments (allow
-        // rules do not, since `PATH=… npm test` is not the `npm test` a rule allowed).
+        // `FOO=1 rm x` runs rm, and so do `env rm x`, `/bin/rm x`, `sh -c 'rm x'` and `find -exec rm`:
+        // deny and ask rules see every form (allow rules do not, since `PATH=… npm test` is not the
+        // `npm test` a rule allowed).
         const matches = (words: string[]) =>
           bashCommandMatches(rule, words) || bashCommandMatches(rule, withoutAssignments(words));
-        if (rule.specifier === undefined || split.commands.some(matches)) return rule;
+        const seen = (command: BashAnalysis["commands"][number]) =>
+          matches(command.words) || command.inner.some(matches);
+        if (rule.specifier === undefined || facts.bash.commands.some(seen)) return rule;
       } else if (await covers(rule, facts, "any")) return rule;
     }
     return undefined;
@@ -232,16 +288,45 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function allowed(facts: CallFacts, extra: readonly PermissionRule[]): Promise<boolean> {
     const allow = extra.length === 0 ? allowRules : [...allowRules, ...extra];
     if (facts.bash) {
-      const { commands, complete } = facts.bash;
+      const { commands, unaccounted } = facts.bash;
       if (allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.specifier === undefined)) return true;
-      return (
-        complete &&
-        commands.length > 0 &&
-        commands.every((words) => allow.some((rule) => bashCommandMatches(rule, words)))
-      );
+      const commandAllowed = (command: BashAnalysis["commands"][number]) =>
+        [command.words, ...command.through].some((words) =>
+          allow.some((rule) => bashCommandMatches(rule, words)),
+        );
+      if (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed)) return false;
+      // A redirection writes a file: it needs what a Write of that file would need.
+      for (const write of facts.writes ?? []) if (!(await writeAllowed(write, allow))) return false;
+      return true;
     }
     for (const rule of allow) if (await covers(rule, facts, "all")) return true;
     return false;
+  }
+
+  /** Whether an allow rule, acceptEdits or the model's own folders let a write happen without asking. */
+  async function writeAllowed(facts: CallFacts, allow: readonly PermissionRule[]): Promise<boolean> {
+    if (facts.paths.length === 0) return false;
+    for (const rule of allow) if (await covers(rule, facts, "all")) return true;
+    return editableWithoutRule(facts);
+  }
+
+  /** Whether every path the write lands on is in the workspace (acceptEdits) or in the model's own folders. */
+  async function editableWithoutRule(facts: CallFacts): Promise<boolean> {
+    const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
+    const roots = await Promise.all(editable.map(realBase));
+    return facts.realPaths.every((real) => roots.some((root) => isInside(root, real)));
+  }
+
+  /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */
+  async function protectedWrite(facts: CallFacts): Promise<string | undefined> {
+    const own = await Promise.all(ownFolders.map(realBase));
+    for (const path of facts.paths) {
+      if (own.some((root) => isInside(root, path)) || ownFolders.some((root) => isInside(root, path)))
+        continue;
+      const reason = protectedPathReason(path, home);
+      if (reason) return reason;
+    }
+    return undefined;
   }
 
   const preApprovedRules = new Map<string, PermissionRule>();
@@ -285,42 +370,61 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
+    const writes = facts.access === "write" ? [facts] : (facts.writes ?? []);
+    for (const write of writes) {
+      const protectedReason = await protectedWrite(write);
+      if (protectedReason) return { behavior: "ask", protectedReason };
+    }
     if (await allowed(facts, extra)) return { behavior: "allow" };
     if (
       options.sandboxAutoAllow &&
       tool.name === "Bash" &&
-      facts.bash?.complete &&
+      facts.bash !== undefined &&
+      facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
       !PROTECTED_NAMES.test(facts.command)
     ) {
       return { behavior: "allow" };
     }
-    if (facts.access === "write") {
-      const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
-      const roots = await Promise.all(editable.map(realBase));
-      const inside = (real: string) => roots.some((root) => isInside(root, real));
-      if (facts.realPaths.every(inside)) return { behavior: "allow" };
+    if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
+      return { behavior: "allow" };
     }
     if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
-    return { behavior: "ask", incomplete: facts.bash !== undefined && !facts.bash.complete };
+    return facts.bash && facts.bash.unaccounted.length > 0
+      ? { behavior: "ask", unaccounted: facts.bash.unaccounted }
+      : { behavior: "ask" };
   }
+
+  const commandAllowed = (command: BashAnalysis["commands"][number]) =>
+    [command.words, ...command.through].some((words) =>
+      allowRules.some((rule) => bashCommandMatches(rule, words)),
+    );
 
   /** For a compound Bash command of which rules allow some parts: the parts that no rule allows. */
   function partlyAllowed(facts: CallFacts): string | undefined {
-    if (!facts.bash?.complete) return undefined;
-    const { commands } = facts.bash;
-    const denied = commands.filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)));
+    if (!facts.bash) return undefined;
+    const { commands, unaccounted } = facts.bash;
+    if (unaccounted.length > 0) return `rules cannot be checked against ${unaccounted.join(", ")}`;
+    const denied = commands.filter((command) => !commandAllowed(command));
+    if (denied.length === 0 && facts.bash.writes.length > 0) {
+      return `it writes ${facts.bash.writes.map((file) => JSON.stringify(file)).join(", ")}`;
+    }
     if (denied.length === 0 || denied.length === commands.length) return undefined;
-    return `rules allow part of the command, not ${denied.map((words) => JSON.stringify(words.join(" "))).join(", ")}`;
+    return `rules allow part of the command, not ${denied.map((command) => JSON.stringify(command.words.join(" "))).join(", ")}`;
   }
 
-  function suggestions(facts: CallFacts): string[] {
+  async function suggestions(facts: CallFacts): Promise<string[]> {
     if (facts.bash) {
-      if (!facts.bash.complete) return [];
+      if (facts.bash.unaccounted.length > 0) return [];
       const rules = facts.bash.commands
-        .filter((words) => !allowRules.some((rule) => bashCommandMatches(rule, words)))
-        .map(suggestBashRule)
+        .filter((command) => !commandAllowed(command))
+        .map((command) => suggestBashRule(command.words))
         .filter((rule): rule is string => rule !== undefined);
+      // A redirection's target: the folder rule a Write there would need.
+      for (const write of facts.writes ?? []) {
+        if (!(await writeAllowed(write, allowRules)))
+          rules.push(suggestFileRule("Edit", write.paths[0]!, cwd));
+      }
       return [...new Set(rules)];
     }
     const path = facts.paths[0];
@@ -340,10 +444,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const display = describeToolCall(tool.name, stated);
     const verdict = await decide(tool, facts, display, preApproved(context.state));
     if (verdict.behavior !== "ask") return verdict;
-    const suggestedRules = suggestions(facts);
+    const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
     const reason = verdict.askRule
       ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
-      : (partlyAllowed(facts) ?? "no rule allows it");
+      : verdict.protectedReason
+        ? `writes here are always asked: ${verdict.protectedReason}`
+        : (partlyAllowed(facts) ?? "no rule allows it");
     if (!options.ask) {
       return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
     }
@@ -381,14 +487,37 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   checker.setMode = (next: PermissionMode) => {
     mode = next;
   };
+  checker.readExcludes = async (root: string) => {
+    const globs = new Set<string>();
+    for (const rule of [...deny, ...ask]) {
+      if (!rule.files || !ruleAppliesToTool(rule, "Read")) continue;
+      for (const base of new Set([rule.files.base, await realBase(rule.files.base)])) {
+        const glob = globRelativeTo(base, rule.files.pattern, root);
+        if (glob !== undefined) globs.add(glob);
+      }
+    }
+    return [...globs];
+  };
   return checker;
 }
 
-/** A command's words after its leading `NAME=value` assignments. */
-function withoutAssignments(words: string[]): string[] {
-  let start = 0;
-  while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[start]!)) start++;
-  return start === 0 ? words : words.slice(start);
+/** The checker's rule lists from what an embedder passed: parsed rules or strings; a wrong shape is named. */
+function ruleLists(rules: PermissionCheckerOptions["rules"], origin: RuleOrigin): LoadedRules {
+  if (rules === undefined) return { allow: [], ask: [], deny: [] };
+  if (Array.isArray(rules) || typeof rules !== "object" || rules === null) {
+    throw new TypeError(
+      `options.rules must be an object of rule lists, e.g. { allow: ["Bash(npm test:*)"], deny: ["Read(./.env)"] } (or loadSettings(...).rules); got ${Array.isArray(rules) ? "an array" : typeof rules}.`,
+    );
+  }
+  const list = (name: "allow" | "ask" | "deny"): PermissionRule[] => {
+    const value = (rules as RuleLists)[name];
+    if (value === undefined) return [];
+    if (!Array.isArray(value)) throw new TypeError(`options.rules.${name} must be an array of rules.`);
+    return value.map((rule, index) =>
+      typeof rule === "string" ? parsePermissionRule(rule, origin, `options.rules.${name}[${index}]`) : rule,
+    );
+  };
+  return { allow: list("allow"), ask: list("ask"), deny: list("deny") };
 }
 
 /** Where a rule was written, for messages: `in permissions.deny of /p/.mitsu/settings.json`. */
@@ -407,8 +536,12 @@ function printModeDenial(
     const rule = verdict.askRule;
     return `${head} The rule ${JSON.stringify(rule.text)} ${whereRule(rule, "ask")} requires asking; run mitsu interactively to approve it, or remove that rule.`;
   }
-  if (verdict.incomplete || suggestedRules.length === 0) {
-    return `${head} This command uses shell features that rules cannot be checked against (such as backquotes); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
+  if (verdict.protectedReason) {
+    return `${head} Writes to this file are always asked (${verdict.protectedReason}); run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
+  }
+  if (verdict.unaccounted || suggestedRules.length === 0) {
+    const what = verdict.unaccounted ? ` (${verdict.unaccounted.join("; ")})` : "";
+    return `${head} This command uses shell features that rules cannot be checked against${what}; run mitsu interactively to approve it, or use --permission-mode bypassPermissions.`;
   }
   const quoted = suggestedRules.map((rule) => JSON.stringify(rule));
   const list =

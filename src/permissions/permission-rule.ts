@@ -33,8 +33,8 @@ export interface PermissionRule {
   toolName: string;
   specifier?: string;
   origin: RuleOrigin;
-  /** Compiled file glob (file rules only). */
-  files?: { base: string; matcher: Ignore };
+  /** Compiled file glob (file rules only): gitignore-style `pattern` relative to `base`. */
+  files?: { base: string; pattern: string; matcher: Ignore };
   /** Compiled Bash matcher (Bash rules only). */
   command?: (words: string[]) => boolean;
 }
@@ -76,7 +76,10 @@ export function parsePermissionRule(text: string, origin: RuleOrigin, where = or
   return rule;
 }
 
-function compileFileGlob(specifier: string, origin: RuleOrigin): { base: string; matcher: Ignore } {
+function compileFileGlob(
+  specifier: string,
+  origin: RuleOrigin,
+): { base: string; pattern: string; matcher: Ignore } {
   let base = origin.root;
   let pattern = specifier;
   if (specifier.startsWith("//")) {
@@ -89,7 +92,7 @@ function compileFileGlob(specifier: string, origin: RuleOrigin): { base: string;
     pattern = `/${specifier.slice(2)}`;
   }
   if (pattern === "/" || pattern === "") pattern = "**";
-  return { base, matcher: ignore().add(pattern) };
+  return { base, pattern, matcher: ignore().add(pattern) };
 }
 
 function compileCommandPattern(

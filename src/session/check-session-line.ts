@@ -93,6 +93,10 @@ export function sessionLineProblem(line: unknown, first: boolean): string | unde
       if (!/^[\w.-]+\.jsonl$/.test(line.path) || line.path.startsWith("."))
         return 'is a subagent line whose "path" is not a session file name beside this one';
       return undefined;
+    case "rewind":
+      if (typeof line.keep !== "number" || !Number.isInteger(line.keep) || line.keep < 0)
+        return 'is a rewind line without a non-negative integer "keep"';
+      return undefined;
     default:
       return typeof line.type === "string" ? `has the unknown type "${line.type}"` : 'has no "type"';
   }

@@ -26,7 +26,7 @@ export interface LoadedSession {
 
 const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
   1: new Set(["message"]),
-  2: new Set(["message", "tool-start", "tool-result", "compaction", "subagent"]),
+  2: new Set(["message", "tool-start", "tool-result", "compaction", "subagent", "rewind"]),
 };
 
 /**
@@ -103,6 +103,10 @@ export function loadSession(path: string): LoadedSession {
           modelCalls++;
           usage = addUsage(usage, { ...emptyUsage(), ...entry.usage });
         }
+        calls = { started: new Set(), results: new Map() };
+        break;
+      case "rewind":
+        messages = messages.slice(0, entry.keep);
         calls = { started: new Set(), results: new Map() };
         break;
       case "subagent":

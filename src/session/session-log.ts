@@ -61,6 +61,9 @@ export interface SessionHeader {
  *   (the summary call's) are there when a compaction wrote them.
  * - `subagent` (2): a sub-agent was started by the call `toolUseId`; its own transcript is the session file
  *   `path` (relative to this file's folder).
+ * - `rewind` (2): the conversation went back to an earlier user prompt (`/rewind`): the transcript is its
+ *   first `keep` messages from here on (the prompt itself and all after it are cut; the earlier lines stay in
+ *   the file, so nothing is deleted).
  */
 export type SessionEntry =
   | { type: "message"; message: Message }
@@ -76,7 +79,8 @@ export type SessionEntry =
       tokensAfter?: number;
       usage?: Usage;
     }
-  | { type: "subagent"; toolUseId: string; path: string };
+  | { type: "subagent"; toolUseId: string; path: string }
+  | { type: "rewind"; keep: number };
 
 export type SessionLine = SessionHeader | SessionEntry;
 

@@ -30,7 +30,7 @@ async function put(files: Record<string, string>): Promise<void> {
 const skill = (name: string, description = `The ${name} skill.`, body = `Do ${name}.`) =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
 
-const discover = () => discoverSkills({ cwd, home, builtinDir: builtin });
+const discover = () => discoverSkills({ cwd, home, builtinDir: builtin, trusted: true });
 
 describe("discoverSkills", () => {
   it("finds Claude Code's user folders ~/.claude/skills and ~/.claude/commands; ~/.mitsu wins a same name", async () => {
@@ -352,7 +352,7 @@ describe("discoverSkills", () => {
   });
 
   it("finds nothing, quietly, when no folder exists", async () => {
-    expect(await discover()).toEqual({ skills: [], commands: [], warnings: [] });
+    expect(await discover()).toEqual({ skills: [], commands: [], warnings: [], ignored: [] });
   });
 
   it("lists at most 50 extra files and skips hidden files and node_modules", async () => {

@@ -16,6 +16,12 @@ export interface DiscoverOptions {
   home?: string;
   /** The shipped skills folder (default: the package's `skills/`); `null` loads none. */
   builtinDir?: string | null;
+  /**
+   * Whether the user trusts the project folder. Untrusted (the default), the project's skills and commands
+   * still load, but their `allowed-tools` are dropped (listed in `ignored`): a cloned repository must not
+   * let the model approve its own calls by loading one of its skills.
+   */
+  trusted?: boolean;
 }
 
 export interface DiscoverResult {
@@ -25,6 +31,8 @@ export interface DiscoverResult {
   commands: Command[];
   /** Skipped files and notices, in discovery order. */
   warnings: SkillWarning[];
+  /** What untrusted project skills and commands would have pre-approved: one line each. */
+  ignored?: string[];
 }
 
 /** The package's `skills/` folder: `src/skills` and `dist/skills` both sit two levels below the root. */
@@ -108,10 +116,25 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     });
   }
   const all = [...winners.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const ignored: string[] = [];
+  if (options.trusted !== true) {
+    // Run from the home folder, `~/.mitsu` counts as the project's but is the user's own.
+    const userDir = await realpath(join(home, ".mitsu")).catch(() => join(home, ".mitsu"));
+    for (const entry of all) {
+      if (entry.source !== "project" || !entry.allowedTools?.length) continue;
+      const real = await realpath(entry.path).catch(() => entry.path);
+      if (real.startsWith(`${userDir}${sep}`)) continue;
+      ignored.push(
+        `allowed-tools ${JSON.stringify(entry.allowedTools.join(", "))} of /${entry.name} in ${entry.path}`,
+      );
+      delete entry.allowedTools;
+    }
+  }
   return {
     skills: all.filter((entry): entry is Skill => entry.kind === "skill"),
     commands: all.filter((entry): entry is Command => entry.kind === "command"),
     warnings,
+    ignored,
   };
 }
 

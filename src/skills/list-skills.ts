@@ -32,6 +32,14 @@ export function formatSkillsReport(result: DiscoverResult, options: { cwd?: stri
     out.push("", `Notices (${notices.length}):`);
     for (const warning of notices) out.push(`  ${formatSkillWarning(warning, show)}`);
   }
+  const ignored = result.ignored ?? [];
+  if (ignored.length > 0) {
+    out.push(
+      "",
+      `Ignored, as this folder is not trusted (run mitsu with --trust, or answer yes at a terminal) (${ignored.length}):`,
+    );
+    for (const line of ignored) out.push(`  ${line}`);
+  }
   out.push(
     "",
     "Searched: .mitsu/skills, .claude/skills, .agents/skills, .mitsu/commands, .claude/commands (project),",

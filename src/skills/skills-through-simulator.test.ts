@@ -40,7 +40,12 @@ const provider = () => createAnthropicProvider({ apiKey: "test", baseURL: sim.ur
 
 describe("skills through the simulator", () => {
   it("expands /deploy stg on the client: one request, whose user message is the expanded body", async () => {
-    const catalog = await discoverSkills({ cwd: root, home: join(root, "home"), builtinDir: null });
+    const catalog = await discoverSkills({
+      cwd: root,
+      home: join(root, "home"),
+      builtinDir: null,
+      trusted: true,
+    });
     const slash = parseSlash("/deploy stg")!;
     const target = findSlashTarget(slash.name, catalog)!;
     const text = expandInvocation(target, slash.args);
@@ -58,7 +63,12 @@ describe("skills through the simulator", () => {
   });
 
   it("lets the model load a skill with the Skill tool: the body and folder arrive as the tool result", async () => {
-    const catalog = await discoverSkills({ cwd: root, home: join(root, "home"), builtinDir: null });
+    const catalog = await discoverSkills({
+      cwd: root,
+      home: join(root, "home"),
+      builtinDir: null,
+      trusted: true,
+    });
     const list = renderSkillsList(catalog.skills);
     expect(list).toContain("- release: Cut a release of the package.");
     const skillTool = createSkillTool(() => catalog.skills);

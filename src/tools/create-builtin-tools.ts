@@ -33,6 +33,8 @@ export interface BuiltinToolsOptions {
   memoryDir?: string;
   /** Where Bash saves full outputs that were cut (in a folder of its own). Default the OS temp folder. */
   tempDir?: string;
+  /** Files Grep and Glob never search or list (the Read deny rules): see `GrepToolOptions.excludes`. */
+  searchExcludes?: (root: string) => Promise<readonly string[]> | readonly string[];
   /**
    * Folders Read, Grep and Glob may reach but nothing may write, with what they hold (e.g. a user or shipped
    * skill's folder, whose `references/` and `scripts/` its instructions point to).
@@ -76,6 +78,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     [outputDir]: "the folder where Bash saves full outputs",
     ...readOnly,
   });
+  const excludes = options.searchExcludes;
   const bashOptions = {
     cwd,
     outputDir,
@@ -90,8 +93,8 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     createWriteTool({ workspace }),
     createEditTool({ workspace }),
     createBashTool(bashOptions),
-    createGrepTool({ workspace: readable }),
-    createGlobTool({ workspace: readable }),
+    createGrepTool({ workspace: readable, ...(excludes ? { excludes } : {}) }),
+    createGlobTool({ workspace: readable, ...(excludes ? { excludes } : {}) }),
     createTodoWriteTool(),
   ];
   if (options.shells) tools.push(createBashOutputTool(options.shells), createKillShellTool(options.shells));

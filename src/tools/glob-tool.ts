@@ -16,6 +16,11 @@ export interface GlobToolOptions {
   workspace: Workspace;
   /** Paths in one result. Default 100. */
   maxResults?: number;
+  /**
+   * Files never listed, as gitignore-style globs relative to `root` (the workspace root of the search;
+   * anchored ones start with `/`): the Read deny rules, so that their names do not leak through a listing.
+   */
+  excludes?: (root: string) => Promise<readonly string[]> | readonly string[];
 }
 
 export function createGlobTool(options: GlobToolOptions): Tool<GlobInput> {
@@ -66,7 +71,13 @@ export function createGlobTool(options: GlobToolOptions): Tool<GlobInput> {
         followSymbolicLinks: false,
         ignore: ["**/.git/**", ...prune],
       });
-      const kept = found.filter((file) => isInside(folder, file) && !isIgnored(rules, file));
+      const excluded = ignore().add([...((await options.excludes?.(root)) ?? [])]);
+      const kept = found.filter(
+        (file) =>
+          isInside(folder, file) &&
+          !isIgnored(rules, file) &&
+          !(isInside(root, file) && file !== root && excluded.ignores(relative(root, file))),
+      );
       const withTimes = await Promise.all(
         kept.map(async (file) => ({ file, mtime: (await stat(file).catch(() => undefined))?.mtimeMs ?? 0 })),
       );

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { access, constants, stat } from "node:fs/promises";
-import { relativeInside } from "../fs/real-path.js";
+import { isInside, relativeInside } from "../fs/real-path.js";
 import { specialFileKind } from "../fs/special-file-kind.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
@@ -30,6 +30,12 @@ export interface GrepToolOptions {
   maxChars?: number;
   /** Longest line shown in content mode; longer ones (minified code) are replaced by a preview. Default 500. */
   maxColumns?: number;
+  /**
+   * Files never searched, as gitignore-style globs relative to `root` (the workspace root the search runs
+   * from; anchored ones start with `/`): the Read deny rules, so a search of a parent folder cannot read them.
+   * They win over the model's `glob`.
+   */
+  excludes?: (root: string) => Promise<readonly string[]> | readonly string[];
   /** Milliseconds a search may run before it is stopped and what it found so far returned. Default 120 000. */
   timeoutMs?: number;
 }
@@ -140,15 +146,19 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
       if (input.multiline) args.push("--multiline", "--multiline-dotall");
       if (input.glob) args.push(`--glob=${input.glob}`);
       if (input.type) args.push(`--type=${input.type}`);
-      args.push(`--regexp=${input.pattern}`);
       // Paths in the output are as given: relative to the working folder when the search is inside it.
       const cwd = await workspace.resolve(".");
       const rel = relativeInside(cwd, target);
+      // ripgrep reads anchored globs from its own folder: run it from the workspace root that holds the target.
+      const root = rel !== undefined ? cwd : await rootOf(workspace, target);
+      // Last, so that no glob of the model's can include them again (ripgrep: the last matching glob wins).
+      for (const glob of (await options.excludes?.(root)) ?? []) args.push(`--glob=!${glob}`);
+      args.push(`--regexp=${input.pattern}`);
       if (rel !== "") args.push("--", rel ?? target);
       const { stdout, stderr, code, overflowed, timedOut } = await runRipgrep(
         rgPath,
         args,
-        cwd,
+        root,
         context.signal,
         timeoutMs,
       );
@@ -185,6 +195,15 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepInput> {
       return notes.length === 0 ? cut.text : `${cut.text}\n\n[${notes.join(" ")}]`;
     },
   };
+}
+
+/** The workspace root that holds `target` (the target itself when none does). */
+async function rootOf(workspace: Workspace, target: string): Promise<string> {
+  for (const root of workspace.roots) {
+    const real = await workspace.resolve(root).catch(() => undefined);
+    if (real && isInside(real, target)) return real;
+  }
+  return target;
 }
 
 function firstLine(text: string): string {

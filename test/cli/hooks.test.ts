@@ -109,7 +109,7 @@ class Screen extends Writable {
 }
 
 describe("hooks at the terminal", () => {
-  it("asks once before a project file's hooks run; yes runs them and is remembered; /hooks lists them", async () => {
+  it("the trust question lists a project file's hooks; yes trusts the folder, runs them and is remembered; /hooks lists them", async () => {
     const s = await simulatorEnv({ script: [text("First."), text("Second.")] });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
@@ -128,8 +128,8 @@ describe("hooks at the terminal", () => {
       return { screen, exit, type: (line: string) => keyboard.write(`${line}\r`) };
     };
     const first = start();
-    await first.screen.waitFor("Run these hooks in this folder?");
-    expect(first.screen.text).toContain("UserPromptSubmit: echo 'from the project hook'");
+    await first.screen.waitFor("Do you trust the files in this folder?");
+    expect(first.screen.text).toContain(`hooks UserPromptSubmit "echo 'from the project hook'"`);
     first.type("y");
     await first.screen.waitFor("> ");
     first.type("/hooks");
@@ -148,6 +148,7 @@ describe("hooks at the terminal", () => {
     second.type("again");
     await second.screen.waitFor("Second.");
     expect(second.screen.text).not.toContain("Run these hooks");
+    expect(second.screen.text).not.toContain("Do you trust");
     expect(JSON.stringify(s.sim.requests[1]?.body.messages)).toContain("from the project hook");
     second.type("/exit");
     expect(await second.exit).toBe(0);

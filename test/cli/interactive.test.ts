@@ -271,6 +271,48 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(t.sim.requests).toHaveLength(0);
   });
 
+  it("/rewind lists the prompts, cuts the conversation at the one picked and restores the files Write and Edit changed", async () => {
+    const tool = (name: string, input: Record<string, unknown>) => ({
+      content: [{ type: "tool_use" as const, name, input }],
+    });
+    const t = await interactive(
+      {
+        script: [
+          tool("Write", { file_path: "a.txt", content: "one\n" }),
+          text("Made."),
+          tool("Edit", { file_path: "a.txt", old_string: "one", new_string: "two" }),
+          text("Changed."),
+          text("Again."),
+        ],
+      },
+      ["--permission-mode", "acceptEdits"],
+    );
+    t.type("make the file");
+    await t.screen.waitFor("Made.");
+    t.type("change the file");
+    await t.screen.waitFor("Changed.");
+    expect(readFileSync(join(t.cwd, "a.txt"), "utf8")).toBe("two\n");
+    t.type("/rewind");
+    await t.screen.waitFor("rewind to which prompt?");
+    expect(t.screen.text).toContain("1. make the file");
+    expect(t.screen.text).toContain("2. change the file");
+    t.type("2");
+    await t.screen.waitFor("[y]es / [n]o");
+    t.type("y");
+    await t.screen.waitFor("Bash's effects are not tracked and were not undone.");
+    expect(t.screen.text).toContain(`restored ${join(t.cwd, "a.txt")}`);
+    expect(readFileSync(join(t.cwd, "a.txt"), "utf8")).toBe("one\n");
+    t.type("again");
+    await t.screen.waitFor("Again.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+    const sent = JSON.stringify(t.sim.requests.at(-1)?.body.messages);
+    expect(sent).toContain("make the file");
+    expect(sent).not.toContain("change the file");
+    const [file] = sessionFiles(t.home).filter((path) => path.endsWith(".jsonl"));
+    expect(readFileSync(file!, "utf8")).toContain("change the file");
+  });
+
   it("/clear starts a new transcript, with the first-message reminders again, in a new session log", async () => {
     const t = await interactive({ script: [text("One."), text("Two.")] });
     t.type("first");

@@ -22,7 +22,8 @@ function sessionLines(
   for (const project of readdirSync(projects)) {
     const dir = join(projects, project, "sessions");
     if (!existsSync(dir)) continue;
-    const [file] = readdirSync(dir);
+    // Session files only: a session's checkpoints (of Write and Edit) are a folder beside its file.
+    const [file] = readdirSync(dir).filter((name) => name.endsWith(".jsonl"));
     if (!file) continue;
     return readFileSync(join(dir, file), "utf8")
       .split("\n")

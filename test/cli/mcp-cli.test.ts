@@ -62,26 +62,38 @@ describe("mitsu -p with MCP servers", () => {
     expect(String(result!.content)).toContain('To allow it, add "mcp__edge__echo" to permissions.allow');
   });
 
-  it("a project's .mcp.json server does not start until approved; print mode names it and how to approve", async () => {
-    const t = await setup({ script: [text("No tools."), text("With tools.")] });
+  it("a project's .mcp.json server starts only in a trusted folder and once approved; print mode says which step is missing", async () => {
+    const t = await setup({
+      script: [text("Untrusted."), text("Still untrusted."), text("No tools."), text("With tools.")],
+    });
     writeJson(join(t.cwd, ".mcp.json"), { mcpServers: { repo: edge() } });
-    const first = await runMitsu(["-p", "hi"], t);
+    const untrusted = await runMitsu(["-p", "hi"], t);
+    expect(untrusted.stderr).toContain("This folder is not trusted");
+    expect(untrusted.stderr).toContain(`MCP server "repo" in ${join(t.cwd, ".mcp.json")}`);
+    await runMitsu(["mcp", "approve", "repo"], t);
+    // Approved, but the folder is still not trusted: nothing starts.
+    await runMitsu(["-p", "hi"], t);
+    expect(JSON.stringify(t.sim.requests[1]!.body.tools)).not.toContain("mcp__repo");
+    await runMitsu(["mcp", "deny", "repo"], t);
+    writeJson(join(t.cwd, ".mitsu", "settings.local.json"), {});
+    const first = await runMitsu(["-p", "--trust", "hi"], t);
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(
       'The MCP server "repo" of ' +
         join(t.cwd, ".mcp.json") +
         " was not started: it has not been approved for this project. Approve it with `mitsu mcp approve repo`",
     );
-    expect(JSON.stringify(t.sim.requests[0]!.body.tools)).not.toContain("mcp__repo");
+    expect(JSON.stringify(t.sim.requests[2]!.body.tools)).not.toContain("mcp__repo");
+    expect(first.stderr).not.toContain("not trusted");
 
     const approve = await runMitsu(["mcp", "approve", "repo"], t);
     expect(approve).toMatchObject({
       code: 0,
       stdout: 'Approved the project MCP server "repo" (kept in .mitsu/settings.local.json).\n',
     });
-    const second = await runMitsu(["-p", "hi"], t);
+    const second = await runMitsu(["-p", "--trust", "hi"], t);
     expect(second.stderr).toBe("");
-    expect(JSON.stringify(t.sim.requests[1]!.body.tools)).toContain("mcp__repo__echo");
+    expect(JSON.stringify(t.sim.requests[3]!.body.tools)).toContain("mcp__repo__echo");
   });
 
   it("--strict-mcp-config uses only the given servers", async () => {
@@ -225,6 +237,8 @@ describe("mitsu at a terminal with MCP servers", () => {
       home: t.home,
       env: { PATH: process.env.PATH, ...t.env },
     });
+    await screen.waitFor("Trust this folder?");
+    keyboard.write("y\r");
     await screen.waitFor("Start it?");
     expect(screen.text).toContain(`${join(t.cwd, ".mcp.json")} asks to start the MCP server repo:`);
     expect(screen.text).toContain(`runs: ${process.execPath} ${EDGE_SERVER}`);

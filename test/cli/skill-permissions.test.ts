@@ -24,12 +24,12 @@ const touchTurns = () => [
 ];
 
 describe("a command's allowed-tools while it is active", () => {
-  it("pre-approves the calls it names: the command runs without asking", async () => {
+  it("pre-approves the calls it names in a trusted folder: the command runs without asking", async () => {
     const s = await simulatorEnv({ script: touchTurns() });
     sim = s.sim;
     const { cwd, home } = tempWorkspace();
     addCommand(cwd, "Bash(touch:*)");
-    const out = await runMitsu(["-p", "/mark"], { cwd, home, env: s.env });
+    const out = await runMitsu(["-p", "--trust", "/mark"], { cwd, home, env: s.env });
     expect(out.code).toBe(0);
     expect(existsSync(join(cwd, "marker"))).toBe(true);
   });

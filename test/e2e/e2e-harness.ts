@@ -112,7 +112,8 @@ export class E2eHarness {
 
   /** A permission checker over the settings files of the workspace and the injected home (print mode unless `ask`). */
   async checker(options: Partial<Omit<PermissionCheckerOptions, "rules">> = {}): Promise<PermissionChecker> {
-    const settings = await loadSettings({ cwd: this.root, home: this.home });
+    // The test workspace is the user's own: its files count as trusted.
+    const settings = await loadSettings({ cwd: this.root, home: this.home, trusted: true });
     return createPermissionChecker({
       rules: settings.rules,
       mode: settings.defaultMode ?? "default",

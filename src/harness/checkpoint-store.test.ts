@@ -1,0 +1,35 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CheckpointStore } from "./checkpoint-store.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("CheckpointStore", () => {
+  it("stays within its limit: the oldest checkpoint is dropped with a note, and its file is reported as not restored", () => {
+    const root = mkdtempSync(join(tmpdir(), "mitsu-checkpoints-"));
+    dirs.push(root);
+    const notes: string[] = [];
+    const store = new CheckpointStore(join(root, "cp"), { limit: 10, warn: (m) => notes.push(m) });
+    const a = join(root, "a.txt");
+    const b = join(root, "b.txt");
+    writeFileSync(a, "aaaaaa");
+    writeFileSync(b, "bbbbbb");
+    store.save(0, a);
+    store.save(2, b);
+    expect(notes.join("\n")).toContain(`can no longer restore ${a}`);
+    writeFileSync(a, "changed");
+    writeFileSync(b, "changed");
+    // A store reopened from the folder (a resumed session) knows the same checkpoints.
+    const result = new CheckpointStore(join(root, "cp")).restoreFrom(0);
+    expect(result.restored).toEqual([b]);
+    expect(result.notRestored).toEqual([{ path: a, why: "its checkpoint was dropped (size limit)" }]);
+    expect(readFileSync(b, "utf8")).toBe("bbbbbb");
+    expect(readFileSync(a, "utf8")).toBe("changed");
+    expect(existsSync(join(root, "cp", "0.bin"))).toBe(false);
+  });
+});

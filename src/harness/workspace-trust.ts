@@ -1,0 +1,84 @@
+import { loadHooks } from "../hooks/index.js";
+import { loadMcpConfig } from "../mcp/index.js";
+import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
+import { type DiscoverResult, discoverSkills } from "../skills/index.js";
+
+/** What the user is asked before a folder's own files may grant anything. */
+export interface TrustQuestion {
+  /** The project folder. */
+  folder: string;
+  /** What its files would grant, one line each (`permissions.allow "Bash" in /p/.mitsu/settings.json`). */
+  grants: string[];
+}
+
+export interface WorkspaceTrustOptions {
+  cwd: string;
+  home: string;
+  /** `--trust`: trust the folder for this run. */
+  flag?: boolean;
+  /** Asks the user (interactive mode); a yes is remembered in `~/.mitsu/trusted-folders.json`. */
+  ask?: (question: TrustQuestion) => Promise<boolean>;
+  /** Where the notice about ignored grants goes (stderr). */
+  notice?: (message: string) => void;
+}
+
+export interface WorkspaceTrust {
+  settings: LoadedSettings;
+  catalog: DiscoverResult;
+  trusted: boolean;
+  /** Why the folder is trusted: `--trust`, `trusted-folders.json`, `answered yes`; undefined when it is not. */
+  trustedBy?: string;
+}
+
+/**
+ * Reads the settings and skills of a workspace with what the project's own files grant (allow rules,
+ * `defaultMode`, `additionalDirectories`, the sandbox's auto-allow and network, skills' `allowed-tools`,
+ * hooks) counted only when the user trusts the folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
+ * something. Otherwise the grants are ignored and one notice names them and how to trust the folder; deny
+ * and ask rules always apply, since they only restrict.
+ */
+export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<WorkspaceTrust> {
+  const { cwd, home } = options;
+  const remembered = await isFolderTrusted(cwd, {
+    home,
+    ...(options.notice ? { onProblem: options.notice } : {}),
+  });
+  const trustedBy = options.flag ? "--trust" : remembered ? "trusted-folders.json" : undefined;
+  const load = async (trusted: boolean) => ({
+    settings: await loadSettings({ cwd, home, trusted }),
+    catalog: await discoverSkills({ cwd, home, trusted }),
+  });
+  if (trustedBy) return { ...(await load(true)), trusted: true, trustedBy };
+  const untrusted = await load(false);
+  // A project file's hooks run commands of their own: the question lists them too (a yes approves them).
+  const hooks = await loadHooks({ cwd, home, trusted: false });
+  const hookLines = hooks.unapproved.flatMap((f) =>
+    f.hooks.map(
+      (h) =>
+        `hooks ${h.event}${h.matcher ? ` [${h.matcher}]` : ""} ${JSON.stringify(h.command)} in ${f.file}`,
+    ),
+  );
+  // A project's MCP servers run commands too: they are named here (each is still approved on its own once trusted).
+  const mcp = await loadMcpConfig({ cwd, home }).catch(() => undefined);
+  const mcpLines = (mcp?.servers ?? [])
+    .filter((s) => s.scope === "project")
+    .map(
+      (s) =>
+        `MCP server ${JSON.stringify(s.name)} in ${s.source} (asked about on its own once the folder is trusted)`,
+    );
+  const grants = [
+    ...untrusted.settings.ignored,
+    ...(untrusted.catalog.ignored ?? []),
+    ...hookLines,
+    ...mcpLines,
+  ];
+  if (grants.length === 0) return { ...untrusted, trusted: false };
+  if (options.ask && (await options.ask({ folder: cwd, grants }))) {
+    await trustFolder(cwd, { home });
+    return { ...(await load(true)), trusted: true, trustedBy: "answered yes" };
+  }
+  options.notice?.(
+    `This folder is not trusted, so what its own files grant was ignored:\n${grants.map((line) => `  - ${line}`).join("\n")}\n  To trust ${cwd}, run mitsu there at a terminal and answer yes, or pass --trust.`,
+  );
+  return { ...untrusted, trusted: false };
+}

@@ -1,0 +1,331 @@
+import { type ShNode, type ShParser, shParser } from "./sh-parser.js";
+import { readWord } from "./shell-word.js";
+import { commandName, unwrapCommand } from "./unwrap-command.js";
+
+/** One simple command that a Bash line runs. */
+export interface BashCommand {
+  /** Its words as bash will run them: leading `NAME=value` assignments, then the command and its arguments. */
+  words: string[];
+  /**
+   * Commands it runs on its behalf, as far as the words show: `env rm x` runs `rm x`, `sh -c 'rm x'` and
+   * `find -exec rm` too, `/bin/rm` is `rm`. Deny and ask rules are matched against these as well.
+   */
+  inner: string[][];
+  /** Of `inner`, those reached only through wrappers that change nothing but how it runs (`timeout 30 npm test`). */
+  through: string[][];
+}
+
+/** What a Bash command line would do, as far as a bash parser can tell before it runs. */
+export interface BashAnalysis {
+  /** Every simple command, wherever it sits: lists, pipelines, subshells, substitutions, function and loop bodies. */
+  commands: BashCommand[];
+  /** Files that output redirections write (`> out.txt`, `&>> log`), as written; `/dev/null` and the like left out. */
+  writes: string[];
+  /** Files that input redirections read (`< in.txt`, `<> f`), as written. */
+  reads: string[];
+  /**
+   * What the analysis cannot account for (a command name known only at run time, `eval`, a sourced file,
+   * arithmetic on variables, a syntax error…). When not empty, no allow rule may allow the line.
+   */
+  unaccounted: string[];
+}
+
+const KNOWN_NODES = new Set([
+  "File",
+  "Stmt",
+  "Word",
+  "Lit",
+  "SglQuoted",
+  "DblQuoted",
+  "CmdSubst",
+  "ProcSubst",
+  "ParamExp",
+  "Assign",
+  "ArrayExpr",
+  "ArrayElem",
+  "Redirect",
+  "BinaryCmd",
+  "Block",
+  "Subshell",
+  "IfClause",
+  "WhileClause",
+  "ForClause",
+  "WordIter",
+  "CaseClause",
+  "CaseItem",
+  "FuncDecl",
+  "TimeClause",
+  "CoprocClause",
+  "TestClause",
+  "BinaryTest",
+  "UnaryTest",
+  "ParenTest",
+  "ExtGlob",
+  "BraceExp",
+  "Slice",
+  "Replace",
+  "Expansion",
+  "Comment",
+  "CallExpr",
+  "DeclClause",
+]);
+const ARITHMETIC_NODES = new Set(["ArithmExp", "ArithmCmd", "CStyleLoop", "LetClause"]);
+const ARITHMETIC_PARTS = new Set(["BinaryArithm", "UnaryArithm", "ParenArithm"]);
+
+/**
+ * Variables that change what later commands run or how the shell reads them: an assignment to one makes
+ * the line unaccountable (`PATH=/tmp/evil; git status` runs /tmp/evil/git).
+ */
+const SPECIAL_VARIABLE =
+  /^(PATH|IFS|ENV|BASH_ENV|BASHOPTS|SHELLOPTS|CDPATH|GLOBIGNORE|PROMPT_COMMAND|PS4|HOME|FUNCNEST|LD_\w+|DYLD_\w+|BASH_\w+)$/;
+/** Builtins that take variable names, in which an array subscript is evaluated as arithmetic (and so as code). */
+const NAME_BUILTINS = new Set([
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "read",
+  "printf",
+  "unset",
+  "mapfile",
+  "readarray",
+  "test",
+  "[",
+  "let",
+]);
+/** Redirection targets that are not files a rule could be about. */
+const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
+const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const MAX_DEPTH = 6;
+
+/**
+ * Parses a Bash command line with mvdan/sh's bash grammar and lists what it runs and writes. Heredoc
+ * bodies are data (only their expansions run); comments are nothing. Whatever the walk does not fully
+ * understand lands in `unaccounted`, so that an allow rule never allows what nobody checked; deny rules
+ * still see every command the parse could find.
+ */
+export function parseBashCommand(line: string): BashAnalysis {
+  return analyse(line, 0);
+}
+
+function analyse(line: string, depth: number): BashAnalysis {
+  const result: BashAnalysis = { commands: [], writes: [], reads: [], unaccounted: [] };
+  if (depth > MAX_DEPTH) {
+    result.unaccounted.push("scripts nested too deeply");
+    return result;
+  }
+  const parser = shParser();
+  let file: ShNode;
+  let source: Buffer = Buffer.from(line, "utf8");
+  try {
+    file = parser.parse(line);
+    // mvdan/sh joins a line whose comment ends in a backslash with the next one; bash does not (a comment
+    // ends at the newline, whatever comes before it). Blank such backslashes and parse again.
+    for (let patched = commentContinuations(file, parser, source); patched; ) {
+      file = parser.parse(patched.toString("utf8"));
+      source = patched;
+      patched = commentContinuations(file, parser, source);
+    }
+  } catch (error) {
+    const message =
+      typeof (error as ShNode)?.Error === "function" ? (error as ShNode).Error() : String(error);
+    result.unaccounted.push(`a syntax error (${message})`);
+    result.commands.push(roughCommands(line));
+    return result;
+  }
+  const text = (node: ShNode) => source.subarray(parser.start(node), parser.end(node)).toString("utf8");
+  const unaccounted = (why: string) => {
+    if (!result.unaccounted.includes(why)) result.unaccounted.push(why);
+  };
+  parser.walk(file, (node) => {
+    const type = parser.kind(node);
+    if (ARITHMETIC_NODES.has(type)) {
+      // `$(( x ))` evaluates the value of x as an expression, whose array subscripts can run commands.
+      if (/[A-Za-z_$`]/.test(text(node).replace(/^(\$\(\(|\(\(|let\b|for\b)/, ""))) {
+        unaccounted("arithmetic on variables");
+      }
+      return true;
+    }
+    if (ARITHMETIC_PARTS.has(type)) return true;
+    if (type === "Comment") return true;
+    if (!KNOWN_NODES.has(type)) {
+      unaccounted(`shell syntax the check does not know (${type})`);
+      return true;
+    }
+    if (type === "Stmt") redirections(node, parser, source, result, unaccounted);
+    else if (type === "CallExpr") callExpr(node, parser, source, result, unaccounted, depth);
+    else if (type === "DeclClause") declClause(node, parser, source, result, unaccounted);
+    else if (type === "BinaryTest" && parser.operators.arithmeticTests.has(node.Op)) {
+      for (const side of [node.X, node.Y]) {
+        if (parser.kind(side) !== "Word" || !/^-?\d+$/.test(readWord(side, parser, source).value)) {
+          unaccounted("arithmetic on variables");
+        }
+      }
+    }
+    return true;
+  });
+  return result;
+}
+
+type Unaccounted = (why: string) => void;
+
+/** The source with the backslash of each comment's `\⏎` turned into a space, or undefined when there is none. */
+function commentContinuations(file: ShNode, parser: ShParser, source: Buffer): Buffer | undefined {
+  let patched: Buffer | undefined;
+  parser.walk(file, (node) => {
+    if (parser.kind(node) !== "Comment") return true;
+    const body = Buffer.from(node.Text as string, "latin1");
+    const start = parser.start(node) + 1;
+    for (let i = body.indexOf("\\\n"); i !== -1; i = body.indexOf("\\\n", i + 1)) {
+      if (source[start + i] !== 0x5c) continue;
+      patched ??= Buffer.from(source);
+      patched[start + i] = 0x20;
+    }
+    return true;
+  });
+  return patched;
+}
+
+function redirections(
+  stmt: ShNode,
+  parser: ShParser,
+  source: Buffer,
+  result: BashAnalysis,
+  unaccounted: Unaccounted,
+): void {
+  for (const redirect of parser.list(stmt.Redirs)) {
+    const op = parser.operators.redirect.get(redirect.Op);
+    if (op === undefined) {
+      unaccounted("a redirection the check does not know");
+      continue;
+    }
+    if (op === "<" || op === "<>") {
+      const input = readWord(redirect.Word, parser, source);
+      if (!input.dynamic && !input.pattern && !result.reads.includes(input.value)) {
+        result.reads.push(input.value);
+      }
+    }
+    if (!OUTPUT_REDIRECTS.has(op) && op !== ">&" && op !== "<&") continue;
+    const target = readWord(redirect.Word, parser, source);
+    // `2>&1`, `>&-`: a file descriptor, not a file.
+    if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(target.value) && !target.dynamic) continue;
+    if (op === "<&") {
+      unaccounted("a redirection the check does not know");
+      continue;
+    }
+    if (target.dynamic || target.pattern) {
+      unaccounted(`a redirection to a file name known only when the line runs (${target.value})`);
+      continue;
+    }
+    if (!NOT_FILES.test(target.value) && !result.writes.includes(target.value))
+      result.writes.push(target.value);
+  }
+}
+
+function assignText(assign: ShNode, parser: ShParser, source: Buffer): string {
+  const name = parser.isNil(assign.Name) ? undefined : parser.text(assign.Name.Value);
+  let value = "";
+  if (!parser.isNil(assign.Value)) value = readWord(assign.Value, parser, source).value;
+  else if (!parser.isNil(assign.Array)) {
+    value = source.subarray(parser.start(assign.Array), parser.end(assign.Array)).toString("utf8");
+  }
+  if (name === undefined) return value;
+  if (assign.Naked) return name;
+  return `${name}${assign.Append ? "+=" : "="}${value}`;
+}
+
+/** An assignment that stays in the shell (not a prefix of one command) to a variable that steers later ones. */
+function checkAssignName(assign: ShNode, parser: ShParser, unaccounted: Unaccounted): void {
+  const name = parser.isNil(assign.Name) ? undefined : parser.text(assign.Name.Value);
+  if (name !== undefined && SPECIAL_VARIABLE.test(name)) {
+    unaccounted(`an assignment to ${name}, which changes what later commands do`);
+  }
+}
+
+function callExpr(
+  call: ShNode,
+  parser: ShParser,
+  source: Buffer,
+  result: BashAnalysis,
+  unaccounted: Unaccounted,
+  depth: number,
+): void {
+  const assigns = parser.list(call.Assigns);
+  const args = parser.list(call.Args).map((word) => readWord(word, parser, source));
+  if (args.length === 0) for (const assign of assigns) checkAssignName(assign, parser, unaccounted);
+  if (args.length === 0) return;
+  const assignWords = assigns.map((assign) => assignText(assign, parser, source));
+  const argWords = args.map((word) => word.value);
+  const head = args[0]!;
+  if (head.dynamic || head.pattern)
+    unaccounted(`a command name known only when the line runs (${head.value})`);
+  const name = commandName(head.value);
+  if (name === "eval") unaccounted("eval");
+  if (name === "source" || name === ".") unaccounted("a sourced file");
+  if (NAME_BUILTINS.has(name) && argWords.some((word) => word.includes("[") && /\$|`/.test(word))) {
+    unaccounted("an array subscript, which bash evaluates as code");
+  }
+  result.commands.push(withInner([...assignWords, ...argWords], argWords, depth));
+}
+
+function declClause(
+  decl: ShNode,
+  parser: ShParser,
+  source: Buffer,
+  result: BashAnalysis,
+  unaccounted: Unaccounted,
+): void {
+  const variant = parser.isNil(decl.Variant) ? "declare" : parser.text(decl.Variant.Value);
+  const words = [variant];
+  for (const assign of parser.list(decl.Args)) {
+    checkAssignName(assign, parser, unaccounted);
+    words.push(assignText(assign, parser, source));
+  }
+  if (words.some((word) => word.includes("[") && /\$|`/.test(word))) {
+    unaccounted("an array subscript, which bash evaluates as code");
+  }
+  result.commands.push({ words, inner: [], through: [] });
+}
+
+/** The command with what it runs on its behalf (wrappers, `sh -c`, `eval`, `find -exec`, a path's base name). */
+function withInner(words: string[], run: string[], depth: number): BashCommand {
+  const command: BashCommand = { words, inner: [], through: [] };
+  const queue: Array<{ words: string[]; transparent: boolean }> = [{ words: run, transparent: true }];
+  for (let step = 0; step < queue.length && step < 32; step++) {
+    const current = queue[step]!;
+    const head = current.words[0] ?? "";
+    if (head.includes("/")) command.inner.push([commandName(head), ...current.words.slice(1)]);
+    for (const inner of unwrapCommand(current.words)) {
+      if (inner.kind === "script") {
+        const nested = analyse(inner.script, depth + 1);
+        for (const found of nested.commands) command.inner.push(found.words, ...found.inner);
+        continue;
+      }
+      command.inner.push(inner.words);
+      const transparent = current.transparent && inner.transparent;
+      if (transparent) command.through.push(inner.words);
+      queue.push({ words: withoutAssignments(inner.words), transparent });
+    }
+  }
+  return command;
+}
+
+/** A command's words after its leading `NAME=value` assignments. */
+export function withoutAssignments(words: string[]): string[] {
+  let start = 0;
+  while (start < words.length && /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(words[start]!)) start++;
+  return start === 0 ? words : words.slice(start);
+}
+
+/**
+ * For a line that does not parse: bash may still run the part before the error, and nobody can say
+ * exactly what that is, so deny rules are matched against every run of words in it (over-matching, on
+ * the safe side). The words only ever feed deny and ask rules, as the line is also unaccounted.
+ */
+function roughCommands(line: string): BashCommand {
+  const tokens = line.split(/[\s;&|()<>`"'{}$\\]+/).filter((token) => token !== "");
+  const inner: string[][] = [];
+  for (let i = 0; i < tokens.length && i < 2000; i++) inner.push(tokens.slice(i, i + 12));
+  return { words: tokens.slice(0, 12), inner, through: [] };
+}

@@ -1,0 +1,42 @@
+import { basename, dirname, sep } from "node:path";
+
+/** Folders whose files steer what later runs: git's config and hooks, mitsu's and Claude Code's settings. */
+const PROTECTED_FOLDERS = new Set([".git", ".mitsu", ".claude"]);
+/** Files that steer what later runs wherever they are. */
+const PROTECTED_FILES = new Set([".mcp.json"]);
+/** Shell start-up files in the home folder: a line added there runs in every later shell. */
+const SHELL_STARTUP = new Set([
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+]);
+
+/**
+ * Why a write to `path` (absolute) must always be asked, or undefined. A model that may edit without asking
+ * (acceptEdits, an allow rule) could otherwise raise its own permissions: a `core.fsmonitor` command in
+ * `.git/config` runs at the next `git status`, `.git/hooks/*` at the next commit, `.mitsu/settings.local.json`
+ * switches the next run to bypass mode, a line in `~/.bashrc` runs in every shell.
+ */
+export function protectedPathReason(path: string, home: string): string | undefined {
+  const segments = path.split(sep);
+  const folder = segments.slice(0, -1).find((segment) => PROTECTED_FOLDERS.has(segment));
+  if (folder !== undefined) return `files in ${folder}/ can change what runs later`;
+  const name = basename(path);
+  if (PROTECTED_FOLDERS.has(name)) return `${name} can change what runs later`;
+  if (PROTECTED_FILES.has(name)) return `${name} can change what runs later`;
+  if (SHELL_STARTUP.has(name) && dirname(path) === home) return `${name} runs in every new shell`;
+  if (path === `${home}${sep}.config${sep}fish${sep}config.fish`)
+    return "config.fish runs in every new shell";
+  return undefined;
+}
