@@ -1,7 +1,8 @@
 import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { listDir } from "../skills/list-dir.js";
 import type { AgentDefinition, AgentSource, AgentWarning } from "./agent-definition.js";
 import { BUILTIN_AGENTS } from "./builtin-agents.js";
 import { isFieldError, readAgentFile } from "./read-agent-file.js";
@@ -77,22 +78,7 @@ async function readRoot(
   source: AgentSource,
   warnings: AgentWarning[],
 ): Promise<AgentDefinition[]> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
-      warnings.push({
-        path: dir,
-        field: "file",
-        message: `cannot be read (${code ?? String(cause)})`,
-        skipped: true,
-      });
-    }
-    return [];
-  }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = await listDir(dir, warnings);
   const agents: AgentDefinition[] = [];
   for (const entry of entries) {
     if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".md")) continue;

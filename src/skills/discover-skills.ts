@@ -5,6 +5,7 @@ import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
 import { specialFileKind } from "../fs/special-file-kind.js";
+import { listDir } from "./list-dir.js";
 import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
 import { isError, readCommand, readSkill } from "./read-fields.js";
 import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
@@ -245,25 +246,6 @@ function noteRepairs(path: string, repaired: string[], warnings: SkillWarning[])
       message: "is not valid YAML unquoted; read as plain text (quote the value to silence this)",
       skipped: false,
     });
-  }
-}
-
-/** Sorted entries of a folder; a missing folder is simply empty, any other failure is a warning. */
-async function listDir(dir: string, warnings: SkillWarning[]): Promise<Dirent[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") {
-      warnings.push({
-        path: dir,
-        field: "file",
-        message: `cannot be read (${code ?? String(cause)})`,
-        skipped: true,
-      });
-    }
-    return [];
   }
 }
 
