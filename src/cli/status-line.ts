@@ -47,7 +47,7 @@ function visible(line: string): string {
 }
 
 /** Cells a code point takes at a terminal: 2 for wide (CJK, fullwidth, emoji), 0 for combining marks. */
-function cells(codePoint: number): number {
+export function cells(codePoint: number): number {
   if (codePoint >= 0x300 && codePoint <= 0x36f) return 0;
   if (codePoint === 0x200b || codePoint === 0x200d || codePoint === 0xfe0f) return 0;
   if (

@@ -304,6 +304,8 @@ describe("asking", () => {
       display: "Bash(rm -rf build)",
       suggestedRules: ["Bash(rm:*)"],
       reason: "no rule allows it",
+      facts: { command: "rm -rf build" },
+      signal: ctx.signal,
     });
     expect(await check(...bash("rm -rf dist"), ctx)).toEqual({ behavior: "allow" });
     expect(asked).toHaveLength(1);

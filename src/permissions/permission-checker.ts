@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
-import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
+import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
@@ -34,9 +34,20 @@ export interface PermissionRequest {
   agentPath?: readonly string[];
   /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
   agent?: string;
+  /** What the tool states about the call (its paths, command, URL): a question may show it. */
+  facts?: PermissionFacts;
+  /**
+   * Aborted when the question is no longer needed: the run was interrupted, or the user stopped the turn by
+   * refusing another call of it. A terminal takes the question off the screen; the answer is then ignored.
+   */
+  signal?: AbortSignal;
 }
 
-export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
+/**
+ * `deny` refuses the call and the model goes on with the refusal as the result; `deny_and_stop` refuses it and
+ * stops the turn — the user will say what to do instead (the terminal's "3. No, and tell mitsu what to do").
+ */
+export type PermissionAnswer = "allow_once" | "allow_always" | "deny" | "deny_and_stop";
 
 /** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
 export interface RuleLists {
@@ -464,7 +475,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       reason,
       ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
       ...(context.agent !== undefined ? { agent: context.agent } : {}),
+      facts: stated,
+      signal: context.signal,
     });
+    if (answer === "deny_and_stop") {
+      return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
+    }
     if (answer === "deny") {
       return {
         behavior: "deny",
@@ -472,6 +488,10 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       };
     }
     if (answer === "allow_always") for (const rule of suggestedRules) checker.allowAlways(rule);
+    else if (answer !== "allow_once") {
+      // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
+      return { behavior: "deny", message: `The user did not allow ${display}.` };
+    }
     return { behavior: "allow" };
   }) as PermissionChecker;
 
