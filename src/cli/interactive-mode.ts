@@ -1,18 +1,19 @@
-import { createInterface } from "node:readline/promises";
+import { join } from "node:path";
+import type { SlashCommand } from "@mariozechner/pi-tui";
+import { projectDir } from "../context/project-dir.js";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
+import type { AgentEvent } from "../loop/agent-event.js";
 import { createMcpOAuth } from "../mcp/index.js";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
-import { createPermissionPrompt } from "./ask-permission.js";
 import { askTrust } from "./ask-trust.js";
-import { runBuiltinCommand } from "./builtin-commands.js";
+import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { createHeldOutput, type HeldOutput } from "./held-output.js";
 import { askApproveHooks } from "./hooks-command.js";
-import { createLineInput } from "./line-input.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import type { PrintIo } from "./print-mode.js";
 import { resumedRecap } from "./resumed-recap.js";
@@ -23,7 +24,10 @@ import { runningShellsLine } from "./shells-status.js";
 import { colorEnabled, createStyle, type Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls } from "./terminal-text.js";
-import { createTextRenderer } from "./text-renderer.js";
+import { createTextRenderer, readSummary, renderResult } from "./text-renderer.js";
+import { createPermissionDialog } from "./tui/permission-question.js";
+import { openPromptHistory } from "./tui/prompt-history.js";
+import { createScreen, type Screen } from "./tui/screen.js";
 import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
@@ -31,44 +35,59 @@ import { packageVersion } from "./version.js";
 export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
 
 /**
- * `mitsu` at a terminal: a `> ` prompt, each line one run through the loop with the transcript so far, the
- * run streamed as in print mode, and permission asks answered at the terminal. Ctrl-C stops the run at hand
- * (the loop answers its pending tool calls, so the transcript stays valid) and returns to the prompt; Ctrl-D,
- * `/exit` or Ctrl-C twice at an empty prompt leave. `options.prompt` is sent first. Resolves to the exit code:
- * 0, or 130 when `io.signal` (a signal to the process) or Ctrl-D during a run ended it (the run was interrupted).
+ * `mitsu` at a terminal: the screen (pi-tui: the conversation, a working indicator, the prompt editor, a status
+ * line), each prompt one run through the loop with the transcript so far, permission questions answered with
+ * one key in a dialog that takes the editor's place. Esc or Ctrl-C stop the run at hand (the loop answers its
+ * pending tool calls, so the transcript stays valid); prompts typed during a run are queued, shown, and sent
+ * when it ends (Esc takes them back to edit). Ctrl-D at an empty prompt, `/exit` or Ctrl-C twice at an empty
+ * prompt leave. `options.prompt` is sent first. Resolves to the exit code: 0, or 130 when `io.signal` (a signal
+ * to the process) or Ctrl-D during a run ended it (the run was interrupted).
  */
 export async function interactiveMode(given: CliOptions, io: InteractiveIo): Promise<number> {
   let options = given;
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
-  const write = (text: string) => {
-    io.stdout.write(text);
-  };
-  const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
-  const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
-  const input = createLineInput(rl);
+  // Set once the agent is open (the screen, and its Tab completion, come first).
+  let agent!: CodingAgent;
+  const screen = createScreen({
+    stdin: io.stdin,
+    stdout: io.stdout,
+    style,
+    cwd: io.cwd,
+    history: openPromptHistory(join(projectDir({ cwd: io.cwd, home: io.home }), "history.jsonl")),
+    commands: () => slashCommands(agent),
+  });
+  const write = (text: string) => screen.write(text);
+  // On the screen, not stderr: a write beside the screen's would tear its drawing.
+  const warn = (message: string) => write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
+  const input = screen.input;
   try {
-    const output = createHeldOutput(write);
-    const permissions = createPermissionPrompt({ input, write, output, style });
+    const permissions = createPermissionDialog(screen, { cwd: io.cwd, style });
     let run: AbortController | undefined;
     const stopRun = () => {
       run?.abort(new Error("interrupted"));
       permissions.cancel();
     };
     let emptyInterrupts = 0;
-    // Registered before the slow start: without a listener, readline closes the input on Ctrl-C.
-    input.onInterrupt(() => {
-      if (run) return stopRun();
-      if (input.partialLine !== "") {
-        emptyInterrupts = 0;
-        return input.clearLine();
-      }
-      if (++emptyInterrupts >= 2) return input.close();
-      write(`\n${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
-      rl.prompt();
+    screen.onKeys({
+      interrupt: () => {
+        if (run) return stopRun();
+        if (input.partialLine !== "") {
+          emptyInterrupts = 0;
+          return input.clearLine();
+        }
+        if (++emptyInterrupts >= 2) return input.close();
+        write(`${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
+      },
+      escape: () => {
+        // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
+        const queued = screen.queued.take();
+        if (queued.length > 0) return screen.edit(queued.join("\n"));
+        if (run) stopRun();
+      },
     });
     /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
     let leftDuringRun = false;
-    rl.on("close", () => {
+    screen.onClose(() => {
       // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
@@ -107,7 +126,7 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
       write(`${formatSessionList(sessions, style)}\n`);
       if (sessions.length === 0) return undefined;
       for (;;) {
-        const answer = await input.read("resume which? (number or id; Enter for none) ");
+        const answer = await input.read("resume which? (number or id; Enter for none) ", { fresh: true });
         if (answer === undefined || answer.trim() === "") return undefined;
         const chosen = pickSession(sessions, answer);
         if (chosen) return chosen.path;
@@ -119,10 +138,11 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
       const path = await pick();
       startWith = path ? { ...options, resume: path, continueSession: false } : options;
     }
-    let agent = await open(startWith);
+    agent = await open(startWith);
     write(banner(agent, io.cwd, style, agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(agent.history, style));
+    screen.setFooter(sessionStatus(agent));
 
     const onSignal = () => {
       stopRun();
@@ -132,12 +152,13 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
 
     try {
       let first = options.prompt?.trim() ? options.prompt : undefined;
-      if (first !== undefined) write(`> ${first}\n`);
       for (;;) {
         const line = first ?? (await input.read("> "));
         first = undefined;
         if (line === undefined || io.signal?.aborted) break;
         emptyInterrupts = 0;
+        write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
+        if (line.trim() !== "" && !/^\/exit\s*$/.test(line.trim())) screen.remember(line);
         // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
         run = new AbortController();
         const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
@@ -214,7 +235,7 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           write,
           clear: () => agent.clear(),
           signal: run.signal,
-          ...(io.stdout.isTTY === true ? { clearScreen: () => write("\x1b[2J\x1b[3J\x1b[H") } : {}),
+          ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
         }).finally(() => {
           run = undefined;
         });
@@ -236,12 +257,14 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
         const render = renderer(
           agent,
           style,
-          output,
+          screen,
           io.stdout,
           options.verbose,
           options.hideThinking === true,
         );
         const startedAt = Date.now();
+        const usdBefore = agent.cost().usd;
+        screen.indicator.start("Working");
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
         const result = await drain(
           agent.prompt(prepared.prompt, {
@@ -251,6 +274,8 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           render,
         ).finally(() => {
           run = undefined;
+          screen.indicator.stop();
+          screen.status("");
         });
         const shells = runningShellsLine(
           agent.shells.running(),
@@ -258,20 +283,46 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           (io.stdout as NodeJS.WriteStream).columns,
         );
         if (shells) write(`${shells}\n`);
-        if (!output.atLineStart) write("\n");
-        write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
+        if (!screen.atLineStart) write("\n");
+        if (result.reason === "denied") {
+          write(style.yellow("⎿ refused: the turn stopped. Tell mitsu what to do instead.\n"));
+        }
+        const usdAfter = agent.cost().usd;
+        const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
         if (input.closed) break;
-        write(`${style.dim(sessionStatus(agent))}\n`);
+        screen.setFooter(sessionStatus(agent));
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
       await agent.close();
     }
-    write("\n");
     return io.signal?.aborted || leftDuringRun ? 130 : 0;
   } finally {
     input.close();
+    screen.stop();
   }
+}
+
+/** A sent prompt as the conversation shows it: `> ` before its first line, its other lines indented. */
+function echoPrompt(prompt: string, style: Style): string {
+  const lines = stripControls(prompt).split("\n");
+  return `${lines.map((l, i) => `${i === 0 ? style.bold(">") : " "} ${l}`).join("\n")}\n`;
+}
+
+/** What Tab completes after `/`: the built-ins, then the commands and skills a user can call. */
+function slashCommands(agent: CodingAgent | undefined): SlashCommand[] {
+  const builtins = BUILTIN_COMMANDS.map(([name, description]) => ({ name, description }));
+  if (!agent) return builtins;
+  const { skills, commands } = agent.skills;
+  return [
+    ...builtins,
+    ...[...skills.filter((s) => s.userInvocable), ...commands].map((entry) => ({
+      name: entry.name,
+      ...(entry.description ? { description: entry.description.replace(/\s+/g, " ").slice(0, 120) } : {}),
+      ...(entry.argumentHint ? { argumentHint: entry.argumentHint } : {}),
+    })),
+  ];
 }
 
 /**
@@ -321,36 +372,103 @@ async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => voi
   }
 }
 
+/** Said beside a result shown in part. */
+const MORE_HINT = "ctrl+o to expand";
+
 function renderer(
   agent: CodingAgent,
   style: Style,
-  output: HeldOutput,
+  screen: Screen,
   stdout: InteractiveIo["stdout"],
   verbose: boolean,
   hideThinking: boolean,
 ) {
+  const columns = () => (stdout as NodeJS.WriteStream).columns;
   const text = (write: (text: string) => void, liveStatus: boolean) =>
     createTextRenderer({
       write,
       hideThinking,
-      // A running command's last line, kept off a permission question by the held output.
+      // A running command's last line, drawn under the conversation.
       liveStatus,
-      writeStatus: output.status,
-      columns: () => (stdout as NodeJS.WriteStream).columns,
+      writeStatus: (line) => screen.status(line),
+      columns,
       style,
       summarize: (block) => agent.summarize(block),
       showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
       errorHint: (error) => errorHint(error, agent.providerName),
+      moreHint: MORE_HINT,
     });
-  return createSubagentRenderer({
-    render: text(output.write, stdout.isTTY === true),
+  const write = (t: string) => screen.write(t);
+  const render = createSubagentRenderer({
+    render: text(write, true),
     style,
     summarize: (block) => agent.summarize(block),
     verbose,
-    live: stdout.isTTY === true,
-    write: output.write,
-    childRenderer: (write) => text(write, false),
+    live: true,
+    write,
+    childRenderer: (w) => text(w, false),
   });
+  return (event: AgentEvent) => {
+    track(screen, event);
+    if (event.type !== "tool-call-end" || (event.agentPath?.length ?? 0) > 0) return render(event);
+    // A result shown in part can be shown whole (Ctrl-O): the lines it took, and the whole text.
+    const from = screen.mark;
+    render(event);
+    const to = screen.mark;
+    const full = wholeResult(event.block, event.result, style);
+    if (full !== undefined) screen.setExpandable(from, to, full(screen.text(from, to)));
+  };
+}
+
+/** Feeds the working indicator: what the turn does now and the tokens the model wrote. */
+function track(screen: Screen, event: AgentEvent): void {
+  if ((event.agentPath?.length ?? 0) > 0) return;
+  const indicator = screen.indicator;
+  switch (event.type) {
+    case "text-delta":
+      indicator.setLabel("Writing");
+      indicator.addStreamed(event.delta.length);
+      break;
+    case "thinking-delta":
+      indicator.setLabel("Thinking");
+      indicator.addStreamed(event.delta.length);
+      break;
+    case "tool-input-delta":
+      indicator.addStreamed(event.strings.reduce((n, s) => n + s.text.length, 0));
+      break;
+    case "tool-call-start":
+      indicator.setLabel(`Running ${event.block.name}`);
+      break;
+    case "message":
+      if (event.message.role === "assistant" && event.message.usage) {
+        indicator.addCallTokens(event.message.usage.output_tokens);
+        indicator.setLabel("Working");
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * How a tool result reads whole, when the conversation shows only part of it (a few lines, a Read's line
+ * count): a function of the lines shown (their first line, the call's header, is kept). Undefined when it was
+ * shown whole.
+ */
+function wholeResult(
+  block: ToolUseBlock,
+  result: ToolResultBlock,
+  style: Style,
+): ((shown: string) => string) | undefined {
+  const bash = block.name === "Bash";
+  const whole = renderResult(result, style, Number.MAX_SAFE_INTEGER, bash);
+  const part =
+    block.name === "Read" && !result.is_error
+      ? readSummary(result, style)
+      : renderResult(result, style, 4, bash, MORE_HINT);
+  if (whole === part) return undefined;
+  // The call's header above the result stays as it was shown.
+  return (shown) => `${shown.endsWith(part) ? shown.slice(0, shown.length - part.length) : ""}${whole}`;
 }
 
 function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {

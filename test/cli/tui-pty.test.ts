@@ -1,0 +1,180 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
+import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+const bash = (command: string) => ({
+  content: [{ type: "tool_use" as const, name: "Bash", input: { command } }],
+});
+
+let sim: Simulator | undefined;
+let running: PtyMitsu[] = [];
+afterEach(async () => {
+  for (const m of running) m.kill();
+  running = [];
+  await sim?.close();
+  sim = undefined;
+});
+
+/** `mitsu <args>` in a pseudo-terminal against a simulator serving `options`. */
+async function start(options: SimulatorOptions, args: string[] = [], where = tempWorkspace()) {
+  const s = await simulatorEnv(options);
+  sim = s.sim;
+  const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
+  const launch = (more: string[] = args) => {
+    const m = spawnMitsu(more, {
+      cwd: where.cwd,
+      env,
+    });
+    running.push(m);
+    return m;
+  };
+  return { sim: s.sim, ...where, m: launch(), launch };
+}
+
+const userTexts = (sim: Simulator, request: number): string[] =>
+  sim.requests[request]?.body.messages
+    .filter((m: { role: string }) => m.role === "user")
+    .flatMap((m: { content: Array<{ type: string; text?: string }> }) =>
+      m.content
+        .filter((b) => b.type === "text" && !b.text?.startsWith("<system-reminder>"))
+        .map((b) => b.text),
+    );
+
+describe("the interactive screen in a pseudo-terminal", () => {
+  it("types a prompt, streams the answer, and shows the footer after the turn", async () => {
+    const t = await start({ script: [text("Hello from the simulator.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("hi there");
+    t.m.press("enter");
+    await t.m.waitFor("Hello from the simulator.");
+    await t.m.waitFor(/· \d+\.\ds · \d+(\.\d)?k? in · \d+ out/);
+    expect(t.m.screen()).toContain("> hi there");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(userTexts(t.sim, 0).at(-1)).toBe("hi there");
+  });
+
+  it("a paste of three lines is one prompt, not three", async () => {
+    const t = await start({ script: [text("One prompt."), text("Unexpected second.")] });
+    await t.m.waitFor("/help for commands");
+    t.m.paste("line one\nline two\nline three");
+    await new Promise((r) => setTimeout(r, 100));
+    t.m.press("enter");
+    await t.m.waitFor("One prompt.");
+    await t.m.waitFor(/ out/);
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(t.sim.requests).toHaveLength(1);
+    expect(userTexts(t.sim, 0).at(-1)).toBe("line one\nline two\nline three");
+  });
+
+  it("Shift-Enter and \\-Enter start a new line instead of sending", async () => {
+    const t = await start({ script: [text("Got three lines.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("a");
+    t.m.press("shift-enter");
+    await t.m.type("b\\");
+    t.m.press("enter");
+    await t.m.type("c");
+    t.m.press("enter");
+    await t.m.waitFor("Got three lines.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(userTexts(t.sim, 0).at(-1)).toBe("a\nb\nc");
+  });
+
+  it("shows the spinner with esc to interrupt; Esc stops a slow turn and the next prompt extends a valid transcript", async () => {
+    const t = await start({
+      script: [text(`Counting: ${"one two three four five six seven ".repeat(80)}`), text("Recovered.")],
+      textChunk: 8,
+      delayMs: 10,
+    });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("count");
+    t.m.press("enter");
+    await t.m.waitFor("esc to interrupt");
+    await t.m.waitFor("Counting");
+    t.m.press("escape");
+    await t.m.waitFor("interrupted");
+    await t.m.type("go on");
+    t.m.press("enter");
+    await t.m.waitFor("Recovered.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(messages[1].content[0].text.length).toBeLessThan(600);
+  });
+
+  it("approves a tool call with the single key 1", async () => {
+    const t = await start({ script: [bash("echo approved-run"), text("Ran it.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("run it");
+    t.m.press("enter");
+    await t.m.waitFor("Do you want to proceed?");
+    expect(t.m.screen()).toContain("echo approved-run");
+    await t.m.type("1");
+    await t.m.waitFor("Ran it.");
+    expect(t.m.screen()).toContain("allowed once");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    const result = t.sim.requests[1]?.body.messages[2].content[0];
+    expect(result.is_error).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain("approved-run");
+  });
+
+  it("a prompt typed during a turn is shown as queued and sent when the turn ends", async () => {
+    const t = await start({
+      script: [text(`Slow: ${"word ".repeat(150)}`), text("Queued answered.")],
+      textChunk: 8,
+      delayMs: 10,
+    });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("first");
+    t.m.press("enter");
+    await t.m.waitFor("Slow");
+    await t.m.type("second");
+    t.m.press("enter");
+    await t.m.waitFor("queued: second");
+    await t.m.waitFor("Queued answered.", 15_000);
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(t.sim.requests).toHaveLength(2);
+    expect(userTexts(t.sim, 1).at(-1)).toBe("second");
+  });
+
+  it("-c shows the recap of the resumed conversation; history survives a restart (Up arrow)", async () => {
+    const t = await start({ script: [text("Remembered answer."), text("Second session.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("remember this prompt");
+    t.m.press("enter");
+    await t.m.waitFor("Remembered answer.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+
+    const again = t.launch(["-c"]);
+    await again.waitFor("resumed 2 messages");
+    expect(again.screen()).toContain("remember this prompt");
+    expect(again.screen()).toContain("Remembered answer.");
+    again.press("up");
+    await again.waitFor(/remember this prompt[\s\S]*remember this prompt/);
+    again.press("enter");
+    await again.waitFor("Second session.");
+    again.press("ctrl-d");
+    expect(await again.exit).toBe(0);
+    expect(userTexts(t.sim, 1).at(-1)).toBe("remember this prompt");
+    const projects = join(t.home, ".mitsu", "projects");
+    const history = readFileSync(join(projects, readdirSync(projects)[0]!, "history.jsonl"), "utf8");
+    // The same prompt again is not kept twice.
+    expect(
+      history
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).prompt),
+    ).toEqual(["remember this prompt"]);
+  });
+});
