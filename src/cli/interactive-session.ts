@@ -1,0 +1,469 @@
+import type { SlashCommand } from "@mariozechner/pi-tui";
+import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
+import type { AgentEvent } from "../loop/agent-event.js";
+import { createMcpOAuth } from "../mcp/index.js";
+import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
+import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
+import { agentOptionsFor } from "./agent-options.js";
+import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
+import { askTrust } from "./ask-trust.js";
+import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
+import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
+import { errorHint } from "./error-hint.js";
+import { askApproveHooks } from "./hooks-command.js";
+import type { InteractiveIo } from "./interactive-mode.js";
+import { preparePrompt } from "./prepare-prompt.js";
+import { resumedRecap } from "./resumed-recap.js";
+import { rewind } from "./rewind-command.js";
+import { formatSessionList, pickSession } from "./session-list.js";
+import { sessionStatus } from "./session-status.js";
+import { runningShellsLine } from "./shells-status.js";
+import type { Style } from "./style.js";
+import { createSubagentRenderer } from "./subagent-renderer.js";
+import { stripControls } from "./terminal-text.js";
+import { createTextRenderer, readSummary, renderResult } from "./text-renderer.js";
+import { createPermissionDialog } from "./tui/permission-question.js";
+import type { Screen } from "./tui/screen.js";
+import { turnFooter } from "./turn-footer.js";
+import { packageVersion } from "./version.js";
+
+/**
+ * The conversation at the terminal, on a screen already shown (see `interactiveMode`, which loads this module
+ * once the editor is up). Prompts typed before the agent is open wait in the queue.
+ */
+export async function interactiveSession(
+  given: CliOptions,
+  io: InteractiveIo,
+  screen: Screen,
+  style: Style,
+  setCommands: (commands: () => SlashCommand[]) => void,
+): Promise<number> {
+  let options = given;
+  // Set once the agent is open.
+  let agent!: CodingAgent;
+  setCommands(() => slashCommands(agent));
+  const write = (text: string) => screen.write(text);
+  // On the screen, not stderr: a write beside the screen's would tear its drawing.
+  const warn = (message: string) => write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
+  const input = screen.input;
+  try {
+    const permissions = createPermissionDialog(screen, { cwd: io.cwd, style });
+    let run: AbortController | undefined;
+    const stopRun = () => {
+      run?.abort(new Error("interrupted"));
+      permissions.cancel();
+    };
+    let emptyInterrupts = 0;
+    screen.onKeys({
+      interrupt: () => {
+        if (run) return stopRun();
+        if (input.partialLine !== "") {
+          emptyInterrupts = 0;
+          return input.clearLine();
+        }
+        if (++emptyInterrupts >= 2) return input.close();
+        write(`${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
+      },
+      escape: () => {
+        // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
+        const queued = screen.queued.take();
+        if (queued.length > 0) return screen.edit(queued.join("\n"));
+        if (run) stopRun();
+      },
+    });
+    /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
+    let leftDuringRun = false;
+    screen.onClose(() => {
+      // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
+      if (run && !run.signal.aborted) leftDuringRun = true;
+      stopRun();
+    });
+    const open = (chosen: CliOptions) =>
+      createCodingAgent(
+        agentOptionsFor(chosen, io, {
+          ask: async (request) => {
+            const answer = await permissions.ask(request);
+            // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
+            if (answer === "allow_always" && request.suggestedRules.length > 0) {
+              await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+                (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
+                (error: Error) => warn(error.message),
+              );
+            }
+            return answer;
+          },
+          askTrust: (question) => askTrust(question, { input, write, style }),
+          onWarning: warn,
+          approveHooks: (file) => askApproveHooks(file, { input, write, style }),
+          mcp: {
+            approve: createMcpApprovalQuestion({ input, write, style }),
+            oauth: createMcpOAuth({
+              home: io.home,
+              interactive: true,
+              ...(io.env.BROWSER ? { browser: io.env.BROWSER } : {}),
+              onMessage: (m) => write(`${m}\n`),
+            }),
+          },
+        }),
+      );
+    /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
+    const pick = async (): Promise<string | undefined> => {
+      const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
+      write(`${formatSessionList(sessions, style)}\n`);
+      if (sessions.length === 0) return undefined;
+      for (;;) {
+        const answer = await input.read("resume which? (number or id; Enter for none) ", { fresh: true });
+        if (answer === undefined || answer.trim() === "") return undefined;
+        const chosen = pickSession(sessions, answer);
+        if (chosen) return chosen.path;
+        write(style.red(`no session "${answer.trim()}" in the list\n`));
+      }
+    };
+    let startWith = options;
+    if (options.pickSession) {
+      const path = await pick();
+      startWith = path ? { ...options, resume: path, continueSession: false } : options;
+    }
+    agent = await open(startWith);
+    write(banner(agent, io.cwd, style, agent.history.length));
+    // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
+    write(resumedRecap(agent.history, style));
+    screen.setFooter(sessionStatus(agent));
+
+    const onSignal = () => {
+      stopRun();
+      input.close();
+    };
+    io.signal?.addEventListener("abort", onSignal, { once: true });
+
+    try {
+      let first = options.prompt?.trim() ? options.prompt : undefined;
+      for (;;) {
+        const line = first ?? (await input.read("> "));
+        first = undefined;
+        if (line === undefined || io.signal?.aborted) break;
+        emptyInterrupts = 0;
+        write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
+        if (line.trim() !== "" && !/^\/exit\s*$/.test(line.trim())) screen.remember(line);
+        // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
+        run = new AbortController();
+        const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (modelSwitch) {
+          const spec = modelSwitch[1];
+          if (!spec) {
+            write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+            continue;
+          }
+          // The conversation goes on with the other model: the same session file, its history and system.
+          const path = agent.sessionPath;
+          const thinkingBefore = agent.thinkingBudget;
+          const chosen = { ...options, model: spec, continueSession: false, pickSession: false };
+          await agent.close();
+          try {
+            agent = await open(path ? { ...chosen, resume: path } : chosen);
+            agent.setThinking(thinkingBefore);
+            options = chosen;
+            write(
+              style.dim(
+                `now ${agent.provider.api}:${agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+            agent = await open(
+              path ? { ...options, resume: path, continueSession: false, pickSession: false } : options,
+            );
+          }
+          continue;
+        }
+        const thinkingSwitch = /^\/thinking(?:\s+(\S+))?\s*$/.exec(line.trim());
+        if (thinkingSwitch) {
+          const arg = thinkingSwitch[1];
+          const budget =
+            arg === "off"
+              ? undefined
+              : arg === undefined
+                ? agent.thinkingBudget === undefined
+                  ? DEFAULT_THINKING_BUDGET
+                  : undefined
+                : Number(arg);
+          try {
+            agent.setThinking(budget);
+            write(
+              style.dim(
+                budget === undefined
+                  ? "thinking off\n"
+                  : `thinking on, budget ${budget} tokens (on models that have it); the cached messages are read again from the next request\n`,
+              ),
+            );
+          } catch (error) {
+            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+          }
+          continue;
+        }
+        if (/^\/rewind\s*$/.test(line.trim())) {
+          await rewind(agent, { input, write, style });
+          continue;
+        }
+        if (/^\/resume\s*$/.test(line.trim())) {
+          const path = await pick();
+          if (path) {
+            const next = await open({ ...options, resume: path, continueSession: false, pickSession: false });
+            await agent.close();
+            agent = next;
+            write(banner(agent, io.cwd, style, agent.history.length));
+          }
+          continue;
+        }
+        const text = await promptText(line, {
+          agent,
+          style,
+          write,
+          clear: () => agent.clear(),
+          signal: run.signal,
+          ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
+        }).finally(() => {
+          run = undefined;
+        });
+        if (text === "exit") break;
+        if (text === undefined) continue;
+
+        run = new AbortController();
+        const prepared = text.fromServer
+          ? { prompt: text.text }
+          : await preparePrompt(agent, text.text, text.invocation, {
+              cwd: io.cwd,
+              signal: run.signal,
+            });
+        if ("error" in prepared) {
+          run = undefined;
+          write(style.red(`${stripControls(prepared.error)}\n`));
+          continue;
+        }
+        const render = renderer(
+          agent,
+          style,
+          screen,
+          io.stdout,
+          options.verbose,
+          options.hideThinking === true,
+        );
+        const startedAt = Date.now();
+        const usdBefore = agent.cost().usd;
+        screen.indicator.start("Working");
+        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
+        const result = await drain(
+          agent.prompt(prepared.prompt, {
+            signal: run.signal,
+            ...(prepared.model ? { model: prepared.model } : {}),
+          }),
+          render,
+        ).finally(() => {
+          run = undefined;
+          screen.indicator.stop();
+          screen.status("");
+        });
+        const shells = runningShellsLine(
+          agent.shells.running(),
+          style,
+          (io.stdout as NodeJS.WriteStream).columns,
+        );
+        if (shells) write(`${shells}\n`);
+        if (!screen.atLineStart) write("\n");
+        if (result.reason === "denied") {
+          write(style.yellow("⎿ refused: the turn stopped. Tell mitsu what to do instead.\n"));
+        }
+        const usdAfter = agent.cost().usd;
+        const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
+        write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
+        if (input.closed) break;
+        screen.setFooter(sessionStatus(agent));
+      }
+    } finally {
+      io.signal?.removeEventListener("abort", onSignal);
+      await agent.close();
+    }
+    return io.signal?.aborted || leftDuringRun ? 130 : 0;
+  } finally {
+    input.close();
+  }
+}
+
+/** A sent prompt as the conversation shows it: `> ` before its first line, its other lines indented. */
+function echoPrompt(prompt: string, style: Style): string {
+  const lines = stripControls(prompt).split("\n");
+  return `${lines.map((l, i) => `${i === 0 ? style.bold(">") : " "} ${l}`).join("\n")}\n`;
+}
+
+/** What Tab completes after `/`: the built-ins, then the commands and skills a user can call. */
+function slashCommands(agent: CodingAgent | undefined): SlashCommand[] {
+  const builtins = BUILTIN_COMMANDS.map(([name, description]) => ({ name, description }));
+  if (!agent) return builtins;
+  const { skills, commands } = agent.skills;
+  return [
+    ...builtins,
+    ...[...skills.filter((s) => s.userInvocable), ...commands].map((entry) => ({
+      name: entry.name,
+      ...(entry.description ? { description: entry.description.replace(/\s+/g, " ").slice(0, 120) } : {}),
+      ...(entry.argumentHint ? { argumentHint: entry.argumentHint } : {}),
+    })),
+  ];
+}
+
+/**
+ * What a typed line asks for: the text to send, or the command or skill it invokes (expanded by
+ * `preparePrompt`, with no model call for the expansion), "exit", or undefined when nothing is to be sent
+ * (empty, a built-in, an error).
+ */
+async function promptText(
+  line: string,
+  context: Parameters<typeof runBuiltinCommand>[1],
+): Promise<
+  | { text: string; invocation?: { target: Skill | Command; args: string }; fromServer?: boolean }
+  | "exit"
+  | undefined
+> {
+  const text = line.trim();
+  if (text === "") return undefined;
+  const slash = parseSlash(text);
+  if (!slash) return { text };
+  const builtin = await runBuiltinCommand(slash.name, context, slash.args);
+  if (builtin === "exit") return "exit";
+  if (builtin === "done") return undefined;
+  const expansion = context.agent.expandSlash(text);
+  if (expansion.kind === "mcp-prompt") {
+    // Expanded by the server, and sent as it is (no @file or !command expansion of a server's text).
+    try {
+      return { text: await expansion.expand(), fromServer: true };
+    } catch (error) {
+      context.write(context.style.red(`${stripControls((error as Error).message)}\n`));
+      return undefined;
+    }
+  }
+  const target = findSlashTarget(slash.name, context.agent.skills);
+  if (!target) {
+    context.write(context.style.red(`unknown command /${slash.name}; /help lists the commands and skills\n`));
+    return undefined;
+  }
+  return { text, invocation: { target, args: slash.args } };
+}
+
+/** Feeds a run's events to `onEvent` and resolves with its result. */
+async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => void): Promise<R> {
+  for (;;) {
+    const next = await run.next();
+    if (next.done) return next.value;
+    onEvent(next.value);
+  }
+}
+
+/** Said beside a result shown in part. */
+const MORE_HINT = "ctrl+o to expand";
+
+function renderer(
+  agent: CodingAgent,
+  style: Style,
+  screen: Screen,
+  stdout: InteractiveIo["stdout"],
+  verbose: boolean,
+  hideThinking: boolean,
+) {
+  const columns = () => (stdout as NodeJS.WriteStream).columns;
+  const text = (write: (text: string) => void, liveStatus: boolean) =>
+    createTextRenderer({
+      write,
+      hideThinking,
+      // A running command's last line, drawn under the conversation.
+      liveStatus,
+      writeStatus: (line) => screen.status(line),
+      columns,
+      style,
+      summarize: (block) => agent.summarize(block),
+      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      errorHint: (error) => errorHint(error, agent.providerName),
+      moreHint: MORE_HINT,
+    });
+  const write = (t: string) => screen.write(t);
+  const render = createSubagentRenderer({
+    render: text(write, true),
+    style,
+    summarize: (block) => agent.summarize(block),
+    verbose,
+    live: true,
+    write,
+    childRenderer: (w) => text(w, false),
+  });
+  return (event: AgentEvent) => {
+    track(screen, event);
+    if (event.type !== "tool-call-end" || (event.agentPath?.length ?? 0) > 0) return render(event);
+    // A result shown in part can be shown whole (Ctrl-O): the lines it took, and the whole text.
+    const from = screen.mark;
+    render(event);
+    const to = screen.mark;
+    const full = wholeResult(event.block, event.result, style);
+    if (full !== undefined) screen.setExpandable(from, to, full(screen.text(from, to)));
+  };
+}
+
+/** Feeds the working indicator: what the turn does now and the tokens the model wrote. */
+function track(screen: Screen, event: AgentEvent): void {
+  if ((event.agentPath?.length ?? 0) > 0) return;
+  const indicator = screen.indicator;
+  switch (event.type) {
+    case "text-delta":
+      indicator.setLabel("Writing");
+      indicator.addStreamed(event.delta.length);
+      break;
+    case "thinking-delta":
+      indicator.setLabel("Thinking");
+      indicator.addStreamed(event.delta.length);
+      break;
+    case "tool-input-delta":
+      indicator.addStreamed(event.strings.reduce((n, s) => n + s.text.length, 0));
+      break;
+    case "tool-call-start":
+      indicator.setLabel(`Running ${event.block.name}`);
+      break;
+    case "message":
+      if (event.message.role === "assistant" && event.message.usage) {
+        indicator.addCallTokens(event.message.usage.output_tokens);
+        indicator.setLabel("Working");
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+/**
+ * How a tool result reads whole, when the conversation shows only part of it (a few lines, a Read's line
+ * count): a function of the lines shown (their first line, the call's header, is kept). Undefined when it was
+ * shown whole.
+ */
+function wholeResult(
+  block: ToolUseBlock,
+  result: ToolResultBlock,
+  style: Style,
+): ((shown: string) => string) | undefined {
+  const bash = block.name === "Bash";
+  const whole = renderResult(result, style, Number.MAX_SAFE_INTEGER, bash);
+  const part =
+    block.name === "Read" && !result.is_error
+      ? readSummary(result, style)
+      : renderResult(result, style, 4, bash, MORE_HINT);
+  if (whole === part) return undefined;
+  // The call's header above the result stays as it was shown.
+  return (shown) => `${shown.endsWith(part) ? shown.slice(0, shown.length - part.length) : ""}${whole}`;
+}
+
+function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
+  const sandbox = agent.sandbox
+    ? ` · Bash sandboxed${agent.sandbox.allowNetwork ? " (network allowed)" : " (no network)"}`
+    : "";
+  const head = `${style.bold("mitsu")} ${packageVersion()} ${style.dim(`· ${agent.provider.api}:${agent.model} · ${cwd}${sandbox}`)}`;
+  const more = resumed > 0 ? `; resumed ${resumed} messages` : "";
+  const { mode, origin } = agent.permissionMode;
+  const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
+  return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+}
