@@ -48,7 +48,14 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
   const input = createLineInput(rl);
   try {
     const output = createHeldOutput(write);
-    const permissions = createPermissionPrompt({ input, write, output, style });
+    const permissions = createPermissionPrompt({
+      input,
+      write,
+      output,
+      style,
+      cwd: io.cwd,
+      columns: () => (io.stdout as NodeJS.WriteStream).columns,
+    });
     let run: AbortController | undefined;
     const stopRun = () => {
       run?.abort(new Error("interrupted"));
@@ -262,6 +269,12 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
         write(`${turnFooter(result.usage, Date.now() - startedAt, style)}\n`);
         if (input.closed) break;
         write(`${style.dim(sessionStatus(agent))}\n`);
+        if (result.reason === "denied") {
+          // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt.
+          const instead = await input.read(`${style.yellow("?")} What should mitsu do instead? `);
+          if (instead === undefined) break;
+          if (instead.trim() !== "") first = instead;
+        }
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);

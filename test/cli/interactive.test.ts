@@ -123,20 +123,52 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
   });
 
-  it("asks before Bash; n denies: the command never runs and the model is told", async () => {
-    const t = await interactive({ script: [bash("touch marker"), text("Understood.")] });
+  it("asks before Bash showing the command; 3 (no) stops the turn, asks what to do instead, and sends that as the next prompt", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Understood, listing instead.")] });
     t.type("make a marker");
     await t.screen.waitFor("Allow?");
-    expect(t.screen.text).toContain("Bash(touch marker)");
+    expect(t.screen.text).toContain("? Bash command\n    touch marker\n");
     expect(t.screen.text).toContain("[a]lways (adds Bash(touch:*))");
-    t.type("n");
-    await t.screen.waitFor("Understood.");
+    t.type("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    // The turn stopped: no request after the refusal, and the user saw no text meant for the model.
+    expect(t.sim.requests).toHaveLength(1);
+    expect(t.screen.text).toContain("refused by you");
+    expect(t.screen.text).not.toContain("STOP what you are doing");
+    expect(t.screen.text).not.toContain("doesn't want to proceed");
+    t.type("list the files instead");
+    await t.screen.waitFor("Understood, listing instead.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(existsSync(join(t.cwd, "marker"))).toBe(false);
-    const result = blocks(t.sim, 1, 2)[0];
-    expect(result?.is_error).toBe(true);
-    expect(JSON.stringify(result?.content)).toContain("denied");
+    expect(t.sim.requests).toHaveLength(2);
+    expect(t.sim.requests.every((request) => request.status === 200)).toBe(true);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "user"]);
+    expect(blocks(t.sim, 1, 2)).toEqual([
+      expect.objectContaining({
+        type: "tool_result",
+        is_error: true,
+        content:
+          "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+      }),
+    ]);
+    expect(blocks(t.sim, 1, 3).at(-1)?.text).toBe("list the files instead");
+  });
+
+  it("an empty answer to 'what should mitsu do instead?' goes back to the prompt without a request", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Hello again.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Allow?");
+    t.type("n");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.type("");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.sim.requests).toHaveLength(1);
+    t.type("hi");
+    await t.screen.waitFor("Hello again.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
   });
 
   it("y runs the call once; an answer it does not know asks again", async () => {
@@ -213,12 +245,13 @@ describe("mitsu at a terminal (interactive mode)", () => {
     // Both checks are under way; give the second time to (wrongly) show its question over the first.
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(t.screen.count("Allow?")).toBe(1);
-    expect(t.screen.text).toContain("Bash(touch one)");
+    expect(t.screen.text).toContain("? Bash command\n    touch one\n");
     t.type("y");
     await t.screen.waitFor("Allow?", 2);
-    expect(t.screen.text.indexOf("? Write(two.txt)")).toBeGreaterThan(t.screen.text.indexOf("[n]o y"));
+    expect(t.screen.text.indexOf("? Create file two.txt")).toBeGreaterThan(t.screen.text.indexOf("[n]o y"));
     t.type("n");
-    await t.screen.waitFor("Done.");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.type("");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(existsSync(join(t.cwd, "one"))).toBe(true);
@@ -247,9 +280,10 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(t.screen.text).not.toContain("slow-result");
     expect(t.screen.text.endsWith("[n]o ")).toBe(true);
     t.type("n");
-    await t.screen.waitFor("Done.");
+    await t.screen.waitFor("What should mitsu do instead?");
     const answered = t.screen.text.indexOf("[n]o n");
     expect(t.screen.text.indexOf("slow-result")).toBeGreaterThan(answered);
+    t.type("");
     t.type("/exit");
     expect(await t.exit).toBe(0);
   });
@@ -547,7 +581,7 @@ describe("sub-agents at a terminal", () => {
     });
     t.type("delegate the notes");
     await t.screen.waitFor("Allow?");
-    expect(t.screen.text).toContain("? [general-purpose: make notes] Write(notes.md)");
+    expect(t.screen.text).toContain("? [general-purpose: make notes] Create file notes.md\n  1 + n\n");
     t.type("y");
     await t.screen.waitFor("The sub-agent wrote the notes.");
     t.type("/exit");
