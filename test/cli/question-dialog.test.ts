@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { visibleWidth } from "@mariozechner/pi-tui";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createStyle } from "../../src/cli/style.js";
 import { mcpApprovalQuestion } from "../../src/cli/tui/mcp-approval-question.js";
 import { createPermissionDialog, permissionQuestion } from "../../src/cli/tui/permission-question.js";
