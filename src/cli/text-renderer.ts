@@ -267,12 +267,14 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         }
         // A refusal's text is for the model ("STOP what you are doing…"); the user sees what happened.
         const refused = refusalNote(event.result);
+        if (refused) {
+          out(`  ⎿ ${style.yellow(refused)}\n`);
+          break;
+        }
         out(
-          refused
-            ? `  ⎿ ${style.yellow(refused)}\n`
-            : event.block.name === "Read" && !event.result.is_error
-              ? readSummary(event.result, style)
-              : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
+          event.block.name === "Read" && !event.result.is_error
+            ? readSummary(event.result, style)
+            : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
         );
         break;
       }

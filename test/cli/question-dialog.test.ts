@@ -1,14 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
 import { createStyle } from "../../src/cli/style.js";
 import { mcpApprovalQuestion } from "../../src/cli/tui/mcp-approval-question.js";
-import { createPermissionDialog, permissionQuestion } from "../../src/cli/tui/permission-question.js";
 import { createQuestionDialog, type Question } from "../../src/cli/tui/question-dialog.js";
 import { trustQuestion } from "../../src/cli/tui/trust-question.js";
-import type { PermissionRequest } from "../../src/permissions/index.js";
 
 const plain = createStyle(false);
 const colour = createStyle(true);
@@ -32,16 +27,6 @@ async function settled<A>(answer: Promise<A>): Promise<A | "pending"> {
     new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), 10)),
   ]);
 }
-
-const bash = (command: string, extra: Partial<PermissionRequest> = {}): PermissionRequest => ({
-  toolName: "Bash",
-  input: { command },
-  toolUseId: "toolu_1",
-  display: `Bash(${command})`,
-  suggestedRules: ["Bash(touch:*)"],
-  reason: "no rule allows it",
-  ...extra,
-});
 
 describe("the question dialog (a pi-tui component)", () => {
   it("a single key answers at once, without Enter; aliases too; keys after the answer are ignored", async () => {
@@ -118,91 +103,6 @@ describe("the question dialog (a pi-tui component)", () => {
     }
     // The body wraps rather than cuts: every x is there.
     expect(dialog.render(20).join("").split("x").length - 1).toBe(100);
-  });
-});
-
-describe("the permission question", () => {
-  it("shows the command, why it asks, and 1 yes / 2 always with the exact rule saved / 3 no, tell mitsu", () => {
-    const dialog = createQuestionDialog(
-      permissionQuestion(bash("touch one"), { title: "Bash command", lines: () => ["  touch one"] }, plain),
-      { style: plain },
-    );
-    expect(dialog.render(100)).toEqual([
-      "─".repeat(100),
-      " Bash command",
-      "",
-      "   touch one",
-      "",
-      " no rule allows it",
-      "",
-      " Do you want to proceed?",
-      " ❯ 1. Yes",
-      "   2. Yes, and don't ask again for this in this project",
-      "      saves Bash(touch:*) to .mitsu/settings.local.json",
-      "   3. No, and tell mitsu what to do instead",
-      "",
-      " Esc to say no",
-    ]);
-  });
-
-  it("3, n and Esc answer deny_and_stop; 2 answers allow_always; without a rule to save there is no 2", async () => {
-    const preview = { title: "Bash command", lines: () => [] };
-    for (const [key, answer] of [
-      ["3", "deny_and_stop"],
-      ["n", "deny_and_stop"],
-      [KEYS.escape, "deny_and_stop"],
-      ["2", "allow_always"],
-      ["1", "allow_once"],
-    ]) {
-      const dialog = createQuestionDialog(permissionQuestion(bash("touch one"), preview, plain), {
-        style: plain,
-      });
-      dialog.handleInput(key as string);
-      expect(await settled(dialog.answer)).toBe(answer);
-    }
-    const noRule = createQuestionDialog(
-      permissionQuestion(bash("x", { suggestedRules: [] }), preview, plain),
-      {
-        style: plain,
-      },
-    );
-    expect(noRule.render(80).join("\n")).not.toContain("2.");
-    noRule.handleInput("2");
-    expect(await settled(noRule.answer)).toBe("pending");
-  });
-
-  it("names the sub-agent that asks, escaped", () => {
-    const request = bash("ls", { agent: "Explore: find\u001b[2J it" });
-    const lines = permissionQuestion(request, { title: "Bash command", lines: () => [] }, plain);
-    expect(lines.title).toBe("[Explore: find\\x1b[2J it] Bash command");
-  });
-
-  it("createPermissionDialog shows an Edit's diff from the file on disk, and is withdrawn when its signal aborts", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "mitsu-dialog-"));
-    try {
-      await writeFile(join(dir, "a.txt"), "one\ntwo\nthree\n");
-      const signal = new AbortController();
-      const dialog = await createPermissionDialog(
-        {
-          toolName: "Edit",
-          input: { file_path: "a.txt", old_string: "two", new_string: "2" },
-          toolUseId: "toolu_e",
-          display: "Edit(a.txt)",
-          suggestedRules: ["Edit(./**)"],
-          reason: "no rule allows it",
-          signal: signal.signal,
-        },
-        { cwd: dir, style: plain },
-      );
-      const screen = dialog.render(60);
-      expect(screen).toContain(" Edit file a.txt");
-      expect(screen).toContain(" 2   - two");
-      expect(screen).toContain("   2 + 2");
-      signal.abort();
-      expect(await settled(dialog.answer)).toBe("deny");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
   });
 });
 
