@@ -67,6 +67,19 @@ type Row =
  * it states about the call (its paths, command, URL). Pure: the file comes in `options.file`.
  */
 export function permissionPreview(call: PreviewCall, options: PermissionPreviewOptions): PermissionPreview {
+  const preview = previewOf(call, options);
+  // A screen renders on every tick of its spinner: the lines of the last width are kept.
+  let last: { width: number; lines: string[] } | undefined;
+  return {
+    title: preview.title,
+    lines(width) {
+      if (last?.width !== width) last = { width, lines: preview.lines(width) };
+      return [...last.lines];
+    },
+  };
+}
+
+function previewOf(call: PreviewCall, options: PermissionPreviewOptions): PermissionPreview {
   const { style } = options;
   const maxLines = Math.max(1, options.maxLines ?? 30);
   const input = call.input;
