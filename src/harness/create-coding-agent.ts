@@ -6,7 +6,6 @@ import {
   createSubagentSpawner,
   createTaskTool,
   formatAgentWarning,
-  loadAgentDefinitions,
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
@@ -133,6 +132,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const {
     settings,
     catalog: skills,
+    agents: loadedAgents,
     trusted,
     trustedBy,
   } = await loadWorkspace({
@@ -202,7 +202,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   for (const warning of settings.warnings) warn(warning);
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
-  const loadedAgents = await loadAgentDefinitions({ cwd, home }).catch(closeMcpOnError);
   for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
   // Agents defined in code beat the files' (an embedder's choice is the most specific).
   const codeAgents = options.agents ?? [];
@@ -212,6 +211,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ...codeAgents,
     ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     warnings: loadedAgents.warnings,
+    ignored: loadedAgents.ignored,
   };
 
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
