@@ -345,7 +345,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     cwd,
     env: scrubbed,
     base: () => ({
-      session_id: sessionId,
+      // The session file's id, as Claude Code gives its hooks (a copy made for a session in use has its own).
+      session_id: log?.header.id ?? sessionId,
       transcript_path: log?.path ?? "",
       cwd,
       permission_mode: permissionMode.mode,
@@ -485,6 +486,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const logging = sessionOptions.log !== false;
   const newLog = () =>
     SessionLog.create(dir, {
+      // The id hooks were already told (SessionStart fires before the file is written).
+      id: sessionId,
       cwd,
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
@@ -499,6 +502,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     const resumed = continueSession(toResume);
     log = resumed.log;
     history = resumed.history;
+    sessionId = resumed.log.header.id;
   }
   const resumedMessages = history.length;
   let used: number | undefined;

@@ -278,6 +278,28 @@ describe("hooks through the harness and the simulator", () => {
     expect(env).not.toContain("sim-key");
   });
 
+  it("hooks get the session file's id and path, from SessionStart on, as Claude Code gives them", async () => {
+    const ids: Array<{ event: string; id: string; path: string }> = [];
+    const record = (input: { hook_event_name: string; session_id: string; transcript_path: string }) =>
+      void ids.push({ event: input.hook_event_name, id: input.session_id, path: input.transcript_path });
+    const { agent } = await setup([bash("echo hi"), text("ok")], undefined, {
+      session: {},
+      hooks: {
+        SessionStart: [{ callback: record }],
+        UserPromptSubmit: [{ callback: record }],
+        PreToolUse: [{ callback: record }],
+        Stop: [{ callback: record }],
+      },
+    });
+    await drain(agent.prompt("go"));
+    const id = agent.sessionId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids.map((e) => e.event)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]);
+    expect(new Set(ids.map((e) => e.id))).toEqual(new Set([id]));
+    expect(ids.at(-1)?.path).toBe(agent.sessionPath);
+    await agent.close();
+  });
+
   it("typed callbacks get the same inputs and give the same answers", async () => {
     const seen: string[] = [];
     const { agent, sim } = await setup([bash("echo original"), text("ok")], undefined, {
