@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -297,6 +297,36 @@ describe("hooks through the harness and the simulator", () => {
     expect(ids.map((e) => e.event)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]);
     expect(new Set(ids.map((e) => e.id))).toEqual(new Set([id]));
     expect(ids.at(-1)?.path).toBe(agent.sessionPath);
+    await agent.close();
+  });
+
+  it("PreToolUse allow spares the question but not a deny rule, as in Claude Code", async () => {
+    const asked: string[] = [];
+    const allowAll = {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          callback: () => ({ hookSpecificOutput: { permissionDecision: "allow" as const } }),
+        },
+      ],
+    };
+    const { agent, sim, cwd } = await setup(
+      [bash("rm notes.txt", "toolu_rm"), bash("touch made", "toolu_t"), text("ok")],
+      undefined,
+      {
+        hooks: allowAll,
+        disallowedTools: ["Bash(rm:*)"],
+        ask: async (request) => {
+          asked.push(request.display);
+          return "allow_once";
+        },
+      },
+    );
+    await drain(agent.prompt("go"));
+    expect(toolResult(sim, 1)).toContain('denied by the rule \\"Bash(rm:*)\\"');
+    expect(existsSync(join(cwd, "notes.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "made"))).toBe(true);
+    expect(asked).toEqual([]);
     await agent.close();
   });
 
