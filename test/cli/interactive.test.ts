@@ -553,6 +553,44 @@ describe("images at the terminal", () => {
 });
 
 describe("sub-agents at a terminal", () => {
+  it("no to a sub-agent's call stops the sub-agent and its parent: no further request from either", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task",
+              name: "Task",
+              input: {
+                description: "make notes",
+                prompt: "Write notes.md",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "c1", name: "Write", input: { file_path: "notes.md", content: "n\n" } },
+          ],
+        },
+        text("never sent: the sub-agent goes on"),
+        text("never sent: the parent goes on"),
+      ],
+    });
+    t.type("delegate the notes");
+    await t.screen.waitFor("Allow?");
+    t.type("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    expect(t.sim.requests).toHaveLength(2);
+    expect(existsSync(join(t.cwd, "notes.md"))).toBe(false);
+    expect(t.screen.text).not.toContain("never sent");
+    t.type("");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+  });
+
   it("a sub-agent's permission question names it; its running block shows its current call; it collapses to one line", async () => {
     const t = await interactive({
       script: [
