@@ -358,13 +358,23 @@ function wrapPlain(text: string, width: number): string[] {
   return rows;
 }
 
-/** A line of model or file text for the terminal: controls escaped, tabs as spaces. */
+/**
+ * Characters that show as nothing (zero-width spaces and joiners, word joiners, the BOM, a soft hyphen, line and
+ * paragraph separators): in a command the user approves, `rm -rf /tmp/a\u200b` must not look like `rm -rf /tmp/a`.
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]/g;
+
+/** A line of model or file text for the terminal: controls and invisible characters escaped, tabs as spaces. */
 function displayText(text: string): string {
-  return showControls(text).replace(/\t/g, "    ");
+  return showInvisible(showControls(text)).replace(/\t/g, "    ");
 }
 
 function safe(text: string): string {
-  return showControls(text).replace(/[\t\n]/g, " ");
+  return showInvisible(showControls(text)).replace(/[\t\n]/g, " ");
+}
+
+function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function splitLines(text: string): string[] {
