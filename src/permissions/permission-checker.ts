@@ -442,6 +442,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     if (facts.bash) {
       if (facts.bash.unaccounted.length > 0) return [];
       const rules = suggestBashRules(facts.command ?? "", facts.bash, commandAllowed);
+      // No rule can spell what the commands need: "always" for the redirections alone would not stop the asking.
+      if (rules.length === 0 && !facts.bash.commands.every(commandAllowed)) return [];
       // A redirection's target: the folder rule a Write there would need.
       for (const write of facts.writes ?? []) {
         if (!(await writeAllowed(write, allowRules)))

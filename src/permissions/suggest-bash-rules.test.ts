@@ -122,5 +122,6 @@ describe("the narrowest rule 'always' saves for a Bash line", () => {
   it("a line a rule cannot spell exactly (a glob's *) offers no 'always'", async () => {
     expect((await always("for f in *.o; do rm $f; done")).rules).toEqual([]);
     expect((await always("find . -name '*.o' -delete")).rules).toEqual([]);
+    expect((await always("for f in *.o; do rm $f; done > log.txt")).rules).toEqual([]);
   });
 });
