@@ -6,14 +6,13 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
-import { createMcpApprovalQuestion } from "./ask-mcp-approval.js";
-import { askTrust } from "./ask-trust.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
 import { askApproveHooks } from "./hooks-command.js";
 import type { InteractiveIo } from "./interactive-mode.js";
 import { preparePrompt } from "./prepare-prompt.js";
+import { refusalNote } from "./refusal-note.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
@@ -21,10 +20,12 @@ import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import type { Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
-import { stripControls } from "./terminal-text.js";
+import { showControls, stripControls } from "./terminal-text.js";
 import { createTextRenderer, readSummary, renderResult } from "./text-renderer.js";
+import { mcpApprovalQuestion } from "./tui/mcp-approval-question.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
 import type { Screen } from "./tui/screen.js";
+import { trustQuestion } from "./tui/trust-question.js";
 import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
@@ -55,6 +56,8 @@ export async function interactiveSession(
       permissions.cancel();
     };
     let emptyInterrupts = 0;
+    /** The question after a refusal, while it waits: Esc withdraws it. */
+    let insteadRead: AbortController | undefined;
     screen.onKeys({
       interrupt: () => {
         if (run) return stopRun();
@@ -66,6 +69,7 @@ export async function interactiveSession(
         write(`${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
       },
       escape: () => {
+        if (insteadRead) return insteadRead.abort();
         // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
         const queued = screen.queued.take();
         if (queued.length > 0) return screen.edit(queued.join("\n"));
@@ -93,11 +97,21 @@ export async function interactiveSession(
             }
             return answer;
           },
-          askTrust: (question) => askTrust(question, { input, write, style }),
+          askTrust: async (question) => {
+            const yes = await screen.ask(trustQuestion(question, style));
+            write(style.dim(`${yes ? "trusted" : "not trusted"}: ${showControls(question.folder)}\n`));
+            return yes;
+          },
           onWarning: warn,
           approveHooks: (file) => askApproveHooks(file, { input, write, style }),
           mcp: {
-            approve: createMcpApprovalQuestion({ input, write, style }),
+            approve: async (entry) => {
+              const answer = await screen.ask(mcpApprovalQuestion(entry, style));
+              const said =
+                answer === "approve" ? "started" : answer === "deny" ? "never started here" : "skipped";
+              write(style.dim(`MCP server ${showControls(entry.name)}: ${said}\n`));
+              return answer;
+            },
             oauth: createMcpOAuth({
               home: io.home,
               interactive: true,
@@ -271,14 +285,23 @@ export async function interactiveSession(
         );
         if (shells) write(`${shells}\n`);
         if (!screen.atLineStart) write("\n");
-        if (result.reason === "denied") {
-          write(style.yellow("⎿ refused: the turn stopped. Tell mitsu what to do instead.\n"));
-        }
         const usdAfter = agent.cost().usd;
         const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
         write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
         if (input.closed) break;
         screen.setFooter(sessionStatus(agent));
+        if (result.reason === "denied") {
+          // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
+          // (Esc or an empty answer: back to the prompt, nothing sent).
+          insteadRead = new AbortController();
+          const instead = await input.read("? What should mitsu do instead? (Esc: back to the prompt)", {
+            signal: insteadRead.signal,
+            fresh: true,
+          });
+          insteadRead = undefined;
+          if (instead === undefined && input.closed) break;
+          if (instead !== undefined && instead.trim() !== "") first = instead;
+        }
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
@@ -401,8 +424,12 @@ function renderer(
     const from = screen.mark;
     render(event);
     const to = screen.mark;
-    const full = wholeResult(event.block, event.result, style);
-    if (full !== undefined) screen.setExpandable(from, to, full(screen.text(from, to)));
+    const result = wholeResult(event.block, event.result, style);
+    const shown = screen.text(from, to);
+    // The call's header above the result stays as it was shown.
+    if (result && shown.endsWith(result.part)) {
+      screen.setExpandable(from, to, shown.slice(0, shown.length - result.part.length) + result.whole);
+    }
   };
 }
 
@@ -437,24 +464,22 @@ function track(screen: Screen, event: AgentEvent): void {
 }
 
 /**
- * How a tool result reads whole, when the conversation shows only part of it (a few lines, a Read's line
- * count): a function of the lines shown (their first line, the call's header, is kept). Undefined when it was
- * shown whole.
+ * A tool result as the conversation shows it (`part`: a few lines, a Read's line count) and whole; undefined
+ * when it is shown whole, or as a note (a refusal: the text written for the model is never shown).
  */
 function wholeResult(
   block: ToolUseBlock,
   result: ToolResultBlock,
   style: Style,
-): ((shown: string) => string) | undefined {
+): { part: string; whole: string } | undefined {
+  if (refusalNote(result) !== undefined) return undefined;
   const bash = block.name === "Bash";
   const whole = renderResult(result, style, Number.MAX_SAFE_INTEGER, bash);
   const part =
     block.name === "Read" && !result.is_error
       ? readSummary(result, style)
       : renderResult(result, style, 4, bash, MORE_HINT);
-  if (whole === part) return undefined;
-  // The call's header above the result stays as it was shown.
-  return (shown) => `${shown.endsWith(part) ? shown.slice(0, shown.length - part.length) : ""}${whole}`;
+  return whole === part ? undefined : { part, whole };
 }
 
 function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {

@@ -67,6 +67,19 @@ type Row =
  * it states about the call (its paths, command, URL). Pure: the file comes in `options.file`.
  */
 export function permissionPreview(call: PreviewCall, options: PermissionPreviewOptions): PermissionPreview {
+  const preview = previewOf(call, options);
+  // A screen renders on every tick of its spinner: the lines of the last width are kept.
+  let last: { width: number; lines: string[] } | undefined;
+  return {
+    title: preview.title,
+    lines(width) {
+      if (last?.width !== width) last = { width, lines: preview.lines(width) };
+      return [...last.lines];
+    },
+  };
+}
+
+function previewOf(call: PreviewCall, options: PermissionPreviewOptions): PermissionPreview {
   const { style } = options;
   const maxLines = Math.max(1, options.maxLines ?? 30);
   const input = call.input;
@@ -345,13 +358,23 @@ function wrapPlain(text: string, width: number): string[] {
   return rows;
 }
 
-/** A line of model or file text for the terminal: controls escaped, tabs as spaces. */
+/**
+ * Characters that show as nothing (zero-width spaces and joiners, word joiners, the BOM, a soft hyphen, line and
+ * paragraph separators): in a command the user approves, `rm -rf /tmp/a\u200b` must not look like `rm -rf /tmp/a`.
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u2028\u2029\u2060-\u2064\ufeff]/g;
+
+/** A line of model or file text for the terminal: controls and invisible characters escaped, tabs as spaces. */
 function displayText(text: string): string {
-  return showControls(text).replace(/\t/g, "    ");
+  return showInvisible(showControls(text)).replace(/\t/g, "    ");
 }
 
 function safe(text: string): string {
-  return showControls(text).replace(/[\t\n]/g, " ");
+  return showInvisible(showControls(text)).replace(/[\t\n]/g, " ");
+}
+
+function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function splitLines(text: string): string[] {

@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { compactionNotice } from "./compaction-notice.js";
+import { refusalNote } from "./refusal-note.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
@@ -266,6 +267,12 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
+        // A refusal's text is for the model ("STOP what you are doing…"); the user sees what happened.
+        const refused = refusalNote(event.result);
+        if (refused) {
+          out(`  ⎿ ${style.yellow(refused)}\n`);
+          break;
+        }
         out(
           event.block.name === "Read" && !event.result.is_error
             ? readSummary(event.result, style)
@@ -336,7 +343,7 @@ export function formatDelay(ms: number): string {
  * A result's text as a terminal would leave it, minus control sequences: within a line, a carriage return starts
  * it again (a progress bar shows its last state), then every control sequence goes.
  */
-function resultText(result: ToolResultBlock): string {
+export function resultText(result: ToolResultBlock): string {
   const text =
     typeof result.content === "string"
       ? result.content

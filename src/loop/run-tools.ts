@@ -2,7 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { AgentEvent, AgentPath, AgentResult } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
 import type { Journal } from "./journal.js";
-import { type CanUseTool, USER_STOPPED_MESSAGE } from "./permission.js";
+import { type CanUseTool, USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "./permission.js";
 import type { Spawn, Spawner } from "./spawn.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import type { ToolState } from "./tool-state.js";
@@ -276,6 +276,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     const settled = signal.aborted ? undefined : await Promise.race([journaled(), abort.aborted]);
     open = false;
     const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
+    // A journal replaying a recorded turn hands back the refusal without asking again: it stops the turn the same.
+    if (result.is_error === true && result.content === USER_REJECTED_MESSAGE) stop();
     results[index] = result;
     if (onToolResult) {
       try {

@@ -4,7 +4,7 @@ import { isInside, resolveRealPath } from "../fs/real-path.js";
 import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
-import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
+import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
 import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { suggestBashRules } from "./suggest-bash-rules.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -305,7 +306,17 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
         [command.words, ...command.through].some((words) =>
           allow.some((rule) => bashCommandMatches(rule, words)),
         );
-      if (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed)) return false;
+      // A rule that is this exact line ("always" for a loop or a pipeline): the user approved the text as a whole.
+      const line = facts.command?.trim();
+      const lineAllowed =
+        line !== undefined &&
+        unaccounted.length === 0 &&
+        allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
+      if (
+        !lineAllowed &&
+        (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed))
+      )
+        return false;
       // A redirection writes a file: it needs what a Write of that file would need.
       for (const write of facts.writes ?? []) if (!(await writeAllowed(write, allow))) return false;
       return true;
@@ -364,6 +375,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     facts: CallFacts,
     display: string,
     extra: readonly PermissionRule[],
+    hookAllowed = false,
   ): Promise<Verdict> {
     const denyRule = await firstMatch(deny, facts);
     if (denyRule) {
@@ -386,6 +398,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       const protectedReason = await protectedWrite(write);
       if (protectedReason) return { behavior: "ask", protectedReason };
     }
+    // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
+    if (hookAllowed) return { behavior: "allow" };
     if (await allowed(facts, extra)) return { behavior: "allow" };
     if (
       options.sandboxAutoAllow &&
@@ -427,10 +441,9 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function suggestions(facts: CallFacts): Promise<string[]> {
     if (facts.bash) {
       if (facts.bash.unaccounted.length > 0) return [];
-      const rules = facts.bash.commands
-        .filter((command) => !commandAllowed(command))
-        .map((command) => suggestBashRule(command.words))
-        .filter((rule): rule is string => rule !== undefined);
+      const rules = suggestBashRules(facts.command ?? "", facts.bash, commandAllowed);
+      // No rule can spell what the commands need: "always" for the redirections alone would not stop the asking.
+      if (rules.length === 0 && !facts.bash.commands.every(commandAllowed)) return [];
       // A redirection's target: the folder rule a Write there would need.
       for (const write of facts.writes ?? []) {
         if (!(await writeAllowed(write, allowRules)))
@@ -453,7 +466,13 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const stated = statedFacts(tool, input);
     const facts = await gatherFacts(tool, stated);
     const display = describeToolCall(tool.name, stated);
-    const verdict = await decide(tool, facts, display, preApproved(context.state));
+    const verdict = await decide(
+      tool,
+      facts,
+      display,
+      preApproved(context.state),
+      context.hookAllowed === true,
+    );
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
     const reason = verdict.askRule

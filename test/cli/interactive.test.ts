@@ -106,16 +106,37 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(t.screen.text).toContain("Bash(touch marker)");
     expect(t.screen.text).toContain("2. Yes, and don't ask again for Bash(touch:*)");
     t.press("n");
-    await t.screen.waitFor("Tell mitsu what to do instead");
+    await t.screen.waitFor("What should mitsu do instead?");
+    // The turn stopped: no request after the refusal, and the user saw no text meant for the model.
     expect(t.sim.requests).toHaveLength(1);
+    expect(t.screen.text).toContain("refused by you");
+    expect(t.screen.text).not.toContain("STOP what you are doing");
     t.type("do not touch anything");
     await t.screen.waitFor("Understood.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(existsSync(join(t.cwd, "marker"))).toBe(false);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "user"]);
     const result = blocks(t.sim, 1, 2)[0];
     expect(result?.is_error).toBe(true);
     expect(JSON.stringify(result?.content)).toContain("doesn't want to proceed");
+    expect(blocks(t.sim, 1, 3).at(-1)?.text).toBe("do not touch anything");
+  });
+
+  it("an empty answer to 'what should mitsu do instead?' goes back to the prompt without a request", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Hello again.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.press("\u001b");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.sim.requests).toHaveLength(1);
+    t.type("hi");
+    await t.screen.waitFor("Hello again.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
   });
 
   it("y runs the call once; a key it does not know is ignored", async () => {
@@ -200,7 +221,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     await t.screen.waitFor("Bash(touch one): allowed once");
     expect(t.screen.count("Do you want to proceed?")).toBe(1);
     t.press("n");
-    await t.screen.waitFor("Write(two.txt): refused");
+    await t.screen.waitFor("What should mitsu do instead?");
     t.type("fine");
     await t.screen.waitFor("Done.");
     t.type("/exit");
@@ -235,7 +256,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
     );
     expect(lines.at(-2)).toContain("Esc to refuse");
     t.press("n");
-    await t.screen.waitFor("Write(two.txt): refused");
+    await t.screen.waitFor("What should mitsu do instead?");
     t.type("go on");
     await t.screen.waitFor("Done.");
     t.type("/exit");
@@ -508,6 +529,44 @@ describe("images at the terminal", () => {
 });
 
 describe("sub-agents at a terminal", () => {
+  it("no to a sub-agent's call stops the sub-agent and its parent: no further request from either", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task",
+              name: "Task",
+              input: {
+                description: "make notes",
+                prompt: "Write notes.md",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "c1", name: "Write", input: { file_path: "notes.md", content: "n\n" } },
+          ],
+        },
+        text("never sent: the sub-agent goes on"),
+        text("never sent: the parent goes on"),
+      ],
+    });
+    t.type("delegate the notes");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    expect(t.sim.requests).toHaveLength(2);
+    expect(existsSync(join(t.cwd, "notes.md"))).toBe(false);
+    expect(t.screen.text).not.toContain("never sent");
+    t.type("");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+  });
+
   it("a sub-agent's permission question names it; its running block shows its current call; it collapses to one line", async () => {
     const t = await interactive({
       script: [

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
 import { EDGE_SERVER, freePort } from "../mcp/mcp-fixtures.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 let sim: Simulator | undefined;
@@ -94,6 +95,28 @@ describe("mitsu -p with MCP servers", () => {
     const second = await runMitsu(["-p", "--trust", "hi"], t);
     expect(second.stderr).toBe("");
     expect(JSON.stringify(t.sim.requests[3]!.body.tools)).toContain("mcp__repo__echo");
+  });
+
+  it("an approved project server whose .mcp.json entry changed (a pull) does not start until approved again", async () => {
+    const t = await setup({ script: [text("With tools."), text("Changed."), text("Approved again.")] });
+    writeJson(join(t.cwd, ".mcp.json"), { mcpServers: { repo: edge() } });
+    await runMitsu(["mcp", "approve", "repo"], t);
+    const approved = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(approved.stderr).toBe("");
+    expect(JSON.stringify(t.sim.requests[0]!.body.tools)).toContain("mcp__repo__echo");
+    // Same name, other command: what was approved is not what would run.
+    writeJson(join(t.cwd, ".mcp.json"), {
+      mcpServers: { repo: { ...edge(), args: [...edge().args, "--x"] } },
+    });
+    const changed = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(changed.stderr).toContain(
+      `MCP server "repo" in ${join(t.cwd, ".mcp.json")} changed since you approved it`,
+    );
+    expect(JSON.stringify(t.sim.requests[1]!.body.tools)).not.toContain("mcp__repo");
+    await runMitsu(["mcp", "approve", "repo"], t);
+    const again = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(again.stderr).toBe("");
+    expect(JSON.stringify(t.sim.requests[2]!.body.tools)).toContain("mcp__repo__echo");
   });
 
   it("--strict-mcp-config uses only the given servers", async () => {
@@ -202,23 +225,7 @@ describe("mitsu mcp", () => {
 class FakeTty extends PassThrough {
   isTTY = true;
 }
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    done();
-  }
-  async waitFor(needle: string, times = 1): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (this.text.split(needle).length - 1 < times) {
-      if (Date.now() > deadline)
-        throw new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
+class Screen extends VirtualScreen {}
 
 describe("mitsu at a terminal with MCP servers", () => {
   it("asks once about a project server, remembers the answer, shows /mcp, and applies a changed tool list at the next turn", async () => {
@@ -240,7 +247,7 @@ describe("mitsu at a terminal with MCP servers", () => {
     await screen.waitFor("Trust this folder?");
     keyboard.write("y\r");
     await screen.waitFor("Start it?");
-    expect(screen.text).toContain(`${join(t.cwd, ".mcp.json")} asks to start the MCP server repo:`);
+    expect(screen.text).toContain(`${join(t.cwd, ".mcp.json")} asks to start the MCP server repo`);
     expect(screen.text).toContain(`runs: ${process.execPath} ${EDGE_SERVER}`);
     keyboard.write("y\r");
     await screen.waitFor("/help for commands");

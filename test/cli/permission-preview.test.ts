@@ -179,6 +179,14 @@ describe("Bash preview", () => {
     expect(lines[1]).toContain("\\x1b[8mhidden");
   });
 
+  it("shows characters that would be invisible, so the command seen is the command run", () => {
+    const lines = permissionPreview(
+      { toolName: "Bash", input: { command: "rm -rf /tmp/a\u200b /\ufeffetc \u00ad" }, display: "" },
+      { cwd, style: plain },
+    ).lines(80);
+    expect(lines).toEqual(["  rm -rf /tmp/a\\u200b /\\ufeffetc \\u00ad"]);
+  });
+
   it("says when the command runs in the background", () => {
     const lines = permissionPreview(
       { toolName: "Bash", input: { command: "npm run dev", run_in_background: true }, display: "" },

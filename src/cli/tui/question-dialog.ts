@@ -25,8 +25,8 @@ export interface Question<A> {
   /** One bold line: "Bash command", "Edit file src/a.ts". */
   title: string;
   /**
-   * What will happen, as lines that fit `width` (the diff, the command). Called on every render, so it may
-   * depend on the width; every line it returns must already be safe for the terminal.
+   * What will happen, as lines for `width` columns (the diff, the command); a longer line wraps. Called on every
+   * render, so it may depend on the width; every line it returns must already be safe for the terminal.
    */
   body?: (width: number) => string[];
   /** The question itself, under the body: "Do you want to proceed?". */
@@ -53,8 +53,11 @@ export interface QuestionDialog<A> extends Component {
   readonly done: boolean;
   /** The option selected now (↑/↓ move it). */
   readonly selected: number;
-  /** Settles `answer` with `question.escape` (the run was interrupted, the question is no longer needed). */
-  cancel(): void;
+  /**
+   * Settles `answer` with `answer` (default `question.escape`): the run was interrupted, the question is no
+   * longer needed. Nothing happens once answered.
+   */
+  cancel(answer?: A): void;
   render(width: number): string[];
   handleInput(data: string): void;
 }
@@ -98,8 +101,8 @@ export function createQuestionDialog<A>(
     get selected() {
       return selected;
     },
-    cancel() {
-      finish(question.escape);
+    cancel(answer?: A) {
+      finish(answer === undefined ? question.escape : answer);
     },
     invalidate() {},
     handleInput(data: string) {
@@ -128,7 +131,9 @@ export function createQuestionDialog<A>(
       const lines: string[] = [clip(style.dim("─".repeat(width)))];
       lines.push(clip(` ${style.bold(question.title)}`));
       const body = question.body?.(inner) ?? [];
-      if (body.length > 0) lines.push("", ...body.map((line) => clip(` ${line}`)));
+      // Lines wider than the screen wrap (a long command must be seen whole); a diff comes already cut.
+      const wrapped = body.flatMap((line) => (line === "" ? [""] : wrapTextWithAnsi(line, inner)));
+      if (wrapped.length > 0) lines.push("", ...wrapped.map((line) => (line === "" ? "" : clip(` ${line}`))));
       lines.push("");
       for (const line of wrapTextWithAnsi(question.prompt, inner)) lines.push(clip(` ${line}`));
       question.options.forEach((option, i) => {
