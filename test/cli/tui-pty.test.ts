@@ -177,4 +177,102 @@ describe("the interactive screen in a pseudo-terminal", () => {
         .map((l) => JSON.parse(l).prompt),
     ).toEqual(["remember this prompt"]);
   });
+
+  it("Tab completes a slash command and an @file path; the file is attached", async () => {
+    const t = await start({ script: [text("Read the readme.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("/hel");
+    // The list of matches shows under the editor as the name is typed (its description with it).
+    await t.m.waitFor("this list");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    t.m.press("tab");
+    await t.m.waitFor(/\/help\s*\n/);
+    t.m.press("enter");
+    await t.m.waitFor("/help");
+    await t.m.waitFor("leave mitsu");
+    await t.m.type("summarise @READ");
+    t.m.press("tab");
+    await t.m.waitFor("summarise @README.md");
+    t.m.press("enter");
+    await t.m.waitFor("Read the readme.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    const sent = JSON.stringify(t.sim.requests[0]?.body.messages.at(-1));
+    // The text says which file; the file itself follows it.
+    expect(sent).toContain("summarise README.md");
+    expect(sent).toContain('<file path=\\"README.md\\">');
+  });
+
+  it("a long output is collapsed with a hint; Ctrl-O shows the last one whole", async () => {
+    const t = await start({ script: [bash("seq 1 40"), text("Counted.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("count to forty");
+    t.m.press("enter");
+    await t.m.waitFor("Do you want to proceed?");
+    t.m.press("enter");
+    await t.m.waitFor("Counted.");
+    expect(t.m.screen()).toContain("ctrl+o to expand");
+    expect(t.m.screen()).not.toMatch(/^\s+(⎿ )?5$/m);
+    t.m.press("ctrl-o");
+    await t.m.waitFor(/^\s+⎿ 1$/m);
+    expect(t.m.screen()).toMatch(/^\s+5$/m);
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+  });
+
+  it("/clear clears the screen and starts a new conversation", async () => {
+    const t = await start({ script: [text("Old answer."), text("New answer.")] });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("first");
+    t.m.press("enter");
+    await t.m.waitFor("Old answer.");
+    await t.m.type("/clear");
+    t.m.press("enter");
+    await t.m.waitFor("(a new conversation)");
+    expect(t.m.screen()).not.toContain("Old answer.");
+    await t.m.type("second");
+    t.m.press("enter");
+    await t.m.waitFor("New answer.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(t.sim.requests[1]?.body.messages).toHaveLength(1);
+  });
+
+  it("Esc takes a queued prompt back into the editor without stopping the turn", async () => {
+    const t = await start({
+      script: [text(`Slow: ${"word ".repeat(150)}`), text("Edited one answered.")],
+      textChunk: 8,
+      delayMs: 10,
+    });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("first");
+    t.m.press("enter");
+    await t.m.waitFor("Slow");
+    await t.m.type("secnd");
+    t.m.press("enter");
+    await t.m.waitFor("queued: secnd");
+    t.m.press("escape");
+    await t.m.waitFor(/ out/, 15_000);
+    expect(t.m.screen()).not.toContain("queued: secnd");
+    expect(t.m.screen()).not.toContain("interrupted");
+    expect(t.sim.requests).toHaveLength(1);
+    t.m.press("backspace");
+    t.m.press("backspace");
+    t.m.press("backspace");
+    await t.m.type("cond");
+    t.m.press("enter");
+    await t.m.waitFor("Edited one answered.");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+    expect(userTexts(t.sim, 1).at(-1)).toBe("second");
+  });
+
+  it("Ctrl-C twice at an empty prompt leaves", async () => {
+    const t = await start({ script: [] });
+    await t.m.waitFor("/help for commands");
+    t.m.press("ctrl-c");
+    await t.m.waitFor("Ctrl-C again");
+    t.m.press("ctrl-c");
+    expect(await t.m.exit).toBe(0);
+  });
 });
