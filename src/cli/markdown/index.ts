@@ -7,4 +7,5 @@ export { supportsHyperlinks } from "./hyperlinks.js";
 export type { MarkdownComponent, MarkdownOptions } from "./markdown-options.js";
 export { MarkdownStream } from "./markdown-stream.js";
 export { createMarkdownTheme, type Format, type MarkdownTheme } from "./markdown-theme.js";
+export { MarkdownWriter, type MarkdownWriterOptions } from "./markdown-writer.js";
 export { renderMarkdown } from "./render-markdown.js";

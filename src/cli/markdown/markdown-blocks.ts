@@ -1,4 +1,4 @@
-import { Lexer, type Links, type Token } from "marked";
+import { Lexer, type Links, type Token, Tokenizer } from "marked";
 import { capNesting } from "./cap-nesting.js";
 
 /** Inline text is lexed in pieces of about this many characters (see `inlineChunks`). */
@@ -66,7 +66,8 @@ export class MarkdownBlocks {
     if (!this.#dirty) return;
     this.#dirty = false;
     const source = capNesting(this.#tail);
-    const lexer = new Lexer({ gfm: true });
+    const starts = new Map<Token, number>();
+    const lexer = new Lexer({ gfm: true, tokenizer: measuringTokenizer(starts) });
     lexer.tokens.links = this.#links;
     let tokens: Token[];
     try {
@@ -89,8 +90,13 @@ export class MarkdownBlocks {
       this.#open = tokens;
       return;
     }
-    const done = tokens.slice(0, cut);
-    this.#finished.push(...done);
+    // Where the open part starts in the source: a line start, else (never seen) nothing is finished yet.
+    const offset = this.#ended ? source.length : (starts.get(tokens[cut] as Token) ?? -1);
+    if (offset <= 0 || (!this.#ended && source[offset - 1] !== "\n")) {
+      this.#open = tokens;
+      return;
+    }
+    this.#finished.push(...tokens.slice(0, cut));
     this.#open = tokens.slice(cut);
     if (this.#ended) {
       this.#tail = "";
@@ -98,7 +104,7 @@ export class MarkdownBlocks {
     }
     // Drop the finished blocks' lines from the tail (capping kept the number of lines, not their text).
     let lines = 0;
-    for (const token of done) for (const c of token.raw) if (c === "\n") lines++;
+    for (let i = 0; i < offset; i++) if (source.charCodeAt(i) === 10) lines++;
     let at = 0;
     for (let i = 0; i < lines; i++) at = this.#tail.indexOf("\n", at) + 1;
     this.#tail = this.#tail.slice(at);
@@ -122,6 +128,52 @@ export class MarkdownBlocks {
       into.push(...lexed);
     }
   }
+}
+
+const BLOCK_METHODS = [
+  "space",
+  "code",
+  "fences",
+  "heading",
+  "hr",
+  "blockquote",
+  "list",
+  "html",
+  "def",
+  "table",
+  "lheading",
+  "paragraph",
+  "text",
+] as const;
+
+/**
+ * A tokenizer that notes where each top-level block starts in the source. The lexer advances by each token's
+ * `raw` as the tokenizer returns it, but then merges some tokens into the one before (a paragraph's lazy lines),
+ * adding a `\n` to `raw` that the source does not have: the tokens' `raw` cannot be summed to find an offset.
+ */
+function measuringTokenizer(starts: Map<Token, number>): Tokenizer {
+  const tokenizer = new Tokenizer();
+  let consumed = 0;
+  let depth = 0;
+  const methods = tokenizer as unknown as Record<string, (...args: unknown[]) => Token | undefined>;
+  for (const name of BLOCK_METHODS) {
+    const original = methods[name]?.bind(tokenizer);
+    if (!original) continue;
+    methods[name] = (...args: unknown[]) => {
+      depth++;
+      try {
+        const token = original(...args);
+        if (token && depth === 1) {
+          starts.set(token, consumed);
+          consumed += token.raw.length;
+        }
+        return token;
+      } finally {
+        depth--;
+      }
+    };
+  }
+  return tokenizer;
 }
 
 /**

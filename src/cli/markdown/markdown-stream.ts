@@ -1,5 +1,6 @@
 import type { Token } from "marked";
 import { TerminalTextFilter } from "../terminal-text.js";
+import { clampLine } from "./clamp-line.js";
 import { MarkdownBlocks } from "./markdown-blocks.js";
 import type { MarkdownComponent, MarkdownOptions } from "./markdown-options.js";
 import { createMarkdownTheme } from "./markdown-theme.js";
@@ -107,5 +108,5 @@ export function addBlock(
   const drawn = renderBlock(token, width, context);
   if (drawn.length === 0) return;
   if (lines.length > 0 || separate) lines.push("");
-  for (const line of drawn) lines.push(line);
+  for (const line of drawn) lines.push(clampLine(line, width));
 }

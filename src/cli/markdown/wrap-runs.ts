@@ -13,8 +13,9 @@ interface Piece {
 interface Word {
   pieces: Piece[];
   width: number;
-  /** Whether a space came before it (shown unless the word starts a line). */
+  /** Whether a space came before it (shown unless the word starts a line), and the run it is in. */
   spaced: boolean;
+  spaceRun: number;
   /** A line break before it (`\n` in the text). */
   broken: boolean;
 }
@@ -57,7 +58,7 @@ export function wrapRuns(runs: readonly StyledRun[], width: number, options: Wra
     if (word.pieces.length === 0) continue;
     const space = word.spaced && used > 0 ? 1 : 0;
     if (used + space + word.width <= max) {
-      if (space) add(" ", line.at(-1)?.run ?? 0, 1);
+      if (space) add(" ", word.spaceRun, 1);
       for (const p of word.pieces) add(p.text, p.run, displayWidth(p.text));
       continue;
     }
@@ -67,7 +68,7 @@ export function wrapRuns(runs: readonly StyledRun[], width: number, options: Wra
       continue;
     }
     // Wider than a line: fill this line, then whole lines, cluster by cluster.
-    if (space && used + 2 <= max) add(" ", line.at(-1)?.run ?? 0, 1);
+    if (space && used + 2 <= max) add(" ", word.spaceRun, 1);
     else if (used > 0) endLine();
     for (const p of word.pieces) {
       for (const g of graphemes(p.text)) {
@@ -85,6 +86,7 @@ export function wrapRuns(runs: readonly StyledRun[], width: number, options: Wra
 function* words(runs: readonly StyledRun[]): Generator<Word> {
   let current: Word | undefined;
   let spaced = false;
+  let spaceRun = 0;
   let broken = false;
   let glue = false;
   for (let r = 0; r < runs.length; r++) {
@@ -103,6 +105,7 @@ function* words(runs: readonly StyledRun[]): Generator<Word> {
       if (atom[0] === " " || atom[0] === "\t") {
         if (current) yield current;
         current = undefined;
+        if (!spaced) spaceRun = r;
         spaced = true;
         glue = false;
         continue;
@@ -116,7 +119,7 @@ function* words(runs: readonly StyledRun[]): Generator<Word> {
         current.width += w;
       } else {
         if (current) yield current;
-        current = { pieces: [{ text: atom, run: r }], width: w, spaced, broken };
+        current = { pieces: [{ text: atom, run: r }], width: w, spaced, spaceRun, broken };
         spaced = false;
         broken = false;
       }
@@ -124,7 +127,7 @@ function* words(runs: readonly StyledRun[]): Generator<Word> {
     }
   }
   if (current) yield current;
-  else if (broken) yield { pieces: [], width: 0, spaced: false, broken: true };
+  else if (broken) yield { pieces: [], width: 0, spaced: false, spaceRun: 0, broken: true };
 }
 
 function drawLine(pieces: readonly Piece[], runs: readonly StyledRun[], options: WrapOptions): string {
