@@ -47,9 +47,9 @@ describe("Markdown from an untrusted model", () => {
 
   it("deep nesting is capped: ten thousand quote markers or bullets neither overflow the stack nor take long", () => {
     for (const doc of [
-      ">".repeat(10_000) + " deep",
-      "- ".repeat(10_000) + "deep",
-      "  ".repeat(5_000) + "- deep",
+      `${">".repeat(10_000)} deep`,
+      `${"- ".repeat(10_000)}deep`,
+      `${"  ".repeat(5_000)}- deep`,
     ]) {
       const started = performance.now();
       const lines = renderMarkdown(doc, 40);
@@ -69,7 +69,7 @@ describe("Markdown from an untrusted model", () => {
 
   it("a table of many columns and rows stays linear", () => {
     const row = (v: string) => `|${` ${v} |`.repeat(500)}\n`;
-    const doc = row("h") + `|${"---|".repeat(500)}\n` + row("v").repeat(200);
+    const doc = `${row("h")}|${"---|".repeat(500)}\n${row("v").repeat(200)}`;
     const started = performance.now();
     const lines = renderMarkdown(doc, 100);
     expect(lines.length).toBeGreaterThan(200);
