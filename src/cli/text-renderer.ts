@@ -321,6 +321,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         notice(style.dim(`⟲ ${compactionNotice({ ...event, automatic: true })}\n`));
         break;
       case "agent-end":
+        // An interrupted answer has no text-end: what it had still shows.
+        markdown?.writer.end();
+        markdown = undefined;
         running.clear();
         eraseStatus();
         newline();

@@ -17,9 +17,8 @@ export interface MarkdownWriterOptions extends MarkdownOptions {
 
 /**
  * Markdown streamed to a terminal that cannot redraw (a scrolling readline screen, a log): a line is written
- * once it can no longer change, i.e. when its block is finished (see `MarkdownBlocks`); the lines of an open
- * fenced code block are written as each one ends, since code is neither re-flowed nor re-styled by what
- * follows. `end()` writes the rest. Control sequences in the text never reach `write` (see `MarkdownStream`).
+ * once its block is finished (see `MarkdownBlocks`), and the rows of an open fence or paragraph as soon as
+ * they are complete (see `#streamOpen`). `end()` writes the rest: call it also when the text stops early. Control sequences in the text never reach `write` (see `MarkdownStream`).
  */
 export class MarkdownWriter {
   readonly #filter = new TerminalTextFilter();
@@ -30,8 +29,8 @@ export class MarkdownWriter {
   #written = 0;
   /** Whether anything was written (a blank line goes before each further block). */
   #any = false;
-  /** Rows of the open code block written so far (the first open block, when it is a fence). */
-  #codeRows = 0;
+  /** Rows of the first open block written so far (a fence's or a paragraph's; see `#streamOpen`). */
+  #openRows = 0;
 
   constructor(options: MarkdownWriterOptions) {
     this.#options = options;
@@ -49,7 +48,7 @@ export class MarkdownWriter {
     if (safe === "") return;
     this.#blocks.append(safe);
     this.#flushFinished();
-    this.#streamCode();
+    this.#streamOpen();
   }
 
   /** The text is complete: writes what is left. */
@@ -71,26 +70,33 @@ export class MarkdownWriter {
       const token = finished[this.#written] as Token;
       const lines = this.#lines(token);
       if (lines.length === 0) continue;
-      const skip = this.#codeRows;
-      this.#codeRows = 0;
-      // A code block whose first rows were written while it was open: only its remaining rows.
+      const skip = this.#openRows;
+      this.#openRows = 0;
+      // A block whose first rows were written while it was open: only its remaining rows.
       if (skip > 0) this.#emit(lines.slice(skip), false);
       else this.#emit(lines, this.#any);
     }
   }
 
-  /** The rows of the open fenced code block whose lines are complete, written once. */
-  #streamCode(): void {
+  /**
+   * Rows of the first open block that later text will not change, written once: a fenced code block's
+   * complete lines; a paragraph's rows but its last (a long paragraph shows as it streams; emphasis closed
+   * later restyles only the rows still to come).
+   */
+  #streamOpen(): void {
     const open = this.#blocks.open[0];
-    if (open?.type !== "code" || open.codeBlockStyle === "indented") return;
-    const text = String(open.text);
-    const complete = text.lastIndexOf("\n");
-    if (complete < 0) return;
-    const lines = this.#lines({ ...open, text: text.slice(0, complete) } as Token);
-    if (lines.length <= this.#codeRows) return;
-    const fresh = lines.slice(this.#codeRows);
-    this.#emit(fresh, this.#codeRows === 0 && this.#any);
-    this.#codeRows = lines.length;
+    let lines: string[];
+    if (open?.type === "code" && open.codeBlockStyle !== "indented") {
+      const text = String(open.text);
+      const complete = text.lastIndexOf("\n");
+      if (complete < 0) return;
+      lines = this.#lines({ ...open, text: text.slice(0, complete) } as Token);
+    } else if (open?.type === "paragraph" && this.#blocks.open.length === 1) {
+      lines = this.#lines(open).slice(0, -1);
+    } else return;
+    if (lines.length <= this.#openRows) return;
+    this.#emit(lines.slice(this.#openRows), this.#openRows === 0 && this.#any);
+    this.#openRows = lines.length;
   }
 
   #lines(token: Token): string[] {
