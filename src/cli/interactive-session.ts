@@ -44,6 +44,9 @@ export async function interactiveSession(
   // Set once the agent is open.
   let agent!: CodingAgent;
   setCommands(() => slashCommands(agent));
+  // The answers are drawn as Markdown; the renderer loads while the agent opens. (One that fails to load leaves
+  // the text raw.)
+  const markdown = import("./markdown/index.js").catch(() => undefined);
   const write = (text: string) => screen.write(text);
   // On the screen, not stderr: a write beside the screen's would tear its drawing.
   const warn = (message: string) => write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
@@ -255,14 +258,7 @@ export async function interactiveSession(
           write(style.red(`${stripControls(prepared.error)}\n`));
           continue;
         }
-        const render = renderer(
-          agent,
-          style,
-          screen,
-          io.stdout,
-          options.verbose,
-          options.hideThinking === true,
-        );
+        const render = renderer(agent, style, screen, io, options, await markdown);
         const startedAt = Date.now();
         const usdBefore = agent.cost().usd;
         screen.indicator.start("Working");
@@ -388,11 +384,13 @@ function renderer(
   agent: CodingAgent,
   style: Style,
   screen: Screen,
-  stdout: InteractiveIo["stdout"],
-  verbose: boolean,
-  hideThinking: boolean,
+  io: InteractiveIo,
+  options: CliOptions,
+  markdown: typeof import("./markdown/index.js") | undefined,
 ) {
-  const columns = () => (stdout as NodeJS.WriteStream).columns;
+  const { verbose } = options;
+  const hideThinking = options.hideThinking === true;
+  const columns = () => (io.stdout as NodeJS.WriteStream).columns;
   const text = (write: (text: string) => void, liveStatus: boolean) =>
     createTextRenderer({
       write,
@@ -402,6 +400,18 @@ function renderer(
       writeStatus: (line) => screen.status(line),
       columns,
       style,
+      ...(markdown
+        ? {
+            markdown: (write: (text: string) => void) =>
+              new markdown.MarkdownWriter({
+                write,
+                // One cell spare, as every line of the screen.
+                width: () => (columns() ?? 80) - 1,
+                color: style.enabled,
+                hyperlinks: markdown.supportsHyperlinks(io.env),
+              }),
+          }
+        : {}),
       summarize: (block) => agent.summarize(block),
       showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
       errorHint: (error) => errorHint(error, agent.providerName),

@@ -66,27 +66,7 @@ export function cells(codePoint: number): number {
 }
 
 /**
- * `text` cut to fit in `width` terminal cells, with `…` where it was cut. A status line must never wrap:
- * erasing it erases one row only, and a wrapped row would stay on screen.
+ * `text` cut to fit in `width` terminal cells, with `…` where it was cut (by display width: see
+ * `display-width.ts`).
  */
-export function fitWidth(text: string, width: number): string {
-  let used = 0;
-  let end = 0;
-  const points = [...text];
-  for (const point of points) {
-    const w = cells(point.codePointAt(0) ?? 0);
-    if (used + w > width) {
-      if (width < 1) return "";
-      // Make room for the ellipsis.
-      const kept = points.slice(0, end);
-      let keptWidth = used;
-      while (kept.length > 0 && keptWidth + 1 > width) {
-        keptWidth -= cells(kept.pop()?.codePointAt(0) ?? 0);
-      }
-      return `${kept.join("")}…`;
-    }
-    used += w;
-    end++;
-  }
-  return text;
-}
+export { fitWidth } from "./display-width.js";

@@ -19,8 +19,13 @@ export class VirtualScreen extends Writable {
     this.term = new xterm.Terminal({ cols: columns, rows, scrollback: 10_000, allowProposedApi: true });
   }
 
+  /** Every byte written, as written (to check what never reaches the terminal). */
+  raw = "";
+
   override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.term.write(chunk.toString("utf8"), () => {
+    const text = chunk.toString("utf8");
+    this.raw += text;
+    this.term.write(text, () => {
       for (const wake of this.waiters.splice(0)) wake();
       done();
     });
