@@ -224,6 +224,8 @@ export function createScreen(options: ScreenOptions): Screen {
     const onClose = () => shown.cancel();
     closeListeners.push(onClose);
     dialog = shown;
+    const labelBefore = indicator.currentLabel;
+    indicator.setLabel("Waiting for your answer");
     slot.clear();
     slot.addChild(shown);
     tui.setFocus(shown);
@@ -234,6 +236,7 @@ export function createScreen(options: ScreenOptions): Screen {
       signal?.removeEventListener("abort", onAbort);
       closeListeners.splice(closeListeners.indexOf(onClose), 1);
       dialog = undefined;
+      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
       slot.clear();
       slot.addChild(editor);
       tui.setFocus(editor);

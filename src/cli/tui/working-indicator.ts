@@ -52,6 +52,10 @@ export class WorkingIndicator implements Component {
     this.label = label;
   }
 
+  get currentLabel(): string {
+    return this.label;
+  }
+
   /** Text the model streamed (text, thinking or a tool's input). */
   addStreamed(chars: number): void {
     this.streamedChars += chars;
