@@ -118,3 +118,15 @@ describe("queued prompts", () => {
     expect(queued.render(40)).toEqual([]);
   });
 });
+
+describe("ChatLog wrapping", () => {
+  it("a wrapped line keeps its indent (a result's lines stay under the result)", () => {
+    const log = new ChatLog();
+    log.write(`  ⎿ ${"word ".repeat(8)}\n    ${"more ".repeat(8)}\n`);
+    const rows = log.render(24);
+    expect(rows[0]?.startsWith("  ⎿ word")).toBe(true);
+    expect(rows[1]?.startsWith("    word")).toBe(true);
+    expect(rows.find((r) => r.includes("more"))?.startsWith("    more")).toBe(true);
+    expect(rows.filter((r) => r.includes("more")).every((r) => r.startsWith("    more"))).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { type Component, truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
+import { type Component, truncateToWidth, visibleWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 
 /** Cursor up N rows, to the start of the line, erase to the end of the screen (a task list redrawn in place). */
 const REDRAW_ABOVE = /\u001b\[(\d+)A\r\u001b\[0J|\r\u001b\[2K/g;
@@ -118,9 +118,19 @@ export class ChatLog implements Component {
   }
 }
 
-/** One logical line as rows of at most `width` cells (tabs as spaces: a tab's width depends on the column). */
+/**
+ * One logical line as rows of at most `width` cells (tabs as spaces: a tab's width depends on the column). The
+ * rows after the first keep the line's indent (its leading spaces, and a result's `⎿ `), so a wrapped result
+ * or list item stays under its own text.
+ */
 function wrapLine(line: string, width: number): string[] {
   const plain = line.replace(/\t/g, "    ");
   if (plain === "") return [""];
-  return wrapTextWithAnsi(plain, width).map((row) => truncateToWidth(row, width));
+  const lead = /^ *(?:⎿ )?/.exec(plain)?.[0] ?? "";
+  const indent = visibleWidth(lead) <= width / 2 ? lead : "";
+  if (indent === "") return wrapTextWithAnsi(plain, width).map((row) => truncateToWidth(row, width));
+  const pad = " ".repeat(visibleWidth(indent));
+  return wrapTextWithAnsi(plain.slice(indent.length), width - pad.length).map((row, i) =>
+    truncateToWidth(`${i === 0 ? indent : pad}${row}`, width),
+  );
 }
