@@ -203,7 +203,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(sent).toContain('<file path=\\"README.md\\">');
   });
 
-  it("a long output is collapsed with a hint; Ctrl-O shows the last one whole", async () => {
+  it("a long output is collapsed with a hint; Ctrl-O shows the last one whole, and again collapses it", async () => {
     const t = await start({ script: [bash("seq 1 40"), text("Counted.")] });
     await t.m.waitFor("/help for commands");
     await t.m.type("count to forty");
@@ -216,6 +216,10 @@ describe("the interactive screen in a pseudo-terminal", () => {
     t.m.press("ctrl-o");
     await t.m.waitFor(/^\s+⎿ 1$/m);
     expect(t.m.screen()).toMatch(/^\s+5$/m);
+    // Again: in part again.
+    t.m.press("ctrl-o");
+    await t.m.waitFor(() => !/^\s+5$/m.test(t.m.screen()));
+    expect(t.m.screen()).toContain("ctrl+o to expand");
     t.m.press("ctrl-d");
     expect(await t.m.exit).toBe(0);
   });

@@ -24,8 +24,11 @@ export type Key = keyof typeof KEYS;
 export interface PtyMitsu {
   /** What the terminal shows: scrollback and screen, one string a row (trailing spaces cut), ANSI interpreted. */
   screen(): string;
-  /** Resolves once `text` (a string, or a regex over `screen()`) is on the terminal; rejects with the screen after `timeoutMs`. */
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * Resolves once `text` (a string, or a regex over `screen()`) is on the terminal, or a condition holds; rejects
+   * with the screen after `timeoutMs`.
+   */
+  waitFor(text: string | RegExp | (() => boolean), timeoutMs?: number): Promise<void>;
   /** Types characters one write each (as a person types, so that no two keys arrive as one chunk). */
   type(text: string): Promise<void>;
   /** Pastes `text` as a terminal with bracketed paste does: one write between the paste markers. */
@@ -83,8 +86,12 @@ export function spawnMitsu(
     while (lines.length > 0 && lines.at(-1) === "") lines.pop();
     return lines.join("\n");
   };
-  const matches = (text: string | RegExp) =>
-    typeof text === "string" ? screen().includes(text) : text.test(screen());
+  const matches = (text: string | RegExp | (() => boolean)) =>
+    typeof text === "string"
+      ? screen().includes(text)
+      : typeof text === "function"
+        ? text()
+        : text.test(screen());
   return {
     screen,
     exit,

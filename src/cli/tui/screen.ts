@@ -64,7 +64,10 @@ export interface Screen {
   remember(prompt: string): void;
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
-  /** The conversation between two marks (`mark`) can be shown whole with Ctrl-O: `full` is its text then. */
+  /**
+   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then), and
+   * in part again with the next Ctrl-O. Only the last one set is kept.
+   */
   setExpandable(from: number, to: number, full: string): void;
   readonly mark: number;
   /** The conversation's text between two marks, as written. */
@@ -183,7 +186,9 @@ export function createScreen(options: ScreenOptions): Screen {
 
   let keys: ScreenKeys = { interrupt: () => {}, escape: () => {} };
   let dialog: { cancel(): void } | undefined;
-  let expandable: { from: number; to: number; full: string } | undefined;
+  let expandable:
+    | { from: number; to: number; collapsed: string; full: string; expanded: boolean }
+    | undefined;
 
   tui.addInputListener((data) => {
     if (matchesKey(data, "ctrl+c")) {
@@ -191,9 +196,12 @@ export function createScreen(options: ScreenOptions): Screen {
       return { consume: true };
     }
     if (matchesKey(data, "ctrl+o")) {
+      // Shows the last output shown in part whole, and in part again on the next press.
       if (expandable) {
-        chat.replace(expandable.from, expandable.to, expandable.full);
-        expandable = undefined;
+        const next = expandable.expanded ? expandable.collapsed : expandable.full;
+        chat.replace(expandable.from, expandable.to, next);
+        expandable.to = expandable.from + lineCount(next);
+        expandable.expanded = !expandable.expanded;
       }
       return { consume: true };
     }
@@ -288,7 +296,7 @@ export function createScreen(options: ScreenOptions): Screen {
       return answer;
     },
     setExpandable(from, to, full) {
-      expandable = { from, to, full };
+      expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
     },
     clear() {
       chat.clear();
@@ -311,6 +319,11 @@ export function createScreen(options: ScreenOptions): Screen {
       tui.stop();
     },
   };
+}
+
+/** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */
+function lineCount(text: string): number {
+  return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
 }
 
 /** The dim status line at the bottom of the screen. */
