@@ -320,8 +320,13 @@ function slashCommands(agent: CodingAgent | undefined): SlashCommand[] {
   const builtins = BUILTIN_COMMANDS.map(([name, description]) => ({ name, description }));
   if (!agent) return builtins;
   const { skills, commands } = agent.skills;
+  const prompts = (agent.mcp?.servers.prompts ?? []).map((p) => ({
+    name: p.name,
+    ...(p.description ? { description: p.description.replace(/\s+/g, " ").slice(0, 120) } : {}),
+  }));
   return [
     ...builtins,
+    ...prompts,
     ...[...skills.filter((s) => s.userInvocable), ...commands].map((entry) => ({
       name: entry.name,
       ...(entry.description ? { description: entry.description.replace(/\s+/g, " ").slice(0, 120) } : {}),

@@ -130,3 +130,14 @@ describe("ChatLog wrapping", () => {
     expect(rows.filter((r) => r.includes("more")).every((r) => r.startsWith("    more"))).toBe(true);
   });
 });
+
+describe("/help at a narrow terminal", () => {
+  it("a command's description wraps under itself, never past the width", () => {
+    const log = new ChatLog();
+    log.write("  /compact [focus]  summarise the conversation so far to free the context window\n");
+    const rows = log.render(40);
+    expect(rows[0]).toBe("  /compact [focus]  summarise the");
+    for (const row of rows.slice(1)) expect(row.startsWith(" ".repeat(20))).toBe(true);
+    for (const row of rows) expect(visibleWidth(row)).toBeLessThanOrEqual(40);
+  });
+});

@@ -121,12 +121,13 @@ export class ChatLog implements Component {
 /**
  * One logical line as rows of at most `width` cells (tabs as spaces: a tab's width depends on the column). The
  * rows after the first keep the line's indent (its leading spaces, and a result's `⎿ `), so a wrapped result
- * or list item stays under its own text.
+ * or list item stays under its own text; a help row's continue under its description (`/help` fits any width).
  */
 function wrapLine(line: string, width: number): string[] {
   const plain = line.replace(/\t/g, "    ");
   if (plain === "") return [""];
-  const lead = /^ *(?:⎿ )?/.exec(plain)?.[0] ?? "";
+  // A help row (`  /name [args]  what it does`) hangs under its description.
+  const lead = /^ *(?:⎿ |\/\S+(?: \S+)*? {2,})?/.exec(plain)?.[0] ?? "";
   const indent = visibleWidth(lead) <= width / 2 ? lead : "";
   if (indent === "") return wrapTextWithAnsi(plain, width).map((row) => truncateToWidth(row, width));
   const pad = " ".repeat(visibleWidth(indent));

@@ -253,6 +253,13 @@ export function createScreen(options: ScreenOptions): Screen {
   };
 
   tui.start();
+  // A crash past every finally (an uncaught exception) must not leave the user's terminal raw, with bracketed
+  // paste on and the cursor hidden.
+  const restore = () => {
+    terminal.showCursor();
+    terminal.stop();
+  };
+  process.once("exit", restore);
 
   return {
     input,
@@ -306,7 +313,7 @@ export function createScreen(options: ScreenOptions): Screen {
       tui.requestRender(true);
     },
     onKeys(next) {
-      keys = { ...next, interrupt: next.interrupt };
+      keys = next;
     },
     stop() {
       indicator.stop();
@@ -315,7 +322,10 @@ export function createScreen(options: ScreenOptions): Screen {
       label.setText("");
       live.setText("");
       footer.line = "";
+      // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
+      // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
       (tui as unknown as { doRender(): void }).doRender();
+      process.removeListener("exit", restore);
       tui.stop();
     },
   };
