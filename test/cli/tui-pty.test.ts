@@ -279,4 +279,38 @@ describe("the interactive screen in a pseudo-terminal", () => {
     t.m.press("ctrl-c");
     expect(await t.m.exit).toBe(0);
   });
+
+  it("a narrow terminal: wide text, a long command's question and /help all fit, nothing crashes", async () => {
+    const wide = `一二三四五六七八九十 🙂🙂🙂 ${"x".repeat(120)}\tTAB | a | b |\n\n| col | col |\n|---|---|\n| 一二三 | ${"y".repeat(60)} |\n`;
+    const s = await simulatorEnv({
+      script: [text(wide), bash(`echo ${"long-argument ".repeat(12)}`), text("Fine.")],
+    });
+    sim = s.sim;
+    const where = tempWorkspace();
+    const m = spawnMitsu([], {
+      cwd: where.cwd,
+      env: { PATH: process.env.PATH, HOME: where.home, ...s.env },
+      cols: 32,
+      rows: 20,
+    });
+    running.push(m);
+    await m.waitFor("/help");
+    await m.type("wide");
+    m.press("enter");
+    await m.waitFor(/ out/);
+    await m.type("run");
+    m.press("enter");
+    await m.waitFor("Do you want to proceed?");
+    await m.type("1");
+    await m.waitFor("Fine.");
+    // Narrower still: everything is drawn again at the new width.
+    m.resize(24, 20);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await m.type("/help");
+    m.press("enter");
+    await m.waitFor("leave mitsu");
+    for (const row of m.screen().split("\n")) expect(row.length).toBeLessThanOrEqual(24);
+    m.press("ctrl-d");
+    expect(await m.exit).toBe(0);
+  });
 });

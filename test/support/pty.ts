@@ -34,6 +34,8 @@ export interface PtyMitsu {
   /** Pastes `text` as a terminal with bracketed paste does: one write between the paste markers. */
   paste(text: string): void;
   press(key: Key): void;
+  /** The window is resized (the terminal and mitsu both learn it, as with SIGWINCH). */
+  resize(cols: number, rows: number): void;
   /** Resolves with the exit code when mitsu exits. */
   readonly exit: Promise<number>;
   /** Kills it (the test's end). */
@@ -129,6 +131,10 @@ export function spawnMitsu(
     },
     press(key) {
       child.write(KEYS[key]);
+    },
+    resize(cols, rows) {
+      term.resize(cols, rows);
+      child.resize(cols, rows);
     },
     kill() {
       if (!exited) child.kill();
