@@ -273,12 +273,10 @@ export async function interactiveSession(
           run = undefined;
           screen.indicator.stop();
           screen.status("");
+          // Ended by agent-end already; a run that threw leaves no half-drawn block behind.
+          screen.setTail(undefined);
         });
-        const shells = runningShellsLine(
-          agent.shells.running(),
-          style,
-          (io.stdout as NodeJS.WriteStream).columns,
-        );
+        const shells = runningShellsLine(agent.shells.running(), style, screen.width);
         if (shells) write(`${shells}\n`);
         if (!screen.atLineStart) write("\n");
         const usdAfter = agent.cost().usd;
@@ -290,9 +288,9 @@ export async function interactiveSession(
           // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
           // (Esc or an empty answer: back to the prompt, nothing sent).
           insteadRead = new AbortController();
+          // A prompt queued during the refused turn is that answer: the user already said what next.
           const instead = await input.read("? What should mitsu do instead? (Esc: back to the prompt)", {
             signal: insteadRead.signal,
-            fresh: true,
           });
           insteadRead = undefined;
           if (instead === undefined && input.closed) break;
@@ -395,7 +393,45 @@ function renderer(
 ) {
   const { verbose } = options;
   const hideThinking = options.hideThinking === true;
-  const columns = () => (io.stdout as NodeJS.WriteStream).columns;
+  // The screen's width: a terminal that reports none (0) is 80 wide, as the screen draws it.
+  const columns = () => screen.width;
+  const width = () => columns() - 1;
+  const hyperlinks = markdown?.supportsHyperlinks(io.env) ?? false;
+  /**
+   * The main agent's answer as Markdown, drawn live after the conversation as it streams (each delta redraws
+   * only its open block), then written into the conversation when the block ends; a sub-agent's (`--verbose`)
+   * by finished lines.
+   */
+  const markdownFor = (live: boolean) => {
+    if (!markdown) return {};
+    if (!live) {
+      return {
+        markdown: (write: (text: string) => void) =>
+          new markdown.MarkdownWriter({ write, width, color: style.enabled, hyperlinks }),
+      };
+    }
+    return {
+      markdown: (write: (text: string) => void) => {
+        const stream = new markdown.MarkdownStream({ color: style.enabled, hyperlinks });
+        screen.setTail(stream);
+        let ended = false;
+        return {
+          push(delta: string) {
+            stream.append(delta);
+            screen.refresh();
+          },
+          end() {
+            if (ended) return;
+            ended = true;
+            stream.end();
+            const lines = stream.render(width());
+            screen.setTail(undefined);
+            if (lines.length > 0) write(`${lines.join("\n")}\n`);
+          },
+        };
+      },
+    };
+  };
   const text = (write: (text: string) => void, liveStatus: boolean) =>
     createTextRenderer({
       write,
@@ -405,18 +441,7 @@ function renderer(
       writeStatus: (line) => screen.status(line),
       columns,
       style,
-      ...(markdown
-        ? {
-            markdown: (write: (text: string) => void) =>
-              new markdown.MarkdownWriter({
-                write,
-                // One cell spare, as every line of the screen.
-                width: () => (columns() ?? 80) - 1,
-                color: style.enabled,
-                hyperlinks: markdown.supportsHyperlinks(io.env),
-              }),
-          }
-        : {}),
+      ...markdownFor(liveStatus),
       summarize: (block) => agent.summarize(block),
       showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
       errorHint: (error) => errorHint(error, agent.providerName),

@@ -313,4 +313,21 @@ describe("the interactive screen in a pseudo-terminal", () => {
     m.press("ctrl-d");
     expect(await m.exit).toBe(0);
   });
+
+  it("an answer shows as it streams, before its line or paragraph is finished, and stays drawn as Markdown", async () => {
+    const t = await start({
+      script: [text("Streaming **slowly**, one piece at a time, to the end.")],
+      textChunk: 4,
+      delayMs: 60,
+    });
+    await t.m.waitFor("/help for commands");
+    await t.m.type("stream");
+    t.m.press("enter");
+    await t.m.waitFor("Streaming");
+    expect(t.m.screen()).not.toContain("to the end.");
+    await t.m.waitFor("Streaming slowly, one piece at a time, to the end.");
+    expect(t.m.screen()).not.toContain("**");
+    t.m.press("ctrl-d");
+    expect(await t.m.exit).toBe(0);
+  });
 });

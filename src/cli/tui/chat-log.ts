@@ -17,6 +17,8 @@ export class ChatLog implements Component {
   private lines: string[] = [""];
   private wrapped: Array<string[] | undefined> = [];
   private wrappedWidth = 0;
+  /** The block being streamed (an answer drawn as Markdown), drawn after the lines until it is written. */
+  private tail: Component | undefined;
 
   constructor(private readonly onChange: () => void = () => {}) {}
 
@@ -50,6 +52,15 @@ export class ChatLog implements Component {
     const fresh = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
     this.lines.splice(from, to - from, ...fresh);
     this.wrapped.splice(from, to - from, ...fresh.map(() => undefined));
+    this.onChange();
+  }
+
+  /**
+   * Draws `component` after the lines, redrawn on each frame, until it is set to undefined (its final lines are
+   * then written as text). One cell is left spare at its right, as the renderers leave one.
+   */
+  setTail(component: Component | undefined): void {
+    this.tail = component;
     this.onChange();
   }
 
@@ -88,6 +99,9 @@ export class ChatLog implements Component {
         this.wrapped[i] = rows;
       }
       for (const row of rows) out.push(row);
+    }
+    if (this.tail) {
+      for (const row of this.tail.render(Math.max(1, width - 1))) out.push(truncateToWidth(row, width));
     }
     return out;
   }

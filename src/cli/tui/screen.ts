@@ -56,6 +56,12 @@ export interface Screen {
   write(text: string): void;
   /** Whether the conversation's text ends a line. */
   readonly atLineStart: boolean;
+  /** The terminal's width in cells (80 when it does not say). */
+  readonly width: number;
+  /** Draws a streaming block after the conversation (see `ChatLog.setTail`); undefined removes it. */
+  setTail(component: Component | undefined): void;
+  /** Draws the screen again soon (a streaming block changed). */
+  refresh(): void;
   /** The line under a running call (its last output line); "" removes it. */
   status(line: string): void;
   /** The bottom status line (model, context, cost). */
@@ -285,6 +291,13 @@ export function createScreen(options: ScreenOptions): Screen {
     onClose(listener) {
       closeListeners.push(listener);
     },
+    get width() {
+      return terminal.columns;
+    },
+    setTail(component) {
+      chat.setTail(component);
+    },
+    refresh: render,
     status(line) {
       live.setText(line);
       render();
