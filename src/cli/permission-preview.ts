@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { lazyRequire } from "../fs/lazy-require.js";
 import { relativeInside } from "../fs/real-path.js";
 import type { PermissionFacts } from "../loop/tool.js";
-import { cells, fitWidth } from "./status-line.js";
+import { displayWidth, fitWidth, graphemes } from "./display-width.js";
 import type { Style } from "./style.js";
 import { showControls, terminalJson } from "./terminal-text.js";
 
@@ -339,19 +339,20 @@ function wrapped(lines: string[], width: number, maxLines: number, style: Style)
   return kept;
 }
 
-/** Hard-wraps plain text at `width` terminal cells (wide characters count two). */
+/** Hard-wraps plain text at `width` terminal cells (wide characters count two; a cluster is never split). */
 function wrapPlain(text: string, width: number): string[] {
+  if (displayWidth(text) <= width) return [text];
   const rows: string[] = [];
   let row = "";
   let used = 0;
-  for (const point of text) {
-    const w = cells(point.codePointAt(0) ?? 0);
+  for (const g of graphemes(text)) {
+    const w = displayWidth(g);
     if (used + w > width && row !== "") {
       rows.push(row);
       row = "";
       used = 0;
     }
-    row += point;
+    row += g;
     used += w;
   }
   rows.push(row);
