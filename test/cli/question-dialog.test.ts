@@ -1,6 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
 import { createStyle } from "../../src/cli/style.js";
+import { hooksApprovalQuestion } from "../../src/cli/tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "../../src/cli/tui/mcp-approval-question.js";
 import { createQuestionDialog, type Question } from "../../src/cli/tui/question-dialog.js";
 import { trustQuestion } from "../../src/cli/tui/trust-question.js";
@@ -139,5 +140,22 @@ describe("the trust and MCP questions", () => {
     const skip = createQuestionDialog(q, { style: plain });
     skip.handleInput(KEYS.escape);
     expect(await skip.answer).toBe("skip");
+  });
+
+  it("hooks: lists each hook's command, escaped; 1/y runs them, 2/n/Esc does not", async () => {
+    const q = hooksApprovalQuestion({
+      file: "/p/.mitsu/settings.json",
+      sha256: "x",
+      hooks: [{ event: "PreToolUse", matcher: "Bash", command: "echo \u001b[2Jhi" }] as never,
+    });
+    const dialog = createQuestionDialog(q, { style: plain });
+    const screen = dialog.render(100).join("\n");
+    expect(screen).toContain("PreToolUse [Bash]: echo \\x1b[2Jhi");
+    expect(screen).not.toMatch(/\u001b/);
+    dialog.handleInput("1");
+    expect(await dialog.answer).toBe(true);
+    const no = createQuestionDialog(q, { style: plain });
+    no.handleInput(KEYS.escape);
+    expect(await no.answer).toBe(false);
   });
 });
