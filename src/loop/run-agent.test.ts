@@ -217,16 +217,18 @@ describe("runAgent", () => {
     expect(provider.requests).toHaveLength(2);
   });
 
-  it("a deny with interrupt stops the turn: no further model call, the other calls get Claude Code's stop text", async () => {
+  it("a deny with interrupt stops the turn: no further model call, running calls interrupted, the rest get Claude Code's stop text", async () => {
     const ran: string[] = [];
     const write = makeTool("Write", async (input) => {
       ran.push(String(input.path));
       return "written";
     });
-    const slow = makeTool("Slow", async (input) => {
-      await new Promise((resolve) => setTimeout(resolve, 30));
+    let slowSawStop = false;
+    const slow = makeTool("Slow", async (input, context) => {
       ran.push(String(input.path));
-      return "slow done";
+      await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+      slowSawStop = true;
+      return "slow stopped";
     });
     const seq = makeTool("Seq", async () => "never", { sequential: true });
     const asked: string[] = [];
@@ -255,11 +257,13 @@ describe("runAgent", () => {
     expect(result.reason).toBe("denied");
     expect(provider.requests).toHaveLength(1);
     expect(withdrawn?.aborted).toBe(true);
-    // The call already running finishes; nothing else runs; the later batch is never asked about.
+    // The call already running is interrupted (its signal aborts); nothing else runs; the later batch is never
+    // asked about.
     expect(ran).toEqual(["running.txt"]);
+    expect(slowSawStop).toBe(true);
     expect(asked).toEqual(["running.txt", "refused.txt", "waiting.txt"]);
     expect(results(result.messages[2]).map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([
-      ["1", "slow done", false],
+      ["1", INTERRUPTED_MESSAGE, true],
       ["2", USER_REJECTED_MESSAGE, true],
       ["3", USER_STOPPED_MESSAGE, true],
       ["4", USER_STOPPED_MESSAGE, true],

@@ -156,19 +156,25 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
-  // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts.
+  // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts, and
+  // what is running (a command, a sub-agent) is interrupted as by Esc.
   const halt = new AbortController();
-  const stop = () => {
+  /** The calls whose own result stopped the turn (the refused call, a Task whose sub-agent was refused). */
+  const stoppedBy = new Set<string>();
+  /** The calls whose tool has started to run: stopped, they were interrupted, not "not run". */
+  const ran = new Set<string>();
+  const stop = (by?: string) => {
+    if (by !== undefined) stoppedBy.add(by);
     if (halt.signal.aborted) return;
     halt.abort();
     options.onStopped?.();
   };
-  const askSignal = AbortSignal.any([signal, halt.signal]);
+  const turnSignal = AbortSignal.any([signal, halt.signal]);
 
   /** `ToolContext.spawn` for one call: the child's events go into this turn's queue while the call is open. */
   const spawnFor = (spawner: Spawner, block: ToolUseBlock, isOpen: () => boolean): Spawn => {
     return async (request) => {
-      const child = spawner(request, { agentPath: [...agentPath, block.id], signal });
+      const child = spawner(request, { agentPath: [...agentPath, block.id], signal: turnSignal });
       let result: AgentResult;
       for (;;) {
         const next = await child.next();
@@ -179,7 +185,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         if (isOpen()) queue.push(next.value);
       }
       // The user refused one of the sub-agent's calls: this turn stops with it.
-      if (result.reason === "denied") stop();
+      if (result.reason === "denied") stop(block.id);
       return result;
     };
   };
@@ -200,7 +206,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     let input = block.input;
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
-    const toolContext: ToolContext = { signal, toolUseId: id, state, agentPath, progress };
+    const toolContext: ToolContext = { signal: turnSignal, toolUseId: id, state, agentPath, progress };
     if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
     if (tool.check) {
       try {
@@ -213,13 +219,13 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal: askSignal, state, agentPath });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal: turnSignal, state, agentPath });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
       }
       if (decision.behavior === "deny") {
         if (decision.interrupt === true) {
-          stop();
+          stop(id);
           return errorResult(id, decision.message || USER_STOPPED_MESSAGE);
         }
         // A question withdrawn because the user stopped the turn at another call.
@@ -241,6 +247,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         return errorResult(id, `Not run: the session log could not record the call: ${errorMessage(error)}`);
       }
     }
+    if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
+    ran.add(id);
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
@@ -273,9 +281,15 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
               errorResult(block.id, `The tool journal failed: ${errorMessage(error)}`),
             )
         : call();
-    const settled = signal.aborted ? undefined : await Promise.race([journaled(), abort.aborted]);
+    const pending = signal.aborted ? undefined : journaled();
+    let settled = pending ? await Promise.race([pending, abort.aborted, halted.aborted]) : undefined;
+    // The call that stopped the turn keeps its own result: the refusal, or the report of the refused sub-agent.
+    if (settled === undefined && pending && !signal.aborted && stoppedBy.has(block.id))
+      settled = await pending;
     open = false;
-    const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
+    const result =
+      settled ??
+      errorResult(block.id, signal.aborted || ran.has(block.id) ? INTERRUPTED_MESSAGE : USER_STOPPED_MESSAGE);
     // A journal replaying a recorded turn hands back the refusal without asking again: it stops the turn the same.
     if (result.is_error === true && result.content === USER_REJECTED_MESSAGE) stop();
     results[index] = result;
@@ -297,10 +311,12 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   };
 
   const abort = watchAbort(signal);
+  const halted = watchAbort(halt.signal);
   const work = (async () => {
     for (const batch of batchCalls(calls, tools)) await Promise.all(batch.map(runOne));
   })().finally(() => {
     abort.dispose();
+    halted.dispose();
     queue.close();
   });
 
