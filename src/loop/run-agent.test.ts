@@ -273,18 +273,31 @@ describe("runAgent", () => {
   });
 
   it("a sub-agent whose call the user refused with interrupt stops its parent's turn too", async () => {
-    const task = makeTool("Task", async (_input, context) => {
-      const child = await context.spawn?.({ prompt: "do it" } as never);
+    const task = makeTool("Task", async (input, context) => {
+      const child = await context.spawn?.({ prompt: String(input.prompt) } as never);
       return `child ended: ${child?.reason}`;
     });
     const other = makeTool("Other", async () => "never", { sequential: true });
     const { provider, result } = await run(
-      [toolTurn([toolUse("t", "Task"), toolUse("o", "Other")]), textTurn("no")],
+      [
+        toolTurn([
+          toolUse("t", "Task", { prompt: "refused" }),
+          toolUse("s", "Task", { prompt: "sibling" }),
+          toolUse("o", "Other"),
+        ]),
+        textTurn("no"),
+      ],
       {
         tools: [task, other],
-        spawn: () =>
+        spawn: (request, { signal }) =>
           (async function* (): AsyncGenerator<AgentEvent, AgentResult> {
             yield* [];
+            // The sibling runs on until the turn is stopped: its signal must abort then.
+            if (request.prompt === "sibling") {
+              await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+              return { reason: "aborted", messages: [], usage: TEST_USAGE };
+            }
+            await new Promise((resolve) => setTimeout(resolve, 10));
             return { reason: "denied", messages: [], usage: TEST_USAGE };
           })(),
       },
@@ -293,6 +306,7 @@ describe("runAgent", () => {
     expect(provider.requests).toHaveLength(1);
     expect(results(result.messages[2]).map((r) => r.content)).toEqual([
       "child ended: denied",
+      INTERRUPTED_MESSAGE,
       USER_STOPPED_MESSAGE,
     ]);
   });
