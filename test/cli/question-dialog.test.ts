@@ -94,6 +94,24 @@ describe("the question dialog (a pi-tui component)", () => {
     expect(dialog.render(40)).toContain(" ❯ 2. Second");
   });
 
+  it("a long label wraps instead of being cut, and a new line in it shows as ⏎ (never a raw line break)", () => {
+    const rule = "Bash(for f in a b; do\n  rm $f\ndone)";
+    const dialog = createQuestionDialog(
+      {
+        ...question,
+        options: [{ key: "2", label: `Yes, and don't ask again for ${rule} in this project`, answer: "x" }],
+      },
+      { style: plain },
+    );
+    const lines = dialog.render(30);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\r\n]/);
+      expect(visibleWidth(line)).toBeLessThanOrEqual(30);
+    }
+    const shown = lines.join(" ").replace(/\s+/g, " ");
+    expect(shown).toContain("Bash(for f in a b; do ⏎ rm $f ⏎ done) in this project");
+  });
+
   it("no line is wider than the screen, even at 20 columns", () => {
     const dialog = createQuestionDialog(
       { ...question, title: "A very long title that goes on and on", body: () => ["x".repeat(100)] },
