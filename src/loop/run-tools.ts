@@ -157,14 +157,10 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
   // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts, and
-  // what is running (a command, a sub-agent) is interrupted as by Esc.
+  // sub-agents stop (they would go on asking and calling the model). A command the user approved and that is
+  // already running finishes: killing it halfway could leave a mess nobody asked for.
   const halt = new AbortController();
-  /** The calls whose own result stopped the turn (the refused call, a Task whose sub-agent was refused). */
-  const stoppedBy = new Set<string>();
-  /** The calls whose tool has started to run: stopped, they were interrupted, not "not run". */
-  const ran = new Set<string>();
-  const stop = (by?: string) => {
-    if (by !== undefined) stoppedBy.add(by);
+  const stop = () => {
     if (halt.signal.aborted) return;
     halt.abort();
     options.onStopped?.();
@@ -185,7 +181,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         if (isOpen()) queue.push(next.value);
       }
       // The user refused one of the sub-agent's calls: this turn stops with it.
-      if (result.reason === "denied") stop(block.id);
+      if (result.reason === "denied") stop();
       return result;
     };
   };
@@ -206,7 +202,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     let input = block.input;
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
-    const toolContext: ToolContext = { signal: turnSignal, toolUseId: id, state, agentPath, progress };
+    const toolContext: ToolContext = { signal, toolUseId: id, state, agentPath, progress };
     if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
     if (tool.check) {
       try {
@@ -225,7 +221,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
       }
       if (decision.behavior === "deny") {
         if (decision.interrupt === true) {
-          stop(id);
+          stop();
           return errorResult(id, decision.message || USER_STOPPED_MESSAGE);
         }
         // A question withdrawn because the user stopped the turn at another call.
@@ -248,7 +244,6 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
       }
     }
     if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
-    ran.add(id);
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
@@ -281,15 +276,9 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
               errorResult(block.id, `The tool journal failed: ${errorMessage(error)}`),
             )
         : call();
-    const pending = signal.aborted ? undefined : journaled();
-    let settled = pending ? await Promise.race([pending, abort.aborted, halted.aborted]) : undefined;
-    // The call that stopped the turn keeps its own result: the refusal, or the report of the refused sub-agent.
-    if (settled === undefined && pending && !signal.aborted && stoppedBy.has(block.id))
-      settled = await pending;
+    const settled = signal.aborted ? undefined : await Promise.race([journaled(), abort.aborted]);
     open = false;
-    const result =
-      settled ??
-      errorResult(block.id, signal.aborted || ran.has(block.id) ? INTERRUPTED_MESSAGE : USER_STOPPED_MESSAGE);
+    const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
     // A journal replaying a recorded turn hands back the refusal without asking again: it stops the turn the same.
     if (result.is_error === true && result.content === USER_REJECTED_MESSAGE) stop();
     results[index] = result;
@@ -311,12 +300,10 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   };
 
   const abort = watchAbort(signal);
-  const halted = watchAbort(halt.signal);
   const work = (async () => {
     for (const batch of batchCalls(calls, tools)) await Promise.all(batch.map(runOne));
   })().finally(() => {
     abort.dispose();
-    halted.dispose();
     queue.close();
   });
 
