@@ -73,7 +73,7 @@ export function createPermissionPrompt(options: PermissionPromptOptions): Permis
         `  ${style.dim("3 / n: no, and tell mitsu what to do instead (the turn stops)")}\n`,
     );
     const always = request.suggestedRules.length > 0;
-    const question = `Allow? 1 [y]es once${always ? ` / 2 [a]lways (adds ${showControls(request.suggestedRules.join(", "))}) for this project` : ""} / 3 [n]o `;
+    const question = `Allow? 1 [y]es once${always ? ` / 2 [a]lways (adds ${showControls(request.suggestedRules.join(", ")).replace(/\s*\n\s*/g, " ⏎ ")}) for this project` : ""} / 3 [n]o `;
     for (;;) {
       const line = await input.read(question, { signal, fresh: true });
       if (line === undefined) {

@@ -9,7 +9,6 @@ import { agentOptionsFor } from "./agent-options.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { errorHint } from "./error-hint.js";
-import { askApproveHooks } from "./hooks-command.js";
 import type { InteractiveIo } from "./interactive-mode.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { refusalNote } from "./refusal-note.js";
@@ -22,6 +21,7 @@ import type { Style } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { showControls, stripControls } from "./terminal-text.js";
 import { createTextRenderer, readSummary, renderResult } from "./text-renderer.js";
+import { hooksApprovalQuestion } from "./tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "./tui/mcp-approval-question.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
 import type { Screen } from "./tui/screen.js";
@@ -106,7 +106,11 @@ export async function interactiveSession(
             return yes;
           },
           onWarning: warn,
-          approveHooks: (file) => askApproveHooks(file, { input, write, style }),
+          approveHooks: async (file) => {
+            const yes = await screen.ask(hooksApprovalQuestion(file));
+            write(style.dim(`hooks of ${showControls(file.file)}: ${yes ? "approved" : "not run"}\n`));
+            return yes;
+          },
           mcp: {
             approve: async (entry) => {
               const answer = await screen.ask(mcpApprovalQuestion(entry, style));

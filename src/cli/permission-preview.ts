@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from "node:path";
 import { lazyRequire } from "../fs/lazy-require.js";
 import { relativeInside } from "../fs/real-path.js";
 import type { PermissionFacts } from "../loop/tool.js";
-import { cells, fitWidth } from "./status-line.js";
+import { displayWidth, fitWidth, graphemes } from "./display-width.js";
 import type { Style } from "./style.js";
 import { showControls, terminalJson } from "./terminal-text.js";
 
@@ -330,28 +330,38 @@ function noteLines(notes: string[], width: number, style: Style): string[] {
   return notes.map((note) => style.dim(fitWidth(note, width)));
 }
 
-/** Lines wrapped to `width` (never cut at the side: a command must be seen whole), at most `maxLines` rows. */
+/**
+ * Lines wrapped to `width` (never cut at the side: a command must be seen whole), at most `maxLines` rows. A
+ * longer text keeps its first rows and its last ones, with how many rows between them are not shown, in
+ * yellow: what a long command ends with (after a heredoc, say) is often what it does.
+ */
 function wrapped(lines: string[], width: number, maxLines: number, style: Style): string[] {
   const rows = lines.flatMap((line) => wrapPlain(displayText(line), Math.max(1, width)));
   if (rows.length <= maxLines) return rows;
-  const kept = rows.slice(0, maxLines - 1);
-  kept.push(style.dim(`… ${rows.length - kept.length} more lines`));
-  return kept;
+  const tail = maxLines >= 8 ? Math.floor(maxLines / 3) : 0;
+  const head = Math.max(0, maxLines - 1 - tail);
+  const hidden = rows.length - head - tail;
+  return [
+    ...rows.slice(0, head),
+    style.yellow(`… ${hidden} more ${hidden === 1 ? "line" : "lines"} not shown`),
+    ...rows.slice(rows.length - tail),
+  ];
 }
 
-/** Hard-wraps plain text at `width` terminal cells (wide characters count two). */
+/** Hard-wraps plain text at `width` terminal cells (wide characters count two; a cluster is never split). */
 function wrapPlain(text: string, width: number): string[] {
+  if (displayWidth(text) <= width) return [text];
   const rows: string[] = [];
   let row = "";
   let used = 0;
-  for (const point of text) {
-    const w = cells(point.codePointAt(0) ?? 0);
+  for (const g of graphemes(text)) {
+    const w = displayWidth(g);
     if (used + w > width && row !== "") {
       rows.push(row);
       row = "";
       used = 0;
     }
-    row += point;
+    row += g;
     used += w;
   }
   rows.push(row);

@@ -46,25 +46,6 @@ function visible(line: string): string {
     .trim();
 }
 
-/** Cells a code point takes at a terminal: 2 for wide (CJK, fullwidth, emoji), 0 for combining marks. */
-export function cells(codePoint: number): number {
-  if (codePoint >= 0x300 && codePoint <= 0x36f) return 0;
-  if (codePoint === 0x200b || codePoint === 0x200d || codePoint === 0xfe0f) return 0;
-  if (
-    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
-    (codePoint >= 0x2e80 && codePoint <= 0xa4cf) ||
-    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
-    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
-    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
-    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
-    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
-    (codePoint >= 0x1f300 && codePoint <= 0x1faff) ||
-    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
-  )
-    return 2;
-  return 1;
-}
-
 /**
  * `text` cut to fit in `width` terminal cells, with `…` where it was cut (by display width: see
  * `display-width.ts`).

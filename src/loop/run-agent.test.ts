@@ -217,7 +217,7 @@ describe("runAgent", () => {
     expect(provider.requests).toHaveLength(2);
   });
 
-  it("a deny with interrupt stops the turn: no further model call, the other calls get Claude Code's stop text", async () => {
+  it("a deny with interrupt stops the turn: no further model call, the calls not started get Claude Code's stop text", async () => {
     const ran: string[] = [];
     const write = makeTool("Write", async (input) => {
       ran.push(String(input.path));
@@ -255,7 +255,8 @@ describe("runAgent", () => {
     expect(result.reason).toBe("denied");
     expect(provider.requests).toHaveLength(1);
     expect(withdrawn?.aborted).toBe(true);
-    // The call already running finishes; nothing else runs; the later batch is never asked about.
+    // The call the user approved and that is already running finishes; nothing else runs; the later batch is
+    // never asked about.
     expect(ran).toEqual(["running.txt"]);
     expect(asked).toEqual(["running.txt", "refused.txt", "waiting.txt"]);
     expect(results(result.messages[2]).map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([
@@ -269,18 +270,31 @@ describe("runAgent", () => {
   });
 
   it("a sub-agent whose call the user refused with interrupt stops its parent's turn too", async () => {
-    const task = makeTool("Task", async (_input, context) => {
-      const child = await context.spawn?.({ prompt: "do it" } as never);
+    const task = makeTool("Task", async (input, context) => {
+      const child = await context.spawn?.({ prompt: String(input.prompt) } as never);
       return `child ended: ${child?.reason}`;
     });
     const other = makeTool("Other", async () => "never", { sequential: true });
     const { provider, result } = await run(
-      [toolTurn([toolUse("t", "Task"), toolUse("o", "Other")]), textTurn("no")],
+      [
+        toolTurn([
+          toolUse("t", "Task", { prompt: "refused" }),
+          toolUse("s", "Task", { prompt: "sibling" }),
+          toolUse("o", "Other"),
+        ]),
+        textTurn("no"),
+      ],
       {
         tools: [task, other],
-        spawn: () =>
+        spawn: (request, { signal }) =>
           (async function* (): AsyncGenerator<AgentEvent, AgentResult> {
             yield* [];
+            // The sibling runs on until the turn is stopped: its signal must abort then.
+            if (request.prompt === "sibling") {
+              await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+              return { reason: "aborted", messages: [], usage: TEST_USAGE };
+            }
+            await new Promise((resolve) => setTimeout(resolve, 10));
             return { reason: "denied", messages: [], usage: TEST_USAGE };
           })(),
       },
@@ -289,6 +303,7 @@ describe("runAgent", () => {
     expect(provider.requests).toHaveLength(1);
     expect(results(result.messages[2]).map((r) => r.content)).toEqual([
       "child ended: denied",
+      "child ended: aborted",
       USER_STOPPED_MESSAGE,
     ]);
   });

@@ -156,19 +156,21 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
-  // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts.
+  // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts, and
+  // sub-agents stop (they would go on asking and calling the model). A command the user approved and that is
+  // already running finishes: killing it halfway could leave a mess nobody asked for.
   const halt = new AbortController();
   const stop = () => {
     if (halt.signal.aborted) return;
     halt.abort();
     options.onStopped?.();
   };
-  const askSignal = AbortSignal.any([signal, halt.signal]);
+  const turnSignal = AbortSignal.any([signal, halt.signal]);
 
   /** `ToolContext.spawn` for one call: the child's events go into this turn's queue while the call is open. */
   const spawnFor = (spawner: Spawner, block: ToolUseBlock, isOpen: () => boolean): Spawn => {
     return async (request) => {
-      const child = spawner(request, { agentPath: [...agentPath, block.id], signal });
+      const child = spawner(request, { agentPath: [...agentPath, block.id], signal: turnSignal });
       let result: AgentResult;
       for (;;) {
         const next = await child.next();
@@ -213,7 +215,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal: askSignal, state, agentPath });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal: turnSignal, state, agentPath });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
       }
@@ -241,6 +243,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         return errorResult(id, `Not run: the session log could not record the call: ${errorMessage(error)}`);
       }
     }
+    if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;

@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../loop/tool.js";
+import { loadSettings } from "./load-settings.js";
 import { createPermissionChecker, type PermissionAnswer } from "./permission-checker.js";
+import { saveLocalAllowRules } from "./save-local-rules.js";
 
 // "Always" at a Bash question: the rules it saves must allow the call that was approved and as little else as
 // possible. Checked through the checker, as the terminal uses it: ask, answer "always", ask again.
@@ -123,5 +128,28 @@ describe("the narrowest rule 'always' saves for a Bash line", () => {
     expect((await always("for f in *.o; do rm $f; done")).rules).toEqual([]);
     expect((await always("find . -name '*.o' -delete")).rules).toEqual([]);
     expect((await always("for f in *.o; do rm $f; done > log.txt")).rules).toEqual([]);
+  });
+
+  it("an exact multi-line rule survives .mitsu/settings.local.json and allows that loop in the next session", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "mitsu-always-"));
+    try {
+      const loop = 'for f in a.txt b.txt; do\n  rm "$f"\ndone';
+      const { rules } = await always(loop);
+      expect(rules).toEqual([`Bash(${loop})`]);
+      await saveLocalAllowRules(dir, rules);
+      const settings = await loadSettings({ cwd: dir, home: join(dir, "home"), trusted: true });
+      const next = createPermissionChecker({
+        rules: settings.rules,
+        mode: "default",
+        cwd: dir,
+        ask: async () => "deny",
+      });
+      expect(await next(Bash, { command: loop }, ctx)).toEqual({ behavior: "allow" });
+      expect(await next(Bash, { command: loop.replace("b.txt", "c.txt") }, ctx)).toMatchObject({
+        behavior: "deny",
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,7 +5,8 @@ import { parsePermissionRule } from "./permission-rule.js";
 /**
  * Programs that only read or print, and run nothing on their behalf: in a compound line made only of these,
  * "always" may allow each by name (`Bash(echo:*)`, `Bash(sleep:*)`). Programs that can write a file named by
- * an option (`sort -o`, `uniq in out`, `tee`, `sed -i`) or run another command (`find -exec`, `xargs`) are not here.
+ * an option (`sort -o`, `uniq in out`, `tee`, `sed -i`) or run another command (`find -exec`, `xargs`, `rg --pre`)
+ * are not here.
  */
 const HARMLESS = new Set([
   ":",
@@ -33,7 +34,6 @@ const HARMLESS = new Set([
   "readlink",
   "realpath",
   "rev",
-  "rg",
   "seq",
   "sleep",
   "stat",

@@ -1,11 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
-// The denial flow through the real `mitsu` command (dist/cli/bin.js, built by `npm test`) at a real terminal:
+// Permission questions (what a call will do; the denial flow) through the real `mitsu` command (dist/cli/bin.js, built by `npm test`) at a real terminal:
 // util-linux's `script` gives it a pseudo-terminal, so mitsu runs its interactive mode as a user sees it.
 const BIN = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
 const hasScript = (() => {
@@ -76,7 +76,7 @@ function terminal(cwd: string, env: NodeJS.ProcessEnv) {
   };
 }
 
-describe.skipIf(!hasScript || !existsSync(BIN))("the denial flow through the real mitsu command", () => {
+describe.skipIf(!hasScript || !existsSync(BIN))("permission questions through the real mitsu command", () => {
   it("answering 3 stops the turn with no further request; the instruction typed next is the next prompt", async () => {
     const s = await simulatorEnv({
       script: [
@@ -114,6 +114,43 @@ describe.skipIf(!hasScript || !existsSync(BIN))("the denial flow through the rea
     expect(messages[3]?.content.at(-1)).toMatchObject({ type: "text", text: "list the files instead" });
     // Nothing written for the model reached the screen.
     expect(t.screen).not.toContain("STOP what you are doing");
+    t.press("\u0004");
+    await Promise.race([t.exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
+  }, 30_000);
+
+  it("an Edit's question shows its diff with the file's line numbers; 1 applies it", async () => {
+    const s = await simulatorEnv({
+      script: [
+        { content: [{ type: "tool_use", name: "Read", input: { file_path: "a.txt" } }] },
+        {
+          content: [
+            {
+              type: "tool_use",
+              name: "Edit",
+              input: { file_path: "a.txt", old_string: "two", new_string: "2" },
+            },
+          ],
+        },
+        { content: [{ type: "text", text: "Edited the second line." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    writeFileSync(join(cwd, "a.txt"), "one\ntwo\nthree\n");
+    const t = terminal(cwd, { PATH: process.env.PATH, HOME: home, TERM: "xterm-256color", ...s.env });
+    await t.waitFor(/mitsu \d/);
+    t.press("change the second line\r");
+    await t.waitFor("Edit file a.txt");
+    // Old and new line numbers, the removed line and the added one, and context around them.
+    await t.waitFor(/1 1 {3}one/);
+    expect(t.screen).toMatch(/2 {3}- two/);
+    expect(t.screen).toMatch(/ {2}2 \+ 2/);
+    expect(t.screen).toMatch(/3 3 {3}three/);
+    t.press("1");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    t.press("\r");
+    await t.waitFor("Edited the second line.");
+    expect(readFileSync(join(cwd, "a.txt"), "utf8")).toBe("one\n2\nthree\n");
     t.press("\u0004");
     await Promise.race([t.exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
   }, 30_000);

@@ -18,7 +18,7 @@ function onlyOwnEscapes(lines: string[]): boolean {
 }
 
 const file = (content: string) => ({ path: `${cwd}/src/a.ts`, exists: true as const, content });
-const numbered = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n") + "\n";
+const numbered = (n: number) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 describe("Edit preview", () => {
   it("is a diff with the real line numbers of the file, old and new, and three lines of context", () => {
@@ -166,6 +166,18 @@ describe("Bash preview", () => {
     ).lines(40);
     expect(lines.map((line) => line.slice(2)).join("")).toBe(command);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+  });
+
+  it("a very long command keeps its first and last lines, and says how many are not shown", () => {
+    const command = `cat <<'EOF' > notes.txt\n${Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n")}\nEOF\nrm -rf ~/important`;
+    const lines = permissionPreview(
+      { toolName: "Bash", input: { command }, display: "" },
+      { cwd, style: plain, maxLines: 12 },
+    ).lines(80);
+    expect(lines).toHaveLength(12);
+    expect(lines[0]).toBe("  cat <<'EOF' > notes.txt");
+    expect(lines).toContain("  … 42 more lines not shown");
+    expect(lines.at(-1)).toBe("  rm -rf ~/important");
   });
 
   it("escapes control characters and escape sequences from the model: none reaches the terminal", () => {

@@ -1,6 +1,7 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
 import { createStyle } from "../../src/cli/style.js";
+import { hooksApprovalQuestion } from "../../src/cli/tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "../../src/cli/tui/mcp-approval-question.js";
 import { createQuestionDialog, type Question } from "../../src/cli/tui/question-dialog.js";
 import { trustQuestion } from "../../src/cli/tui/trust-question.js";
@@ -93,6 +94,24 @@ describe("the question dialog (a pi-tui component)", () => {
     expect(dialog.render(40)).toContain(" ❯ 2. Second");
   });
 
+  it("a long label wraps instead of being cut, and a new line in it shows as ⏎ (never a raw line break)", () => {
+    const rule = "Bash(for f in a b; do\n  rm $f\ndone)";
+    const dialog = createQuestionDialog(
+      {
+        ...question,
+        options: [{ key: "2", label: `Yes, and don't ask again for ${rule} in this project`, answer: "x" }],
+      },
+      { style: plain },
+    );
+    const lines = dialog.render(30);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\r\n]/);
+      expect(visibleWidth(line)).toBeLessThanOrEqual(30);
+    }
+    const shown = lines.join(" ").replace(/\s+/g, " ");
+    expect(shown).toContain("Bash(for f in a b; do ⏎ rm $f ⏎ done) in this project");
+  });
+
   it("no line is wider than the screen, even at 20 columns", () => {
     const dialog = createQuestionDialog(
       { ...question, title: "A very long title that goes on and on", body: () => ["x".repeat(100)] },
@@ -139,5 +158,22 @@ describe("the trust and MCP questions", () => {
     const skip = createQuestionDialog(q, { style: plain });
     skip.handleInput(KEYS.escape);
     expect(await skip.answer).toBe("skip");
+  });
+
+  it("hooks: lists each hook's command, escaped; 1/y runs them, 2/n/Esc does not", async () => {
+    const q = hooksApprovalQuestion({
+      file: "/p/.mitsu/settings.json",
+      sha256: "x",
+      hooks: [{ event: "PreToolUse", matcher: "Bash", command: "echo \u001b[2Jhi" }] as never,
+    });
+    const dialog = createQuestionDialog(q, { style: plain });
+    const screen = dialog.render(100).join("\n");
+    expect(screen).toContain("PreToolUse [Bash]: echo \\x1b[2Jhi");
+    expect(screen).not.toMatch(/\u001b/);
+    dialog.handleInput("1");
+    expect(await dialog.answer).toBe(true);
+    const no = createQuestionDialog(q, { style: plain });
+    no.handleInput(KEYS.escape);
+    expect(await no.answer).toBe(false);
   });
 });

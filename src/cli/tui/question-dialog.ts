@@ -128,28 +128,37 @@ export function createQuestionDialog<A>(
     render(width: number): string[] {
       const inner = Math.max(1, width - 2);
       const clip = (line: string) => truncateToWidth(line, width);
+      /** `text` wrapped to `at` columns; a new line in it (a rule for a multi-line command) shows as ⏎. */
+      const wrap = (text: string, at: number) => wrapTextWithAnsi(oneLine(text), Math.max(1, at));
       const lines: string[] = [clip(style.dim("─".repeat(width)))];
-      lines.push(clip(` ${style.bold(question.title)}`));
-      const body = question.body?.(inner) ?? [];
+      for (const line of wrap(question.title, inner)) lines.push(clip(` ${style.bold(line)}`));
+      const body = (question.body?.(inner) ?? []).flatMap((line) => line.split(/\r?\n/));
       // Lines wider than the screen wrap (a long command must be seen whole); a diff comes already cut.
       const wrapped = body.flatMap((line) => (line === "" ? [""] : wrapTextWithAnsi(line, inner)));
       if (wrapped.length > 0) lines.push("", ...wrapped.map((line) => (line === "" ? "" : clip(` ${line}`))));
       lines.push("");
-      for (const line of wrapTextWithAnsi(question.prompt, inner)) lines.push(clip(` ${line}`));
+      for (const line of wrap(question.prompt, inner)) lines.push(clip(` ${line}`));
       question.options.forEach((option, i) => {
         const current = i === selected && !done;
         const pointer = current ? style.cyan("❯") : " ";
-        const label = `${option.key}. ${option.label}`;
-        lines.push(clip(` ${pointer} ${current ? style.cyan(label) : label}`));
+        const head = `${option.key}. `;
+        // The whole label is shown: "always" names the exact rule it saves, however long.
+        wrap(option.label, inner - 2 - head.length).forEach((line, row) => {
+          const text = row === 0 ? `${head}${line}` : `${" ".repeat(head.length)}${line}`;
+          lines.push(clip(` ${row === 0 ? pointer : " "} ${current ? style.cyan(text) : text}`));
+        });
         if (option.detail) {
-          for (const line of wrapTextWithAnsi(option.detail, Math.max(1, inner - 5))) {
-            lines.push(clip(`      ${style.dim(line)}`));
-          }
+          for (const line of wrap(option.detail, inner - 5)) lines.push(clip(`      ${style.dim(line)}`));
         }
       });
-      lines.push("", clip(` ${style.dim(question.hint ?? "Esc to cancel")}`));
+      lines.push("", clip(` ${style.dim(oneLine(question.hint ?? "Esc to cancel"))}`));
       return lines;
     },
   };
   return dialog;
+}
+
+/** A new line inside one line of the dialog would tear the screen's drawing: it shows as ⏎. */
+function oneLine(text: string): string {
+  return text.replace(/\s*\r?\n\s*/g, " ⏎ ");
 }
