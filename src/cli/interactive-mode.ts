@@ -33,6 +33,8 @@ export async function interactiveMode(options: CliOptions, io: InteractiveIo): P
     history: openPromptHistory(join(projectDir({ cwd: io.cwd, home: io.home }), "history.jsonl")),
     commands: () => commands(),
   });
+  // Until the agent is open (settings, skills, MCP servers): the user can already type.
+  screen.setFooter("starting…");
   try {
     const { interactiveSession } = await import("./interactive-session.js");
     return await interactiveSession(options, io, screen, style, (next) => {
