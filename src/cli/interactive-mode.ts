@@ -2,13 +2,12 @@ import { join } from "node:path";
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { projectDir } from "../context/project-dir.js";
 import type { CliOptions } from "./cli-options.js";
-import type { PrintIo } from "./print-mode.js";
+import type { InteractiveIo } from "./interactive-io.js";
 import { colorEnabled, createStyle } from "./style.js";
 import { openPromptHistory } from "./tui/prompt-history.js";
 import { createScreen } from "./tui/screen.js";
 
-/** Interactive mode reads the terminal: stdin is required (and is a TTY when `main` chooses this mode). */
-export type InteractiveIo = PrintIo & { stdin: NonNullable<PrintIo["stdin"]> };
+export type { InteractiveIo } from "./interactive-io.js";
 
 /**
  * `mitsu` at a terminal: the screen (pi-tui: the conversation, a working indicator, the prompt editor, a status

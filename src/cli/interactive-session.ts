@@ -1,26 +1,21 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
-import type { AgentEvent } from "../loop/agent-event.js";
 import { createMcpOAuth } from "../mcp/index.js";
-import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
-import { errorHint } from "./error-hint.js";
-import type { InteractiveIo } from "./interactive-mode.js";
+import type { InteractiveIo } from "./interactive-io.js";
 import { preparePrompt } from "./prepare-prompt.js";
-import { refusalNote } from "./refusal-note.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import type { Style } from "./style.js";
-import { createSubagentRenderer } from "./subagent-renderer.js";
 import { showControls, stripControls } from "./terminal-text.js";
-import { createTextRenderer, readSummary, renderResult } from "./text-renderer.js";
+import { conversationRenderer } from "./tui/conversation-renderer.js";
 import { hooksApprovalQuestion } from "./tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "./tui/mcp-approval-question.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
@@ -262,7 +257,7 @@ export async function interactiveSession(
           write(style.red(`${stripControls(prepared.error)}\n`));
           continue;
         }
-        const render = renderer(agent, style, screen, io, options, await markdown);
+        const render = conversationRenderer(agent, style, screen, io, options, await markdown);
         const startedAt = Date.now();
         const usdBefore = agent.cost().usd;
         screen.indicator.start("Working");
@@ -382,148 +377,6 @@ async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => voi
     if (next.done) return next.value;
     onEvent(next.value);
   }
-}
-
-/** Said beside a result shown in part. */
-const MORE_HINT = "ctrl+o to expand";
-
-function renderer(
-  agent: CodingAgent,
-  style: Style,
-  screen: Screen,
-  io: InteractiveIo,
-  options: CliOptions,
-  markdown: typeof import("./markdown/index.js") | undefined,
-) {
-  const { verbose } = options;
-  const hideThinking = options.hideThinking === true;
-  // The screen's width: a terminal that reports none (0) is 80 wide, as the screen draws it.
-  const columns = () => screen.width;
-  const width = () => columns() - 1;
-  const hyperlinks = markdown?.supportsHyperlinks(io.env) ?? false;
-  /**
-   * The main agent's answer as Markdown, drawn live after the conversation as it streams (each delta redraws
-   * only its open block), then written into the conversation when the block ends; a sub-agent's (`--verbose`)
-   * by finished lines.
-   */
-  const markdownFor = (live: boolean) => {
-    if (!markdown) return {};
-    if (!live) {
-      return {
-        markdown: (write: (text: string) => void) =>
-          new markdown.MarkdownWriter({ write, width, color: style.enabled, hyperlinks }),
-      };
-    }
-    return {
-      markdown: (write: (text: string) => void) => {
-        const stream = new markdown.MarkdownStream({ color: style.enabled, hyperlinks });
-        screen.setTail(stream);
-        let ended = false;
-        return {
-          push(delta: string) {
-            stream.append(delta);
-            screen.refresh();
-          },
-          end() {
-            if (ended) return;
-            ended = true;
-            stream.end();
-            const lines = stream.render(width());
-            screen.setTail(undefined);
-            if (lines.length > 0) write(`${lines.join("\n")}\n`);
-          },
-        };
-      },
-    };
-  };
-  const text = (write: (text: string) => void, liveStatus: boolean) =>
-    createTextRenderer({
-      write,
-      hideThinking,
-      // A running command's last line, drawn under the conversation.
-      liveStatus,
-      writeStatus: (line) => screen.status(line),
-      columns,
-      style,
-      ...markdownFor(liveStatus),
-      summarize: (block) => agent.summarize(block),
-      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
-      errorHint: (error) => errorHint(error, agent.providerName),
-      moreHint: MORE_HINT,
-    });
-  const write = (t: string) => screen.write(t);
-  const render = createSubagentRenderer({
-    render: text(write, true),
-    style,
-    summarize: (block) => agent.summarize(block),
-    verbose,
-    live: true,
-    write,
-    childRenderer: (w) => text(w, false),
-  });
-  return (event: AgentEvent) => {
-    track(screen, event);
-    if (event.type !== "tool-call-end" || (event.agentPath?.length ?? 0) > 0) return render(event);
-    // A result shown in part can be shown whole (Ctrl-O): the lines it took, and the whole text.
-    const from = screen.mark;
-    render(event);
-    const to = screen.mark;
-    const result = wholeResult(event.block, event.result, style);
-    const shown = screen.text(from, to);
-    // The call's header above the result stays as it was shown.
-    if (result && shown.endsWith(result.part)) {
-      screen.setExpandable(from, to, shown.slice(0, shown.length - result.part.length) + result.whole);
-    }
-  };
-}
-
-/** Feeds the working indicator: what the turn does now and the tokens the model wrote. */
-function track(screen: Screen, event: AgentEvent): void {
-  if ((event.agentPath?.length ?? 0) > 0) return;
-  const indicator = screen.indicator;
-  switch (event.type) {
-    case "text-delta":
-      indicator.setLabel("Writing");
-      indicator.addStreamed(event.delta.length);
-      break;
-    case "thinking-delta":
-      indicator.setLabel("Thinking");
-      indicator.addStreamed(event.delta.length);
-      break;
-    case "tool-input-delta":
-      indicator.addStreamed(event.strings.reduce((n, s) => n + s.text.length, 0));
-      break;
-    case "tool-call-start":
-      indicator.setLabel(`Running ${event.block.name}`);
-      break;
-    case "message":
-      if (event.message.role === "assistant" && event.message.usage) {
-        indicator.addCallTokens(event.message.usage.output_tokens);
-        indicator.setLabel("Working");
-      }
-      break;
-    default:
-      break;
-  }
-}
-
-/**
- * A tool result as the conversation shows it (`part`: a few lines, a Read's line count) and whole; undefined
- * when it is shown whole, or as a note (a refusal: the text written for the model is never shown).
- */
-function wholeResult(
-  block: ToolUseBlock,
-  result: ToolResultBlock,
-  style: Style,
-): { part: string; whole: string } | undefined {
-  if (refusalNote(result) !== undefined) return undefined;
-  const bash = block.name === "Bash";
-  const whole = renderResult(result, style, Number.MAX_SAFE_INTEGER, bash);
-  const part =
-    block.name === "Read" && !result.is_error
-      ? readSummary(result, style)
-      : renderResult(result, style, 4, bash, MORE_HINT);
-  return whole === part ? undefined : { part, whole };
 }
 
 function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number): string {
