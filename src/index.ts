@@ -16,6 +16,7 @@ export type * from "./loop/history-replacement.js";
 export { type Journal, type ModelCallInfo, passThroughJournal, type ToolCallInfo } from "./loop/journal.js";
 export type { MaxTokensPolicy } from "./loop/max-tokens-policy.js";
 export type * from "./loop/permission.js";
+export { USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "./loop/permission.js";
 export {
   type AgentResult,
   type PrepareRequestInfo,

@@ -57,6 +57,8 @@ function whyStopped(result: AgentResult, maxTurns: number | undefined): string {
   switch (result.reason) {
     case "aborted":
       return "it was interrupted";
+    case "denied":
+      return "the user refused one of its tool calls and stopped the turn";
     case "max_turns":
       return `it reached its limit of ${maxTurns ?? "its"} model calls before finishing`;
     case "max_tokens":

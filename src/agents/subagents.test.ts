@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../loop/agent-event.js";
 import { checkTranscript } from "../loop/check-transcript.js";
-import type { CanUseTool } from "../loop/permission.js";
+import { type CanUseTool, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import { type AgentResult, runAgent } from "../loop/run-agent.js";
 import { INTERRUPTED_MESSAGE } from "../loop/run-tools.js";
 import type { Tool } from "../loop/tool.js";
@@ -287,6 +287,33 @@ describe("permissions inside a sub-agent", () => {
     );
     const second = await run(setup({ canUseTool: printChecker }), "go");
     expect(textOf(callResult(second.events, "c_write2")?.content)).toContain("without a terminal to ask");
+  });
+
+  it("no, and tell mitsu what to do instead, to a sub-agent's call stops the sub-agent and its parent", async () => {
+    const s0 = setup();
+    const checker = createPermissionChecker({
+      rules: EMPTY_RULES,
+      mode: "default",
+      cwd: s0.cwd,
+      ask: async () => "deny_and_stop",
+    });
+    sim.enqueue(
+      { content: [task("toolu_task", "general-purpose", "write a file", "write notes")] },
+      {
+        content: [
+          { type: "tool_use", id: "c_write", name: "Write", input: { file_path: "notes.md", content: "x" } },
+        ],
+      },
+      { content: [{ type: "text", text: "never: the sub-agent goes on" }] },
+      { content: [{ type: "text", text: "never: the parent goes on" }] },
+    );
+    const { events, result } = await run(setup({ canUseTool: checker }), "go", { canUseTool: checker });
+    expect(result.reason).toBe("denied");
+    expect(sim.requests).toHaveLength(2);
+    expect(callResult(events, "c_write")).toMatchObject({ is_error: true, content: USER_REJECTED_MESSAGE });
+    expect(textOf(callResult(events, "toolu_task")?.content)).toContain(
+      "the user refused one of its tool calls",
+    );
   });
 
   it("Explore may only look: writes and changing commands are refused before any question; reading commands go to the rules", async () => {

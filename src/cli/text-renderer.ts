@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { compactionNotice } from "./compaction-notice.js";
+import { refusalNote } from "./refusal-note.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
@@ -24,6 +25,8 @@ export interface TextRendererOptions {
   showsInputLive: (toolName: string) => boolean;
   /** After each model call, a dim line with its token usage (input, output, cache reads and writes). */
   usagePerTurn?: boolean;
+  /** Said after the "… (+N lines)" of a result shown in part: the key that shows it whole (interactive mode). */
+  moreHint?: string;
   /** Lines of a tool result shown under the call (default 4; diffs are shown whole up to 60 lines). */
   resultLines?: number;
   /**
@@ -283,10 +286,16 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
+        // A refusal's text is for the model ("STOP what you are doing…"); the user sees what happened.
+        const refused = refusalNote(event.result);
+        if (refused) {
+          out(`  ⎿ ${style.yellow(refused)}\n`);
+          break;
+        }
         out(
           event.block.name === "Read" && !event.result.is_error
             ? readSummary(event.result, style)
-            : renderResult(event.result, style, maxLines, event.block.name === "Bash"),
+            : renderResult(event.result, style, maxLines, event.block.name === "Bash", options.moreHint),
         );
         break;
       }
@@ -356,7 +365,7 @@ export function formatDelay(ms: number): string {
  * A result's text as a terminal would leave it, minus control sequences: within a line, a carriage return starts
  * it again (a progress bar shows its last state), then every control sequence goes.
  */
-function resultText(result: ToolResultBlock): string {
+export function resultText(result: ToolResultBlock): string {
   const text =
     typeof result.content === "string"
       ? result.content
@@ -393,7 +402,14 @@ export function readSummary(result: ToolResultBlock, style: Style): string {
   return `  ⎿ ${style.dim(what)}\n`;
 }
 
-export function renderResult(result: ToolResultBlock, style: Style, maxLines: number, tail = false): string {
+export function renderResult(
+  result: ToolResultBlock,
+  style: Style,
+  maxLines: number,
+  tail = false,
+  moreHint?: string,
+): string {
+  const hint = moreHint ? ` · ${moreHint}` : "";
   let lines = resultText(result).split("\n");
   if (tail && !result.is_error) {
     lines = lines.filter((l) => l !== "[Exit code: 0]");
@@ -404,7 +420,7 @@ export function renderResult(result: ToolResultBlock, style: Style, maxLines: nu
   if (tail && !isDiff && lines.length > limit) {
     const hidden = lines.length - limit;
     const kept = lines.slice(hidden).map((line) => (result.is_error ? style.red(line) : style.dim(line)));
-    return `${[style.dim(`… (${hidden} ${hidden === 1 ? "line" : "lines"} above)`), ...kept].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
+    return `${[style.dim(`… (${hidden} ${hidden === 1 ? "line" : "lines"} above${hint})`), ...kept].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
   }
   const shown = lines.slice(0, limit).map((line) => {
     if (result.is_error) return style.red(line);
@@ -413,6 +429,6 @@ export function renderResult(result: ToolResultBlock, style: Style, maxLines: nu
     return style.dim(line);
   });
   const extra = lines.length - limit;
-  const more = extra > 0 ? [style.dim(`… (+${extra} ${extra === 1 ? "line" : "lines"})`)] : [];
+  const more = extra > 0 ? [style.dim(`… (+${extra} ${extra === 1 ? "line" : "lines"}${hint})`)] : [];
   return `${[...shown, ...more].map((l, i) => `${i === 0 ? "  ⎿ " : "    "}${l}`).join("\n")}\n`;
 }

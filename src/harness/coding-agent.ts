@@ -9,7 +9,12 @@ import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { McpApprovalAnswer, McpOAuthProvider, McpServerEntry, ProjectMcp } from "../mcp/index.js";
 import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/index.js";
-import type { PermissionChecker, PermissionMode, PermissionRequest } from "../permissions/index.js";
+import type {
+  PermissionAnswer,
+  PermissionChecker,
+  PermissionMode,
+  PermissionRequest,
+} from "../permissions/index.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
@@ -84,8 +89,12 @@ export interface CodingAgentOptions {
    * on. Checked at start: without a working bubblewrap `createCodingAgent` throws (never a silent fallback).
    */
   sandbox?: boolean;
-  /** Asks the user about a call no rule decides; without it such a call is denied (print mode). */
-  ask?: (request: PermissionRequest) => Promise<"allow_once" | "allow_always" | "deny">;
+  /**
+   * Asks the user about a call no rule decides; without it such a call is denied (print mode). `deny_and_stop`
+   * refuses the call and ends the prompt's run with reason `denied` (no further model call): the user's next
+   * prompt says what to do instead.
+   */
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
   /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
   onWarning?: (message: string) => void;
   /** The HTTP transport of every provider (a test's, a proxy's). Default `fetch`. */

@@ -387,15 +387,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     onStop: onHookStop,
     ...(askWithNotification
       ? {
-          ask: async (toolName: string, input: Record<string, unknown>, reason: string) =>
-            (await askWithNotification({
+          ask: async (
+            toolName: string,
+            input: Record<string, unknown>,
+            reason: string,
+            call: { toolUseId: string; signal: AbortSignal },
+          ) => {
+            const answer = await askWithNotification({
               toolName,
               input,
-              toolUseId: "",
+              toolUseId: call.toolUseId,
               display: toolName,
               suggestedRules: [],
               reason,
-            })) !== "deny",
+              signal: call.signal,
+            });
+            if (answer === "deny_and_stop") return "stop";
+            return answer === "allow_once" || answer === "allow_always";
+          },
         }
       : {}),
   });

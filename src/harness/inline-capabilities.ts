@@ -26,7 +26,10 @@ export function inlineCapabilities(
             const toolUseId = `inline_${++sequence}`;
             const context = { ...run, agentPath: run.agentPath ?? [], toolUseId };
             const decision = await canUseTool(bash, input, context);
-            if (decision.behavior === "deny") throw new Error(decision.message);
+            if (decision.behavior === "deny") {
+              // The refusal's text for the model ("STOP what you are doing…") is not for the user's eyes.
+              throw new Error(decision.interrupt ? `you refused to run ${command}` : decision.message);
+            }
             const runBash = bash.run as (input: Record<string, unknown>, c: object) => Promise<ToolOutput>;
             const output = await runBash(decision.input ?? input, context);
             return outputText(output).replace(/\n*\[Exit code: 0\]$/, "");

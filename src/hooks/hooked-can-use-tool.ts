@@ -1,4 +1,4 @@
-import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
+import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import { validateInput } from "../loop/validate-input.js";
 import type { HookRunner } from "./create-hook-runner.js";
 
@@ -8,9 +8,14 @@ export interface HookedCanUseToolOptions {
   next: CanUseTool;
   /**
    * Asks the user when a hook answers "ask" (whatever the rules say); without it such a call is denied, as
-   * print mode denies every question.
+   * print mode denies every question. `"stop"`: the user refused and stops the turn (a deny with `interrupt`).
    */
-  ask?: (toolName: string, input: Record<string, unknown>, reason: string) => Promise<boolean>;
+  ask?: (
+    toolName: string,
+    input: Record<string, unknown>,
+    reason: string,
+    context: { toolUseId: string; signal: AbortSignal },
+  ) => Promise<boolean | "stop">;
   /** Called when a hook answers `continue: false` (the run is to stop after this call). */
   onStop?: (reason: string) => void;
 }
@@ -49,7 +54,11 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
       const reason = result.permissionReason || "a PreToolUse hook asks for your approval";
       if (!options.ask)
         return { behavior: "deny", message: `Not run: ${reason} (no one to ask in this mode).` };
-      const yes = await options.ask(tool.name, current, reason);
+      const yes = await options.ask(tool.name, current, reason, {
+        toolUseId: context.toolUseId,
+        signal: context.signal,
+      });
+      if (yes === "stop") return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
       return yes
         ? { behavior: "allow", input: current }
         : { behavior: "deny", message: "The user denied this call." };

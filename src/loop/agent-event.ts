@@ -17,7 +17,9 @@ export type AgentStopReason =
   | "max_turns"
   | "max_tokens"
   | "error"
-  | "aborted";
+  | "aborted"
+  /** The user refused a tool call and stopped the turn (`PermissionDecision.interrupt`): they say what next. */
+  | "denied";
 
 /**
  * Which agent an event comes from: empty for the top-level run; a sub-agent's is its parent's path plus the

@@ -3,6 +3,7 @@ import type { AssistantMessage, Message, ToolResultBlock, ToolUseBlock } from ".
 import { TestProvider, textTurn, toolTurn, toolUse } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import type { Journal } from "./journal.js";
+import { USER_REJECTED_MESSAGE } from "./permission.js";
 import { type RunAgentOptions, runAgent } from "./run-agent.js";
 import type { Tool } from "./tool.js";
 
@@ -90,6 +91,30 @@ describe("journal (the durable-run seam)", () => {
     expect(replayTool.runs).toBe(0);
     expect(replayed.result.messages).toEqual(live.result.messages);
     expect(replayed.result.reason).toBe("end_turn");
+  });
+
+  it("a recorded turn the user stopped (deny with interrupt) replays to the same stop, with no model call", async () => {
+    const recorder = recordingJournal();
+    const live = await collect({
+      provider: new TestProvider(script()),
+      model: "m",
+      tools: [counter() as unknown as Tool<never>],
+      messages: [prompt],
+      journal: recorder.journal,
+      canUseTool: () => ({ behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true }),
+    });
+    expect(live.result.reason).toBe("denied");
+    const silent = new TestProvider([]);
+    const replayed = await collect({
+      provider: silent,
+      model: "m",
+      tools: [counter() as unknown as Tool<never>],
+      messages: [prompt],
+      journal: recorder.replay(),
+    });
+    expect(silent.requests).toHaveLength(0);
+    expect(replayed.result.reason).toBe("denied");
+    expect(replayed.result.messages).toEqual(live.result.messages);
   });
 
   it("a journal that throws ends the run with journal_error (model) or an is_error result (tool)", async () => {

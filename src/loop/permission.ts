@@ -4,7 +4,26 @@ import type { ToolState } from "./tool-state.js";
 
 export type PermissionDecision =
   | { behavior: "allow" /** replaces the input, e.g. after a user's edit */; input?: Record<string, unknown> }
-  | { behavior: "deny" /** goes back to the model as the is_error tool_result */; message: string };
+  | {
+      behavior: "deny";
+      /** Goes back to the model as the is_error tool_result. */
+      message: string;
+      /**
+       * The user refused and will say what to do instead (Claude Code's "No, and tell Claude what to do
+       * differently"; the Agent SDK's `interrupt`): the turn stops. The calls of the turn that have not started
+       * get `USER_STOPPED_MESSAGE`, calls already running finish, and the run ends with reason `denied` after
+       * the results are appended, with no further model call.
+       */
+      interrupt?: boolean;
+    };
+
+/** The result of the call the user refused with "no, do this instead" (Claude Code's wording, which models know). */
+export const USER_REJECTED_MESSAGE =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+
+/** The result of the other calls of a turn the user stopped by refusing one of them (Claude Code's wording). */
+export const USER_STOPPED_MESSAGE =
+  "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.";
 
 /** Asked before each tool call whose input is valid. A denied call has no side effect. */
 export type CanUseTool = (
@@ -12,6 +31,10 @@ export type CanUseTool = (
   input: Record<string, unknown>,
   context: {
     toolUseId: string;
+    /**
+     * Aborted when the run is interrupted, and when the user stopped the turn by refusing another call of it
+     * (`interrupt`): a question still waiting to be shown is no longer needed.
+     */
     signal: AbortSignal;
     /** The run's `ToolContext.state` (an active skill's pre-approved rules live there). */
     state?: ToolState;

@@ -14,6 +14,7 @@ import {
 } from "../testing/test-provider.js";
 import type { AgentEvent } from "./agent-event.js";
 import { checkTranscript } from "./check-transcript.js";
+import { USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "./permission.js";
 import { type AgentResult, type RunAgentOptions, runAgent, runAgentToEnd } from "./run-agent.js";
 import { INTERRUPTED_MESSAGE } from "./run-tools.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
@@ -214,6 +215,97 @@ describe("runAgent", () => {
     ]);
     expect(result.reason).toBe("end_turn");
     expect(provider.requests).toHaveLength(2);
+  });
+
+  it("a deny with interrupt stops the turn: no further model call, the calls not started get Claude Code's stop text", async () => {
+    const ran: string[] = [];
+    const write = makeTool("Write", async (input) => {
+      ran.push(String(input.path));
+      return "written";
+    });
+    const slow = makeTool("Slow", async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      ran.push(String(input.path));
+      return "slow done";
+    });
+    const seq = makeTool("Seq", async () => "never", { sequential: true });
+    const asked: string[] = [];
+    let withdrawn: AbortSignal | undefined;
+    const calls = [
+      toolUse("1", "Slow", { path: "running.txt" }),
+      toolUse("2", "Write", { path: "refused.txt" }),
+      toolUse("3", "Write", { path: "waiting.txt" }),
+      toolUse("4", "Seq", { path: "later.txt" }),
+    ];
+    const { provider, result, events } = await run([toolTurn(calls), textTurn("never sent")], {
+      tools: [write, slow, seq],
+      canUseTool: async (_tool, input, context) => {
+        asked.push(String(input.path));
+        if (input.path === "refused.txt")
+          return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
+        if (input.path === "waiting.txt") {
+          // A question still waiting for its turn on screen: it is withdrawn once the user stopped the turn.
+          withdrawn = context.signal;
+          await new Promise((resolve) => context.signal.addEventListener("abort", resolve, { once: true }));
+          return { behavior: "deny", message: "withdrawn" };
+        }
+        return { behavior: "allow" };
+      },
+    });
+    expect(result.reason).toBe("denied");
+    expect(provider.requests).toHaveLength(1);
+    expect(withdrawn?.aborted).toBe(true);
+    // The call the user approved and that is already running finishes; nothing else runs; the later batch is
+    // never asked about.
+    expect(ran).toEqual(["running.txt"]);
+    expect(asked).toEqual(["running.txt", "refused.txt", "waiting.txt"]);
+    expect(results(result.messages[2]).map((r) => [r.tool_use_id, r.content, r.is_error ?? false])).toEqual([
+      ["1", "slow done", false],
+      ["2", USER_REJECTED_MESSAGE, true],
+      ["3", USER_STOPPED_MESSAGE, true],
+      ["4", USER_STOPPED_MESSAGE, true],
+    ]);
+    expect(result.messages).toHaveLength(3);
+    expect(events.filter((e) => e.type === "tool-call-end")).toHaveLength(4);
+  });
+
+  it("a sub-agent whose call the user refused with interrupt stops its parent's turn too", async () => {
+    const task = makeTool("Task", async (input, context) => {
+      const child = await context.spawn?.({ prompt: String(input.prompt) } as never);
+      return `child ended: ${child?.reason}`;
+    });
+    const other = makeTool("Other", async () => "never", { sequential: true });
+    const { provider, result } = await run(
+      [
+        toolTurn([
+          toolUse("t", "Task", { prompt: "refused" }),
+          toolUse("s", "Task", { prompt: "sibling" }),
+          toolUse("o", "Other"),
+        ]),
+        textTurn("no"),
+      ],
+      {
+        tools: [task, other],
+        spawn: (request, { signal }) =>
+          (async function* (): AsyncGenerator<AgentEvent, AgentResult> {
+            yield* [];
+            // The sibling runs on until the turn is stopped: its signal must abort then.
+            if (request.prompt === "sibling") {
+              await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+              return { reason: "aborted", messages: [], usage: TEST_USAGE };
+            }
+            await new Promise((resolve) => setTimeout(resolve, 10));
+            return { reason: "denied", messages: [], usage: TEST_USAGE };
+          })(),
+      },
+    );
+    expect(result.reason).toBe("denied");
+    expect(provider.requests).toHaveLength(1);
+    expect(results(result.messages[2]).map((r) => r.content)).toEqual([
+      "child ended: denied",
+      "child ended: aborted",
+      USER_STOPPED_MESSAGE,
+    ]);
   });
 
   it("never runs a call whose input is invalid JSON: the result is the INVALID_JSON wrapper", async () => {

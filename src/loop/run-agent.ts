@@ -151,7 +151,8 @@ function notRunMessage(reason: AgentStopReason, error: AgentError | undefined): 
  *
  * Contract: never throws for model or tool failures; the last event is always `agent-end`, whose payload is
  * also the generator's return value. Stops on end_turn, stop_sequence, refusal, max_tokens (outside a tool
- * call), error, abort, and at `maxTurns`; `pause_turn` continues without a new user message. Every request
+ * call), error, abort, at `maxTurns`, and with `denied` once the user refused a call and stopped the turn (a deny
+ * with `interrupt`: that turn's results are appended, no further request is sent); `pause_turn` continues without a new user message. Every request
  * passes `checkTranscript` first (if not, nothing is sent and the run ends with a loud `invalid_transcript`
  * error), and every transcript the run hands back passes it too: a tool_use the run leaves unanswered (abort,
  * refusal, error) gets an `is_error` result before `agent-end`. A response that failed (`stop_reason: error`)
@@ -502,6 +503,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
 
       const calls = toolUses(message);
       if (calls.length > 0 && stop !== "refusal") {
+        let stopped = false;
         const results = yield* runTools({
           calls,
           tools,
@@ -514,11 +516,16 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
           ...(options.spawn ? { spawn: options.spawn } : {}),
           ...(options.onToolStart ? { onToolStart: options.onToolStart } : {}),
           ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+          onStopped: () => {
+            stopped = true;
+          },
         });
         const resultMessage: Message = { role: "user", content: results };
         messages.push(resultMessage);
         yield { type: "message", turn, agentPath, message: resultMessage };
         if (signal.aborted) return yield* end("aborted");
+        // The user refused a call and will say what to do instead: the results are kept, the model is not called.
+        if (stopped) return yield* end("denied");
         continue;
       }
       if (stop === "pause_turn") continue;

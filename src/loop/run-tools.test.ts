@@ -290,16 +290,21 @@ describe("runTools", () => {
 
   it("passes the signal, the call id and the shared state to the tool", async () => {
     const state = new ToolState();
-    const signal = new AbortController().signal;
+    const controller = new AbortController();
     const contexts: ToolContext[] = [];
     const tool = makeTool("T", async (_input, context) => {
       contexts.push(context);
       context.state.get(SEEN).n++;
       return "ok";
     });
-    await drain({ calls: [toolUse("a", "T"), toolUse("b", "T")], tools: [tool], state, signal });
+    await drain({
+      calls: [toolUse("a", "T"), toolUse("b", "T")],
+      tools: [tool],
+      state,
+      signal: controller.signal,
+    });
     expect(contexts.map((c) => c.toolUseId)).toEqual(["a", "b"]);
-    expect(contexts.every((c) => c.signal === signal && c.state === state)).toBe(true);
+    expect(contexts.every((c) => c.signal === controller.signal && c.state === state)).toBe(true);
     expect(state.get(SEEN).n).toBe(2);
   });
 

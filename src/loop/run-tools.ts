@@ -2,7 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import type { AgentEvent, AgentPath, AgentResult } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
 import type { Journal } from "./journal.js";
-import type { CanUseTool } from "./permission.js";
+import { type CanUseTool, USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "./permission.js";
 import type { Spawn, Spawner } from "./spawn.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import type { ToolState } from "./tool-state.js";
@@ -39,6 +39,12 @@ export interface RunToolsOptions {
    * the same result reaches `onMessage` with the turn's message, which reports the failure.
    */
   onToolResult?: (block: ToolUseBlock, result: ToolResultBlock) => void | Promise<void>;
+  /**
+   * Called once when the user stopped the turn: `canUseTool` answered a deny with `interrupt`, or a sub-agent
+   * this turn started ended with reason `denied` (the user refused one of its calls). The calls not started by
+   * then get `USER_STOPPED_MESSAGE`; the caller makes no further model call.
+   */
+  onStopped?: () => void;
 }
 
 /** An `is_error` result; the API rejects an error result without content, so there is always some text. */
@@ -150,11 +156,21 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const results: ToolResultBlock[] = new Array(calls.length);
   const queue = new AsyncQueue<AgentEvent>();
+  // The user refused a call and stopped the turn: questions still waiting are withdrawn, nothing more starts, and
+  // sub-agents stop (they would go on asking and calling the model). A command the user approved and that is
+  // already running finishes: killing it halfway could leave a mess nobody asked for.
+  const halt = new AbortController();
+  const stop = () => {
+    if (halt.signal.aborted) return;
+    halt.abort();
+    options.onStopped?.();
+  };
+  const turnSignal = AbortSignal.any([signal, halt.signal]);
 
   /** `ToolContext.spawn` for one call: the child's events go into this turn's queue while the call is open. */
   const spawnFor = (spawner: Spawner, block: ToolUseBlock, isOpen: () => boolean): Spawn => {
     return async (request) => {
-      const child = spawner(request, { agentPath: [...agentPath, block.id], signal });
+      const child = spawner(request, { agentPath: [...agentPath, block.id], signal: turnSignal });
       let result: AgentResult;
       for (;;) {
         const next = await child.next();
@@ -164,6 +180,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         }
         if (isOpen()) queue.push(next.value);
       }
+      // The user refused one of the sub-agent's calls: this turn stops with it.
+      if (result.reason === "denied") stop();
       return result;
     };
   };
@@ -174,6 +192,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     isOpen: () => boolean,
   ): Promise<ToolResultBlock> => {
     const id = block.id;
+    if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
     if (block.input_status !== undefined) return errorResult(id, invalidInputMessage(block));
     const tool = tools.get(block.name);
     if (!tool) {
@@ -196,12 +215,19 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal, state, agentPath });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal: turnSignal, state, agentPath });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
       }
-      if (decision.behavior === "deny")
+      if (decision.behavior === "deny") {
+        if (decision.interrupt === true) {
+          stop();
+          return errorResult(id, decision.message || USER_STOPPED_MESSAGE);
+        }
+        // A question withdrawn because the user stopped the turn at another call.
+        if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
         return errorResult(id, decision.message || `${tool.name} was denied.`);
+      }
       if (decision.input) {
         input = decision.input;
         const edited = validateInput(tool, input);
@@ -209,6 +235,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
       }
     }
     if (signal.aborted) return errorResult(id, INTERRUPTED_MESSAGE);
+    if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
     if (onToolStart) {
       try {
         await onToolStart(block);
@@ -216,6 +243,7 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
         return errorResult(id, `Not run: the session log could not record the call: ${errorMessage(error)}`);
       }
     }
+    if (halt.signal.aborted) return errorResult(id, USER_STOPPED_MESSAGE);
     try {
       // `Tool<never>` holds a tool of any input type; the schema check above is what makes this call sound.
       const run = tool.run as (input: Record<string, unknown>, context: ToolContext) => Promise<ToolOutput>;
@@ -251,6 +279,8 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     const settled = signal.aborted ? undefined : await Promise.race([journaled(), abort.aborted]);
     open = false;
     const result = settled ?? errorResult(block.id, INTERRUPTED_MESSAGE);
+    // A journal replaying a recorded turn hands back the refusal without asking again: it stops the turn the same.
+    if (result.is_error === true && result.content === USER_REJECTED_MESSAGE) stop();
     results[index] = result;
     if (onToolResult) {
       try {

@@ -7,4 +7,5 @@ export * from "./permission-rule.js";
 export * from "./protected-path.js";
 export * from "./sandbox-settings.js";
 export * from "./save-local-rules.js";
+export * from "./suggest-bash-rules.js";
 export * from "./trust-store.js";

@@ -28,6 +28,12 @@ export interface BashAnalysis {
    * arithmetic on variables, a syntax error…). When not empty, no allow rule may allow the line.
    */
   unaccounted: string[];
+  /**
+   * How the commands are put together: `simple` (one command), `list` (commands joined by `;`, `&&`, `||`, `|`
+   * or new lines), `block` (any loop, conditional, subshell, group, function, command or process substitution).
+   * "Always" saves the exact line for a block unless every command in it is harmless (see `suggestBashRules`).
+   */
+  shape: "simple" | "list" | "block";
 }
 
 const KNOWN_NODES = new Set([
@@ -68,6 +74,19 @@ const KNOWN_NODES = new Set([
   "Comment",
   "CallExpr",
   "DeclClause",
+]);
+/** Shell structure around commands: a line with any of these is a `block`. */
+const BLOCK_NODES = new Set([
+  "Block",
+  "Subshell",
+  "IfClause",
+  "WhileClause",
+  "ForClause",
+  "CaseClause",
+  "FuncDecl",
+  "CoprocClause",
+  "CmdSubst",
+  "ProcSubst",
 ]);
 const ARITHMETIC_NODES = new Set(["ArithmExp", "ArithmCmd", "CStyleLoop", "LetClause"]);
 const ARITHMETIC_PARTS = new Set(["BinaryArithm", "UnaryArithm", "ParenArithm"]);
@@ -110,7 +129,7 @@ export function parseBashCommand(line: string): BashAnalysis {
 }
 
 function analyse(line: string, depth: number): BashAnalysis {
-  const result: BashAnalysis = { commands: [], writes: [], reads: [], unaccounted: [] };
+  const result: BashAnalysis = { commands: [], writes: [], reads: [], unaccounted: [], shape: "simple" };
   if (depth > MAX_DEPTH) {
     result.unaccounted.push("scripts nested too deeply");
     return result;
@@ -138,8 +157,12 @@ function analyse(line: string, depth: number): BashAnalysis {
   const unaccounted = (why: string) => {
     if (!result.unaccounted.includes(why)) result.unaccounted.push(why);
   };
+  let statements = 0;
   parser.walk(file, (node) => {
     const type = parser.kind(node);
+    if (BLOCK_NODES.has(type)) result.shape = "block";
+    else if ((type === "BinaryCmd" || (type === "Stmt" && ++statements > 1)) && result.shape === "simple")
+      result.shape = "list";
     if (ARITHMETIC_NODES.has(type)) {
       // `$(( x ))` evaluates the value of x as an expression, whose array subscripts can run commands.
       if (/[A-Za-z_$`]/.test(text(node).replace(/^(\$\(\(|\(\(|let\b|for\b)/, ""))) {

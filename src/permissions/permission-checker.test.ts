@@ -304,6 +304,8 @@ describe("asking", () => {
       display: "Bash(rm -rf build)",
       suggestedRules: ["Bash(rm:*)"],
       reason: "no rule allows it",
+      facts: { command: "rm -rf build" },
+      signal: ctx.signal,
     });
     expect(await check(...bash("rm -rf dist"), ctx)).toEqual({ behavior: "allow" });
     expect(asked).toHaveLength(1);
@@ -380,7 +382,8 @@ describe("a loop's question (regression: `for … do echo …; sleep 1; done` be
     expect(await check(...bash("for f in $(rm -rf x); do echo $f; done"), ctx)).toMatchObject({
       behavior: "allow",
     });
-    expect(asked.at(-1)?.suggestedRules).toEqual(["Bash(rm:*)"]);
+    // Not a harmless command, and seen only inside a loop: "always" is for this exact line, not Bash(rm:*).
+    expect(asked.at(-1)?.suggestedRules).toEqual(["Bash(for f in $(rm -rf x); do echo $f; done)"]);
   });
 });
 

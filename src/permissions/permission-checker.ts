@@ -1,10 +1,10 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
-import type { CanUseTool, PermissionDecision } from "../loop/permission.js";
+import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
-import { describeToolCall, suggestBashRule, suggestFileRule } from "./describe-tool-call.js";
+import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
 import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { suggestBashRules } from "./suggest-bash-rules.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -34,9 +35,20 @@ export interface PermissionRequest {
   agentPath?: readonly string[];
   /** The sub-agent that asks, in words (`Explore: find the auth code`); absent for the main agent. */
   agent?: string;
+  /** What the tool states about the call (its paths, command, URL): a question may show it. */
+  facts?: PermissionFacts;
+  /**
+   * Aborted when the question is no longer needed: the run was interrupted, or the user stopped the turn by
+   * refusing another call of it. A terminal takes the question off the screen; the answer is then ignored.
+   */
+  signal?: AbortSignal;
 }
 
-export type PermissionAnswer = "allow_once" | "allow_always" | "deny";
+/**
+ * `deny` refuses the call and the model goes on with the refusal as the result; `deny_and_stop` refuses it and
+ * stops the turn — the user will say what to do instead (the terminal's "3. No, and tell mitsu what to do").
+ */
+export type PermissionAnswer = "allow_once" | "allow_always" | "deny" | "deny_and_stop";
 
 /** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
 export interface RuleLists {
@@ -294,7 +306,17 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
         [command.words, ...command.through].some((words) =>
           allow.some((rule) => bashCommandMatches(rule, words)),
         );
-      if (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed)) return false;
+      // A rule that is this exact line ("always" for a loop or a pipeline): the user approved the text as a whole.
+      const line = facts.command?.trim();
+      const lineAllowed =
+        line !== undefined &&
+        unaccounted.length === 0 &&
+        allow.some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
+      if (
+        !lineAllowed &&
+        (unaccounted.length > 0 || commands.length === 0 || !commands.every(commandAllowed))
+      )
+        return false;
       // A redirection writes a file: it needs what a Write of that file would need.
       for (const write of facts.writes ?? []) if (!(await writeAllowed(write, allow))) return false;
       return true;
@@ -419,10 +441,9 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   async function suggestions(facts: CallFacts): Promise<string[]> {
     if (facts.bash) {
       if (facts.bash.unaccounted.length > 0) return [];
-      const rules = facts.bash.commands
-        .filter((command) => !commandAllowed(command))
-        .map((command) => suggestBashRule(command.words))
-        .filter((rule): rule is string => rule !== undefined);
+      const rules = suggestBashRules(facts.command ?? "", facts.bash, commandAllowed);
+      // No rule can spell what the commands need: "always" for the redirections alone would not stop the asking.
+      if (rules.length === 0 && !facts.bash.commands.every(commandAllowed)) return [];
       // A redirection's target: the folder rule a Write there would need.
       for (const write of facts.writes ?? []) {
         if (!(await writeAllowed(write, allowRules)))
@@ -473,7 +494,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       reason,
       ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
       ...(context.agent !== undefined ? { agent: context.agent } : {}),
+      facts: stated,
+      signal: context.signal,
     });
+    if (answer === "deny_and_stop") {
+      return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
+    }
     if (answer === "deny") {
       return {
         behavior: "deny",
@@ -481,6 +507,10 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       };
     }
     if (answer === "allow_always") for (const rule of suggestedRules) checker.allowAlways(rule);
+    else if (answer !== "allow_once") {
+      // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
+      return { behavior: "deny", message: `The user did not allow ${display}.` };
+    }
     return { behavior: "allow" };
   }) as PermissionChecker;
 

@@ -23,7 +23,9 @@ export interface RuleOrigin {
  *   as touching a denied file below it).
  * - `Bash(cmd)` matches one command exactly; `Bash(prefix:*)` matches it and what extends it by whole words,
  *   or its last word by a `:` suffix (`Bash(npm run test:*)` covers `npm run test:unit`, not `npm run testing`);
- *   other `*` are wildcards. They are matched against each simple command of a compound line.
+ *   other `*` are wildcards. They are matched against each simple command of a compound line. A rule without
+ *   `*` also matches a whole line that is exactly its text (what "always" saves for a loop or a pipeline:
+ *   `Bash(for f in a b; do rm $f; done)`).
  * - `WebFetch(domain:example.com)` matches that host; `WebFetch(domain:*.example.com)` matches its subdomains
  *   (not the bare domain). Hosts compare without case and without a trailing dot.
  */
@@ -37,6 +39,8 @@ export interface PermissionRule {
   files?: { base: string; pattern: string; matcher: Ignore };
   /** Compiled Bash matcher (Bash rules only). */
   command?: (words: string[]) => boolean;
+  /** Bash rules without `*`: the exact command line (trimmed) the rule also allows as a whole. */
+  line?: string;
 }
 
 /** A rule that cannot be parsed; the message names the rule and where it was written. */
@@ -72,7 +76,10 @@ export function parsePermissionRule(text: string, origin: RuleOrigin, where = or
   rule.specifier = specifier;
   if (specifier === "*") return rule;
   if (FILE_RULE_TOOLS.has(toolName)) rule.files = compileFileGlob(specifier, origin);
-  else if (toolName === "Bash") rule.command = compileCommandPattern(specifier, fail);
+  else if (toolName === "Bash") {
+    rule.command = compileCommandPattern(specifier, fail);
+    if (!specifier.includes("*")) rule.line = specifier;
+  }
   return rule;
 }
 

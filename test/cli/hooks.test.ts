@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator } from "../../src/simulator/index.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 const BIN = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
@@ -82,31 +83,7 @@ describe("hooks through the real mitsu command", () => {
 class FakeTty extends PassThrough {
   isTTY = true;
 }
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  private waiters: Array<() => void> = [];
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    for (const wake of this.waiters.splice(0)) wake();
-    done();
-  }
-  async waitFor(needle: string): Promise<void> {
-    while (!this.text.includes(needle)) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`)),
-          8000,
-        );
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-}
+class Screen extends VirtualScreen {}
 
 describe("hooks at the terminal", () => {
   it("the trust question lists a project file's hooks; yes trusts the folder, runs them and is remembered; /hooks lists them", async () => {
@@ -131,7 +108,7 @@ describe("hooks at the terminal", () => {
     await first.screen.waitFor("Do you trust the files in this folder?");
     expect(first.screen.text).toContain(`hooks UserPromptSubmit "echo 'from the project hook'"`);
     first.type("y");
-    await first.screen.waitFor("> ");
+    await first.screen.waitFor("/help for commands");
     first.type("/hooks");
     await first.screen.waitFor("timeout 60 s");
     expect(first.screen.text).toContain(file);
@@ -144,7 +121,7 @@ describe("hooks at the terminal", () => {
 
     // Approved once: the next start asks nothing and the hook runs.
     const second = start();
-    await second.screen.waitFor("> ");
+    await second.screen.waitFor("/help for commands");
     second.type("again");
     await second.screen.waitFor("Second.");
     expect(second.screen.text).not.toContain("Run these hooks");

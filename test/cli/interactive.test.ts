@@ -1,9 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 /** A keyboard: what is written to it reaches mitsu as typed at a terminal (`\r` is Enter, `\x03` Ctrl-C). */
@@ -11,36 +12,8 @@ class FakeTty extends PassThrough {
   isTTY = true;
 }
 
-/** A terminal screen: keeps what mitsu writes, without ANSI sequences, and wakes whoever waits for a text. */
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  private waiters: Array<() => void> = [];
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    for (const wake of this.waiters.splice(0)) wake();
-    done();
-  }
-  /** Resolves once `needle` has appeared `times` times in total. */
-  async waitFor(needle: string, times = 1): Promise<void> {
-    while (this.text.split(needle).length - 1 < times) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`waited for ${JSON.stringify(needle)} ×${times}; screen:\n${this.text}`)),
-          8000,
-        );
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-  count(needle: string): number {
-    return this.text.split(needle).length - 1;
-  }
-}
+/** A terminal screen: what a user would see (a headless xterm). */
+class Screen extends VirtualScreen {}
 
 let sim: Simulator | undefined;
 afterEach(async () => {
@@ -63,6 +36,9 @@ async function interactive(options: SimulatorOptions, args: string[] = []) {
     cwd,
     home,
     env: { PATH: process.env.PATH, ...s.env },
+  }).then(async (code) => {
+    await screen.flush();
+    return code;
   });
   return {
     sim: s.sim,
@@ -123,29 +99,54 @@ describe("mitsu at a terminal (interactive mode)", () => {
     expect(body.tools.at(-1).cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
   });
 
-  it("asks before Bash; n denies: the command never runs and the model is told", async () => {
+  it("asks before Bash; n refuses with one key and stops the turn: the command never runs, the next prompt says what instead", async () => {
     const t = await interactive({ script: [bash("touch marker"), text("Understood.")] });
     t.type("make a marker");
-    await t.screen.waitFor("Allow?");
+    await t.screen.waitFor("Do you want to proceed?");
     expect(t.screen.text).toContain("Bash(touch marker)");
-    expect(t.screen.text).toContain("[a]lways (adds Bash(touch:*))");
-    t.type("n");
+    expect(t.screen.text).toContain("2. Yes, and don't ask again for Bash(touch:*)");
+    t.press("n");
+    await t.screen.waitFor("What should mitsu do instead?");
+    // The turn stopped: no request after the refusal, and the user saw no text meant for the model.
+    expect(t.sim.requests).toHaveLength(1);
+    expect(t.screen.text).toContain("refused by you");
+    expect(t.screen.text).not.toContain("STOP what you are doing");
+    t.type("do not touch anything");
     await t.screen.waitFor("Understood.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(existsSync(join(t.cwd, "marker"))).toBe(false);
+    const messages = t.sim.requests[1]?.body.messages;
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "user"]);
     const result = blocks(t.sim, 1, 2)[0];
     expect(result?.is_error).toBe(true);
-    expect(JSON.stringify(result?.content)).toContain("denied");
+    expect(JSON.stringify(result?.content)).toContain("doesn't want to proceed");
+    expect(blocks(t.sim, 1, 3).at(-1)?.text).toBe("do not touch anything");
   });
 
-  it("y runs the call once; an answer it does not know asks again", async () => {
+  it("an empty answer to 'what should mitsu do instead?' goes back to the prompt without a request", async () => {
+    const t = await interactive({ script: [bash("touch marker"), text("Hello again.")] });
+    t.type("make a marker");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.press("\u001b");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.sim.requests).toHaveLength(1);
+    t.type("hi");
+    await t.screen.waitFor("Hello again.");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+  });
+
+  it("y runs the call once; a key it does not know is ignored", async () => {
     const t = await interactive({ script: [bash("touch marker"), text("Made it.")] });
     t.type("make a marker");
-    await t.screen.waitFor("Allow?");
-    t.type("maybe");
-    await t.screen.waitFor("Allow?", 2);
-    t.type("y");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("x");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(t.screen.count("Do you want to proceed?")).toBe(1);
+    t.press("y");
     await t.screen.waitFor("Made it.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
@@ -158,12 +159,13 @@ describe("mitsu at a terminal (interactive mode)", () => {
       script: [bash("touch marker"), bash("touch marker"), text("Twice.")],
     });
     t.type("make a marker twice");
-    await t.screen.waitFor("Allow?");
-    t.type("a");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("a");
     await t.screen.waitFor("Twice.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
-    expect(t.screen.count("Allow?")).toBe(1);
+    expect(t.screen.count("allowed always")).toBe(1);
+    expect(t.screen.count("Do you want to proceed?")).toBe(0);
     expect(existsSync(join(t.cwd, "marker"))).toBe(true);
     expect(blocks(t.sim, 1, 2)[0]?.is_error).toBeFalsy();
     expect(blocks(t.sim, 2, 4)[0]?.is_error).toBeFalsy();
@@ -179,15 +181,15 @@ describe("mitsu at a terminal (interactive mode)", () => {
     await t.screen.waitFor(" out", 2);
     t.type("/exit");
     expect(await t.exit).toBe(0);
-    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out\n/);
+    expect(t.screen.text).toMatch(/First\.\n· \d+\.\ds · \d+(\.\d)?k? in · \d+ out( · \$[\d.]+)?\n/);
   });
 
   it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
     const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
     t.type("loop");
-    await t.screen.waitFor("Allow?");
-    expect(t.screen.text).toContain("2 [a]lways (adds Bash(echo:*)) for this project");
-    t.type("2");
+    await t.screen.waitFor("Do you want to proceed?");
+    expect(t.screen.text).toContain("2. Yes, and don't ask again for Bash(echo:*) in this project");
+    t.press("2");
     await t.screen.waitFor("Looped.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
@@ -209,15 +211,18 @@ describe("mitsu at a terminal (interactive mode)", () => {
       ],
     });
     t.type("make two files");
-    await t.screen.waitFor("Allow?");
+    await t.screen.waitFor("Do you want to proceed?");
     // Both checks are under way; give the second time to (wrongly) show its question over the first.
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(t.screen.count("Allow?")).toBe(1);
+    expect(t.screen.count("Do you want to proceed?")).toBe(1);
     expect(t.screen.text).toContain("Bash(touch one)");
-    t.type("y");
-    await t.screen.waitFor("Allow?", 2);
-    expect(t.screen.text.indexOf("? Write(two.txt)")).toBeGreaterThan(t.screen.text.indexOf("[n]o y"));
-    t.type("n");
+    t.press("y");
+    await t.screen.waitFor("Write(two.txt)");
+    await t.screen.waitFor("Bash(touch one): allowed once");
+    expect(t.screen.count("Do you want to proceed?")).toBe(1);
+    t.press("n");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.type("fine");
     await t.screen.waitFor("Done.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
@@ -241,15 +246,19 @@ describe("mitsu at a terminal (interactive mode)", () => {
       ["--allowedTools", "Bash(sleep:*),Bash(printf:*)"],
     );
     t.type("go");
-    await t.screen.waitFor("Allow?");
-    // The Bash call ends while the question is on screen; its result must not land on the question's line.
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(t.screen.text).not.toContain("slow-result");
-    expect(t.screen.text.endsWith("[n]o ")).toBe(true);
-    t.type("n");
+    await t.screen.waitFor("Do you want to proceed?");
+    // The Bash call ends while the question is on screen: its result shows above the question, which stays whole
+    // at the bottom of the screen.
+    await t.screen.waitFor("slow-result");
+    const lines = t.screen.text.split("\n");
+    expect(lines.findIndex((l) => l.includes("slow-result"))).toBeLessThan(
+      lines.findIndex((l) => l.includes("Do you want to proceed?")),
+    );
+    expect(lines.at(-2)).toContain("Esc to refuse");
+    t.press("n");
+    await t.screen.waitFor("What should mitsu do instead?");
+    t.type("go on");
     await t.screen.waitFor("Done.");
-    const answered = t.screen.text.indexOf("[n]o n");
-    expect(t.screen.text.indexOf("slow-result")).toBeGreaterThan(answered);
     t.type("/exit");
     expect(await t.exit).toBe(0);
   });
@@ -360,7 +369,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
   it("Ctrl-C at a permission question denies it and stops the run; the transcript stays valid", async () => {
     const t = await interactive({ script: [bash("touch marker"), text("Fine.")] });
     t.type("make a marker");
-    await t.screen.waitFor("Allow?");
+    await t.screen.waitFor("Do you want to proceed?");
     t.press("\u0003");
     await t.screen.waitFor("interrupted");
     t.type("never mind");
@@ -422,7 +431,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
       script: [bash("touch marker"), text("Resumed once."), text("Resumed twice.")],
     });
     t.type("make a marker");
-    await t.screen.waitFor("Allow?");
+    await t.screen.waitFor("Do you want to proceed?");
     t.press("\u0003");
     await t.screen.waitFor("interrupted");
     t.press("\u0004");
@@ -460,6 +469,7 @@ describe("mitsu at a terminal (interactive mode)", () => {
       env: { PATH: process.env.PATH, ...s.env },
     });
     expect(code).toBe(0);
+    await screen.flush();
     expect(screen.text).toContain("Piped answer.");
     expect(screen.text).not.toContain("> ");
   });
@@ -519,6 +529,44 @@ describe("images at the terminal", () => {
 });
 
 describe("sub-agents at a terminal", () => {
+  it("no to a sub-agent's call stops the sub-agent and its parent: no further request from either", async () => {
+    const t = await interactive({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task",
+              name: "Task",
+              input: {
+                description: "make notes",
+                prompt: "Write notes.md",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "c1", name: "Write", input: { file_path: "notes.md", content: "n\n" } },
+          ],
+        },
+        text("never sent: the sub-agent goes on"),
+        text("never sent: the parent goes on"),
+      ],
+    });
+    t.type("delegate the notes");
+    await t.screen.waitFor("Do you want to proceed?");
+    t.press("3");
+    await t.screen.waitFor("What should mitsu do instead?");
+    expect(t.sim.requests).toHaveLength(2);
+    expect(existsSync(join(t.cwd, "notes.md"))).toBe(false);
+    expect(t.screen.text).not.toContain("never sent");
+    t.type("");
+    t.type("/exit");
+    expect(await t.exit).toBe(0);
+  });
+
   it("a sub-agent's permission question names it; its running block shows its current call; it collapses to one line", async () => {
     const t = await interactive({
       script: [
@@ -546,16 +594,18 @@ describe("sub-agents at a terminal", () => {
       ],
     });
     t.type("delegate the notes");
-    await t.screen.waitFor("Allow?");
-    expect(t.screen.text).toContain("? [general-purpose: make notes] Write(notes.md)");
-    t.type("y");
+    await t.screen.waitFor("Do you want to proceed?");
+    // The block under the Task call: its current call, while the question waits.
+    await t.screen.waitFor("Write notes.md · 1 tool call");
+    expect(t.screen.text).toContain("[general-purpose: make notes]");
+    expect(t.screen.text).toContain("Write(notes.md)");
+    t.press("y");
     await t.screen.waitFor("The sub-agent wrote the notes.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     expect(readFileSync(join(t.cwd, "notes.md"), "utf8")).toBe("n\n");
     expect(t.screen.text).toContain("● Task(general-purpose: make notes)");
-    // The block under the Task call: its current call and counts, then one summary line.
-    expect(t.screen.text).toContain("Write notes.md · 1 tool call");
+    // Then one summary line.
     expect(t.screen.text).toMatch(/⎿ Done — general-purpose: 2 turns, 1 tool call, [\d,]+ tokens, [\d.]+ s/);
     // None of the sub-agent's own text is printed (only --verbose shows its stream).
     expect(t.screen.text).not.toContain("Wrote notes.md.");

@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
 import { EDGE_SERVER, freePort } from "../mcp/mcp-fixtures.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 let sim: Simulator | undefined;
@@ -224,23 +225,7 @@ describe("mitsu mcp", () => {
 class FakeTty extends PassThrough {
   isTTY = true;
 }
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    done();
-  }
-  async waitFor(needle: string, times = 1): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (this.text.split(needle).length - 1 < times) {
-      if (Date.now() > deadline)
-        throw new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-}
+class Screen extends VirtualScreen {}
 
 describe("mitsu at a terminal with MCP servers", () => {
   it("asks once about a project server, remembers the answer, shows /mcp, and applies a changed tool list at the next turn", async () => {
@@ -262,7 +247,7 @@ describe("mitsu at a terminal with MCP servers", () => {
     await screen.waitFor("Trust this folder?");
     keyboard.write("y\r");
     await screen.waitFor("Start it?");
-    expect(screen.text).toContain(`${join(t.cwd, ".mcp.json")} asks to start the MCP server repo:`);
+    expect(screen.text).toContain(`${join(t.cwd, ".mcp.json")} asks to start the MCP server repo`);
     expect(screen.text).toContain(`runs: ${process.execPath} ${EDGE_SERVER}`);
     keyboard.write("y\r");
     await screen.waitFor("/help for commands");

@@ -38,6 +38,8 @@ describe("the ask callback through the loop", () => {
         display: "Bash(touch one)",
         suggestedRules: ["Bash(touch:*)"],
         reason: "no rule allows it",
+        facts: { command: "touch one" },
+        signal: expect.any(AbortSignal),
       },
       expect.objectContaining({ display: "Bash(touch two)", toolUseId: "toolu_two" }),
     ]);
@@ -73,6 +75,53 @@ describe("the ask callback through the loop", () => {
       is_error: true,
     });
     expect(h.exists("nope.txt")).toBe(false);
+  });
+});
+
+describe("deny_and_stop: the user refuses and will say what to do instead", () => {
+  it("the call gets Claude Code's refusal, the turn stops with no further request, and the transcript stays valid", async () => {
+    const { asked, ask } = answering("deny_and_stop");
+    const outcome = await h.run(
+      [
+        calls(
+          call("edit", "Bash", { command: "touch nope.txt" }),
+          call("more", "Write", { file_path: "more", content: "x" }),
+        ),
+      ],
+      { canUseTool: await h.checker({ ask }) },
+    );
+    expect(asked.map((request) => request.display)).toEqual(["Bash(touch nope.txt)"]);
+    expect(outcome.result.reason).toBe("denied");
+    // One request: the one that asked for the calls. The results are in the transcript for the next prompt.
+    expect(h.sim.requests).toHaveLength(1);
+    const sent = outcome.result.messages.at(-1)?.content ?? [];
+    expect(sent).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_edit",
+        content:
+          "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.",
+        is_error: true,
+      },
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_more",
+        content:
+          "The user doesn't want to take this action right now. STOP what you are doing and wait for the user to tell you how to proceed.",
+        is_error: true,
+      },
+    ]);
+    expect(h.exists("nope.txt")).toBe(false);
+    expect(h.exists("more")).toBe(false);
+  });
+
+  it("the question carries what the tool states and a signal that is live while it is asked", async () => {
+    const { asked, ask } = answering("allow_once");
+    await h.run([calls(call("one", "Bash", { command: "touch one" }))], {
+      canUseTool: await h.checker({ ask }),
+    });
+    expect(asked[0]?.facts).toEqual({ command: "touch one" });
+    expect(asked[0]?.signal).toBeInstanceOf(AbortSignal);
   });
 });
 

@@ -1,24 +1,18 @@
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../../src/cli/main.js";
 import type { Simulator } from "../../../src/simulator/index.js";
+import { VirtualScreen } from "../../support/virtual-screen.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "../cli-harness.js";
 
 class FakeTty extends PassThrough {
   isTTY = true;
 }
 
-/** A terminal screen: what mitsu writes, raw (escape sequences kept). */
-class Screen extends Writable {
-  raw = "";
-  isTTY = true;
-  columns = 60;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.raw += chunk.toString("utf8");
-    done();
-  }
-  get text(): string {
-    return this.raw.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
+/** A terminal screen of 60 columns: what a user sees (`text`) and the bytes written (`raw`). */
+class Screen extends VirtualScreen {
+  constructor() {
+    super(60, 40);
   }
 }
 
@@ -50,6 +44,7 @@ describe("answers as Markdown", () => {
       await new Promise((r) => setTimeout(r, 20));
     keyboard.write("/exit\r");
     expect(await exit).toBe(0);
+    await screen.flush();
     const text = screen.text;
     expect(text).toContain("Summary\n\nThe fix");
     expect(text).not.toContain("# Summary");

@@ -1,0 +1,360 @@
+import {
+  type Component,
+  Container,
+  Editor,
+  matchesKey,
+  type SlashCommand,
+  Text,
+  TUI,
+  truncateToWidth,
+} from "@mariozechner/pi-tui";
+import type { LineInput, ReadOptions } from "../line-input.js";
+import type { Style } from "../style.js";
+import { ChatLog } from "./chat-log.js";
+import { createPromptAutocomplete } from "./prompt-autocomplete.js";
+import type { PromptHistory } from "./prompt-history.js";
+import { createQuestionDialog, type Question } from "./question-dialog.js";
+import { QueuedInput } from "./queued-input.js";
+import { StreamTerminal, type TerminalInput, type TerminalOutput } from "./stream-terminal.js";
+import { WorkingIndicator } from "./working-indicator.js";
+
+export interface ScreenOptions {
+  stdin: TerminalInput;
+  stdout: TerminalOutput;
+  style: Style;
+  cwd: string;
+  /** The slash commands Tab completes (asked on each completion). */
+  commands: () => SlashCommand[];
+  /** The project's prompt history: Up/Down recall it, `remember` adds to it. */
+  history: PromptHistory;
+}
+
+/** What the keys that are not text do; each returns nothing (the screen consumes the key). */
+export interface ScreenKeys {
+  /** Ctrl-C (the terminal is raw: no signal reaches the process). */
+  interrupt(): void;
+  /** Esc, when no dialog or completion list takes it. */
+  escape(): void;
+}
+
+/**
+ * The interactive screen (pi-tui, differential rendering): the conversation (`write`), the working indicator
+ * and the queued prompts under it, then the editor — or, while a question waits, the question dialog in its
+ * place — and one status line at the bottom.
+ *
+ * `input` is the editor as a `LineInput`: a prompt submitted while nobody reads (a turn is running) is queued,
+ * shown, and handed to the next `read`; Esc takes the queue back into the editor. Enter sends; Shift-Enter,
+ * Ctrl-J or `\` then Enter start a new line; a paste (bracketed) is one prompt, however many lines it has.
+ * Keys: Ctrl-C and Esc go to `keys`; Ctrl-D at an empty editor ends the input; Ctrl-O shows the last collapsed
+ * output whole (`setExpandable`).
+ */
+export interface Screen {
+  readonly input: LineInput;
+  readonly indicator: WorkingIndicator;
+  readonly queued: QueuedInput;
+  /** Appends text to the conversation. */
+  write(text: string): void;
+  /** Whether the conversation's text ends a line. */
+  readonly atLineStart: boolean;
+  /** The terminal's width in cells (80 when it does not say). */
+  readonly width: number;
+  /** Draws a streaming block after the conversation (see `ChatLog.setTail`); undefined removes it. */
+  setTail(component: Component | undefined): void;
+  /** Draws the screen again soon (a streaming block changed). */
+  refresh(): void;
+  /** The line under a running call (its last output line); "" removes it. */
+  status(line: string): void;
+  /** The bottom status line (model, context, cost). */
+  setFooter(line: string): void;
+  /** Adds a sent prompt to the history (this session's Up arrow and the project's file). */
+  remember(prompt: string): void;
+  /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
+  ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
+  /**
+   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then), and
+   * in part again with the next Ctrl-O. Only the last one set is kept.
+   */
+  setExpandable(from: number, to: number, full: string): void;
+  readonly mark: number;
+  /** The conversation's text between two marks, as written. */
+  text(from: number, to: number): string;
+  /** Puts `text` in the editor, after what is there (queued prompts taken back to edit). */
+  edit(text: string): void;
+  /** Called once the input ends (Ctrl-D, `input.close()`). */
+  onClose(listener: () => void): void;
+  /** Empties the conversation and the terminal (`/clear`). */
+  clear(): void;
+  onKeys(keys: ScreenKeys): void;
+  /** Restores the terminal; the screen's text stays in the scrollback. */
+  stop(): void;
+}
+
+export function createScreen(options: ScreenOptions): Screen {
+  const { style } = options;
+  const terminal = new StreamTerminal(options.stdin, options.stdout);
+  const tui = new TUI(terminal, true);
+  const render = () => tui.requestRender();
+  const chat = new ChatLog(render);
+  const live = new Text("", 0, 0);
+  const indicator = new WorkingIndicator(style, render);
+  const queued = new QueuedInput(style, render);
+  const label = new Text("", 0, 0);
+  const slot = new Container();
+  const footer = new FooterLine(style);
+  const editor = new Editor(
+    tui,
+    {
+      borderColor: (s) => style.dim(s),
+      selectList: {
+        selectedPrefix: (s) => style.cyan(s),
+        selectedText: (s) => style.cyan(s),
+        description: (s) => style.dim(s),
+        scrollInfo: (s) => style.dim(s),
+        noMatch: (s) => style.dim(s),
+      },
+    },
+    { paddingX: 1, autocompleteMaxVisible: 8 },
+  );
+  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
+  for (const prompt of options.history.prompts) editor.addToHistory(prompt);
+  slot.addChild(editor);
+  tui.addChild(chat);
+  tui.addChild(live);
+  tui.addChild(indicator);
+  tui.addChild(queued);
+  tui.addChild(label);
+  tui.addChild(slot);
+  tui.addChild(footer);
+  tui.setFocus(editor);
+
+  // The editor as a LineInput.
+  let closed = false;
+  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
+  const closeInput = () => {
+    if (closed) return;
+    closed = true;
+    const deliver = waiting;
+    waiting = undefined;
+    deliver?.finish(undefined);
+    for (const listener of closeListeners) listener();
+  };
+  const closeListeners: Array<() => void> = [];
+  editor.onSubmit = (text) => {
+    if (text.trim() === "") return;
+    const deliver = waiting;
+    if (deliver) {
+      waiting = undefined;
+      deliver.finish(text);
+    } else queued.push(text);
+  };
+  const input: LineInput = {
+    get closed() {
+      return closed;
+    },
+    get partialLine() {
+      return editor.getText();
+    },
+    read(prompt: string, readOptions: ReadOptions = {}) {
+      const { signal } = readOptions;
+      if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      return new Promise<string | undefined>((resolve) => {
+        const entry = {
+          fresh: readOptions.fresh === true,
+          finish: (text: string | undefined) => {
+            signal?.removeEventListener("abort", onAbort);
+            label.setText("");
+            render();
+            resolve(text);
+          },
+        };
+        const onAbort = () => {
+          if (waiting !== entry) return;
+          waiting = undefined;
+          entry.finish(undefined);
+        };
+        waiting = entry;
+        signal?.addEventListener("abort", onAbort, { once: true });
+        // The main prompt is the editor itself; a question's words stand above it.
+        label.setText(prompt.trim() === ">" ? "" : style.yellow(prompt.trimEnd()));
+        render();
+      });
+    },
+    clearLine() {
+      editor.setText("");
+      render();
+    },
+    onInterrupt(handler) {
+      keys.interrupt = handler;
+    },
+    close: closeInput,
+  };
+
+  let keys: ScreenKeys = { interrupt: () => {}, escape: () => {} };
+  let dialog: { cancel(): void } | undefined;
+  let expandable:
+    | { from: number; to: number; collapsed: string; full: string; expanded: boolean }
+    | undefined;
+
+  tui.addInputListener((data) => {
+    if (matchesKey(data, "ctrl+c")) {
+      keys.interrupt();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+o")) {
+      // Shows the last output shown in part whole, and in part again on the next press.
+      if (expandable) {
+        const next = expandable.expanded ? expandable.collapsed : expandable.full;
+        chat.replace(expandable.from, expandable.to, next);
+        expandable.to = expandable.from + lineCount(next);
+        expandable.expanded = !expandable.expanded;
+      }
+      return { consume: true };
+    }
+    if (dialog) {
+      if (matchesKey(data, "ctrl+d")) {
+        closeInput();
+        return { consume: true };
+      }
+      return undefined;
+    }
+    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
+      keys.escape();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+d") && editor.getText() === "") {
+      closeInput();
+      return { consume: true };
+    }
+    return undefined;
+  });
+
+  let questions: Promise<unknown> = Promise.resolve();
+  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
+    if (signal?.aborted || closed) return question.escape;
+    const shown = createQuestionDialog(question, { style, onChange: render });
+    const onAbort = () => shown.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const onClose = () => shown.cancel();
+    closeListeners.push(onClose);
+    dialog = shown;
+    const labelBefore = indicator.currentLabel;
+    indicator.setLabel("Waiting for your answer");
+    slot.clear();
+    slot.addChild(shown);
+    tui.setFocus(shown);
+    render();
+    try {
+      return await shown.answer;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      closeListeners.splice(closeListeners.indexOf(onClose), 1);
+      dialog = undefined;
+      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
+      slot.clear();
+      slot.addChild(editor);
+      tui.setFocus(editor);
+      render();
+    }
+  };
+
+  tui.start();
+  // A crash past every finally (an uncaught exception) must not leave the user's terminal raw, with bracketed
+  // paste on and the cursor hidden.
+  const restore = () => {
+    terminal.showCursor();
+    terminal.stop();
+  };
+  process.once("exit", restore);
+
+  return {
+    input,
+    indicator,
+    queued,
+    write(text) {
+      chat.write(text);
+    },
+    get atLineStart() {
+      return chat.atLineStart;
+    },
+    get mark() {
+      return chat.mark;
+    },
+    text(from, to) {
+      return chat.text(from, to);
+    },
+    edit(text) {
+      const now = editor.getText();
+      editor.setText(now === "" ? text : `${now}\n${text}`);
+      render();
+    },
+    onClose(listener) {
+      closeListeners.push(listener);
+    },
+    get width() {
+      return terminal.columns;
+    },
+    setTail(component) {
+      chat.setTail(component);
+    },
+    refresh: render,
+    status(line) {
+      live.setText(line);
+      render();
+    },
+    setFooter(line) {
+      footer.line = line;
+      render();
+    },
+    remember(prompt) {
+      options.history.add(prompt);
+      editor.addToHistory(prompt);
+    },
+    ask(question, signal) {
+      const answer = questions.then(() => showQuestion(question, signal));
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
+    setExpandable(from, to, full) {
+      expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
+    },
+    clear() {
+      chat.clear();
+      expandable = undefined;
+      // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
+      terminal.write("\x1b[2J\x1b[3J\x1b[H");
+      tui.requestRender(true);
+    },
+    onKeys(next) {
+      keys = next;
+    },
+    stop() {
+      indicator.stop();
+      // The last frame without the editor and the status line: the conversation is what stays on the terminal.
+      slot.clear();
+      label.setText("");
+      live.setText("");
+      footer.line = "";
+      // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
+      // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
+      (tui as unknown as { doRender(): void }).doRender();
+      process.removeListener("exit", restore);
+      tui.stop();
+    },
+  };
+}
+
+/** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */
+function lineCount(text: string): number {
+  return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n").length;
+}
+
+/** The dim status line at the bottom of the screen. */
+class FooterLine implements Component {
+  line = "";
+  constructor(private readonly style: Style) {}
+  invalidate(): void {}
+  render(width: number): string[] {
+    return this.line === "" ? [] : [truncateToWidth(this.style.dim(this.line), width)];
+  }
+}
