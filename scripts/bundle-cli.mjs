@@ -1,0 +1,41 @@
+/**
+ * `npm run build`, after tsc: bundles the `mitsu` command into dist/cli/bin.js and its lazy chunks
+ * (dist/cli/bin-*.js). Node loads one file per module, and the first request used to load ~270 of mitsu's own:
+ * bundled, start-up spends its time running code instead of resolving, reading and linking files.
+ *
+ * - The library (`import "mitsu"`, dist/index.js and the rest) stays tsc's one file per module.
+ * - Code splitting keeps the `import()`s lazy: a command, the MCP SDK, undici load only when used.
+ * - The chunks sit beside bin.js, two folders below the package root, as every other dist file does: code that
+ *   finds the package's own files from `import.meta.url` (package.json, skills/, examples/) finds them.
+ * - Dependencies stay in node_modules (installed with the package), except the small ones every command loads.
+ */
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+const root = new URL("../", import.meta.url);
+const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
+/** Loaded by every first request; small, with no files of their own to find at run time. */
+const inlined = new Set(["commander", "eventsource-parser", "shell-quote"]);
+const external = Object.keys(pkg.dependencies)
+  .filter((name) => !inlined.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+await build({
+  absWorkingDir: new URL(".", root).pathname,
+  entryPoints: { bin: "dist/cli/bin.js" },
+  outdir: "dist/cli",
+  allowOverwrite: true,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  chunkNames: "bin-[name]-[hash]",
+  external,
+  // A bundled CommonJS package (commander) calls require(); an ES module has none of its own.
+  banner: {
+    js: 'import { createRequire as __mitsuCreateRequire } from "node:module"; const require = __mitsuCreateRequire(import.meta.url);',
+  },
+  legalComments: "eof",
+  logLevel: "warning",
+});
