@@ -52,6 +52,22 @@ describe("the built package", () => {
     });
   });
 
+  it("reads the shipped skills without loading the yaml package (start-up does not pay for it)", () => {
+    const script = `
+      import { createRequire } from "node:module";
+      import { mkdtempSync } from "node:fs";
+      import { tmpdir } from "node:os";
+      import { join } from "node:path";
+      const require = createRequire(import.meta.url);
+      const mitsu = await import(${JSON.stringify(join(root, "dist", "index.js"))});
+      const empty = mkdtempSync(join(tmpdir(), "mitsu-skills-"));
+      const found = await mitsu.discoverSkills({ cwd: empty, home: empty });
+      const loaded = Object.keys(require.cache).some((path) => path.includes("/node_modules/yaml/"));
+      console.log(JSON.stringify({ names: found.skills.map((s) => s.name).sort(), loaded }));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual({ names: ["commit", "init", "review"], loaded: false });
+  });
+
   it("ships the test doubles as mitsu/testing, and none of them inside the runtime folders", async () => {
     const testing = await import(join(root, "dist", "testing", "index.js"));
     const mitsu = await import(join(root, "dist", "index.js"));
