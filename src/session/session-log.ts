@@ -155,10 +155,12 @@ export class SessionLog {
       system?: TextBlock[];
       now?: Date;
       parent?: SessionHeader["parent"];
+      /** The session's id (default: a new random UUID), e.g. one already handed to hooks. */
+      id?: string;
     },
   ): SessionLog {
     const now = info.now ?? new Date();
-    const id = randomUUID();
+    const id = info.id ?? randomUUID();
     const header: SessionHeader = {
       type: "session",
       version: SESSION_FORMAT,
