@@ -16,7 +16,11 @@ const root = new URL("../", import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
 /** Loaded by every first request; small, with no files of their own to find at run time. */
 const inlined = new Set(["commander", "eventsource-parser", "shell-quote"]);
-const external = Object.keys(pkg.dependencies)
+/** Every other package stays where npm installs it (any dependency field: a peer or optional one is no exception). */
+const declared = ["dependencies", "optionalDependencies", "peerDependencies", "devDependencies"].flatMap(
+  (field) => Object.keys(pkg[field] ?? {}),
+);
+const external = [...new Set(declared)]
   .filter((name) => !inlined.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
