@@ -1,5 +1,5 @@
 /**
- * `node dist-bench/bench/startup/run.js [--quick]` (after `npm run build && npx tsc -p tsconfig.bench.json`): how
+ * `npm run bench` (or, built, `node dist-bench/bench/startup/run.js [--quick]`): how
  * long the real `mitsu` command takes to start, measured in one run beside a bare `node -e 0` (the floor on this
  * machine) and beside Claude Code doing the same things, run for run in turn, so both see the same machine.
  *
