@@ -26,7 +26,8 @@ const external = [...new Set(declared)]
 
 await build({
   absWorkingDir: new URL(".", root).pathname,
-  entryPoints: { bin: "dist/cli/bin.js" },
+  // From the sources (esbuild strips the types as tsc would: isolatedModules), so a second run bundles the same.
+  entryPoints: { bin: "src/cli/bin.ts" },
   outdir: "dist/cli",
   allowOverwrite: true,
   bundle: true,
