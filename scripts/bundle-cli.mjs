@@ -14,8 +14,8 @@ import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url);
 const pkg = JSON.parse(readFileSync(new URL("package.json", root), "utf8"));
-/** Loaded by every first request; small, with no files of their own to find at run time. */
-const inlined = new Set(["commander", "eventsource-parser", "shell-quote"]);
+/** Loaded by every first request (or every command); small, with no files of their own to find at run time. */
+const inlined = new Set(["commander", "eventsource-parser", "picocolors", "shell-quote"]);
 /** Every other package stays where npm installs it (any dependency field: a peer or optional one is no exception). */
 const declared = ["dependencies", "optionalDependencies", "peerDependencies", "devDependencies"].flatMap(
   (field) => Object.keys(pkg[field] ?? {}),
