@@ -17,6 +17,8 @@ const ON_DEMAND = [
   "diff", // ~12 ms: the first Edit's diff
   "undici", // ~50 ms: only behind a proxy
   "mvdan-sh", // ~130 ms: the first Bash command to check
+  "highlight.js", // ~15 ms: the first code block drawn at a terminal
+  "string-width", // ~25 ms: the first string wider than ASCII to measure
 ];
 
 /**
