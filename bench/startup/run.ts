@@ -24,8 +24,12 @@ const repoRoot = join(import.meta.dirname, "..", "..", "..");
 /** The command to measure: this checkout's build, or another (`MITSU_BIN=/path/to/dist/cli/bin.js`, to compare). */
 const bin = process.env.MITSU_BIN ?? join(repoRoot, "dist", "cli", "bin.js");
 const claude = findClaudeCode(repoRoot);
-/** The input prompt on screen: mitsu's `> ` (or a `❯` editor) at the start of a line; Claude Code's `❯`. */
-const MITSU_PROMPT = new RegExp(process.env.MITSU_PROMPT_PATTERN ?? "(?:^|[\\r\\n])\\s*(?:> |❯)", "u");
+/**
+ * The input prompt on screen. mitsu's: the readline `> ` at the start of a line, or the full-screen editor's
+ * border (a rule of `─`), whichever interactive mode this build has (`MITSU_PROMPT_PATTERN` overrides it).
+ * Claude Code's: its `❯`.
+ */
+const MITSU_PROMPT = new RegExp(process.env.MITSU_PROMPT_PATTERN ?? "(?:^|[\\r\\n])\\s*(?:> |❯)|─{20}", "u");
 const CLAUDE_PROMPT = /❯/u;
 const API_KEY = "sk-ant-bench-0123456789abcdefghij";
 
