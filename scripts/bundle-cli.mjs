@@ -10,6 +10,7 @@
  * - Dependencies stay in node_modules (installed with the package), except the small ones every command loads.
  */
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = new URL("../", import.meta.url);
@@ -25,7 +26,7 @@ const external = [...new Set(declared)]
   .flatMap((name) => [name, `${name}/*`]);
 
 await build({
-  absWorkingDir: new URL(".", root).pathname,
+  absWorkingDir: fileURLToPath(root),
   // From the sources (esbuild strips the types as tsc would: isolatedModules), so a second run bundles the same.
   entryPoints: { bin: "src/cli/bin.ts" },
   outdir: "dist/cli",

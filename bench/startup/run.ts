@@ -139,7 +139,8 @@ try {
 
   const ms = (v: number | undefined) => (v === undefined ? "—" : Number.isNaN(v) ? "n/a" : v.toFixed(0));
   process.stdout.write(
-    `\nStart-up (median of ${runs} runs, in a git repository; node -e 0 takes ${floor.toFixed(0)} ms here)\n\n`,
+    `\nStart-up (median of ${runs} runs, in a git repository, each command with only PATH, HOME, TERM and the API's ` +
+      `variables set; node -e 0 takes ${floor.toFixed(0)} ms so)\n\n`,
   );
   process.stdout.write(
     "| | mitsu (ms) | above node -e 0 | target (ms) | Claude Code (ms) |\n|---|---:|---:|---:|---:|\n",
