@@ -131,6 +131,19 @@ describe("git snapshot", () => {
     expect(renderGitSnapshot(unborn)).toContain("(no commits yet)");
   });
 
+  it("says so when git status does not answer in time, rather than calling the repository clean or no repository", async () => {
+    const cwd = gitRepo();
+    const gitPath = join(tmp(), "git");
+    writeFileSync(gitPath, `#!/bin/sh\ncase "$*" in *" status "*) exec sleep 5;; esac\nexec git "$@"\n`);
+    chmodSync(gitPath, 0o755);
+    const snapshot = await takeGitSnapshot(cwd, { gitPath, timeoutMs: 500 });
+    expect(snapshot).toMatchObject({
+      repository: true,
+      status: ["(git status did not answer within 0.5 s)"],
+    });
+    expect(snapshot.repository && snapshot.recentCommits).toHaveLength(5);
+  });
+
   it("reports a missing git binary instead of failing", async () => {
     const snapshot = await takeGitSnapshot(tmp(), { gitPath: "/nonexistent/git" });
     expect(snapshot).toEqual({ repository: false, reason: "git is not available" });

@@ -44,8 +44,8 @@ export const SAFE_GIT_CONFIG: readonly string[] = [
   "core.pager=cat",
 ];
 
-/** What one git run gave: its output, or why it gave none (`missing`: no git binary to run). */
-type GitRun = { ok: true; stdout: string } | { ok: false; missing: boolean };
+/** What one git run gave: its output, or why it gave none (no git binary to run, the timeout, or a failure). */
+type GitRun = { ok: true; stdout: string } | { ok: false; why: "missing" | "timeout" | "failed" };
 type Git = (args: string[]) => Promise<GitRun>;
 
 /** Runs git with a timeout. Never rejects: a failure (not a repo, no git, timeout) is an unsuccessful run. */
@@ -63,12 +63,12 @@ function gitRunner(cwd: string, options: GitSnapshotOptions, config: readonly st
         options.gitPath ?? "git",
         [...prefix, ...args],
         { cwd, timeout: options.timeoutMs ?? 3000, maxBuffer: 4 * 1024 * 1024, env, windowsHide: true },
-        (error, stdout) =>
-          resolve(
-            error
-              ? { ok: false, missing: (error as NodeJS.ErrnoException).code === "ENOENT" }
-              : { ok: true, stdout },
-          ),
+        (error, stdout) => {
+          if (!error) return resolve({ ok: true, stdout });
+          if ((error as NodeJS.ErrnoException).code === "ENOENT")
+            return resolve({ ok: false, why: "missing" });
+          resolve({ ok: false, why: error.killed ? "timeout" : "failed" });
+        },
       );
     });
 }
@@ -128,10 +128,21 @@ export async function takeGitSnapshot(cwd: string, options: GitSnapshotOptions =
   // Submodules are compared by commit only: their work trees would be read with their own config.
   // `--short` as people read it (paths relative to the working folder); `--branch` adds the branch as a first line.
   const status = await git(["status", "--short", "--branch", "--ignore-submodules=dirty"]);
+  if (!status.ok && status.why === "timeout" && log.ok) {
+    // A repository too large to read in time: said so, rather than called clean or no repository at all.
+    const seconds = (options.timeoutMs ?? 3000) / 1000;
+    return {
+      repository: true,
+      branch: "(unknown)",
+      status: [`(git status did not answer within ${seconds} s)`],
+      statusOmitted: 0,
+      recentCommits: lines(log.stdout),
+    };
+  }
   if (!status.ok) {
     return {
       repository: false,
-      reason: status.missing ? "git is not available" : "not a git repository",
+      reason: status.why === "missing" ? "git is not available" : "not a git repository",
     };
   }
   const [header = "", ...entries] = lines(status.stdout);
