@@ -134,12 +134,12 @@ describe("git snapshot", () => {
   it("says so when git status does not answer in time, rather than calling the repository clean or no repository", async () => {
     const cwd = gitRepo();
     const gitPath = join(tmp(), "git");
-    writeFileSync(gitPath, `#!/bin/sh\ncase "$*" in *" status "*) exec sleep 5;; esac\nexec git "$@"\n`);
+    writeFileSync(gitPath, `#!/bin/sh\ncase "$*" in *" status "*) exec sleep 10;; esac\nexec git "$@"\n`);
     chmodSync(gitPath, 0o755);
-    const snapshot = await takeGitSnapshot(cwd, { gitPath, timeoutMs: 500 });
+    const snapshot = await takeGitSnapshot(cwd, { gitPath, timeoutMs: 1500 });
     expect(snapshot).toMatchObject({
       repository: true,
-      status: ["(git status did not answer within 0.5 s)"],
+      status: ["(git status did not answer within 1.5 s)"],
     });
     expect(snapshot.repository && snapshot.recentCommits).toHaveLength(5);
   });
