@@ -5,3 +5,4 @@ await import("./compaction/run.js");
 await import("./subagents/run.js");
 await import("./mcp-startup/run.js");
 await import("./markdown/run.js");
+await import("./startup/run.js");

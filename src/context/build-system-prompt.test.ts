@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -91,6 +91,57 @@ describe("git snapshot", () => {
     expect(snapshot.repository && snapshot.status.length).toBe(5);
     expect(renderGitSnapshot(snapshot)).toContain("… and 7 more lines");
     expect(snapshot.repository && snapshot.recentCommits.length).toBe(5);
+  });
+
+  it("reads the branch and the status from one `git status --branch`, three git runs in all", async () => {
+    const cwd = gitRepo();
+    writeFileSync(join(cwd, "f1.txt"), "changed");
+    writeFileSync(join(cwd, "new.txt"), "x");
+    const calls = join(tmp(), "calls");
+    const gitPath = join(tmp(), "git");
+    writeFileSync(gitPath, `#!/bin/sh\necho "$*" >> '${calls}'\nexec git "$@"\n`);
+    chmodSync(gitPath, 0o755);
+    const snapshot = await takeGitSnapshot(cwd, { gitPath });
+    expect(snapshot).toMatchObject({
+      repository: true,
+      branch: "trunk",
+      status: [" M f1.txt", "?? new.txt"],
+    });
+    const runs = readFileSync(calls, "utf8").trim().split("\n");
+    expect(runs).toHaveLength(3);
+    expect(runs.filter((run) => / status /.test(run))).toHaveLength(1);
+    expect(runs.join("\n")).not.toMatch(/rev-parse|branch --show-current|--version/);
+  });
+
+  it("names a detached HEAD by its commit, and an unborn branch by its name", async () => {
+    const cwd = gitRepo();
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD~1"], { cwd, encoding: "utf8" }).trim();
+    execFileSync("git", ["checkout", "-q", "--detach", "HEAD~1"], { cwd });
+    expect(await takeGitSnapshot(cwd)).toMatchObject({ branch: `(detached HEAD at ${head})` });
+    const fresh = tmp();
+    execFileSync("git", ["init", "-q", "-b", "first"], { cwd: fresh });
+    writeFileSync(join(fresh, "a.txt"), "a");
+    const unborn = await takeGitSnapshot(fresh);
+    expect(unborn).toMatchObject({
+      repository: true,
+      branch: "first",
+      status: ["?? a.txt"],
+      recentCommits: [],
+    });
+    expect(renderGitSnapshot(unborn)).toContain("(no commits yet)");
+  });
+
+  it("says so when git status does not answer in time, rather than calling the repository clean or no repository", async () => {
+    const cwd = gitRepo();
+    const gitPath = join(tmp(), "git");
+    writeFileSync(gitPath, `#!/bin/sh\ncase "$*" in *" status "*) exec sleep 10;; esac\nexec git "$@"\n`);
+    chmodSync(gitPath, 0o755);
+    const snapshot = await takeGitSnapshot(cwd, { gitPath, timeoutMs: 1500 });
+    expect(snapshot).toMatchObject({
+      repository: true,
+      status: ["(git status did not answer within 1.5 s)"],
+    });
+    expect(snapshot.repository && snapshot.recentCommits).toHaveLength(5);
   });
 
   it("reports a missing git binary instead of failing", async () => {

@@ -1,7 +1,12 @@
 import type { TextBlock } from "../messages/index.js";
 import { corePrompt } from "./core-prompt.js";
 import { detectEnvironment, renderEnvironment } from "./environment.js";
-import { type GitSnapshotOptions, renderGitSnapshot, takeGitSnapshot } from "./git-snapshot.js";
+import {
+  type GitSnapshot,
+  type GitSnapshotOptions,
+  renderGitSnapshot,
+  takeGitSnapshot,
+} from "./git-snapshot.js";
 import { memoryDir, renderMemorySection } from "./memory.js";
 
 export interface BuildSystemPromptOptions {
@@ -16,6 +21,8 @@ export interface BuildSystemPromptOptions {
   /** Caller text appended as its own block (e.g. an output-style or a sub-agent's role). */
   extra?: string;
   git?: GitSnapshotOptions;
+  /** A snapshot already taken (or under way: started early, its git runs overlap other start-up work); `git` is then unused. */
+  gitSnapshot?: GitSnapshot | Promise<GitSnapshot>;
   /** Injectable for tests; default `process.env` / `process.platform`. */
   env?: Record<string, string | undefined>;
   platform?: string;
@@ -30,7 +37,7 @@ export interface BuildSystemPromptOptions {
  * carries `cache_control` here: `applyCacheBreakpoints` marks the last one per request.
  */
 export async function buildSystemPrompt(options: BuildSystemPromptOptions): Promise<TextBlock[]> {
-  const snapshot = await takeGitSnapshot(options.cwd, options.git ?? {});
+  const snapshot = await (options.gitSnapshot ?? takeGitSnapshot(options.cwd, options.git ?? {}));
   const environment = detectEnvironment({
     cwd: options.cwd,
     model: options.model,

@@ -5,7 +5,7 @@ import { applyCacheBreakpoints } from "./cache-breakpoints.js";
 import { messageKeyOf } from "./canonical-json.js";
 import { changedFilesSource, type TrackedFile } from "./changed-files-source.js";
 import { dateChangeSource } from "./date-change-source.js";
-import type { GitSnapshotOptions } from "./git-snapshot.js";
+import type { GitSnapshot, GitSnapshotOptions } from "./git-snapshot.js";
 import { comparePrefix, type PrefixReport } from "./prefix-diagnostics.js";
 import type { ProjectInstructions } from "./project-instructions.js";
 import { projectInstructionsSource } from "./project-instructions-source.js";
@@ -56,6 +56,8 @@ export interface CreateContextOptions {
   cacheTtl?: "5m" | "1h";
   onWarning?: (warning: ContextWarning) => void;
   git?: GitSnapshotOptions;
+  /** For the built system prompt: a snapshot already taken or under way (see `buildSystemPrompt`). */
+  gitSnapshot?: GitSnapshot | Promise<GitSnapshot>;
   /** Injectable for tests; default `process.env` / `process.platform`. */
   env?: Record<string, string | undefined>;
   platform?: string;
@@ -108,6 +110,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       ...(options.home !== undefined ? { home: options.home } : {}),
       ...(options.extra !== undefined ? { extra: options.extra } : {}),
       ...(options.git ? { git: options.git } : {}),
+      ...(options.gitSnapshot ? { gitSnapshot: options.gitSnapshot } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.platform ? { platform: options.platform } : {}),
     }));

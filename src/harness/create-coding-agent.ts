@@ -13,8 +13,10 @@ import { createCompactor } from "../compaction/index.js";
 import {
   type Context,
   createContext,
+  type GitSnapshot,
   prepareProjectDir,
   sizeBreakdown,
+  takeGitSnapshot,
   todoReminderSource,
 } from "../context/index.js";
 import {
@@ -180,6 +182,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
   const secretEnv = configuredKeyEnvNames(models);
   const scrubbed = childEnv(env, { drop: secretEnv });
+  // A new session's system prompt holds a git snapshot: its git processes start now and run while the rest is
+  // assembled (a resumed session sends its old system prompt again and takes none).
+  const sessionChoice = options.session ?? {};
+  let earlyGitSnapshot: Promise<GitSnapshot> | undefined =
+    sessionChoice.resume !== undefined || sessionChoice.continue
+      ? undefined
+      : takeGitSnapshot(cwd, { env: scrubbed, secretEnv });
   const baseFetch = options.fetch ?? (proxyConfigured(env) ? await createProxyFetch(env) : fetch);
   const dumping = options.dumpRequests
     ? createDumpingFetch(options.dumpRequests, baseFetch, configuredHeaderNames(models))
@@ -474,6 +483,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
       git: { env: scrubbed, secretEnv },
+      // Only the first context uses the early snapshot: a later one (/clear) is a new start, with a new snapshot.
+      ...(earlyGitSnapshot && !resumed ? { gitSnapshot: earlyGitSnapshot } : {}),
       ...(resumed ? { system: resumed.system } : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
@@ -487,6 +498,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     context = await makeContext(
       header?.system ? { system: header.system, createdAt: new Date(header.createdAt) } : undefined,
     );
+    earlyGitSnapshot = undefined;
   } catch (error) {
     if (toResume && !("heldBy" in toResume.lock)) toResume.lock.release();
     return closeMcpOnError(error);

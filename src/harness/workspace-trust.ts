@@ -47,23 +47,29 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
     ...(options.notice ? { onProblem: options.notice } : {}),
   });
   const trustedBy = options.flag ? "--trust" : remembered ? "trusted-folders.json" : undefined;
-  const load = async (trusted: boolean) => ({
-    settings: await loadSettings({ cwd, home, trusted }),
-    catalog: await discoverSkills({ cwd, home, trusted }),
-    agents: await loadAgentDefinitions({ cwd, home, trusted }),
-  });
+  // The files are read all at once: start-up waits for the slowest read, not for their sum.
+  const load = async (trusted: boolean) => {
+    const [settings, catalog, agents] = await Promise.all([
+      loadSettings({ cwd, home, trusted }),
+      discoverSkills({ cwd, home, trusted }),
+      loadAgentDefinitions({ cwd, home, trusted }),
+    ]);
+    return { settings, catalog, agents };
+  };
   if (trustedBy) return { ...(await load(true)), trusted: true, trustedBy };
-  const untrusted = await load(false);
   // A project file's hooks run commands of their own: the question lists them too (a yes approves them).
-  const hooks = await loadHooks({ cwd, home, trusted: false });
+  // A project's MCP servers run commands too: they are named there (each is still approved on its own once trusted).
+  const [untrusted, hooks, mcp] = await Promise.all([
+    load(false),
+    loadHooks({ cwd, home, trusted: false }),
+    loadMcpConfig({ cwd, home }).catch(() => undefined),
+  ]);
   const hookLines = hooks.unapproved.flatMap((f) =>
     f.hooks.map(
       (h) =>
         `hooks ${h.event}${h.matcher ? ` [${h.matcher}]` : ""} ${JSON.stringify(h.command)} in ${f.file}`,
     ),
   );
-  // A project's MCP servers run commands too: they are named here (each is still approved on its own once trusted).
-  const mcp = await loadMcpConfig({ cwd, home }).catch(() => undefined);
   const mcpLines = (mcp?.servers ?? [])
     .filter((s) => s.scope === "project")
     .map(

@@ -4,17 +4,16 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "../loop/tool.js";
 import { mitsuClientInfo } from "./client-info.js";
 import { compareNames } from "./load-mcp-config.js";
-import { McpConnection, type McpConnectionState, type McpOAuthProvider } from "./mcp-connection.js";
+import type { McpConnection, McpConnectionState, McpOAuthProvider } from "./mcp-connection.js";
 import { type McpLimits, mcpLimitsFromEnv } from "./mcp-limits.js";
-import { createMcpPrompt, type McpPrompt } from "./mcp-prompt.js";
-import { createResourceTools } from "./mcp-resource-tools.js";
+import type { McpPrompt } from "./mcp-prompt.js";
 import {
   McpConfigError,
   type McpScope,
   type McpServerEntry,
   type McpTransportType,
 } from "./mcp-server-config.js";
-import { createMcpTool, type McpTool } from "./mcp-tool.js";
+import type { McpTool } from "./mcp-tool.js";
 import { disambiguatedName, mcpToolName } from "./mcp-tool-name.js";
 import { isObject, parseServerEntry } from "./parse-mcp-config.js";
 import { printable } from "./printable.js";
@@ -101,9 +100,11 @@ export async function connectMcpServers(
   const pending = new Set<string>();
 
   const { entries, invalid } = toEntries(config);
+  // The SDK loads only when a server is to connect (see mcp-runtime.ts).
+  const runtime = entries.length > 0 ? await import("./mcp-runtime.js") : undefined;
   const connections = await Promise.all(
     entries.map((entry) =>
-      McpConnection.open({
+      runtime!.McpConnection.open({
         entry,
         env,
         cwd: resolve(options.cwd ?? process.cwd()),
@@ -128,8 +129,8 @@ export async function connectMcpServers(
       warn(`MCP server "${c.name}" needs a login: ${c.error}. Run \`mitsu mcp login ${c.name}\`.`);
   }
 
-  let tools = buildTools(connections, limits, warn);
-  let prompts = buildPrompts(connections);
+  let tools = runtime ? buildTools(runtime, connections, limits, warn) : [];
+  let prompts = runtime ? buildPrompts(runtime, connections) : [];
   return {
     get tools() {
       return tools;
@@ -162,8 +163,9 @@ export async function connectMcpServers(
       pending.clear();
       for (const c of connections) c.applyPendingTools();
       const before = tools.map((t) => t.name).join("\n");
-      tools = buildTools(connections, limits, warn);
-      prompts = buildPrompts(connections);
+      if (!runtime) return undefined;
+      tools = buildTools(runtime, connections, limits, warn);
+      prompts = buildPrompts(runtime, connections);
       const names = changed.map((n) => `"${n}"`).join(", ");
       const what =
         before === tools.map((t) => t.name).join("\n") ? "changed its tools" : "changed its tool list";
@@ -177,6 +179,8 @@ export async function connectMcpServers(
     },
   };
 }
+
+type McpRuntime = typeof import("./mcp-runtime.js");
 
 function statusOf(c: McpConnection, scope: McpScope): McpServerStatus {
   const status: McpServerStatus = {
@@ -196,6 +200,7 @@ function statusOf(c: McpConnection, scope: McpScope): McpServerStatus {
 
 /** Every connected server's tools, named `mcp__<server>__<tool>`, sorted; a clash gets a second name and a warning. */
 function buildTools(
+  { createMcpTool, createResourceTools }: McpRuntime,
   connections: readonly McpConnection[],
   limits: McpLimits,
   warn: (m: string) => void,
@@ -239,7 +244,7 @@ function buildTools(
   return result;
 }
 
-function buildPrompts(connections: readonly McpConnection[]): McpPrompt[] {
+function buildPrompts({ createMcpPrompt }: McpRuntime, connections: readonly McpConnection[]): McpPrompt[] {
   const prompts: McpPrompt[] = [];
   const taken = new Set<string>();
   for (const connection of [...connections].sort((a, b) => compareNames(a.name, b.name))) {

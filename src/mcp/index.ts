@@ -23,7 +23,7 @@ export {
   mcpLimitsFromEnv,
 } from "./mcp-limits.js";
 export type { McpPrompt } from "./mcp-prompt.js";
-export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from "./mcp-resource-tools.js";
+export { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from "./mcp-resource-tool-names.js";
 export {
   McpConfigError,
   type McpScope,

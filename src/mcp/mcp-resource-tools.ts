@@ -3,9 +3,7 @@ import type { ImageBlock, TextBlock } from "../messages/index.js";
 import { capMcpOutput } from "./cap-mcp-output.js";
 import { mapResourceContents } from "./map-mcp-content.js";
 import { errorText, type McpConnection } from "./mcp-connection.js";
-
-export const LIST_RESOURCES_TOOL = "ListMcpResources";
-export const READ_RESOURCE_TOOL = "ReadMcpResource";
+import { LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL } from "./mcp-resource-tool-names.js";
 
 /**
  * `ListMcpResources` and `ReadMcpResource`, over the connected servers that offer resources (`servers()` is read

@@ -1,6 +1,10 @@
-import ignore, { type Ignore } from "ignore";
+import type { Ignore } from "ignore";
 import { parse } from "shell-quote";
+import { lazyRequire } from "../fs/lazy-require.js";
 import { relativeInside } from "../fs/real-path.js";
+
+// Loaded with the first file rule: a session whose rules name no files never loads it.
+const ignoreFactory = lazyRequire<typeof import("ignore")>("ignore");
 
 export type RuleBehavior = "allow" | "ask" | "deny";
 
@@ -99,7 +103,7 @@ function compileFileGlob(
     pattern = `/${specifier.slice(2)}`;
   }
   if (pattern === "/" || pattern === "") pattern = "**";
-  return { base, pattern, matcher: ignore().add(pattern) };
+  return { base, pattern, matcher: ignoreFactory()().add(pattern) };
 }
 
 function compileCommandPattern(

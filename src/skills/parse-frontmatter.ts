@@ -1,4 +1,5 @@
 import { lazyRequire } from "../fs/lazy-require.js";
+import { readSimpleYaml } from "./read-simple-yaml.js";
 
 const yaml = lazyRequire<typeof import("yaml")>("yaml");
 
@@ -59,6 +60,9 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const yamlLines = lines.slice(1, end);
   const body = trimBody(lines.slice(end + 1).join("\n"));
 
+  // Most frontmatter is a few `key: text` lines: read without loading the yaml package (see readSimpleYaml).
+  const simple = readSimpleYaml(yamlLines.join("\n"));
+  if (simple) return mappingOrError(simple, body, []);
   const first = readYaml(yamlLines.join("\n"));
   if (first.ok) return mappingOrError(first.value, body, []);
 

@@ -1,11 +1,16 @@
 import { readFile, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative } from "node:path";
-import ignore, { type Ignore } from "ignore";
-import { glob } from "tinyglobby";
+import type { Ignore } from "ignore";
+import { lazyRequire } from "../fs/lazy-require.js";
 import { isInside } from "../fs/real-path.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { Workspace } from "./workspace.js";
+
+// The walker and the .gitignore matcher load on the first search, not with the tool (start-up pays for neither).
+const ignoreFactory = lazyRequire<typeof import("ignore")>("ignore");
+const ignore = (): Ignore => ignoreFactory()();
+const loadGlob = async () => (await import("tinyglobby")).glob;
 
 export interface GlobInput {
   pattern: string;
@@ -63,6 +68,7 @@ export function createGlobTool(options: GlobToolOptions): Tool<GlobInput> {
       }
       const root = await rootFor(workspace, folder);
       const { rules, prune } = await loadGitignores(root, folder);
+      const glob = await loadGlob();
       const found = await glob(pattern, {
         cwd: folder,
         absolute: true,
@@ -121,6 +127,7 @@ async function loadGitignores(
     files.push(join(dir, ".gitignore"));
     if (dir === root) break;
   }
+  const glob = await loadGlob();
   const nested = await glob("**/.gitignore", {
     cwd: folder,
     absolute: true,
