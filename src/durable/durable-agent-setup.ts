@@ -1,0 +1,65 @@
+import type { AgentPath } from "../loop/agent-event.js";
+import type { PermissionDecision } from "../loop/permission.js";
+import type { PrepareRequestInfo } from "../loop/run-agent.js";
+import type { Spawner } from "../loop/spawn.js";
+import type { Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
+import type { TextBlock } from "../messages/index.js";
+import type { ModelRequest, Provider } from "../providers/provider.js";
+
+/** The session a setup is made for. */
+export interface DurableSession {
+  /** The virtual object's key. */
+  id: string;
+  /** The session's workspace on this worker (checked to exist), or undefined when the agent needs none. */
+  workspace: string | undefined;
+}
+
+/**
+ * A permission decision that may wait for a person: `ask` suspends the session until someone approves or denies
+ * the call (`SessionClient.approve` / `deny`, `mitsu remote approve|deny`), or until the deadline denies it.
+ */
+export type DurableDecision = PermissionDecision | { behavior: "ask"; display: string; reason: string };
+
+/**
+ * Decides a tool call of the top-level agent. Runs once per call inside a journaled step (never again after a
+ * crash), after the input was validated. Must not have side effects and must not wait for a person itself.
+ */
+export type DurablePermissions = (
+  tool: Tool<never>,
+  input: Record<string, unknown>,
+  context: { toolUseId: string; agentPath: AgentPath; state: ToolState },
+) => Promise<DurableDecision> | DurableDecision;
+
+/**
+ * What one invocation of a session runs: the loop's options for that session. Made again on every worker that
+ * runs or resumes the session, so it must be the same on each (same tools in the same order, same model):
+ * the journal replays the recorded model answers and tool results against it.
+ */
+export interface DurableAgentSetup {
+  provider: Provider;
+  model: string;
+  /**
+   * The system prompt for a new session. Stored with the session at its first prompt and sent again on every
+   * later prompt, whichever worker runs it (the prefix stays byte-identical; a worker's clock or git state
+   * does not leak into it).
+   */
+  system?: string | TextBlock[];
+  tools?: Tool<never>[];
+  /** Default: every call is allowed (the embedder's tools are trusted). */
+  permissions?: DurablePermissions;
+  maxTurns?: number;
+  maxTokens?: number;
+  thinkingBudget?: number;
+  temperature?: number;
+  /**
+   * Runs before each request, as the loop's `prepareRequest`. Runs again when a run resumes on another worker,
+   * so it must be a pure function of the request (cache breakpoints are; reminders read from a worker's
+   * memory are not).
+   */
+  prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+  /** Starts sub-agents (the Task tool): a sub-agent's whole run is one journaled step of its parent. */
+  spawn?: Spawner;
+  /** Called when the invocation ends on this worker (stops background shells, closes what setup opened). */
+  close?: () => Promise<void>;
+}

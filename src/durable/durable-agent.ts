@@ -1,0 +1,217 @@
+import { existsSync, statSync } from "node:fs";
+import * as restate from "@restatedev/restate-sdk";
+import { appendPrompt } from "../harness/append-prompt.js";
+import type { PermissionDecision } from "../loop/permission.js";
+import { runAgentToEnd } from "../loop/run-agent.js";
+import { ToolState } from "../loop/tool-state.js";
+import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { PendingAsks } from "./ask-person.js";
+import type { DurableAgentSetup, DurableSession } from "./durable-agent-setup.js";
+import type { PendingAsk } from "./pending-ask.js";
+import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
+import {
+  type AnswerRequest,
+  answerRequestProblem,
+  type PromptRequest,
+  type PromptResponse,
+  promptRequestProblem,
+} from "./prompt-request.js";
+import { restateJournal } from "./restate-journal.js";
+import { appendMessage, readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+
+/** The object's name when none is given: `mitsu-session`. */
+export const DEFAULT_SESSION_OBJECT = "mitsu-session";
+const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+export interface DurableAgentOptions {
+  /** The virtual object's name (the ingress path's first part). Default `mitsu-session`. */
+  name?: string;
+  /** Makes the agent for one invocation of a session; see `DurableAgentSetup` (it must not differ between workers). */
+  setup(session: DurableSession): DurableAgentSetup | Promise<DurableAgentSetup>;
+  /**
+   * Where a session's files are on this worker: given the session id and the workspace its first prompt named
+   * (if any), the folder, or undefined when the agent needs none. Throw to refuse (the message reaches the
+   * client). The folder must exist when a prompt runs; a worker without it refuses the prompt with a clear error.
+   * Default: no workspace, and a prompt that names one is refused.
+   */
+  workspace?(sessionId: string, requested: string | undefined): string | undefined;
+  /** How long a permission question waits before the call is denied; default 24 hours. */
+  askTimeoutMs?: number;
+}
+
+function terminal(message: string, code = 400): restate.TerminalError {
+  return new restate.TerminalError(message, { errorCode: code });
+}
+
+function answerText(message: AssistantMessage | undefined): string {
+  if (!message) return "";
+  return message.content
+    .filter((block): block is TextBlock => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+function systemBlocks(system: DurableAgentSetup["system"]): TextBlock[] {
+  if (system === undefined || system === "") return [];
+  return typeof system === "string" ? [{ type: "text", text: system }] : system;
+}
+
+/**
+ * mitsu sessions as a Restate virtual object, keyed by the session id: prompts to one session queue (one
+ * writer), sessions run in parallel on any worker. Each prompt is one invocation of `runAgent`, whose model
+ * and tool calls are journaled (`restateJournal`), so a worker that dies mid-run loses nothing: another one
+ * resumes, without calling the model again for a finished turn or running a finished tool again. The
+ * transcript lives in the object's state, append-only. A permission "ask" suspends the session until
+ * `approve` / `deny` (or the deadline, a denial).
+ *
+ * Handlers: `prompt` (exclusive), and the shared `transcript`, `pending`, `approve`, `deny`.
+ */
+export function createDurableAgent(options: DurableAgentOptions) {
+  ensurePromiseWithResolvers();
+  const name = options.name ?? DEFAULT_SESSION_OBJECT;
+
+  const answer = (approve: boolean) =>
+    restate.handlers.object.shared(
+      async (ctx: restate.ObjectSharedContext, body: AnswerRequest | undefined): Promise<PendingAsk> => {
+        const problem = answerRequestProblem(body);
+        if (problem) throw terminal(`Malformed ${approve ? "approve" : "deny"} request: ${problem}`);
+        const pending = await readPending(ctx);
+        if (pending.length === 0) {
+          const length = (await ctx.get<number>(STATE.length)) ?? 0;
+          if (length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
+          throw terminal(`Session ${ctx.key} waits for no permission answer.`, 409);
+        }
+        const id = body?.toolUseId;
+        const ask = id === undefined ? undefined : pending.find((p) => p.toolUseId === id);
+        if (id !== undefined && !ask)
+          throw terminal(
+            `Session ${ctx.key} has no question about tool call ${id}; waiting: ${pending.map((p) => p.toolUseId).join(", ")}`,
+            404,
+          );
+        if (!ask && pending.length > 1)
+          throw terminal(
+            `Session ${ctx.key} waits for ${pending.length} answers; name the call (${pending.map((p) => `${p.toolUseId} ${p.display}`).join("; ")})`,
+            409,
+          );
+        const chosen = (ask ?? pending[0]) as PendingAsk;
+        ctx.resolveAwakeable(chosen.awakeableId, {
+          approve,
+          ...(body?.message !== undefined ? { message: body.message } : {}),
+        });
+        return chosen;
+      },
+    );
+
+  return restate.object({
+    name,
+    handlers: {
+      prompt: async (ctx: restate.ObjectContext, body: PromptRequest): Promise<PromptResponse> => {
+        const problem = promptRequestProblem(body);
+        if (problem) throw terminal(`Malformed prompt request: ${problem}`);
+        if (!SESSION_ID.test(ctx.key))
+          throw terminal(
+            `Invalid session id ${JSON.stringify(ctx.key)}: use 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+          );
+        const history = await readTranscript(ctx);
+        const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
+        if (stored !== undefined && body.workspace !== undefined && body.workspace !== stored)
+          throw terminal(
+            `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${body.workspace}`,
+          );
+        let workspace: string | undefined;
+        try {
+          workspace = stored ?? options.workspace?.(ctx.key, body.workspace);
+        } catch (error) {
+          throw terminal(error instanceof Error ? error.message : String(error));
+        }
+        if (workspace === undefined && body.workspace !== undefined)
+          throw terminal("This agent takes no workspace; send the prompt without one");
+        if (workspace !== undefined && !isFolder(workspace))
+          throw terminal(
+            `The workspace of session ${ctx.key} (${workspace}) is not on this worker. Each worker must see every session's workspace at the same path (a shared volume holding one checkout per session).`,
+            412,
+          );
+        if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
+
+        const setup = await options.setup({ id: ctx.key, workspace });
+        try {
+          let system = await readSystem(ctx);
+          if (system === undefined) {
+            system = systemBlocks(setup.system);
+            ctx.set(STATE.system, system);
+          }
+          const tools = setup.tools ?? [];
+          const state = new ToolState();
+          const decisions = new Map<string, PermissionDecision>();
+          let length = history.length;
+          const result = await runAgentToEnd({
+            provider: setup.provider,
+            model: setup.model,
+            system,
+            tools,
+            messages: appendPrompt(history, body.prompt),
+            toolState: state,
+            ...((body.maxTurns ?? setup.maxTurns) ? { maxTurns: body.maxTurns ?? setup.maxTurns } : {}),
+            ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
+            ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
+            ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
+            ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
+            ...(setup.spawn ? { spawn: setup.spawn } : {}),
+            liveInput: false,
+            canUseTool: (tool, _input, context) =>
+              decisions.get(context.toolUseId) ?? {
+                behavior: "deny",
+                message: `mitsu bug: no permission decision was journaled for ${tool.name}`,
+              },
+            journal: restateJournal({
+              ctx,
+              tools,
+              permissions: setup.permissions,
+              decisions,
+              pending: new PendingAsks(ctx),
+              state,
+              askTimeoutMs: body.askTimeoutMs ?? options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+            }),
+            onMessage: (message: Message) => {
+              length = appendMessage(ctx, length, message);
+            },
+          });
+          const response: PromptResponse = {
+            reason: result.reason,
+            text: answerText(result.lastMessage),
+            usage: { ...emptyUsage(), ...result.usage },
+            messages: length,
+          };
+          if (result.error) response.error = result.error;
+          return response;
+        } finally {
+          await setup.close?.();
+        }
+      },
+
+      transcript: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<Message[]> => {
+          const messages = await readTranscript(ctx);
+          if (messages.length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
+          return messages;
+        },
+      ),
+
+      pending: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<PendingAsk[]> => readPending(ctx),
+      ),
+
+      approve: answer(true),
+      deny: answer(false),
+    },
+  });
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

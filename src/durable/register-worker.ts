@@ -1,0 +1,43 @@
+import { DurableError, restateErrorMessage, unreachable } from "./durable-error.js";
+
+/** A registered deployment: its id and the services the server found there. */
+export interface Registration {
+  id: string;
+  services: string[];
+}
+
+/**
+ * Registers a worker URL with the Restate server's admin API (as `restate deployments register` does), in
+ * HTTP/1.1 request-response mode. Registering the same URL again with the same services is accepted by the
+ * server and changes nothing; `force` replaces a registration whose services changed.
+ */
+export async function registerWorker(
+  adminUrl: string,
+  workerUrl: string,
+  options: { force?: boolean; fetch?: typeof fetch } = {},
+): Promise<Registration> {
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(new URL("/deployments", adminUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ uri: workerUrl, use_http_11: true, force: options.force ?? false }),
+    });
+  } catch (error) {
+    throw unreachable("Restate admin API", adminUrl, error);
+  }
+  const text = await response.text();
+  if (!response.ok)
+    throw new DurableError(
+      `Registering the worker ${workerUrl} failed (${response.status}): ${restateErrorMessage(text)}`,
+      response.status,
+    );
+  const body = JSON.parse(text) as { id: string; services?: Array<{ name: string }> };
+  return { id: body.id, services: (body.services ?? []).map((service) => service.name) };
+}
+
+/** The shell command that registers `workerUrl` with the `restate` CLI, or with curl. */
+export function registrationCommand(workerUrl: string, adminUrl = "http://localhost:9070"): string {
+  return `curl -sS ${adminUrl}/deployments -H 'content-type: application/json' -d '{"uri":"${workerUrl}","use_http_11":true}'`;
+}

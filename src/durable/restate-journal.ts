@@ -1,0 +1,54 @@
+import type { ObjectContext } from "@restatedev/restate-sdk";
+import type { Journal } from "../loop/journal.js";
+import type { PermissionDecision } from "../loop/permission.js";
+import type { Tool } from "../loop/tool.js";
+import type { ToolState } from "../loop/tool-state.js";
+import { validateInput } from "../loop/validate-input.js";
+import { askPerson, type PendingAsks } from "./ask-person.js";
+import type { DurablePermissions } from "./durable-agent-setup.js";
+
+export interface RestateJournalOptions {
+  ctx: ObjectContext;
+  tools: readonly Tool<never>[];
+  permissions: DurablePermissions | undefined;
+  /** Filled here before each top-level tool call runs; the run's `canUseTool` reads it. */
+  decisions: Map<string, PermissionDecision>;
+  pending: PendingAsks;
+  state: ToolState;
+  askTimeoutMs: number;
+}
+
+/**
+ * The loop's journal on Restate: each model call and each tool call of the top-level agent is one `ctx.run`
+ * step, so a run resumed on another worker gets the recorded answer instead of calling again. A tool call's
+ * permission is decided before its step, outside it, because waiting for a person is an awakeable (which a
+ * `ctx.run` step cannot hold); the decision itself is journaled too. A sub-agent's calls pass straight through:
+ * the Task call that runs the sub-agent is itself one step.
+ */
+export function restateJournal(options: RestateJournalOptions): Journal {
+  const { ctx, decisions } = options;
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  return {
+    model: (info, call) => (info.agentPath.length > 0 ? call() : ctx.run(`model turn ${info.turn}`, call)),
+    async tool(info, call) {
+      if (info.agentPath.length > 0) return call();
+      const { block } = info;
+      const tool = tools.get(block.name);
+      if (tool && block.input_status === undefined && validateInput(tool, block.input) === undefined) {
+        const permissions = options.permissions;
+        const decided = permissions
+          ? await ctx.run(`permission ${block.id}`, async () =>
+              permissions(tool, block.input, { toolUseId: block.id, agentPath: [], state: options.state }),
+            )
+          : ({ behavior: "allow" } as const);
+        decisions.set(
+          block.id,
+          decided.behavior === "ask"
+            ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
+            : decided,
+        );
+      }
+      return ctx.run(`tool ${block.name} ${block.id}`, call);
+    },
+  };
+}
