@@ -17,10 +17,9 @@ import {
   promptRequestProblem,
 } from "./prompt-request.js";
 import { restateJournal } from "./restate-journal.js";
+import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 import { appendMessage, readPending, readSystem, readTranscript, STATE } from "./session-state.js";
 
-/** The object's name when none is given: `mitsu-session`. */
-export const DEFAULT_SESSION_OBJECT = "mitsu-session";
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 

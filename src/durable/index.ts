@@ -4,7 +4,12 @@
  * peer dependency of mitsu).
  */
 export { askPerson, PendingAsks } from "./ask-person.js";
-export { createDurableAgent, DEFAULT_SESSION_OBJECT, type DurableAgentOptions } from "./durable-agent.js";
+export {
+  type CodingAgentSetup,
+  type CodingAgentSetupOptions,
+  codingAgentSetup,
+} from "./coding-agent-setup.js";
+export { createDurableAgent, type DurableAgentOptions } from "./durable-agent.js";
 export type {
   DurableAgentSetup,
   DurableDecision,
@@ -23,6 +28,8 @@ export {
   type SessionClient,
   type SessionClientOptions,
 } from "./session-client.js";
+export { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+export { sessionWorkspaces } from "./session-workspaces.js";
 export {
   freePort,
   type RestateServer,

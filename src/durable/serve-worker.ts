@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createEndpointHandler } from "@restatedev/restate-sdk";
+import { createEndpointHandler, type LoggerTransport } from "@restatedev/restate-sdk";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
 
 /** A running worker endpoint. */
@@ -21,6 +21,35 @@ export interface ServeWorkerOptions {
   host?: string;
   /** The host name in `url`; default `localhost` when `host` is a wildcard address. */
   advertisedHost?: string;
+  /**
+   * Restate request-identity public keys (`publickeyv1_…`): with them, the endpoint answers only requests the
+   * Restate server signed. Without them anyone who reaches the port can invoke the sessions.
+   */
+  identityKeys?: string[];
+  /** The least severe SDK log line shown; default `warn`. */
+  logLevel?: "debug" | "info" | "warn" | "error" | "silent";
+  /** Where log lines go; default standard error. */
+  log?: (line: string) => void;
+}
+
+const LEVELS = ["trace", "debug", "info", "warn", "error"];
+
+/** The SDK's log events as single lines: a terminal error (a refused prompt) by its message, not its stack. */
+function lineLogger(options: ServeWorkerOptions): LoggerTransport {
+  const min = options.logLevel === "silent" ? LEVELS.length : LEVELS.indexOf(options.logLevel ?? "warn");
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  return (meta, message, ...rest) => {
+    if (LEVELS.indexOf(meta.level) < min || meta.replaying) return;
+    const where = meta.context ? ` ${meta.context.invocationTarget} ${meta.context.invocationId}` : "";
+    const parts = [message, ...rest].map((part) =>
+      part instanceof Error
+        ? `${part.name}: ${part.message}`
+        : typeof part === "string"
+          ? part
+          : String(part),
+    );
+    log(`[worker] ${meta.level}${where}: ${parts.join(" ")}`);
+  };
 }
 
 /**
@@ -31,7 +60,12 @@ export interface ServeWorkerOptions {
  */
 export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEndpoint> {
   ensurePromiseWithResolvers();
-  const handler = createEndpointHandler({ services: options.services, bidirectional: false });
+  const handler = createEndpointHandler({
+    services: options.services,
+    bidirectional: false,
+    logger: lineLogger(options),
+    ...(options.identityKeys?.length ? { identityKeys: options.identityKeys } : {}),
+  });
   const server = createServer(handler);
   const host = options.host ?? "0.0.0.0";
   await new Promise<void>((resolve, reject) => {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Message } from "../messages/index.js";
-import { DEFAULT_SESSION_OBJECT } from "./durable-agent.js";
 import { DurableError, restateErrorMessage, unreachable } from "./durable-error.js";
 import type { PendingAsk } from "./pending-ask.js";
 import type { AnswerRequest, PromptRequest, PromptResponse } from "./prompt-request.js";
+import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 
 export interface SessionClientOptions {
   /** The Restate ingress, e.g. `http://localhost:8080`. */
