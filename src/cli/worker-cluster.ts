@@ -55,8 +55,12 @@ export async function clusterPrimary(options: WorkerCommandOptions, io: PrintIo)
   let code = 0;
   if (options.register) {
     try {
-      const registration = await registerWorker(options.register, url);
-      io.stdout.write(`Registered with ${options.register} as ${registration.id}.\n`);
+      const registration = await registerWorker(options.register, url, {
+        services: [DEFAULT_SESSION_OBJECT],
+      });
+      io.stdout.write(
+        `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
+      );
     } catch (error) {
       io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
       code = 1;

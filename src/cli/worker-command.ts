@@ -107,8 +107,12 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
   );
   if (options.register) {
     try {
-      const registration = await durable.registerWorker(options.register, url);
-      io.stdout.write(`Registered with ${options.register} as ${registration.id}.\n`);
+      const registration = await durable.registerWorker(options.register, url, {
+        services: [durable.DEFAULT_SESSION_OBJECT],
+      });
+      io.stdout.write(
+        `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
+      );
     } catch (error) {
       io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
       stop.abort();

@@ -66,5 +66,5 @@ export async function askPerson(
 function formatDuration(ms: number): string {
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
   if (ms % 60_000 === 0) return `${ms / 60_000} min`;
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
 }

@@ -4,6 +4,8 @@ import { DurableError, restateErrorMessage, unreachable } from "./durable-error.
 export interface Registration {
   id: string;
   services: string[];
+  /** False when the URL was registered already (the server kept that registration as it was). */
+  created: boolean;
 }
 
 /**
@@ -14,7 +16,15 @@ export interface Registration {
 export async function registerWorker(
   adminUrl: string,
   workerUrl: string,
-  options: { force?: boolean; fetch?: typeof fetch } = {},
+  options: {
+    force?: boolean;
+    fetch?: typeof fetch;
+    /**
+     * The services the worker serves. The server answers a URL registered before with the registration it has,
+     * without asking the worker again; when that lacks one of these, the worker changed and registering fails.
+     */
+    services?: string[];
+  } = {},
 ): Promise<Registration> {
   const doFetch = options.fetch ?? fetch;
   let response: Response;
@@ -34,7 +44,14 @@ export async function registerWorker(
       response.status,
     );
   const body = JSON.parse(text) as { id: string; services?: Array<{ name: string }> };
-  return { id: body.id, services: (body.services ?? []).map((service) => service.name) };
+  const services = (body.services ?? []).map((service) => service.name);
+  const missing = (options.services ?? []).filter((name) => !services.includes(name));
+  if (missing.length > 0)
+    throw new DurableError(
+      `The worker URL ${workerUrl} is registered already (${body.id}) with ${services.join(", ") || "no services"}, not ${missing.join(", ")}: the server kept the old registration. Register again with force (after the old invocations finished) or serve the new worker at a new URL.`,
+      409,
+    );
+  return { id: body.id, services, created: response.status === 201 };
 }
 
 /** The shell command that registers `workerUrl` with the `restate` CLI, or with curl. */

@@ -29,6 +29,8 @@ export interface StartRestateServerOptions {
   partitions?: number;
   /** Default 60 s. */
   startTimeoutMs?: number;
+  /** More `RESTATE_*` configuration variables (e.g. `RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL`). */
+  env?: Record<string, string>;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -84,6 +86,7 @@ export async function startRestateServer(options: StartRestateServerOptions = {}
     RESTATE_LOG_DISABLE_ANSI_CODES: "true",
   };
   if (options.inactivityTimeout) env.RESTATE_WORKER__INVOKER__INACTIVITY_TIMEOUT = options.inactivityTimeout;
+  Object.assign(env, options.env);
   const child: ChildProcess = spawn(binary, ["--no-logo", "--base-dir", baseDir], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
