@@ -417,6 +417,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "--ingress <url>",
       "the Restate ingress (default RESTATE_INGRESS_URL, else http://localhost:8080)",
     )
+    .option("--object <name>", "the session object's name (an embedder's own; default mitsu-session)")
     .option(
       "--workspace <dir>",
       "the session's checkout, inside the workers' workspaces folder (first prompt only)",
@@ -441,6 +442,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           session: opts.session as string,
           ingress:
             (opts.ingress as string | undefined) ?? io.env.RESTATE_INGRESS_URL ?? "http://localhost:8080",
+          ...(opts.object !== undefined ? { object: opts.object as string } : {}),
           ...(opts.prompt !== undefined ? { prompt: opts.prompt as string } : {}),
           ...(opts.workspace !== undefined ? { workspace: opts.workspace as string } : {}),
           ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),

@@ -7,6 +7,8 @@ export interface RemoteCommandOptions {
   action: RemoteAction;
   session: string;
   ingress: string;
+  /** The session object's name; default `mitsu-session`. */
+  object?: string;
   prompt?: string;
   workspace?: string;
   maxTurns?: number;
@@ -23,7 +25,10 @@ export interface RemoteCommandOptions {
  */
 export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo): Promise<number> {
   const { createSessionClient } = await import("../durable/session-client.js");
-  const client = createSessionClient({ ingressUrl: options.ingress });
+  const client = createSessionClient({
+    ingressUrl: options.ingress,
+    ...(options.object !== undefined ? { name: options.object } : {}),
+  });
   const out = (value: unknown) => io.stdout.write(`${terminalJson(value)}\n`);
   const describe = (ask: { toolUseId: string; display: string; reason: string }) =>
     `${stripControls(ask.display)} (${ask.toolUseId}): ${stripControls(ask.reason)}`;

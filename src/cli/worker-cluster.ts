@@ -78,7 +78,7 @@ export async function clusterPrimary(options: WorkerCommandOptions, io: PrintIo)
       (worker) =>
         new Promise<void>((done) => {
           worker.once("exit", () => done());
-          worker.process.kill("SIGTERM");
+          worker.kill("SIGTERM");
         }),
     ),
   );

@@ -98,8 +98,10 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     await setup.close();
   };
   if (options.processes > 1) {
-    // A process of `--processes`: the primary prints, registers and restarts; this one only serves.
+    // A process of `--processes`: the primary prints, registers and restarts; this one only serves. Its IPC
+    // channel to the primary would keep it alive after the endpoint closed.
     await stopped();
+    process.disconnect?.();
     return 0;
   }
   io.stdout.write(

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -81,7 +81,7 @@ beforeAll(async () => {
             }
           : { behavior: "allow" },
     }),
-    workspace: (id, requested) => {
+    workspace: (_id, requested) => {
       if (requested === undefined) return undefined;
       if (requested.includes(".."))
         throw new Error(`The workspace ${requested} is outside the workspaces folder`);
@@ -155,6 +155,8 @@ describe("a durable session", () => {
         turn({ type: "text", text: "Counted big." }),
         turn({ type: "tool_use", name: "Count", input: { n: 200, tag: "late" } }),
         turn({ type: "text", text: "Could not count." }),
+        turn({ type: "tool_use", name: "Count", input: { n: 300, tag: "denied" } }),
+        turn({ type: "text", text: "Told not to." }),
       ],
     });
     const asked: string[] = [];
@@ -181,14 +183,17 @@ describe("a durable session", () => {
     expect(counted).toEqual([]);
     // The waiting client is told of the question (to show the person how to answer it).
     await until(() => asked.length === 1, 20_000, "the client to hear of the question");
-    const approved = await runMitsu(
+    const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
       { cwd: root, home: root, env: {} },
     );
-    // The CLI talks to the default object name; this test's object has its own, so the CLI says so clearly.
-    expect(approved.code).toBe(1);
-    expect(approved.stderr).toContain("knows no mitsu-session object");
-    await client.approve("approval", { toolUseId: ask?.toolUseId as string });
+    expect(wrongObject.code).toBe(1);
+    expect(wrongObject.stderr).toContain("knows no mitsu-session object");
+    const approved = await runMitsu(
+      ["remote", "approve", "--session", "approval", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
     expect(await answer).toMatchObject({ reason: "end_turn", text: "Counted big." });
     expect(counted).toEqual([{ n: 100, tag: "approved" }]);
     expect(asked).toEqual(["Count(100)"]);
@@ -202,6 +207,31 @@ describe("a durable session", () => {
     const denied = transcript.at(-2)?.content[0];
     expect(denied).toMatchObject({ type: "tool_result", is_error: true });
     expect(JSON.stringify(denied)).toContain("nobody answered the permission question within 1.5 s");
+
+    const refused = client.prompt("approval", { prompt: "count 300" });
+    await until(async () => (await client.pending("approval")).length === 1, 20_000, "the third question");
+    const deniedByCli = await runMitsu(
+      [
+        "remote",
+        "deny",
+        "--session",
+        "approval",
+        "--object",
+        OBJECT,
+        "--message",
+        "Not today.",
+        "--ingress",
+        server.ingressUrl,
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(deniedByCli).toMatchObject({ code: 0, stdout: expect.stringContaining("Denied: Count(300)") });
+    expect(await refused).toMatchObject({ reason: "end_turn", text: "Told not to." });
+    expect((await client.transcript("approval")).at(-2)?.content[0]).toMatchObject({
+      content: "Not today.",
+      is_error: true,
+    });
+    expect(counted).toHaveLength(1);
     await sim.close();
     sim = undefined;
   });
@@ -287,4 +317,143 @@ describe("a durable session", () => {
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain("Cannot reach the Restate ingress");
   });
+
+  it("survives kill -9 mid-tool and right after a model call: each tool ran once, no completed turn was sent again", async () => {
+    const fleet = join(root, "fleet");
+    const ws = join(fleet, "crash");
+    mkdirSync(ws, { recursive: true });
+    const crashSim = await startSimulator({
+      script: [
+        turn({
+          type: "tool_use",
+          name: "Bash",
+          input: { command: "touch started-1 && sleep 2 && echo x >> counter-1.txt" },
+        }),
+        turn({ type: "tool_use", name: "Bash", input: { command: "sleep 1 && echo y >> counter-2.txt" } }),
+        turn({ type: "text", text: "Both counted." }),
+      ],
+    });
+    const port = await freePort();
+    const worker = (home: string) =>
+      startWorkerProcess({
+        port,
+        workspaces: fleet,
+        home,
+        env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: crashSim.url },
+        args: ["--allowedTools", "Bash"],
+      });
+    const home = join(root, "home");
+    mkdirSync(home, { recursive: true });
+    let current = await worker(home);
+    try {
+      await registerWorker(server.adminUrl, `http://127.0.0.1:${port}`);
+      const fleetClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 50 });
+      const answer = fleetClient.prompt("crash", { prompt: "count twice" });
+      // 1. In the middle of the first tool call.
+      await until(() => existsSync(join(ws, "started-1")), 20_000, "the first tool to start");
+      await current.kill();
+      current = await worker(home);
+      // 2. Right after the second model call was journaled (its tool is about to run or running).
+      // Its Run command, then the notification that completes it: the answer is in the journal.
+      const journaled = async (name: string) => {
+        const entries = await query<{ index: number; entry_type: string; name: string | null }>(
+          server,
+          `SELECT j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'prompt' ORDER BY j.index`,
+        );
+        const command = entries.find((entry) => entry.name === name);
+        return (
+          command !== undefined &&
+          entries.some((e) => e.index > command.index && e.entry_type === "Notification: Run")
+        );
+      };
+      await until(() => journaled("model turn 2"), 20_000, "the second model call to be journaled");
+      await current.kill();
+      current = await worker(home);
+      expect(await answer).toMatchObject({ reason: "end_turn", text: "Both counted." });
+      expect(readFileSync(join(ws, "counter-1.txt"), "utf8")).toBe("x\n");
+      expect(readFileSync(join(ws, "counter-2.txt"), "utf8")).toBe("y\n");
+      expect(crashSim.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+      const transcript = await fleetClient.transcript("crash");
+      expect(checkTranscript(transcript)).toEqual([]);
+      expect(transcript.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
+
+      // The same session through the mitsu command: a second prompt, then its transcript.
+      crashSim.enqueue(turn({ type: "text", text: "Still two." }));
+      const cli = await runMitsu(
+        ["remote", "-p", "how many?", "--session", "crash", "--ingress", server.ingressUrl],
+        { cwd: root, home: root, env: {} },
+      );
+      expect(cli).toMatchObject({ code: 0, stdout: "Still two.\n" });
+      const shown = await runMitsu(
+        ["remote", "transcript", "--session", "crash", "--ingress", server.ingressUrl],
+        {
+          cwd: root,
+          home: root,
+          env: {},
+        },
+      );
+      expect(JSON.parse(shown.stdout)).toHaveLength(8);
+    } finally {
+      await current.stop();
+      await crashSim.close();
+    }
+  }, 60_000);
+
+  it("runs 50 sessions at once over 3 worker processes: all complete, transcripts valid, none lost", async () => {
+    const fleet = join(root, "load");
+    const ids = Array.from({ length: 50 }, (_, i) => `load-${i}`);
+    for (const id of ids) mkdirSync(join(fleet, id), { recursive: true });
+    // Each request is answered from its own transcript: a Bash call first, then the session's closing words.
+    const respond = (request: { body: { messages: Message[] } }): SimTurn => {
+      const messages = request.body.messages;
+      const prompt = JSON.stringify(messages[0]?.content);
+      const id = /load-\d+/.exec(prompt)?.[0] ?? "?";
+      const answered = messages.at(-1)?.content.some((block) => block.type === "tool_result");
+      return answered
+        ? turn({ type: "text", text: `${id} done.` })
+        : turn({ type: "tool_use", name: "Bash", input: { command: "echo $PPID > worker.pid" } });
+    };
+    const loadSim = await startSimulator({ script: Array.from({ length: ids.length * 2 }, () => respond) });
+    const port = await freePort();
+    const home = join(root, "load-home");
+    mkdirSync(home, { recursive: true });
+    const workers = await startWorkerProcess({
+      port,
+      workspaces: fleet,
+      home,
+      env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: loadSim.url },
+      args: ["--allowedTools", "Bash", "--processes", "3", "--register", server.adminUrl],
+    });
+    try {
+      await until(() => workers.output().includes("Registered with"), 20_000, "the registration");
+      const loadClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 200 });
+      const started = Date.now();
+      const answers = await Promise.all(
+        ids.map((id) => loadClient.prompt(id, { prompt: `You are ${id}. Work.` })),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(answers.map((a) => a.text)).toEqual(ids.map((id) => `${id} done.`));
+      for (const id of ids) {
+        const transcript = await loadClient.transcript(id);
+        expect(checkTranscript(transcript)).toEqual([]);
+        expect(transcript).toHaveLength(4);
+      }
+      expect(loadSim.requests.filter((r) => r.status === 200)).toHaveLength(ids.length * 2);
+      const pids = new Set(ids.map((id) => readFileSync(join(fleet, id, "worker.pid"), "utf8").trim()));
+      expect(pids.size).toBeGreaterThan(1);
+      console.log(
+        `durable load: ${ids.length} sessions in ${seconds.toFixed(1)} s over worker processes ${[...pids].join(", ")}`,
+      );
+    } finally {
+      await workers.stop();
+      await loadSim.close();
+    }
+  }, 90_000);
 });
