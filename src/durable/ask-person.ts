@@ -39,6 +39,7 @@ export async function askPerson(
   const awakeable = ctx.awakeable<AskAnswer>();
   const now = await ctx.date.now();
   pending.add({
+    session: ctx.key,
     toolUseId: block.id,
     toolName: block.name,
     input: block.input,

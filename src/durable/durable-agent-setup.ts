@@ -58,8 +58,15 @@ export interface DurableAgentSetup {
    * memory are not).
    */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
-  /** Starts sub-agents (the Task tool): a sub-agent's whole run is one journaled step of its parent. */
+  /**
+   * Present when the agent starts sub-agents (the Task tool). In a durable session a sub-agent does not run
+   * through this spawner: it runs as a session of its own (`<session>.<tool_use id>`, on any worker), with the
+   * tools its request names (never `spawnTools`: sub-agents do not nest), the permissions above and its own
+   * journal, transcript and questions.
+   */
   spawn?: Spawner;
+  /** The tools that start sub-agents; default `["Task"]`. */
+  spawnTools?: string[];
   /** Called when the invocation ends on this worker (stops background shells, closes what setup opened). */
   close?: () => Promise<void>;
 }

@@ -1,12 +1,10 @@
 import { existsSync, statSync } from "node:fs";
 import * as restate from "@restatedev/restate-sdk";
 import { appendPrompt } from "../harness/append-prompt.js";
-import type { PermissionDecision } from "../loop/permission.js";
-import { runAgentToEnd } from "../loop/run-agent.js";
-import { ToolState } from "../loop/tool-state.js";
+import type { AgentResult } from "../loop/agent-event.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
-import { PendingAsks } from "./ask-person.js";
-import type { DurableAgentSetup, DurableSession } from "./durable-agent-setup.js";
+import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
+import { jsonSerde } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
 import {
@@ -16,12 +14,43 @@ import {
   type PromptResponse,
   promptRequestProblem,
 } from "./prompt-request.js";
-import { restateJournal } from "./restate-journal.js";
+import { childResult, runSession, type TaskRequest } from "./run-session.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
-import { appendMessage, readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+import { readPending, readSystem, readTranscript, STATE } from "./session-state.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The session's questions and those of the sub-agents it waits on (each names its session). */
+async function allPending(ctx: restate.ObjectSharedContext, name: string): Promise<PendingAsk[]> {
+  const own = await readPending(ctx);
+  const children = (await ctx.get<string[]>(STATE.children)) ?? [];
+  const theirs = await Promise.all(
+    children.map((key) =>
+      ctx.genericCall<undefined, PendingAsk[]>({
+        service: name,
+        method: "pending",
+        key,
+        parameter: undefined,
+        inputSerde: jsonSerde(),
+        outputSerde: jsonSerde(),
+      }),
+    ),
+  );
+  return [...own, ...theirs.flat()];
+}
+
+/** A read-only sub-agent's permissions: a tool that is not `readOnly` is denied before the rules are asked. */
+function readOnlyPermissions(
+  permissions: DurablePermissions | undefined,
+  readOnly: boolean,
+): DurablePermissions | undefined {
+  if (!readOnly) return permissions;
+  return (tool, input, context) =>
+    tool.readOnly
+      ? (permissions?.(tool, input, context) ?? { behavior: "allow" })
+      : { behavior: "deny", message: `${tool.name} is not available to a read-only agent.` };
+}
 
 export interface DurableAgentOptions {
   /** The virtual object's name (the ingress path's first part). Default `mitsu-session`. */
@@ -64,7 +93,8 @@ function systemBlocks(system: DurableAgentSetup["system"]): TextBlock[] {
  * transcript lives in the object's state, append-only. A permission "ask" suspends the session until
  * `approve` / `deny` (or the deadline, a denial).
  *
- * Handlers: `prompt` (exclusive), and the shared `transcript`, `pending`, `approve`, `deny`.
+ * Handlers: `prompt` and `task` (a sub-agent's run, called by its parent) are exclusive; `transcript`,
+ * `pending` (a session's questions and its running sub-agents'), `approve` and `deny` are shared.
  */
 export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
@@ -75,7 +105,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
       async (ctx: restate.ObjectSharedContext, body: AnswerRequest | undefined): Promise<PendingAsk> => {
         const problem = answerRequestProblem(body);
         if (problem) throw terminal(`Malformed ${approve ? "approve" : "deny"} request: ${problem}`);
-        const pending = await readPending(ctx);
+        const pending = await allPending(ctx, name);
         if (pending.length === 0) {
           const length = (await ctx.get<number>(STATE.length)) ?? 0;
           if (length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
@@ -140,50 +170,79 @@ export function createDurableAgent(options: DurableAgentOptions) {
             system = systemBlocks(setup.system);
             ctx.set(STATE.system, system);
           }
-          const tools = setup.tools ?? [];
-          const state = new ToolState();
-          const decisions = new Map<string, PermissionDecision>();
-          let length = history.length;
-          const result = await runAgentToEnd({
-            provider: setup.provider,
-            model: setup.model,
+          const result = await runSession({
+            ctx,
+            name,
+            setup,
             system,
-            tools,
+            tools: setup.tools ?? [],
+            permissions: setup.permissions,
             messages: appendPrompt(history, body.prompt),
-            toolState: state,
-            ...((body.maxTurns ?? setup.maxTurns) ? { maxTurns: body.maxTurns ?? setup.maxTurns } : {}),
-            ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
-            ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
-            ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
-            ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
-            ...(setup.spawn ? { spawn: setup.spawn } : {}),
-            liveInput: false,
-            canUseTool: (tool, _input, context) =>
-              decisions.get(context.toolUseId) ?? {
-                behavior: "deny",
-                message: `mitsu bug: no permission decision was journaled for ${tool.name}`,
-              },
-            journal: restateJournal({
-              ctx,
-              tools,
-              permissions: setup.permissions,
-              decisions,
-              pending: new PendingAsks(ctx),
-              state,
-              askTimeoutMs: body.askTimeoutMs ?? options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
-            }),
-            onMessage: (message: Message) => {
-              length = appendMessage(ctx, length, message);
-            },
+            stored: history.length,
+            maxTurns: body.maxTurns ?? setup.maxTurns,
+            askTimeoutMs: body.askTimeoutMs ?? options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+            workspace,
+            spawnTools: setup.spawnTools ?? ["Task"],
           });
           const response: PromptResponse = {
             reason: result.reason,
             text: answerText(result.lastMessage),
             usage: { ...emptyUsage(), ...result.usage },
-            messages: length,
+            messages: (await ctx.get<number>(STATE.length)) ?? 0,
           };
           if (result.error) response.error = result.error;
           return response;
+        } finally {
+          await setup.close?.();
+        }
+      },
+
+      task: async (ctx: restate.ObjectContext, body: TaskRequest): Promise<AgentResult> => {
+        const request = body?.request;
+        if (typeof request !== "object" || request === null || typeof request.prompt !== "string")
+          throw terminal("Malformed task request: request.prompt is required");
+        if ((await ctx.get<number>(STATE.length)) !== null)
+          throw terminal(`Session ${ctx.key} ran its task already`, 409);
+        const workspace = body.workspace;
+        if (workspace !== undefined) {
+          if (!isFolder(workspace))
+            throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
+          ctx.set(STATE.workspace, workspace);
+        }
+        const setup = await options.setup({ id: ctx.key, workspace });
+        try {
+          const spawnTools = setup.spawnTools ?? ["Task"];
+          const offered = (setup.tools ?? []).filter((tool) => !spawnTools.includes(tool.name));
+          const unknown = (request.tools ?? []).filter((name) => !offered.some((tool) => tool.name === name));
+          if (unknown.length > 0)
+            return {
+              reason: "error",
+              messages: [],
+              usage: emptyUsage(),
+              error: { type: "invalid_tools", message: `A sub-agent cannot use ${unknown.join(", ")} here` },
+            };
+          const tools = request.tools
+            ? offered.filter((tool) => request.tools?.includes(tool.name))
+            : offered;
+          const system = systemBlocks(request.system);
+          ctx.set(STATE.system, system);
+          const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
+          const { spawn: _nested, ...childSetup } = setup;
+          const result = await runSession({
+            ctx,
+            name,
+            setup: childSetup,
+            system,
+            tools,
+            permissions,
+            messages: appendPrompt([], request.prompt),
+            stored: 0,
+            maxTurns: request.maxTurns ?? setup.maxTurns,
+            askTimeoutMs: options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
+            workspace,
+            spawnTools: [],
+          });
+          return childResult(result);
         } finally {
           await setup.close?.();
         }
@@ -198,7 +257,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
       ),
 
       pending: restate.handlers.object.shared(
-        async (ctx: restate.ObjectSharedContext): Promise<PendingAsk[]> => readPending(ctx),
+        async (ctx: restate.ObjectSharedContext): Promise<PendingAsk[]> => allPending(ctx, name),
       ),
 
       approve: answer(true),

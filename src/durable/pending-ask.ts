@@ -1,5 +1,7 @@
 /** A permission question a session waits on; stored in the session's state while it waits. */
 export interface PendingAsk {
+  /** The session that asks: the one asked about, or one of its sub-agents (`<session>.<tool_use id>`). */
+  session: string;
   /** The tool call asked about. */
   toolUseId: string;
   toolName: string;

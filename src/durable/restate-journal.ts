@@ -16,6 +16,12 @@ export interface RestateJournalOptions {
   pending: PendingAsks;
   state: ToolState;
   askTimeoutMs: number;
+  /**
+   * Tools whose calls start sub-agents through a durable call (`Task`). Such a call runs outside `ctx.run` (a
+   * durable call cannot be made inside one); its result is then recorded as a step of its own, so that a replay
+   * returns exactly what was first returned.
+   */
+  spawnTools?: readonly string[];
 }
 
 /**
@@ -47,6 +53,10 @@ export function restateJournal(options: RestateJournalOptions): Journal {
             ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
             : decided,
         );
+      }
+      if (options.spawnTools?.includes(block.name)) {
+        const result = await call();
+        return ctx.run(`tool ${block.name} ${block.id}`, async () => result);
       }
       return ctx.run(`tool ${block.name} ${block.id}`, call);
     },

@@ -13,6 +13,8 @@ export const STATE = {
   system: "system",
   workspace: "workspace",
   pending: "pending",
+  /** The sub-agent sessions (`<session>.<tool_use id>`) a run waits on. */
+  children: "children",
 } as const;
 
 type AnyContext = ObjectContext | ObjectSharedContext;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTaskTool } from "../../src/agents/task-tool.js";
 import {
   createDurableAgent,
   createSessionClient,
@@ -18,7 +19,7 @@ import { appendPrompt } from "../../src/harness/append-prompt.js";
 import { checkTranscript } from "../../src/loop/check-transcript.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
 import type { Tool } from "../../src/loop/tool.js";
-import type { Message } from "../../src/messages/index.js";
+import { emptyUsage, type Message } from "../../src/messages/index.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
 import { type ScriptEntry, type SimTurn, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { runMitsu } from "../cli/cli-harness.js";
@@ -51,6 +52,10 @@ const countTool = {
 
 const SYSTEM = "You count when asked.";
 
+const taskTool = createTaskTool({
+  agents: [{ name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] }],
+}) as unknown as Tool<never>;
+
 function provider() {
   if (!sim) throw new Error("no simulator");
   return createAnthropicProvider({ apiKey: "sim-key", baseURL: sim.url });
@@ -71,7 +76,12 @@ beforeAll(async () => {
       provider: provider(),
       model: "claude-sonnet-4-5",
       system: SYSTEM,
-      tools: [countTool],
+      tools: [countTool, taskTool],
+      // The Task tool's sub-agents run as sessions of their own (the spawner here only says that it can spawn).
+      // biome-ignore lint/correctness/useYield: never called; its presence turns durable sub-agents on.
+      spawn: async function* () {
+        return { reason: "error", messages: [], usage: emptyUsage() };
+      },
       permissions: (_tool, input) =>
         (input as { n: number }).n >= 100
           ? {
@@ -122,7 +132,7 @@ describe("a durable session", () => {
         provider: createAnthropicProvider({ apiKey: "sim-key", baseURL: local.url }),
         model: "claude-sonnet-4-5",
         system: SYSTEM,
-        tools: [countTool],
+        tools: [countTool, taskTool],
         messages: appendPrompt(messages, prompt),
         liveInput: false,
       });
@@ -232,6 +242,64 @@ describe("a durable session", () => {
       is_error: true,
     });
     expect(counted).toHaveLength(1);
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("runs Task sub-agents as durable sessions of their own; a sub-agent's question is answered through its parent", async () => {
+    counted.length = 0;
+    // Requests of the parent and of the two children interleave: each is answered from its own transcript.
+    const respond = (request: {
+      body: { system?: Array<{ text: string }>; messages: Message[] };
+    }): SimTurn => {
+      const child = request.body.system?.some((block) => block.text === "You are a counter.");
+      const messages = request.body.messages;
+      const results = messages.at(-1)?.content.filter((block) => block.type === "tool_result") ?? [];
+      if (!child)
+        return results.length === 0
+          ? turn(
+              {
+                type: "tool_use",
+                name: "Task",
+                input: { description: "count 7", prompt: "7", subagent_type: "counter" },
+              },
+              {
+                type: "tool_use",
+                name: "Task",
+                input: { description: "count 500", prompt: "500", subagent_type: "counter" },
+              },
+            )
+          : turn({
+              type: "text",
+              text: `Children said: ${results.map((r) => JSON.stringify(r.content)).join(" | ")}`,
+            });
+      const n = Number(JSON.stringify(messages[0]?.content).match(/\d+/)?.[0]);
+      return results.length === 0
+        ? turn({ type: "tool_use", name: "Count", input: { n, tag: "child" } })
+        : turn({ type: "text", text: `child counted ${n}` });
+    };
+    sim = await startSimulator({ script: Array.from({ length: 6 }, () => respond) });
+    const answer = client.prompt("parent", { prompt: "count with helpers" });
+    await until(
+      async () => (await client.pending("parent")).length === 1,
+      20_000,
+      "the sub-agent's question",
+    );
+    const [ask] = await client.pending("parent");
+    expect(ask).toMatchObject({ display: "Count(500)", session: expect.stringMatching(/^parent\.toolu_/) });
+    expect(counted).toEqual([{ n: 7, tag: "child" }]);
+    await client.approve("parent");
+    const done = await answer;
+    expect(done.reason).toBe("end_turn");
+    expect(done.text).toContain("child counted 7");
+    expect(done.text).toContain("child counted 500");
+    expect(counted.map((c) => c.n).sort()).toEqual([500, 7]);
+    const parent = await client.transcript("parent");
+    expect(checkTranscript(parent)).toEqual([]);
+    const child = await client.transcript(ask?.session as string);
+    expect(checkTranscript(child)).toEqual([]);
+    expect(child.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(6);
     await sim.close();
     sim = undefined;
   });
