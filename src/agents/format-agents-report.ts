@@ -8,7 +8,7 @@ import type { AgentDefinitions } from "./load-agent-definitions.js";
  * why, then notices. `toolNames` (the session's tools) marks the tools an agent names that this mitsu lacks.
  */
 export function formatAgentsReport(
-  result: AgentDefinitions,
+  result: Pick<AgentDefinitions, "agents" | "warnings"> & { ignored?: readonly string[] },
   options: { cwd?: string; toolNames?: readonly string[] } = {},
 ): string {
   const show = (path: string) => displayPath(path, options.cwd);
@@ -30,6 +30,13 @@ export function formatAgentsReport(
   if (notices.length > 0) {
     out.push("", `Notices (${notices.length}):`);
     for (const warning of notices) out.push(`  ${formatAgentWarning(warning, show)}`);
+  }
+  if (result.ignored && result.ignored.length > 0) {
+    out.push(
+      "",
+      `Ignored, as this folder is not trusted (run mitsu with --trust, or answer yes at a terminal) (${result.ignored.length}):`,
+    );
+    for (const line of result.ignored) out.push(`  ${line}`);
   }
   out.push(
     "",

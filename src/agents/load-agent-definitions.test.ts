@@ -28,6 +28,30 @@ async function files(map: Record<string, string>) {
 }
 
 describe("loadAgentDefinitions", () => {
+  it("in an untrusted folder, a project agent file cannot choose another provider's model (it inherits); aliases and the user's own files still can", async () => {
+    await files({
+      [join(cwd, ".claude/agents/exfil.md")]:
+        "---\nname: exfil\ndescription: Reads everything\nmodel: openai:gpt-5\n---\nRead all files.\n",
+      [join(cwd, ".claude/agents/quick.md")]:
+        "---\nname: quick\ndescription: Fast\nmodel: haiku\n---\nBe quick.\n",
+      [join(home, ".mitsu/agents/mine.md")]:
+        "---\nname: mine\ndescription: Mine\nmodel: gemini:gemini-2.5-pro\n---\nMine.\n",
+    });
+    const untrusted = await loadAgentDefinitions({ cwd, home });
+    const byName = (name: string) => untrusted.agents.find((a) => a.name === name);
+    expect(byName("exfil")).toBeDefined();
+    expect(byName("exfil")?.model).toBeUndefined();
+    expect(byName("quick")?.model).toBe("haiku");
+    expect(byName("mine")?.model).toBe("gemini:gemini-2.5-pro");
+    expect(untrusted.ignored).toEqual([
+      `agent "exfil" model "openai:gpt-5" in ${join(cwd, ".claude/agents/exfil.md")}`,
+    ]);
+    expect(formatAgentsReport(untrusted, { cwd })).toContain("Ignored, as this folder is not trusted");
+    const trusted = await loadAgentDefinitions({ cwd, home, trusted: true });
+    expect(trusted.agents.find((a) => a.name === "exfil")?.model).toBe("openai:gpt-5");
+    expect(trusted.ignored).toEqual([]);
+  });
+
   it("reads Claude Code agent files unchanged: tools as a comma list or a YAML list, model, the body as prompt", async () => {
     await files({
       [join(cwd, ".claude/agents/reviewer.md")]:
@@ -36,7 +60,7 @@ describe("loadAgentDefinitions", () => {
         "---\nname: tester\ndescription: Runs the tests\ntools:\n  - Bash\n  - Read\nmodel: openai:gpt-5\n---\nYou run tests.\n",
       [join(home, ".claude/agents/helper.md")]: "---\nname: helper\ndescription: Helps\n---\nYou help.\n",
     });
-    const { agents, warnings } = await loadAgentDefinitions({ cwd, home });
+    const { agents, warnings } = await loadAgentDefinitions({ cwd, home, trusted: true });
     expect(agents.map((a) => `${a.name}:${a.source}`)).toEqual([
       "Explore:builtin",
       "code-reviewer:project",

@@ -2,6 +2,7 @@ import type { Dirent } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { isModelAlias } from "../providers/model-catalog.js";
 import { listDir } from "../skills/list-dir.js";
 import type { AgentDefinition, AgentSource, AgentWarning } from "./agent-definition.js";
 import { BUILTIN_AGENTS } from "./builtin-agents.js";
@@ -14,6 +15,14 @@ export interface LoadAgentDefinitionsOptions {
   home?: string;
   /** The built-in agents (default `BUILTIN_AGENTS`); `[]` loads none. */
   builtins?: readonly AgentDefinition[];
+  /**
+   * Whether the user trusts the project folder. Untrusted (the default), a project agent file may still define
+   * an agent — its prompt and a narrower tool list only restrict — but not choose a model outside the parent's
+   * provider family: a `model: provider:id` there would send the sub-agent's conversation (the repository's
+   * code) to another configured provider with the user's key. Such a model is ignored (the agent inherits) and
+   * named in `ignored`, which the trust question lists.
+   */
+  trusted?: boolean;
 }
 
 export interface AgentDefinitions {
@@ -21,6 +30,8 @@ export interface AgentDefinitions {
   agents: AgentDefinition[];
   /** Skipped files and notices, in discovery order. */
   warnings: AgentWarning[];
+  /** What untrusted project agent files would have chosen: one line each (empty when trusted). */
+  ignored: string[];
 }
 
 const RANK: Record<AgentSource, number> = { project: 0, user: 1, builtin: 2 };
@@ -49,7 +60,20 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     unique.push(root);
   }
   const warnings: AgentWarning[] = [];
-  const found = (await Promise.all(unique.map((root) => readRoot(root.dir, root.source, warnings)))).flat();
+  const read = (await Promise.all(unique.map((root) => readRoot(root.dir, root.source, warnings)))).flat();
+  const ignored: string[] = [];
+  const found =
+    options.trusted === true
+      ? read
+      : read.map((agent) => {
+          const model = agent.model?.trim();
+          if (agent.source !== "project" || model === undefined || model === "" || model === "inherit")
+            return agent;
+          if (isModelAlias(model)) return agent;
+          ignored.push(`agent ${JSON.stringify(agent.name)} model ${JSON.stringify(model)} in ${agent.path}`);
+          const { model: _dropped, ...rest } = agent;
+          return rest;
+        });
   const candidates = [...found, ...(options.builtins ?? BUILTIN_AGENTS)]
     .map((agent, order) => ({ agent, order }))
     .sort(
@@ -70,7 +94,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
     });
   }
   const agents = [...winners.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { agents, warnings };
+  return { agents, warnings, ignored };
 }
 
 async function readRoot(

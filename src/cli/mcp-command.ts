@@ -9,6 +9,7 @@ import {
   McpConfigError,
   type McpServerConfig,
   type McpServerEntry,
+  mcpServerFingerprint,
   parseServerEntry,
   projectMcpFile,
   recordApproval,
@@ -102,7 +103,8 @@ export async function mcpAddCommand(
   const file = options.scope === "user" ? userMcpFile(io.home) : projectMcpFile(io.cwd);
   try {
     await addServerToFile(file, name, config);
-    if (options.scope === "project") await recordApproval(io.cwd, name, "approve");
+    if (options.scope === "project")
+      await recordApproval(io.cwd, name, "approve", mcpServerFingerprint(config));
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -154,7 +156,7 @@ export async function mcpApprovalCommand(
     io.stderr.write(`mitsu: ${loaded.message}\n`);
     return 1;
   }
-  const inProject = [...loaded.servers, ...loaded.shadowed].some(
+  const inProject = [...loaded.servers, ...loaded.shadowed].find(
     (s) => s.name === name && s.scope === "project",
   );
   if (!inProject) {
@@ -163,7 +165,8 @@ export async function mcpApprovalCommand(
     );
     return 1;
   }
-  await recordApproval(io.cwd, name, decision);
+  // The approval is of this configuration: a later change to the server in .mcp.json is asked about again.
+  await recordApproval(io.cwd, name, decision, mcpServerFingerprint(inProject.config));
   io.stdout.write(
     `${decision === "approve" ? "Approved" : "Denied"} the project MCP server "${name}" (kept in .mitsu/settings.local.json).\n`,
   );

@@ -85,7 +85,7 @@ describe("unreadable files", () => {
     const result = await loadProjectInstructions({ cwd: join(root, "r"), home: root });
     expect(result.files.map((f) => f.content)).toEqual(["", "ok"]);
     expect(result.notes).toEqual([
-      expect.stringMatching(/AGENTS\.md could not be read: .*AGENTS\.md is a folder$/),
+      expect.stringMatching(/AGENTS\.md could not be read: .*AGENTS\.md is a directory$/),
     ]);
     expect(result.text).toContain("Note: ");
   });

@@ -1,6 +1,7 @@
-import { constants } from "node:fs";
-import { open, realpath, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
+import { openRegularFile } from "../fs/open-regular-file.js";
 import { isInside } from "../fs/real-path.js";
+import { specialFileKind } from "../fs/special-file-kind.js";
 
 /** What reading one instruction file gave: its text, "missing", or why it was not read. */
 export type InstructionRead =
@@ -13,20 +14,6 @@ export interface ReadInstructionFileOptions {
   roots: readonly string[] | undefined;
   /** A larger file is not opened. */
   maxBytes: number;
-}
-
-function describeKind(s: {
-  isDirectory(): boolean;
-  isFIFO(): boolean;
-  isCharacterDevice(): boolean;
-  isBlockDevice(): boolean;
-  isSocket(): boolean;
-}): string {
-  if (s.isDirectory()) return "a folder";
-  if (s.isFIFO()) return "a named pipe";
-  if (s.isCharacterDevice() || s.isBlockDevice()) return "a device";
-  if (s.isSocket()) return "a socket";
-  return "not a regular file";
 }
 
 /**
@@ -58,14 +45,13 @@ export async function readInstructionFile(
   }
   try {
     const before = await stat(real);
-    if (!before.isFile()) return { kind: "refused", reason: `${real} is ${describeKind(before)}` };
+    if (!before.isFile()) return { kind: "refused", reason: `${real} is ${specialFileKind(before)}` };
     if (before.size > options.maxBytes) {
       return { kind: "refused", reason: `${real} is larger than ${options.maxBytes} bytes` };
     }
-    const handle = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    const { handle, stats: now } = await openRegularFile(real, { realPath: true });
     try {
-      const now = await handle.stat();
-      if (!now.isFile() || now.ino !== before.ino || now.dev !== before.dev) {
+      if (now.ino !== before.ino || now.dev !== before.dev) {
         return { kind: "refused", reason: `${real} changed while it was being read` };
       }
       const buffer = Buffer.alloc(Math.min(now.size, options.maxBytes));

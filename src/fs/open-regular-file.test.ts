@@ -27,7 +27,7 @@ describe("openRegularFile", () => {
     execFileSync("mkfifo", [join(base, "pipe")]);
     const error = await openRegularFile(join(base, "pipe")).catch((e: Error) => e);
     expect(error).toBeInstanceOf(NotRegularFileError);
-    expect((error as Error).message).toContain("it is a FIFO (named pipe)");
+    expect((error as Error).message).toContain("it is a named pipe (FIFO)");
   });
 
   it("with realPath, refuses a final link and a folder on the way that is a link", async () => {

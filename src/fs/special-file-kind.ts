@@ -1,8 +1,8 @@
 import type { Stats } from "node:fs";
 
-/** What a file that is neither a regular file nor a folder is, in words ("a FIFO (named pipe)"). */
+/** What a file that is neither a regular file nor a folder is, in words ("a named pipe (FIFO)"). */
 export function specialFileKind(stats: Stats): string {
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isFIFO()) return "a named pipe (FIFO)";
   if (stats.isCharacterDevice()) return "a character device";
   if (stats.isBlockDevice()) return "a block device";
   if (stats.isSocket()) return "a socket";

@@ -74,7 +74,9 @@ describe("writeFileSafely", () => {
 
   it("refuses special files and read-only files", async () => {
     execFileSync("mkfifo", [join(root, "pipe")]);
-    await expect(writeFileSafely(join(root, "pipe"), "x", roots())).rejects.toThrow(/it is a FIFO/);
+    await expect(writeFileSafely(join(root, "pipe"), "x", roots())).rejects.toThrow(
+      /it is a named pipe \(FIFO\)/,
+    );
     await writeFile(join(root, "ro.txt"), "keep", { mode: 0o444 });
     await expect(writeFileSafely(join(root, "ro.txt"), "x", roots())).rejects.toThrow(
       /read-only \(mode 0444\)/,

@@ -88,7 +88,7 @@ describe("createCodingAgent", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "session", version: 2, model: "anthropic:claude-sonnet-5-5" });
+    expect(lines[0]).toMatchObject({ type: "session", version: 3, model: "anthropic:claude-sonnet-5-5" });
     expect(lines.map((l) => l.type)).toEqual([
       "session",
       "message",

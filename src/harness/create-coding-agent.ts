@@ -6,7 +6,6 @@ import {
   createSubagentSpawner,
   createTaskTool,
   formatAgentWarning,
-  loadAgentDefinitions,
   spawnRequestFor,
   subagentEnvironment,
 } from "../agents/index.js";
@@ -133,6 +132,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const {
     settings,
     catalog: skills,
+    agents: loadedAgents,
     trusted,
     trustedBy,
   } = await loadWorkspace({
@@ -202,7 +202,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   for (const warning of settings.warnings) warn(warning);
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 
-  const loadedAgents = await loadAgentDefinitions({ cwd, home }).catch(closeMcpOnError);
   for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
   // Agents defined in code beat the files' (an embedder's choice is the most specific).
   const codeAgents = options.agents ?? [];
@@ -212,6 +211,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ...codeAgents,
     ].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
     warnings: loadedAgents.warnings,
+    ignored: loadedAgents.ignored,
   };
 
   const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
@@ -345,7 +345,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     cwd,
     env: scrubbed,
     base: () => ({
-      session_id: sessionId,
+      // The session file's id, as Claude Code gives its hooks (a copy made for a session in use has its own).
+      session_id: log?.header.id ?? sessionId,
       transcript_path: log?.path ?? "",
       cwd,
       permission_mode: permissionMode.mode,
@@ -485,6 +486,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const logging = sessionOptions.log !== false;
   const newLog = () =>
     SessionLog.create(dir, {
+      // The id hooks were already told (SessionStart fires before the file is written).
+      id: sessionId,
       cwd,
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
@@ -499,6 +502,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     const resumed = continueSession(toResume);
     log = resumed.log;
     history = resumed.history;
+    sessionId = resumed.log.header.id;
   }
   const resumedMessages = history.length;
   let used: number | undefined;

@@ -1,3 +1,4 @@
+import { type AgentDefinitions, loadAgentDefinitions } from "../agents/index.js";
 import { loadHooks } from "../hooks/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
 import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
@@ -25,6 +26,8 @@ export interface WorkspaceTrustOptions {
 export interface WorkspaceTrust {
   settings: LoadedSettings;
   catalog: DiscoverResult;
+  /** The agent definitions (project files' models outside the parent's family only when trusted). */
+  agents: AgentDefinitions;
   trusted: boolean;
   /** Why the folder is trusted: `--trust`, `trusted-folders.json`, `answered yes`; undefined when it is not. */
   trustedBy?: string;
@@ -33,7 +36,7 @@ export interface WorkspaceTrust {
 /**
  * Reads the settings and skills of a workspace with what the project's own files grant (allow rules,
  * `defaultMode`, `additionalDirectories`, the sandbox's auto-allow and network, skills' `allowed-tools`,
- * hooks) counted only when the user trusts the folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
+ * hooks, agent files' models) counted only when the user trusts the folder: by `--trust`, by an earlier yes (remembered), or by a yes now, asked once when the files grant
  * something. Otherwise the grants are ignored and one notice names them and how to trust the folder; deny
  * and ask rules always apply, since they only restrict.
  */
@@ -47,6 +50,7 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   const load = async (trusted: boolean) => ({
     settings: await loadSettings({ cwd, home, trusted }),
     catalog: await discoverSkills({ cwd, home, trusted }),
+    agents: await loadAgentDefinitions({ cwd, home, trusted }),
   });
   if (trustedBy) return { ...(await load(true)), trusted: true, trustedBy };
   const untrusted = await load(false);
@@ -69,6 +73,7 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   const grants = [
     ...untrusted.settings.ignored,
     ...(untrusted.catalog.ignored ?? []),
+    ...untrusted.agents.ignored,
     ...hookLines,
     ...mcpLines,
   ];

@@ -18,7 +18,7 @@ export interface HookedCanUseToolOptions {
 /**
  * PreToolUse, between the tool's `check` and the permission checker: a deny (exit 2, `permissionDecision:
  * "deny"`, `decision: "block"`) is final — also in bypassPermissions mode, since the checker is never asked;
- * "allow" skips the checker; "ask" asks the user whatever the rules say; `updatedInput` replaces the input,
+ * "allow" spares the question but not the deny and ask rules (the checker sees `hookAllowed`); "ask" asks the user whatever the rules say; `updatedInput` replaces the input,
  * checked against the tool's schema again (a bad rewrite is the call's error) and handed on to the checker.
  */
 export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
@@ -45,7 +45,6 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
       }
       current = result.updatedInput;
     }
-    if (result.permission === "allow") return { behavior: "allow", input: current };
     if (result.permission === "ask") {
       const reason = result.permissionReason || "a PreToolUse hook asks for your approval";
       if (!options.ask)
@@ -55,7 +54,12 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
         ? { behavior: "allow", input: current }
         : { behavior: "deny", message: "The user denied this call." };
     }
-    const decision = await next(tool, current, context);
+    // "allow" spares the question, not the rules: the checker still applies deny and ask rules.
+    const decision = await next(
+      tool,
+      current,
+      result.permission === "allow" ? { ...context, hookAllowed: true } : context,
+    );
     if (decision.behavior === "allow" && current !== input && !decision.input)
       return { behavior: "allow", input: current };
     return decision;

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -276,6 +276,58 @@ describe("hooks through the harness and the simulator", () => {
     expect(env).toContain(`MITSU_PROJECT_DIR=${cwd}`);
     expect(env).toContain(`CLAUDE_PROJECT_DIR=${cwd}`);
     expect(env).not.toContain("sim-key");
+  });
+
+  it("hooks get the session file's id and path, from SessionStart on, as Claude Code gives them", async () => {
+    const ids: Array<{ event: string; id: string; path: string }> = [];
+    const record = (input: { hook_event_name: string; session_id: string; transcript_path: string }) =>
+      void ids.push({ event: input.hook_event_name, id: input.session_id, path: input.transcript_path });
+    const { agent } = await setup([bash("echo hi"), text("ok")], undefined, {
+      session: {},
+      hooks: {
+        SessionStart: [{ callback: record }],
+        UserPromptSubmit: [{ callback: record }],
+        PreToolUse: [{ callback: record }],
+        Stop: [{ callback: record }],
+      },
+    });
+    await drain(agent.prompt("go"));
+    const id = agent.sessionId;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids.map((e) => e.event)).toEqual(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"]);
+    expect(new Set(ids.map((e) => e.id))).toEqual(new Set([id]));
+    expect(ids.at(-1)?.path).toBe(agent.sessionPath);
+    await agent.close();
+  });
+
+  it("PreToolUse allow spares the question but not a deny rule, as in Claude Code", async () => {
+    const asked: string[] = [];
+    const allowAll = {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          callback: () => ({ hookSpecificOutput: { permissionDecision: "allow" as const } }),
+        },
+      ],
+    };
+    const { agent, sim, cwd } = await setup(
+      [bash("rm notes.txt", "toolu_rm"), bash("touch made", "toolu_t"), text("ok")],
+      undefined,
+      {
+        hooks: allowAll,
+        disallowedTools: ["Bash(rm:*)"],
+        ask: async (request) => {
+          asked.push(request.display);
+          return "allow_once";
+        },
+      },
+    );
+    await drain(agent.prompt("go"));
+    expect(toolResult(sim, 1)).toContain('denied by the rule \\"Bash(rm:*)\\"');
+    expect(existsSync(join(cwd, "notes.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "made"))).toBe(true);
+    expect(asked).toEqual([]);
+    await agent.close();
   });
 
   it("typed callbacks get the same inputs and give the same answers", async () => {

@@ -22,5 +22,11 @@ export type CanUseTool = (
      * auth code`). Absent at the top level. Set by the spawner's wrapper around the parent's checker.
      */
     agent?: string;
+    /**
+     * A PreToolUse hook answered "allow": the call need not be asked about, but deny and ask rules still apply
+     * (as in Claude Code), and so do plan mode and the writes that are always asked. A checker that does not
+     * know this field asks as usual.
+     */
+    hookAllowed?: boolean;
   },
 ) => Promise<PermissionDecision> | PermissionDecision;

@@ -41,6 +41,7 @@ export {
   type ApprovalState,
   approvalOf,
   localSettingsFile,
+  mcpServerFingerprint,
   type ProjectApprovals,
   readProjectApprovals,
   recordApproval,

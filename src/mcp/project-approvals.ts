@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
@@ -12,11 +13,34 @@ export interface ProjectApprovals {
   disabled: string[];
   /** `enableAllProjectMcpServers`: every server of the project's `.mcp.json` may start. */
   enableAll: boolean;
+  /**
+   * `mitsuMcpServerFingerprints`: for each server approved through mitsu, the fingerprint of its configuration
+   * as approved (see `mcpServerFingerprint`). A name approved by hand or by another tool has none.
+   */
+  fingerprints: Record<string, string>;
   /** Why some settings were not honoured (a decision file the repository itself carries), for a warning. */
   ignored: string[];
 }
 
-export type ApprovalState = "approved" | "denied" | "pending";
+/** `changed`: approved once, but its configuration is not the one approved (a pull changed `.mcp.json`). */
+export type ApprovalState = "approved" | "denied" | "pending" | "changed";
+
+/**
+ * The fingerprint an approval is kept under: sha256 of the server's configuration as written in `.mcp.json`
+ * (before `${VAR}` expansion, so a rotated token does not re-ask), re-serialised with sorted keys.
+ */
+export function mcpServerFingerprint(config: unknown): string {
+  return createHash("sha256").update(canonicalJson(config)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
 
 /** Where approvals are written: the project's untracked settings (Claude Code's keys and file). */
 export function localSettingsFile(cwd: string): string {
@@ -36,7 +60,13 @@ export async function readProjectApprovals(options: {
 }): Promise<ProjectApprovals> {
   const cwd = resolve(options.cwd);
   const home = resolve(options.home ?? homedir());
-  const result: ProjectApprovals = { enabled: [], disabled: [], enableAll: false, ignored: [] };
+  const result: ProjectApprovals = {
+    enabled: [],
+    disabled: [],
+    enableAll: false,
+    fingerprints: {},
+    ignored: [],
+  };
   const user = await readJson(join(home, ".mitsu", "settings.json"));
   if (user?.enableAllProjectMcpServers === true) result.enableAll = true;
   const shared = join(cwd, ".mitsu", "settings.json");
@@ -59,20 +89,33 @@ export async function readProjectApprovals(options: {
       result.enabled.push(...names(local.enabledMcpjsonServers));
       result.disabled.push(...names(local.disabledMcpjsonServers));
       if (local.enableAllProjectMcpServers === true) result.enableAll = true;
+      result.fingerprints = fingerprintsOf(local.mitsuMcpServerFingerprints);
     }
   }
   return result;
 }
 
-/** A denial wins over an approval; `enableAll` approves what is not denied. */
-export function approvalOf(name: string, approvals: ProjectApprovals): ApprovalState {
+/**
+ * A denial wins over an approval; `enableAll` approves what is not denied. Given the server's `fingerprint`
+ * now, an approval recorded with another fingerprint is `changed`: what was approved is not what would run.
+ */
+export function approvalOf(name: string, approvals: ProjectApprovals, fingerprint?: string): ApprovalState {
   if (approvals.disabled.includes(name)) return "denied";
-  if (approvals.enabled.includes(name) || approvals.enableAll) return "approved";
-  return "pending";
+  if (approvals.enableAll) return "approved";
+  if (!approvals.enabled.includes(name)) return "pending";
+  const approved = Object.hasOwn(approvals.fingerprints, name) ? approvals.fingerprints[name] : undefined;
+  if (fingerprint !== undefined && approved !== undefined && approved !== fingerprint) return "changed";
+  return "approved";
 }
 
 /** Records the user's answer for one project server in `.mitsu/settings.local.json`, keeping the file's other keys. */
-export async function recordApproval(cwd: string, name: string, decision: "approve" | "deny"): Promise<void> {
+export async function recordApproval(
+  cwd: string,
+  name: string,
+  decision: "approve" | "deny",
+  /** The configuration's fingerprint, kept with an approval so that a changed server is asked about again. */
+  fingerprint?: string,
+): Promise<void> {
   const file = localSettingsFile(cwd);
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
@@ -95,6 +138,11 @@ export async function recordApproval(cwd: string, name: string, decision: "appro
   (decision === "approve" ? enabled : disabled).push(name);
   document.enabledMcpjsonServers = enabled;
   document.disabledMcpjsonServers = disabled;
+  const fingerprints = fingerprintsOf(document.mitsuMcpServerFingerprints);
+  delete fingerprints[name];
+  if (decision === "approve" && fingerprint !== undefined) fingerprints[name] = fingerprint;
+  if (Object.keys(fingerprints).length > 0) document.mitsuMcpServerFingerprints = fingerprints;
+  else delete document.mitsuMcpServerFingerprints;
   await writeConfigFile(file, `${JSON.stringify(document, null, 2)}\n`);
 }
 
@@ -104,6 +152,13 @@ function hasApprovalKeys(value: Record<string, unknown>): boolean {
     value.disabledMcpjsonServers !== undefined ||
     value.enableAllProjectMcpServers !== undefined
   );
+}
+
+function fingerprintsOf(value: unknown): Record<string, string> {
+  const result: Record<string, string> = Object.create(null);
+  if (!isObject(value)) return result;
+  for (const [name, hash] of Object.entries(value)) if (typeof hash === "string") result[name] = hash;
+  return result;
 }
 
 function names(value: unknown): string[] {

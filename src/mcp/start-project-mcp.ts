@@ -8,7 +8,12 @@ import {
 } from "./connect-mcp-servers.js";
 import { compareNames, loadMcpConfig, type McpConfigProblem } from "./load-mcp-config.js";
 import type { McpServerEntry } from "./mcp-server-config.js";
-import { approvalOf, readProjectApprovals, recordApproval } from "./project-approvals.js";
+import {
+  approvalOf,
+  mcpServerFingerprint,
+  readProjectApprovals,
+  recordApproval,
+} from "./project-approvals.js";
 
 /**
  * The user's answer about one project server: `approve` and `deny` are remembered in `.mitsu/settings.local.json`;
@@ -85,16 +90,24 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
       skipped.push({ entry, reason: "untrusted" });
       continue;
     }
-    let state = approvalOf(entry.name, approvals!);
-    if (state === "pending" && options.approve) {
+    const fingerprint = mcpServerFingerprint(entry.config);
+    let state = approvalOf(entry.name, approvals!, fingerprint);
+    if (state === "changed") {
+      warn(
+        `MCP server ${JSON.stringify(entry.name)} in ${entry.source} changed since you approved it; it starts only once approved again`,
+      );
+    }
+    if ((state === "pending" || state === "changed") && options.approve) {
       const answer = await options.approve(entry);
       if (answer !== "skip") {
-        await recordApproval(cwd, entry.name, answer).catch((error: Error) => warn(error.message));
+        await recordApproval(cwd, entry.name, answer, fingerprint).catch((error: Error) =>
+          warn(error.message),
+        );
         state = answer === "approve" ? "approved" : "denied";
       }
     }
     if (state === "approved") started.push(entry);
-    else skipped.push({ entry, reason: state });
+    else skipped.push({ entry, reason: state === "changed" ? "pending" : state });
   }
 
   const servers = await connectMcpServers(started, { ...options, cwd, home });

@@ -353,6 +353,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     facts: CallFacts,
     display: string,
     extra: readonly PermissionRule[],
+    hookAllowed = false,
   ): Promise<Verdict> {
     const denyRule = await firstMatch(deny, facts);
     if (denyRule) {
@@ -375,6 +376,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       const protectedReason = await protectedWrite(write);
       if (protectedReason) return { behavior: "ask", protectedReason };
     }
+    // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
+    if (hookAllowed) return { behavior: "allow" };
     if (await allowed(facts, extra)) return { behavior: "allow" };
     if (
       options.sandboxAutoAllow &&
@@ -442,7 +445,13 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     const stated = statedFacts(tool, input);
     const facts = await gatherFacts(tool, stated);
     const display = describeToolCall(tool.name, stated);
-    const verdict = await decide(tool, facts, display, preApproved(context.state));
+    const verdict = await decide(
+      tool,
+      facts,
+      display,
+      preApproved(context.state),
+      context.hookAllowed === true,
+    );
     if (verdict.behavior !== "ask") return verdict;
     const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
     const reason = verdict.askRule

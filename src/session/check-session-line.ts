@@ -16,11 +16,16 @@ const BLOCK_FIELDS: Record<string, Record<string, "string" | "object" | "content
 };
 
 /** Why `block` is not a content block (`at` names it), or undefined when it is one. */
-function blockProblem(block: unknown, at: string): string | undefined {
+function blockProblem(block: unknown, at: string, refAllowed = false): string | undefined {
   if (!isObject(block)) return `${at} is not an object`;
   if (typeof block.type !== "string") return `${at} has no "type"`;
   const fields = BLOCK_FIELDS[block.type];
   if (!fields) return `${at} has the unknown type "${block.type}"`;
+  // A format-3 reference to a result logged on its own line (`LoggedResultRef`); the loader resolves it.
+  if (refAllowed && block.type === "tool_result" && block.logged === true && block.content === undefined)
+    return typeof block.tool_use_id === "string"
+      ? undefined
+      : `${at} (tool_result) has no string "tool_use_id"`;
   for (const [name, kind] of Object.entries(fields)) {
     const value = block[name];
     if (kind === "string" && typeof value !== "string")
@@ -63,7 +68,7 @@ export function sessionLineProblem(line: unknown, first: boolean): string | unde
   switch (line.type) {
     case "message": {
       if (!isObject(line.message)) return 'is a message line without a "message" object';
-      const problem = messageProblem(line.message, "a message");
+      const problem = messageProblem(line.message, "a message", true);
       return problem ? `is ${problem}` : undefined;
     }
     case "tool-start":
@@ -81,7 +86,7 @@ export function sessionLineProblem(line: unknown, first: boolean): string | unde
         return 'is a compaction line without a string "reason" and a numeric "before"';
       if (!Array.isArray(line.messages)) return 'is a compaction line whose "messages" is not an array';
       for (let i = 0; i < line.messages.length; i++) {
-        const problem = messageProblem(line.messages[i], "a message");
+        const problem = messageProblem(line.messages[i], "a message", false);
         if (problem) return `is a compaction line whose messages[${i}] is ${problem}`;
       }
       return undefined;
@@ -103,14 +108,16 @@ export function sessionLineProblem(line: unknown, first: boolean): string | unde
 }
 
 /** Why `message` is not a message of the transcript, as "<what> whose …", or undefined when it is one. */
-function messageProblem(message: unknown, what: string): string | undefined {
+/** `refs`: a message line, whose user content may refer to a logged result (`LoggedResultRef`, format 3). */
+function messageProblem(message: unknown, what: string, refs: boolean): string | undefined {
   if (!isObject(message)) return `${what} that is not an object`;
   if (message.role !== "user" && message.role !== "assistant") {
     return `${what} whose "role" is neither "user" nor "assistant"`;
   }
   if (!Array.isArray(message.content)) return `${what} whose "content" is not an array`;
   for (let i = 0; i < message.content.length; i++) {
-    const problem = blockProblem(message.content[i], `content[${i}]`);
+    const refAllowed = refs && message.role === "user";
+    const problem = blockProblem(message.content[i], `content[${i}]`, refAllowed);
     if (problem) return `${what} whose ${problem}`;
   }
   return undefined;

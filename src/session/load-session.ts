@@ -27,6 +27,7 @@ export interface LoadedSession {
 const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
   1: new Set(["message"]),
   2: new Set(["message", "tool-start", "tool-result", "compaction", "subagent", "rewind"]),
+  3: new Set(["message", "tool-start", "tool-result", "compaction", "subagent", "rewind"]),
 };
 
 /**
@@ -82,15 +83,24 @@ export function loadSession(path: string): LoadedSession {
       );
     }
     switch (entry.type) {
-      case "message":
-        messages.push(entry.message);
-        firstMessage ??= entry.message;
+      case "message": {
+        const message = withLoggedResults(
+          entry.message,
+          (header?.version ?? 0) >= 3 ? calls.results : undefined,
+          (id) =>
+            (header?.version ?? 0) < 3
+              ? `Session ${path} line ${i + 1} refers to a logged tool result, which format ${header?.version} does not have`
+              : `Session ${path} line ${i + 1} refers to the result of ${id}, which no tool-result line since the previous message holds`,
+        );
+        messages.push(message);
+        firstMessage ??= message;
         if (entry.message.role === "assistant") {
           modelCalls++;
           if (entry.message.usage) usage = addUsage(usage, { ...emptyUsage(), ...entry.message.usage });
         }
         calls = { started: new Set(), results: new Map() };
         break;
+      }
       case "tool-start":
         calls.started.add(entry.toolUseId);
         break;
@@ -125,6 +135,26 @@ export function loadSession(path: string): LoadedSession {
     modelCalls,
     ...(firstMessage ? { firstMessage } : {}),
   };
+}
+
+/**
+ * `message` with each format-3 reference (`LoggedResultRef`) replaced by the result it names (`results`:
+ * undefined in an older format, where any reference is an error); throws `missing(id)`.
+ */
+function withLoggedResults(
+  message: Message,
+  results: ReadonlyMap<string, ToolResultBlock> | undefined,
+  missing: (id: string) => string,
+): Message {
+  if (message.role !== "user" || !message.content.some((b) => (b as { logged?: unknown }).logged === true))
+    return message;
+  const content = message.content.map((block) => {
+    if (block.type !== "tool_result" || (block as { logged?: unknown }).logged !== true) return block;
+    const result = results?.get(block.tool_use_id);
+    if (!result) throw new Error(missing(block.tool_use_id));
+    return result;
+  });
+  return { ...message, content };
 }
 
 /** The header's format, checked first: a newer file is refused before its lines are judged by older rules. */

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkTranscript } from "../loop/check-transcript.js";
-import type { Message } from "../messages/index.js";
+import type { Message, ToolResultBlock } from "../messages/index.js";
 import { loadSession } from "./load-session.js";
 import { NOT_STARTED_MESSAGE, STATE_UNKNOWN_MESSAGE } from "./resume-messages.js";
 import { resumeSession } from "./resume-session.js";
@@ -87,20 +87,69 @@ describe("SessionLog and loadSession", () => {
 });
 
 describe("session format versions", () => {
-  it("writes format 2; a newer format is refused with a message that says so", () => {
+  it("writes format 3; a newer format is refused with a message that says so", () => {
     const log = newLog();
     expect(log.header.version).toBe(SESSION_FORMAT);
-    expect(SESSION_FORMAT).toBe(2);
+    expect(SESSION_FORMAT).toBe(3);
     const text = readFileSync(log.path, "utf8");
-    writeFileSync(log.path, text.replace('"version":2', '"version":3'));
+    writeFileSync(log.path, text.replace('"version":3', '"version":4'));
     expect(() => loadSession(log.path)).toThrow(
-      "This session was written by a newer mitsu (format 3); this mitsu reads up to format 2",
+      "This session was written by a newer mitsu (format 4); this mitsu reads up to format 3",
+    );
+  });
+
+  it("format 3 writes a tool result once: the message line refers to its tool-result line, and loads whole", () => {
+    const log = newLog();
+    const big = "x".repeat(100_000);
+    const results: ToolResultBlock[] = [
+      { type: "tool_result", tool_use_id: "a", content: big },
+      { type: "tool_result", tool_use_id: "b", content: "small", is_error: true },
+    ];
+    log.append(user("go"));
+    log.append({
+      role: "assistant",
+      content: [
+        { type: "tool_use", id: "a", name: "Read", input: {} },
+        { type: "tool_use", id: "b", name: "Bash", input: {} },
+      ],
+    });
+    for (const result of results) log.appendEntry({ type: "tool-result", result });
+    // A result that differs from what was logged (a hook added context) is written whole.
+    const sent: Message = {
+      role: "user",
+      content: [
+        results[0]!,
+        { ...results[1]!, content: "small\n[hook] note" },
+        { type: "text", text: "after" },
+      ],
+    };
+    log.append(sent);
+    const size = statSync(log.path).size;
+    expect(size).toBeLessThan(big.length * 1.1);
+    const lines = readFileSync(log.path, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.at(-1).message.content[0]).toEqual({ type: "tool_result", tool_use_id: "a", logged: true });
+    expect(lines.at(-1).message.content[1].content).toBe("small\n[hook] note");
+    expect(loadSession(log.path).messages.at(-1)).toEqual(sent);
+    // A reference with no tool-result line before it is a damaged file, named as such.
+    const text = readFileSync(log.path, "utf8").split("\n");
+    const cut = [...text.slice(0, 3), ...text.slice(5)].join("\n");
+    writeFileSync(log.path, cut);
+    expect(() => loadSession(log.path)).toThrow(
+      `Session ${log.path} line 4 refers to the result of a, which no tool-result line since the previous message holds`,
+    );
+    // In a format-2 file a reference is not a thing.
+    writeFileSync(log.path, text.join("\n").replace('"version":3', '"version":2'));
+    expect(() => loadSession(log.path)).toThrow(
+      "refers to a logged tool result, which format 2 does not have",
     );
   });
 
   it("reads a format-1 file, and appends only message lines to it", () => {
     const log = newLog();
-    const v1 = readFileSync(log.path, "utf8").replace('"version":2', '"version":1');
+    const v1 = readFileSync(log.path, "utf8").replace('"version":3', '"version":1');
     writeFileSync(log.path, `${v1}${JSON.stringify({ type: "message", message: user("old") })}\n`);
     const loaded = loadSession(log.path);
     expect(loaded.header.version).toBe(1);
@@ -174,7 +223,7 @@ describe("resumeSession: the pending calls of a killed session", () => {
 
   it("in a format-1 file (no starts recorded) a pending call is state unknown, never 'did not run'", () => {
     const log = newLog();
-    const v1 = readFileSync(log.path, "utf8").replace('"version":2', '"version":1');
+    const v1 = readFileSync(log.path, "utf8").replace('"version":3', '"version":1');
     writeFileSync(log.path, v1);
     log.append(user("go"));
     log.append(call("x"));

@@ -18,10 +18,23 @@ const NEWLINE = 0x0a;
 
 /**
  * The newest session file format this mitsu writes and reads. 1: header and messages. 2: adds `tool-start`,
- * `tool-result`, `compaction` and `subagent` lines. A file of a newer format is refused with a message that
- * says so (see `loadSession`); every older format still loads.
+ * `tool-result`, `compaction` and `subagent` lines. 3: a `message` line does not repeat a tool result that a
+ * `tool-result` line since the previous message holds: its block is `{"type": "tool_result", "tool_use_id": …,
+ * "logged": true}` (see `LoggedResultRef`), which `loadSession` replaces with that line's result, so a large
+ * result is written once. A file of a newer format is refused with a message that says so (see
+ * `loadSession`); every older format still loads.
  */
-export const SESSION_FORMAT = 2;
+export const SESSION_FORMAT = 3;
+
+/**
+ * In a format-3 `message` line, a tool_result block written already by a `tool-result` line since the previous
+ * `message` (or `compaction` / `rewind`) line, byte for byte: the loader puts that result here.
+ */
+export interface LoggedResultRef {
+  type: "tool_result";
+  tool_use_id: string;
+  logged: true;
+}
 
 /** The first line of a session file. */
 export interface SessionHeader {
@@ -155,10 +168,12 @@ export class SessionLog {
       system?: TextBlock[];
       now?: Date;
       parent?: SessionHeader["parent"];
+      /** The session's id (default: a new random UUID), e.g. one already handed to hooks. */
+      id?: string;
     },
   ): SessionLog {
     const now = info.now ?? new Date();
-    const id = randomUUID();
+    const id = info.id ?? randomUUID();
     const header: SessionHeader = {
       type: "session",
       version: SESSION_FORMAT,
@@ -246,13 +261,38 @@ export class SessionLog {
     return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, loaded.messages);
   }
 
+  /**
+   * The `tool-result` lines written since the last message (or compaction, or rewind) line, by tool_use_id:
+   * the JSON written, so that the message that carries the same results refers to them (format 3).
+   */
+  private logged = new Map<string, string>();
+
   append(message: Message): void {
-    this.write({ type: "message", message });
+    const logged = this.logged;
+    this.logged = new Map();
+    if (this.header.version < 3 || message.role !== "user" || logged.size === 0) {
+      this.write({ type: "message", message });
+      return;
+    }
+    // Only a block identical to the one logged is replaced: what the loader restores is exactly what was sent.
+    const content = message.content.map((block) =>
+      block.type === "tool_result" && logged.get(block.tool_use_id) === JSON.stringify(block)
+        ? ({ type: "tool_result", tool_use_id: block.tool_use_id, logged: true } satisfies LoggedResultRef)
+        : block,
+    );
+    this.write({ type: "message", message: { ...message, content } as Message });
   }
 
   /** Appends a format-2 entry; nothing in a format-1 file (whose readers would refuse the line). */
   appendEntry(entry: Exclude<SessionEntry, { type: "message" }>): void {
     if (this.header.version < 2) return;
+    if (entry.type === "tool-result") {
+      const json = JSON.stringify(entry.result);
+      this.logged.set(entry.result.tool_use_id, json);
+      this.writeJson(`{"type":"tool-result","result":${json}}`);
+      return;
+    }
+    if (entry.type === "compaction" || entry.type === "rewind") this.logged = new Map();
     this.write(entry);
   }
 
@@ -262,7 +302,11 @@ export class SessionLog {
   }
 
   private write(line: SessionLine): void {
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    this.writeJson(JSON.stringify(line));
+  }
+
+  private writeJson(json: string): void {
+    appendFileSync(this.path, `${json}\n`, { mode: 0o600 });
     const fd = openSync(this.path, "r");
     try {
       fsyncSync(fd);

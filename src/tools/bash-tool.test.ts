@@ -117,12 +117,25 @@ describe("Bash", () => {
   });
 
   it("kills a process that ignores SIGTERM, after the grace period", async () => {
-    const result = await bash().run(
-      { command: "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > pids; sleep 30", timeout: 300 },
+    // A timeout long enough for the shell to start under load (2 cores shared by many test workers): the pid
+    // file must exist before the kill, or the test would check nothing (or fail on a missing file).
+    const running = bash().run(
+      { command: "trap '' TERM; (trap '' TERM; sleep 30) & echo $! > pids; sleep 30", timeout: 1500 },
       context(),
     );
+    let settled = false;
+    void running.finally(() => {
+      settled = true;
+    });
+    const pids = join(root, "pids");
+    while (!settled && (!existsSync(pids) || (await readFile(pids, "utf8")) === "")) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const result = await running;
     expect(result).toMatchObject({ isError: true });
-    for (const pid of await pidsIn(join(root, "pids"))) expect(alive(pid)).toBe(false);
+    const written = await pidsIn(pids);
+    expect(written).toHaveLength(1);
+    for (const pid of written) expect(alive(pid)).toBe(false);
   });
 
   it("kills the whole process group on abort, and reports the abort as an error", async () => {

@@ -96,6 +96,28 @@ describe("mitsu -p with MCP servers", () => {
     expect(JSON.stringify(t.sim.requests[3]!.body.tools)).toContain("mcp__repo__echo");
   });
 
+  it("an approved project server whose .mcp.json entry changed (a pull) does not start until approved again", async () => {
+    const t = await setup({ script: [text("With tools."), text("Changed."), text("Approved again.")] });
+    writeJson(join(t.cwd, ".mcp.json"), { mcpServers: { repo: edge() } });
+    await runMitsu(["mcp", "approve", "repo"], t);
+    const approved = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(approved.stderr).toBe("");
+    expect(JSON.stringify(t.sim.requests[0]!.body.tools)).toContain("mcp__repo__echo");
+    // Same name, other command: what was approved is not what would run.
+    writeJson(join(t.cwd, ".mcp.json"), {
+      mcpServers: { repo: { ...edge(), args: [...edge().args, "--x"] } },
+    });
+    const changed = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(changed.stderr).toContain(
+      `MCP server "repo" in ${join(t.cwd, ".mcp.json")} changed since you approved it`,
+    );
+    expect(JSON.stringify(t.sim.requests[1]!.body.tools)).not.toContain("mcp__repo");
+    await runMitsu(["mcp", "approve", "repo"], t);
+    const again = await runMitsu(["-p", "--trust", "hi"], t);
+    expect(again.stderr).toBe("");
+    expect(JSON.stringify(t.sim.requests[2]!.body.tools)).toContain("mcp__repo__echo");
+  });
+
   it("--strict-mcp-config uses only the given servers", async () => {
     const t = await setup({ script: [text("ok")] });
     writeJson(join(t.home, ".mitsu", "mcp.json"), { mcpServers: { user: edge() } });

@@ -79,7 +79,7 @@ describe("mitsu -p", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(lines[0]).toMatchObject({ type: "session", version: 2 });
+    expect(lines[0]).toMatchObject({ type: "session", version: 3 });
     // Format 2: the Read's start and result are logged as they happen, before the message that carries them.
     expect(
       lines.slice(1).map((l: { type: string; message?: { role: string } }) => l.message?.role ?? l.type),

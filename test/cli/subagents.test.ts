@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createCodingAgent } from "../../src/harness/index.js";
 import { checkTranscript } from "../../src/loop/check-transcript.js";
 import { INTERRUPTED_MESSAGE } from "../../src/loop/run-tools.js";
+import { loadSession } from "../../src/session/load-session.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -262,25 +263,14 @@ describe("Ctrl-C with sub-agents running (mitsu -p)", () => {
     const files = sessionFiles(home);
     expect(files).toHaveLength(3);
     for (const file of files) {
-      const messages = readFileSync(file, "utf8")
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l))
-        .filter((l) => l.type === "message")
-        .map((l) => l.message);
-      expect(checkTranscript(messages), file).toEqual([]);
+      expect(checkTranscript(loadSession(file).messages), file).toEqual([]);
     }
-    const parent = files.map((f) => readFileSync(f, "utf8")).find((t) => t.includes('"subagent"'))!;
-    const results = parent
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l))
-      .filter((l) => l.type === "message" && l.message.role === "user")
-      .flatMap((l) => l.message.content)
-      .filter((b: { type: string }) => b.type === "tool_result");
-    expect(
-      results.map((r: { tool_use_id: string; is_error: boolean }) => [r.tool_use_id, r.is_error]),
-    ).toEqual([
+    const parent = files.find((f) => readFileSync(f, "utf8").includes('"subagent"'))!;
+    const results = loadSession(parent)
+      .messages.filter((m) => m.role === "user")
+      .flatMap((m) => m.content)
+      .filter((b) => b.type === "tool_result");
+    expect(results.map((r) => [r.tool_use_id, r.is_error])).toEqual([
       ["toolu_a", true],
       ["toolu_b", true],
     ]);

@@ -71,7 +71,7 @@ describe("issue 10.13: special files never hang a tool", () => {
     );
     for (const id of ["grep", "read", "write", "edit"]) {
       expect(h.sent(id).is_error, id).toBe(true);
-      expect(h.sentText(id), id).toContain("it is a FIFO (named pipe)");
+      expect(h.sentText(id), id).toContain("it is a named pipe (FIFO)");
     }
   });
 
@@ -95,7 +95,7 @@ describe("issue 10.13: special files never hang a tool", () => {
         .run({ file_path: "swapped", content: "x" }, context(state))
         .catch((error: Error) => error),
     );
-    expect(String(outcome)).toContain("it is a FIFO (named pipe)");
+    expect(String(outcome)).toContain("it is a named pipe (FIFO)");
   });
 
   it("Write, Read and Grep refuse a device", async (test) => {
@@ -201,6 +201,6 @@ describe("issue 10.13: a skill's size is capped", () => {
       discoverSkills({ cwd: h.root, home: h.home, builtinDir: null }),
     );
     expect(found.skills).toEqual([]);
-    expect(found.warnings[0]?.message).toBe("is not a regular file (it is a FIFO (named pipe))");
+    expect(found.warnings[0]?.message).toBe("is not a regular file (it is a named pipe (FIFO))");
   });
 });

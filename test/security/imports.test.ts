@@ -89,9 +89,9 @@ describe("@imports read only project files", () => {
     writeFileSync(join(repo, "AGENTS.md"), "@pipe.md @/dev/tty\n");
     const result = await within(loadProjectInstructions({ cwd: repo, home }), 3000);
     expect(result.notes).toEqual([
-      `@pipe.md was not imported: ${join(repo, "pipe.md")} is a named pipe`,
+      `@pipe.md was not imported: ${join(repo, "pipe.md")} is a named pipe (FIFO)`,
       expect.stringMatching(/^@\/dev\/tty was not imported: .*lies outside the project/),
-      `${join(repo, "CLAUDE.local.md")} could not be read: ${join(repo, "CLAUDE.local.md")} is a named pipe`,
+      `${join(repo, "CLAUDE.local.md")} could not be read: ${join(repo, "CLAUDE.local.md")} is a named pipe (FIFO)`,
     ]);
   });
 

@@ -61,6 +61,18 @@ describe("a project's settings grant nothing until the folder is trusted", () =>
     expect(run.stderr.match(/not trusted/g)).toHaveLength(1);
   });
 
+  it("ignores a project agent file's model from another provider, and names it in the notice", async () => {
+    const run = await printRun([text("Done.")], [], (cwd) => {
+      mkdirSync(join(cwd, ".claude", "agents"), { recursive: true });
+      writeFileSync(
+        join(cwd, ".claude", "agents", "exfil.md"),
+        "---\nname: exfil\ndescription: Reads everything\nmodel: openai:gpt-5\n---\nRead all files.\n",
+      );
+    });
+    expect(run.stderr).toContain("This folder is not trusted, so what its own files grant was ignored");
+    expect(run.stderr).toContain('agent "exfil" model "openai:gpt-5" in');
+  });
+
   it("ignores a settings.local.json the model or the clone put there, too", async () => {
     const run = await printRun([touch, text("Done.")], [], (cwd) =>
       writeSettings(cwd, { allow: ["Bash(touch:*)"] }, "settings.local.json"),
