@@ -3,7 +3,7 @@ import type { PermissionDecision } from "../loop/permission.js";
 import type { PrepareRequestInfo } from "../loop/run-agent.js";
 import type { Spawner } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
-import type { ToolState } from "../loop/tool-state.js";
+import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
 import type { TextBlock } from "../messages/index.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
@@ -67,6 +67,12 @@ export interface DurableAgentSetup {
   spawn?: Spawner;
   /** The tools that start sub-agents; default `["Task"]`. */
   spawnTools?: string[];
+  /**
+   * The tool-state slots that follow the session to another worker and to its next prompt (each must have
+   * `persist`): saved with each tool step's journal entry and in the session's state. Default: the files Read
+   * (so Edit works after a Read of an earlier prompt or on another worker) and the active skills' pre-approvals.
+   */
+  toolStateKeys?: ToolStateKey<never>[];
   /** Called when the invocation ends on this worker (stops background shells, closes what setup opened). */
   close?: () => Promise<void>;
 }

@@ -2,8 +2,9 @@ import type { ObjectContext } from "@restatedev/restate-sdk";
 import type { Journal } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
-import type { ToolState } from "../loop/tool-state.js";
+import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
 import { validateInput } from "../loop/validate-input.js";
+import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurablePermissions } from "./durable-agent-setup.js";
 
@@ -22,6 +23,11 @@ export interface RestateJournalOptions {
    * returns exactly what was first returned.
    */
   spawnTools?: readonly string[];
+  /**
+   * Tool-state slots recorded with each tool step: a replayed step (its tool not run again) loads them, so that
+   * what the tool would have left in the state (the files it Read) is there for the calls after it.
+   */
+  toolStateKeys?: readonly ToolStateKey<never>[];
 }
 
 /**
@@ -54,11 +60,26 @@ export function restateJournal(options: RestateJournalOptions): Journal {
             : decided,
         );
       }
-      if (options.spawnTools?.includes(block.name)) {
+      const keys = options.toolStateKeys ?? [];
+      const name = `tool ${block.name} ${block.id}`;
+      if (keys.length === 0) {
+        if (!options.spawnTools?.includes(block.name)) return ctx.run(name, call);
         const result = await call();
-        return ctx.run(`tool ${block.name} ${block.id}`, async () => result);
+        return ctx.run(name, async () => result);
       }
-      return ctx.run(`tool ${block.name} ${block.id}`, call);
+      let ran = false;
+      const step = async (result: ToolResultBlock) => {
+        ran = true;
+        return { result, state: options.state.snapshot() };
+      };
+      const recorded = options.spawnTools?.includes(block.name)
+        ? await (async () => {
+            const result = await call();
+            return ctx.run(name, () => step(result));
+          })()
+        : await ctx.run(name, async () => step(await call()));
+      if (!ran) options.state.restore(recorded.state, keys);
+      return recorded.result;
     },
   };
 }

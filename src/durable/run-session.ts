@@ -4,8 +4,10 @@ import type { PermissionDecision } from "../loop/permission.js";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Spawner, SpawnRequest } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
-import { ToolState } from "../loop/tool-state.js";
+import { ToolState, type ToolStateKey } from "../loop/tool-state.js";
 import type { Message, TextBlock } from "../messages/index.js";
+import { ACTIVE_SKILLS } from "../skills/active-skills.js";
+import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
 import { jsonSerde } from "./json-serde.js";
@@ -45,6 +47,9 @@ export interface RunSessionOptions {
 export async function runSession(options: RunSessionOptions): Promise<AgentResult> {
   const { ctx, setup, tools } = options;
   const state = new ToolState();
+  const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
+  const saved = await ctx.get<Record<string, unknown>>(STATE.toolState);
+  if (saved) state.restore(saved, toolStateKeys);
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
   const children = new ChildSessions(ctx);
@@ -71,7 +76,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         }
       }
     : undefined;
-  return runAgentToEnd({
+  const result = await runAgentToEnd({
     provider: setup.provider,
     model: setup.model,
     system: options.system,
@@ -99,12 +104,18 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       state,
       askTimeoutMs: options.askTimeoutMs,
       spawnTools: spawn ? options.spawnTools : [],
+      toolStateKeys,
     }),
     onMessage: (message: Message) => {
       length = appendMessage(ctx, length, message);
     },
   });
+  if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
+  return result;
 }
+
+/** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
+const DEFAULT_TOOL_STATE = [READ_TRACKER, ACTIVE_SKILLS] as unknown as ToolStateKey<never>[];
 
 /** The sub-agent sessions a run is waiting on, in the state, so that `pending` can list their questions. */
 class ChildSessions {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -524,4 +524,52 @@ describe("a durable session", () => {
       await loadSim.close();
     }
   }, 90_000);
+
+  it("an Edit in a later prompt, on another worker process, needs no new Read (the files Read follow the session)", async () => {
+    const fleet = join(root, "edits");
+    const ws = join(fleet, "edit");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, "notes.txt"), "old line\n");
+    const editSim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Read", input: { file_path: join(ws, "notes.txt") } }),
+        turn({ type: "text", text: "It says old line." }),
+        turn({
+          type: "tool_use",
+          name: "Edit",
+          input: { file_path: join(ws, "notes.txt"), old_string: "old line", new_string: "new line" },
+        }),
+        turn({ type: "text", text: "Changed." }),
+      ],
+    });
+    const port = await freePort();
+    const home = join(root, "edit-home");
+    mkdirSync(home, { recursive: true });
+    const start = () =>
+      startWorkerProcess({
+        port,
+        workspaces: fleet,
+        home,
+        env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: editSim.url },
+        args: ["--allowedTools", "Edit"],
+      });
+    let worker = await start();
+    try {
+      await registerWorker(server.adminUrl, `http://127.0.0.1:${port}`);
+      const editClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 50 });
+      expect(await editClient.prompt("edit", { prompt: "read the notes" })).toMatchObject({
+        text: "It says old line.",
+      });
+      await worker.stop();
+      worker = await start();
+      expect(await editClient.prompt("edit", { prompt: "change it" })).toMatchObject({ text: "Changed." });
+      expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new line\n");
+      const edited = (await editClient.transcript("edit")).at(-2)?.content[0];
+      expect(edited).toMatchObject({ type: "tool_result" });
+      expect((edited as { is_error?: boolean }).is_error).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await editSim.close();
+    }
+  }, 60_000);
 });
