@@ -51,4 +51,3 @@ describe("ToolState", () => {
     expect(b.peek(local)).toBeUndefined();
   });
 });
-
