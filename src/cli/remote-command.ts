@@ -30,8 +30,11 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
     ...(options.object !== undefined ? { name: options.object } : {}),
   });
   const out = (value: unknown) => io.stdout.write(`${terminalJson(value)}\n`);
-  const describe = (ask: { toolUseId: string; display: string; reason: string }) =>
-    `${stripControls(ask.display)} (${ask.toolUseId}): ${stripControls(ask.reason)}`;
+  const describe = (ask: { toolUseId: string; display: string; reason: string; session?: string }) => {
+    const where =
+      ask.session !== undefined && ask.session !== options.session ? `, sub-agent ${ask.session}` : "";
+    return `${stripControls(ask.display)} (${stripControls(ask.toolUseId + where)}): ${stripControls(ask.reason)}`;
+  };
   try {
     switch (options.action) {
       case "prompt": {
@@ -51,7 +54,7 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
             ...(io.signal ? { signal: io.signal } : {}),
             onPending: (ask) =>
               io.stderr.write(
-                `Session ${options.session} waits for permission: ${describe(ask)}\n  mitsu remote approve --session ${options.session} --call ${ask.toolUseId}\n  mitsu remote deny --session ${options.session} --call ${ask.toolUseId}\n`,
+                `Session ${options.session} waits for permission: ${describe(ask)}\n  mitsu remote approve --session ${options.session} --call ${stripControls(ask.toolUseId)}\n  mitsu remote deny --session ${options.session} --call ${stripControls(ask.toolUseId)}\n`,
               ),
           },
         );
@@ -90,7 +93,13 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
         return 0;
     }
   } catch (error) {
-    if (io.signal?.aborted) return 130;
+    if (io.signal?.aborted) {
+      if (options.action === "prompt")
+        io.stderr.write(
+          `mitsu remote: stopped waiting; the prompt goes on in session ${options.session} (mitsu remote transcript --session ${options.session})\n`,
+        );
+      return 130;
+    }
     io.stderr.write(
       `mitsu remote: ${stripControls(error instanceof Error ? error.message : String(error))}\n`,
     );

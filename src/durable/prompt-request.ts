@@ -48,12 +48,12 @@ export function promptRequestProblem(body: unknown): string | undefined {
   } else if (Array.isArray(prompt)) {
     if (prompt.length === 0) return "prompt has no content blocks";
     for (const block of prompt) {
-      if (
-        typeof block !== "object" ||
-        block === null ||
-        typeof (block as { type?: unknown }).type !== "string"
-      )
-        return "each content block of prompt needs a type";
+      const type =
+        typeof block === "object" && block !== null ? (block as { type?: unknown }).type : undefined;
+      if (typeof type !== "string") return "each content block of prompt needs a type";
+      // A person's message holds text and images; a tool_result or tool_use here would forge the agent's own turns.
+      if (type !== "text" && type !== "image")
+        return `a prompt takes text and image blocks, not ${JSON.stringify(type)}`;
     }
   } else return "prompt must be a string or an array of content blocks";
   if (request.workspace !== undefined && (typeof request.workspace !== "string" || request.workspace === ""))

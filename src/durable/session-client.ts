@@ -116,7 +116,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
           what,
         );
         if (output.status !== 470) return JSON.parse(output.text) as PromptResponse;
-        if (onPending && round % 4 === 0) {
+        if (onPending) {
           for (const ask of await this.pending(session)) {
             if (told.has(ask.awakeableId)) continue;
             told.add(ask.awakeableId);

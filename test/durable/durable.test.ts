@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTaskTool } from "../../src/agents/task-tool.js";
+import { main } from "../../src/cli/main.js";
 import {
   createDurableAgent,
   createSessionClient,
@@ -169,11 +171,28 @@ describe("a durable session", () => {
         turn({ type: "text", text: "Told not to." }),
       ],
     });
-    const asked: string[] = [];
-    const answer = client.prompt(
-      "approval",
-      { prompt: "count big" },
-      { onPending: (ask) => asked.push(ask.display) },
+    // The prompt goes through the mitsu command, which tells the person how to answer the question.
+    let stderr = "";
+    let stdout = "";
+    const answer = main(
+      [
+        "remote",
+        "-p",
+        "count big",
+        "--session",
+        "approval",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+      ],
+      {
+        stdout: new Writable({ write: (chunk, _enc, done) => done(void (stdout += String(chunk))) }),
+        stderr: new Writable({ write: (chunk, _enc, done) => done(void (stderr += String(chunk))) }),
+        env: {},
+        cwd: root,
+        home: root,
+      },
     );
     await until(async () => (await client.pending("approval")).length === 1, 20_000, "the question");
     const [ask] = await client.pending("approval");
@@ -191,8 +210,7 @@ describe("a durable session", () => {
       "the invocation to suspend",
     );
     expect(counted).toEqual([]);
-    // The waiting client is told of the question (to show the person how to answer it).
-    await until(() => asked.length === 1, 20_000, "the client to hear of the question");
+    await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
     const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
       { cwd: root, home: root, env: {} },
@@ -204,9 +222,11 @@ describe("a durable session", () => {
       { cwd: root, home: root, env: {} },
     );
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
-    expect(await answer).toMatchObject({ reason: "end_turn", text: "Counted big." });
+    expect(await answer).toBe(0);
+    expect(stdout).toBe("Counted big.\n");
+    expect(stderr).toContain("Session approval waits for permission: Count(100) (toolu_");
+    expect(stderr).toContain(`mitsu remote approve --session approval --call ${ask?.toolUseId}`);
     expect(counted).toEqual([{ n: 100, tag: "approved" }]);
-    expect(asked).toEqual(["Count(100)"]);
     await expect(client.approve("approval")).rejects.toThrow("waits for no permission answer");
 
     const late = await client.prompt("approval", { prompt: "count bigger", askTimeoutMs: 1500 });
