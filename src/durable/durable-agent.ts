@@ -163,7 +163,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
           );
         if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
 
-        const setup = await options.setup({ id: ctx.key, workspace });
+        const setup = await setUp(options, { id: ctx.key, workspace });
         try {
           let system = await readSystem(ctx);
           if (system === undefined) {
@@ -209,7 +209,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
             throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
           ctx.set(STATE.workspace, workspace);
         }
-        const setup = await options.setup({ id: ctx.key, workspace });
+        const setup = await setUp(options, { id: ctx.key, workspace });
         try {
           const spawnTools = setup.spawnTools ?? ["Task"];
           const offered = (setup.tools ?? []).filter((tool) => !spawnTools.includes(tool.name));
@@ -264,6 +264,22 @@ export function createDurableAgent(options: DurableAgentOptions) {
       deny: answer(false),
     },
   });
+}
+
+/**
+ * The setup for one invocation. One that throws is a configuration error (an unknown model, a missing key): the
+ * prompt fails with its message instead of being retried forever.
+ */
+async function setUp(options: DurableAgentOptions, session: DurableSession): Promise<DurableAgentSetup> {
+  try {
+    return await options.setup(session);
+  } catch (error) {
+    if (error instanceof restate.TerminalError) throw error;
+    throw terminal(
+      `The worker could not set up the agent for session ${session.id}: ${error instanceof Error ? error.message : String(error)}`,
+      500,
+    );
+  }
 }
 
 function isFolder(path: string): boolean {

@@ -393,6 +393,34 @@ describe("a durable session", () => {
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
 
+    // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
+    const broken = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "broken-session",
+          setup: () => {
+            throw new Error("ANTHROPIC_API_KEY is not set");
+          },
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    try {
+      await registerWorker(server.adminUrl, broken.url);
+      const brokenClient = createSessionClient({
+        ingressUrl: server.ingressUrl,
+        name: "broken-session",
+        pollMs: 50,
+      });
+      await expect(brokenClient.prompt("s", { prompt: "hi" })).rejects.toThrow(
+        "The worker could not set up the agent for session s: ANTHROPIC_API_KEY is not set",
+      );
+    } finally {
+      await broken.close();
+    }
+
     // The server down at submit time.
     const down = createSessionClient({ ingressUrl: `http://127.0.0.1:${await freePort()}` });
     await expect(down.prompt("s", { prompt: "hi" })).rejects.toThrow(
