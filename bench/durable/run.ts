@@ -87,9 +87,13 @@ async function journalBytes(server: RestateServer, name: string, key: string): P
   return Number(rows[0]?.bytes ?? 0);
 }
 
-async function onRestate(server: RestateServer, latencyMs: number): Promise<{ ms: number; bytes: number }> {
+async function onRestate(
+  server: RestateServer,
+  latencyMs: number,
+  protocol: "http1" | "http2",
+): Promise<{ ms: number; bytes: number }> {
   const sim = await startSimulator({ script: script(latencyMs) });
-  const name = `bench-${latencyMs}`;
+  const name = `bench-${latencyMs}-${protocol}`;
   const agent = createDurableAgent({
     name,
     setup: () => ({
@@ -100,9 +104,15 @@ async function onRestate(server: RestateServer, latencyMs: number): Promise<{ ms
       maxTurns: TURNS,
     }),
   });
-  const worker = await serveWorker({ services: [agent], port: 0, host: "127.0.0.1", logLevel: "error" });
+  const worker = await serveWorker({
+    services: [agent],
+    port: 0,
+    host: "127.0.0.1",
+    logLevel: "error",
+    protocol,
+  });
   try {
-    await registerWorker(server.adminUrl, worker.url);
+    await registerWorker(server.adminUrl, worker.url, { http2: protocol === "http2" });
     const client = createSessionClient({ ingressUrl: server.ingressUrl, name, pollMs: 10 });
     const started = performance.now();
     const response = await client.prompt("bench", { prompt: "Note your findings." });
@@ -199,10 +209,12 @@ try {
   );
   for (const latency of [0, LATENCY_MS]) {
     const local = await inProcess(latency);
-    const durable = await onRestate(server, latency);
-    console.log(
-      `  model latency ${String(latency).padStart(3)} ms: in process ${local.toFixed(0).padStart(5)} ms, on Restate ${durable.ms.toFixed(0).padStart(5)} ms, ratio ${(durable.ms / local).toFixed(2)}x; journal ${(durable.bytes / TURNS / 1024).toFixed(1)} KiB per turn (${(durable.bytes / 1024).toFixed(0)} KiB in all)`,
-    );
+    for (const protocol of ["http1", "http2"] as const) {
+      const durable = await onRestate(server, latency, protocol);
+      console.log(
+        `  model latency ${String(latency).padStart(3)} ms, worker ${protocol}: in process ${local.toFixed(0).padStart(5)} ms, on Restate ${durable.ms.toFixed(0).padStart(5)} ms, ratio ${(durable.ms / local).toFixed(2)}x; journal ${(durable.bytes / TURNS / 1024).toFixed(1)} KiB per turn (${(durable.bytes / 1024).toFixed(0)} KiB in all)`,
+      );
+    }
   }
   const crashed = await crash(server);
   console.log(

@@ -379,6 +379,14 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       collect,
     )
     .option("--processes <n>", "worker processes sharing the port (node:cluster)", positiveInt, 1)
+    .addOption(
+      new Option(
+        "--protocol <protocol>",
+        "http1: a waiting session holds nothing, processes share one URL; http2: fewer round trips per step",
+      )
+        .choices(["http1", "http2"])
+        .default("http1"),
+    )
     .option("--verbose", "log every invocation step")
     .action(async (opts) => {
       const { workerCommand } = await import("./worker-command.js");
@@ -400,6 +408,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           identityKeys: opts.identityKey ?? [],
           verbose: opts.verbose === true,
           processes: opts.processes as number,
+          protocol: opts.protocol as "http1" | "http2",
         },
         io,
       );

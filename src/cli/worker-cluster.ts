@@ -67,7 +67,9 @@ export async function clusterPrimary(options: WorkerCommandOptions, io: PrintIo)
       stop.abort();
     }
   } else {
-    io.stdout.write(`Register it once with the Restate server:\n  ${registrationCommand(url)}\n`);
+    io.stdout.write(
+      `Register it once with the Restate server:\n  ${registrationCommand(url, undefined, options.protocol === "http2")}\n`,
+    );
   }
   if (!stop.signal.aborted && !io.signal?.aborted)
     await new Promise<void>((done) => stop.signal.addEventListener("abort", () => done()));

@@ -22,6 +22,8 @@ export interface WorkerCommandOptions {
   verbose: boolean;
   /** Worker processes sharing the port (`node:cluster`); default 1: this process serves. */
   processes: number;
+  /** See `ServeWorkerOptions.protocol`. */
+  protocol: "http1" | "http2";
 }
 
 /**
@@ -76,6 +78,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
       host: options.host,
       identityKeys: options.identityKeys,
       logLevel: options.verbose ? "info" : "warn",
+      protocol: options.protocol,
       log: (line) => io.stderr.write(`${stripControls(line)}\n`),
     });
   } catch (error) {
@@ -111,6 +114,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     try {
       const registration = await durable.registerWorker(options.register, url, {
         services: [durable.DEFAULT_SESSION_OBJECT],
+        http2: options.protocol === "http2",
       });
       io.stdout.write(
         `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
@@ -123,7 +127,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     }
   } else {
     io.stdout.write(
-      `Register it once with the Restate server (every worker behind this URL serves it):\n  ${durable.registrationCommand(url)}\n  (or start the worker with --register http://localhost:9070)\n`,
+      `Register it once with the Restate server (every worker behind this URL serves it):\n  ${durable.registrationCommand(url, undefined, options.protocol === "http2")}\n  (or start the worker with --register http://localhost:9070)\n`,
     );
   }
   await stopped();

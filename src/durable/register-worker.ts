@@ -24,6 +24,8 @@ export async function registerWorker(
      * without asking the worker again; when that lacks one of these, the worker changed and registering fails.
      */
     services?: string[];
+    /** The worker serves HTTP/2 (`serveWorker`'s `protocol: "http2"`); default HTTP/1.1. */
+    http2?: boolean;
   } = {},
 ): Promise<Registration> {
   const doFetch = options.fetch ?? fetch;
@@ -32,7 +34,11 @@ export async function registerWorker(
     response = await doFetch(new URL("/deployments", adminUrl), {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ uri: workerUrl, use_http_11: true, force: options.force ?? false }),
+      body: JSON.stringify({
+        uri: workerUrl,
+        use_http_11: options.http2 !== true,
+        force: options.force ?? false,
+      }),
     });
   } catch (error) {
     throw unreachable("Restate admin API", adminUrl, error);
@@ -54,7 +60,11 @@ export async function registerWorker(
   return { id: body.id, services, created: response.status === 201 };
 }
 
-/** The shell command that registers `workerUrl` with the `restate` CLI, or with curl. */
-export function registrationCommand(workerUrl: string, adminUrl = "http://localhost:9070"): string {
-  return `curl -sS ${adminUrl}/deployments -H 'content-type: application/json' -d '{"uri":"${workerUrl}","use_http_11":true}'`;
+/** The shell command (curl) that registers `workerUrl` with the Restate admin API. */
+export function registrationCommand(
+  workerUrl: string,
+  adminUrl = "http://localhost:9070",
+  http2 = false,
+): string {
+  return `curl -sS ${adminUrl}/deployments -H 'content-type: application/json' -d '{"uri":"${workerUrl}","use_http_11":${!http2}}'`;
 }

@@ -1,4 +1,5 @@
 import { createServer } from "node:http";
+import { createServer as createHttp2Server, type Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { createEndpointHandler, type LoggerTransport } from "@restatedev/restate-sdk";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
@@ -30,6 +31,14 @@ export interface ServeWorkerOptions {
   logLevel?: "debug" | "info" | "warn" | "error" | "silent";
   /** Where log lines go; default standard error. */
   log?: (line: string) => void;
+  /**
+   * `http1` (default): request-response mode — a session that waits holds nothing, and any number of processes
+   * can share one URL; each journaled step ends the request and the next one replays the journal. `http2`:
+   * one stream per invocation — fewer round trips per step, but a waiting session holds its stream until the
+   * server's inactivity timeout (1 minute by default), and a load balancer must spread HTTP/2 streams. Register
+   * with the same protocol (`registerWorker`'s `http2`).
+   */
+  protocol?: "http1" | "http2";
 }
 
 const LEVELS = ["trace", "debug", "info", "warn", "error"];
@@ -60,13 +69,20 @@ function lineLogger(options: ServeWorkerOptions): LoggerTransport {
  */
 export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEndpoint> {
   ensurePromiseWithResolvers();
+  const http2 = options.protocol === "http2";
   const handler = createEndpointHandler({
     services: options.services,
-    bidirectional: false,
+    bidirectional: http2,
     logger: lineLogger(options),
     ...(options.identityKeys?.length ? { identityKeys: options.identityKeys } : {}),
   });
-  const server = createServer(handler);
+  const server = http2 ? createHttp2Server(handler) : createServer(handler);
+  // An HTTP/2 server closes only when its sessions end: `close` ends them.
+  const sessions = new Set<Http2Session>();
+  server.on("session", (session: Http2Session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
   const host = options.host ?? "0.0.0.0";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -83,7 +99,8 @@ export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEn
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        if ("closeAllConnections" in server) server.closeAllConnections();
+        for (const session of sessions) session.destroy();
       }),
   };
 }

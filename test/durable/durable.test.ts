@@ -159,6 +159,51 @@ describe("a durable session", () => {
     sim = undefined;
   });
 
+  it("serves the same session from a worker over HTTP/2 (one stream per invocation)", async () => {
+    counted.length = 0;
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 5 } }),
+        turn({ type: "text", text: "Five." }),
+      ],
+    });
+    const h2 = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "h2-session",
+          setup: () => ({
+            provider: provider(),
+            model: "claude-sonnet-4-5",
+            system: SYSTEM,
+            tools: [countTool],
+          }),
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+      protocol: "http2",
+    });
+    try {
+      const registration = await registerWorker(server.adminUrl, h2.url, { http2: true });
+      const h2Client = createSessionClient({ ingressUrl: server.ingressUrl, name: "h2-session", pollMs: 50 });
+      expect(await h2Client.prompt("s", { prompt: "count five" })).toMatchObject({
+        reason: "end_turn",
+        text: "Five.",
+      });
+      expect(counted).toEqual([{ n: 5 }]);
+      expect(checkTranscript(await h2Client.transcript("s"))).toEqual([]);
+      const listed = (await (await fetch(`${server.adminUrl}/deployments`)).json()) as {
+        deployments: Array<{ id: string; protocol_type: string }>;
+      };
+      expect(listed.deployments.find((d) => d.id === registration.id)?.protocol_type).toBe("BidiStream");
+    } finally {
+      await h2.close();
+      await sim.close();
+      sim = undefined;
+    }
+  });
+
   it("suspends on an ask with no worker busy, resumes when approved; an unanswered ask is denied at its deadline", async () => {
     counted.length = 0;
     sim = await startSimulator({
