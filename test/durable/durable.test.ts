@@ -232,8 +232,18 @@ describe("a durable session", () => {
         server.ingressUrl,
       ],
       {
-        stdout: new Writable({ write: (chunk, _enc, done) => done(void (stdout += String(chunk))) }),
-        stderr: new Writable({ write: (chunk, _enc, done) => done(void (stderr += String(chunk))) }),
+        stdout: new Writable({
+          write: (chunk, _enc, done) => {
+            stdout += String(chunk);
+            done();
+          },
+        }),
+        stderr: new Writable({
+          write: (chunk, _enc, done) => {
+            stderr += String(chunk);
+            done();
+          },
+        }),
         env: {},
         cwd: root,
         home: root,
