@@ -4,4 +4,5 @@ await import("./cache-prefix/run.js");
 await import("./compaction/run.js");
 await import("./subagents/run.js");
 await import("./mcp-startup/run.js");
+await import("./markdown/run.js");
 await import("./durable/run.js");

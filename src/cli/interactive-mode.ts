@@ -44,6 +44,12 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
     io.stdout.write(text);
   };
   const warn = (message: string) => io.stderr.write(`${style.yellow("⚠")} ${stripControls(message)}\n`);
+  // At a terminal the answers are drawn as Markdown; the renderer loads while the user types the first prompt.
+  // (A renderer that fails to load leaves the text raw, as before.)
+  const markdown =
+    (io.stdout as NodeJS.WriteStream).isTTY === true
+      ? import("./markdown/index.js").catch(() => undefined)
+      : undefined;
   const rl = createInterface({ input: io.stdin, output: io.stdout, terminal: true, historySize: 500 });
   const input = createLineInput(rl);
   try {
@@ -240,6 +246,8 @@ export async function interactiveMode(given: CliOptions, io: InteractiveIo): Pro
           io.stdout,
           options.verbose,
           options.hideThinking === true,
+          markdown ? await markdown : undefined,
+          io.env,
         );
         const startedAt = Date.now();
         // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
@@ -328,7 +336,10 @@ function renderer(
   stdout: InteractiveIo["stdout"],
   verbose: boolean,
   hideThinking: boolean,
+  markdown: typeof import("./markdown/index.js") | undefined,
+  env: NodeJS.ProcessEnv,
 ) {
+  const columns = () => (stdout as NodeJS.WriteStream).columns;
   const text = (write: (text: string) => void, liveStatus: boolean) =>
     createTextRenderer({
       write,
@@ -336,8 +347,20 @@ function renderer(
       // A running command's last line, kept off a permission question by the held output.
       liveStatus,
       writeStatus: output.status,
-      columns: () => (stdout as NodeJS.WriteStream).columns,
+      columns,
       style,
+      ...(markdown
+        ? {
+            markdown: (write: (text: string) => void) =>
+              new markdown.MarkdownWriter({
+                write,
+                // One cell spare: a line that fills the last column wraps on some terminals.
+                width: () => (columns() ?? 80) - 1,
+                color: style.enabled,
+                hyperlinks: markdown.supportsHyperlinks(env),
+              }),
+          }
+        : {}),
       summarize: (block) => agent.summarize(block),
       showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
       errorHint: (error) => errorHint(error, agent.providerName),

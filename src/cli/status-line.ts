@@ -46,47 +46,8 @@ function visible(line: string): string {
     .trim();
 }
 
-/** Cells a code point takes at a terminal: 2 for wide (CJK, fullwidth, emoji), 0 for combining marks. */
-function cells(codePoint: number): number {
-  if (codePoint >= 0x300 && codePoint <= 0x36f) return 0;
-  if (codePoint === 0x200b || codePoint === 0x200d || codePoint === 0xfe0f) return 0;
-  if (
-    (codePoint >= 0x1100 && codePoint <= 0x115f) ||
-    (codePoint >= 0x2e80 && codePoint <= 0xa4cf) ||
-    (codePoint >= 0xac00 && codePoint <= 0xd7a3) ||
-    (codePoint >= 0xf900 && codePoint <= 0xfaff) ||
-    (codePoint >= 0xfe30 && codePoint <= 0xfe4f) ||
-    (codePoint >= 0xff00 && codePoint <= 0xff60) ||
-    (codePoint >= 0xffe0 && codePoint <= 0xffe6) ||
-    (codePoint >= 0x1f300 && codePoint <= 0x1faff) ||
-    (codePoint >= 0x20000 && codePoint <= 0x3fffd)
-  )
-    return 2;
-  return 1;
-}
-
 /**
- * `text` cut to fit in `width` terminal cells, with `…` where it was cut. A status line must never wrap:
- * erasing it erases one row only, and a wrapped row would stay on screen.
+ * `text` cut to fit in `width` terminal cells, with `…` where it was cut (by display width: see
+ * `display-width.ts`).
  */
-export function fitWidth(text: string, width: number): string {
-  let used = 0;
-  let end = 0;
-  const points = [...text];
-  for (const point of points) {
-    const w = cells(point.codePointAt(0) ?? 0);
-    if (used + w > width) {
-      if (width < 1) return "";
-      // Make room for the ellipsis.
-      const kept = points.slice(0, end);
-      let keptWidth = used;
-      while (kept.length > 0 && keptWidth + 1 > width) {
-        keptWidth -= cells(kept.pop()?.codePointAt(0) ?? 0);
-      }
-      return `${kept.join("")}…`;
-    }
-    used += w;
-    end++;
-  }
-  return text;
-}
+export { fitWidth } from "./display-width.js";

@@ -39,6 +39,13 @@ export interface TextRendererOptions {
    * through `write`. Interactive mode passes its held output's, which keeps it off a permission question.
    */
   writeStatus?: (line: string) => void;
+  /**
+   * Draws the assistant's text as Markdown: makes one line writer per text block (e.g. a `MarkdownWriter` at
+   * the terminal's width), fed the block's raw deltas; it filters control sequences itself and writes whole
+   * lines through the `write` it is given. Without it, text streams as it arrives, raw: print mode keeps
+   * Markdown as written, since scripts read it.
+   */
+  markdown?: (write: (text: string) => void) => { push(delta: string): void; end(): void };
 }
 
 /**
@@ -86,6 +93,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     streaming = undefined;
     return rest;
   };
+  /** The text block being drawn as Markdown, and its writer. */
+  let markdown: { id: string; writer: { push(delta: string): void; end(): void } } | undefined;
   const summarize = (block: ToolUseBlock) => showControls(options.summarize(block));
   const columns = () => {
     const value = typeof options.columns === "function" ? options.columns() : options.columns;
@@ -174,10 +183,20 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     if ((event.agentPath?.length ?? 0) > 0) return renderChild(event);
     switch (event.type) {
       case "text-delta":
-        out(safe(event.id, event.delta));
+        if (options.markdown) {
+          if (markdown?.id !== event.id) {
+            markdown?.writer.end();
+            newline();
+            markdown = { id: event.id, writer: options.markdown(out) };
+          }
+          markdown.writer.push(event.delta);
+        } else out(safe(event.id, event.delta));
         break;
       case "text-end":
-        out(endStream(event.id));
+        if (markdown?.id === event.id) {
+          markdown.writer.end();
+          markdown = undefined;
+        } else out(endStream(event.id));
         newline();
         break;
       case "thinking-start":
@@ -302,6 +321,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         notice(style.dim(`⟲ ${compactionNotice({ ...event, automatic: true })}\n`));
         break;
       case "agent-end":
+        // An interrupted answer has no text-end: what it had still shows.
+        markdown?.writer.end();
+        markdown = undefined;
         running.clear();
         eraseStatus();
         newline();

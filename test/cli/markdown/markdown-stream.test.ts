@@ -1,0 +1,129 @@
+import { stripVTControlCharacters } from "node:util";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { displayWidth } from "../../../src/cli/display-width.js";
+import { MarkdownStream, renderMarkdown } from "../../../src/cli/markdown/index.js";
+
+const DOC = [
+  "# Title",
+  "",
+  "Intro with **bold**, *italic*, `code` and a [link](https://example.com).",
+  "A second line of the same paragraph.",
+  "",
+  "- one",
+  "- two",
+  "  - nested",
+  "- [ ] task",
+  "",
+  "1. first",
+  "2. second",
+  "",
+  "> quoted",
+  "> > deeper",
+  "",
+  "| a | b |",
+  "|---|--:|",
+  "| 1 | 22 |",
+  "| 日本 | x |",
+  "",
+  "```ts",
+  "const x = 1;",
+  "",
+  "function f() { return `a`; }",
+  "```",
+  "",
+  "---",
+  "",
+  "Setext",
+  "======",
+  "",
+  "    indented code",
+  "",
+  "Tail text without an end",
+].join("\n");
+
+/** Renders `text` fed in the pieces that `cuts` (sorted offsets) make, rendering after each piece. */
+function streamed(text: string, cuts: number[], width: number, color = true): string[] {
+  const stream = new MarkdownStream({ color });
+  let at = 0;
+  for (const cut of [...cuts, text.length]) {
+    stream.append(text.slice(at, cut));
+    stream.render(width);
+    at = cut;
+  }
+  stream.end();
+  return stream.render(width);
+}
+
+describe("MarkdownStream", () => {
+  it("streamed in any pieces, ends with the same lines as the whole document", () => {
+    const whole = renderMarkdown(DOC, 50);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: DOC.length - 1 }), { maxLength: 40 }), (cuts) => {
+        expect(
+          streamed(
+            DOC,
+            cuts.sort((a, b) => a - b),
+            50,
+          ),
+        ).toEqual(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("equals the whole document for random Markdown-ish text split anywhere", () => {
+    const piece = fc.constantFrom(
+      "# h\n",
+      "para ",
+      "**b**",
+      "*i*",
+      "`c`",
+      "\n",
+      "\n\n",
+      "- item\n",
+      "  - sub\n",
+      "1. one\n",
+      "> q\n",
+      "| a | b |\n",
+      "|---|---|\n",
+      "| 1 | 2 |\n",
+      "```\n",
+      "```js\n",
+      "code;\n",
+      "---\n",
+      "===\n",
+      "[l](http://x)",
+      "<b>",
+      "&amp;",
+      "日本語",
+      "😀",
+      "    ind\n",
+      "- [x] t\n",
+      "text",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        (pieces, raw) => {
+          const text = pieces.join("");
+          const cuts = [...new Set(raw.map((n) => (text.length > 1 ? 1 + (n % (text.length - 1)) : 0)))]
+            .filter((n) => n > 0)
+            .sort((a, b) => a - b);
+          expect(streamed(text, cuts, 40)).toEqual(renderMarkdown(text, 40));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("never draws a line wider than the width", () => {
+    for (const width of [1, 5, 12, 30, 80]) {
+      for (const line of renderMarkdown(DOC, width)) {
+        expect(displayWidth(stripVTControlCharacters(line))).toBeLessThanOrEqual(width);
+      }
+    }
+  });
+});
