@@ -1,7 +1,7 @@
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
-export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript";
+export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel";
 
 export interface RemoteCommandOptions {
   action: RemoteAction;
@@ -9,6 +9,8 @@ export interface RemoteCommandOptions {
   ingress: string;
   /** The session object's name; default `mitsu-session`. */
   object?: string;
+  /** The Restate admin API (for `cancel`). */
+  admin?: string;
   prompt?: string;
   workspace?: string;
   maxTurns?: number;
@@ -28,6 +30,7 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
   const client = createSessionClient({
     ingressUrl: options.ingress,
     ...(options.object !== undefined ? { name: options.object } : {}),
+    ...(options.admin !== undefined ? { adminUrl: options.admin } : {}),
   });
   const out = (value: unknown) => io.stdout.write(`${terminalJson(value)}\n`);
   const describe = (ask: { toolUseId: string; display: string; reason: string; session?: string }) => {
@@ -86,6 +89,12 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
         if (options.json) out(asks);
         else if (asks.length === 0) io.stdout.write(`Session ${options.session} waits for no answer.\n`);
         else for (const ask of asks) io.stdout.write(`${describe(ask)}\n`);
+        return 0;
+      }
+      case "cancel": {
+        const id = await client.cancel(options.session);
+        if (options.json) out({ cancelled: id });
+        else io.stdout.write(`Cancelled the running prompt of session ${options.session} (${id}).\n`);
         return 0;
       }
       case "transcript":

@@ -1,5 +1,6 @@
 import type { ObjectContext } from "@restatedev/restate-sdk";
-import type { Journal } from "../loop/journal.js";
+import { CancelledError } from "@restatedev/restate-sdk";
+import type { Journal, ToolCallInfo } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
@@ -28,6 +29,8 @@ export interface RestateJournalOptions {
    * what the tool would have left in the state (the files it Read) is there for the calls after it.
    */
   toolStateKeys?: readonly ToolStateKey<never>[];
+  /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
+  onCancelled?: () => void;
 }
 
 /**
@@ -39,47 +42,56 @@ export interface RestateJournalOptions {
  */
 export function restateJournal(options: RestateJournalOptions): Journal {
   const { ctx, decisions } = options;
+  // A cancelled invocation's next step throws CancelledError once; the run must then end (its transcript
+  // answered), not go on with the next call.
+  const cancellable = <T>(step: Promise<T>): Promise<T> =>
+    step.catch((error: unknown) => {
+      if (error instanceof CancelledError) options.onCancelled?.();
+      throw error;
+    });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   return {
-    model: (info, call) => (info.agentPath.length > 0 ? call() : ctx.run(`model turn ${info.turn}`, call)),
-    async tool(info, call) {
-      if (info.agentPath.length > 0) return call();
-      const { block } = info;
-      const tool = tools.get(block.name);
-      if (tool && block.input_status === undefined && validateInput(tool, block.input) === undefined) {
-        const permissions = options.permissions;
-        const decided = permissions
-          ? await ctx.run(`permission ${block.id}`, async () =>
-              permissions(tool, block.input, { toolUseId: block.id, agentPath: [], state: options.state }),
-            )
-          : ({ behavior: "allow" } as const);
-        decisions.set(
-          block.id,
-          decided.behavior === "ask"
-            ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
-            : decided,
-        );
-      }
-      const keys = options.toolStateKeys ?? [];
-      const name = `tool ${block.name} ${block.id}`;
-      if (keys.length === 0) {
-        if (!options.spawnTools?.includes(block.name)) return ctx.run(name, call);
-        const result = await call();
-        return ctx.run(name, async () => result);
-      }
-      let ran = false;
-      const step = async (result: ToolResultBlock) => {
-        ran = true;
-        return { result, state: options.state.snapshot() };
-      };
-      const recorded = options.spawnTools?.includes(block.name)
-        ? await (async () => {
-            const result = await call();
-            return ctx.run(name, () => step(result));
-          })()
-        : await ctx.run(name, async () => step(await call()));
-      if (!ran) options.state.restore(recorded.state, keys);
-      return recorded.result;
-    },
+    model: (info, call) =>
+      info.agentPath.length > 0 ? call() : cancellable(ctx.run(`model turn ${info.turn}`, call)),
+    tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
+
+  async function tool(info: ToolCallInfo, call: () => Promise<ToolResultBlock>): Promise<ToolResultBlock> {
+    const { block } = info;
+    const known = tools.get(block.name);
+    if (known && block.input_status === undefined && validateInput(known, block.input) === undefined) {
+      const permissions = options.permissions;
+      const decided = permissions
+        ? await ctx.run(`permission ${block.id}`, async () =>
+            permissions(known, block.input, { toolUseId: block.id, agentPath: [], state: options.state }),
+          )
+        : ({ behavior: "allow" } as const);
+      decisions.set(
+        block.id,
+        decided.behavior === "ask"
+          ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
+          : decided,
+      );
+    }
+    const keys = options.toolStateKeys ?? [];
+    const name = `tool ${block.name} ${block.id}`;
+    if (keys.length === 0) {
+      if (!options.spawnTools?.includes(block.name)) return ctx.run(name, call);
+      const result = await call();
+      return ctx.run(name, async () => result);
+    }
+    let ran = false;
+    const step = async (result: ToolResultBlock) => {
+      ran = true;
+      return { result, state: options.state.snapshot() };
+    };
+    const recorded = options.spawnTools?.includes(block.name)
+      ? await (async () => {
+          const result = await call();
+          return ctx.run(name, () => step(result));
+        })()
+      : await ctx.run(name, async () => step(await call()));
+    if (!ran) options.state.restore(recorded.state, keys);
+    return recorded.result;
+  }
 }

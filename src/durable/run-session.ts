@@ -53,6 +53,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
   const children = new ChildSessions(ctx);
+  const cancelled = new AbortController();
   const spawn: Spawner | undefined = setup.spawn
     ? // biome-ignore lint/correctness/useYield: a durable call streams no events; it returns the child's result.
       async function* (request, origin) {
@@ -90,6 +91,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
     ...(spawn ? { spawn } : {}),
     liveInput: false,
+    signal: cancelled.signal,
     canUseTool: (tool, _input, context) =>
       decisions.get(context.toolUseId) ?? {
         behavior: "deny",
@@ -105,6 +107,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       askTimeoutMs: options.askTimeoutMs,
       spawnTools: spawn ? options.spawnTools : [],
       toolStateKeys,
+      onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
     }),
     onMessage: (message: Message) => {
       length = appendMessage(ctx, length, message);

@@ -13,6 +13,8 @@ export interface SessionClientOptions {
   fetch?: typeof fetch;
   /** How often `prompt` looks for its answer; default 250 ms. */
   pollMs?: number;
+  /** The Restate admin API, e.g. `http://localhost:9070`: needed by `cancel` only. */
+  adminUrl?: string;
 }
 
 export interface PromptCallOptions {
@@ -38,6 +40,17 @@ export interface SessionClient {
   /** Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). */
   approve(session: string, request?: AnswerRequest): Promise<PendingAsk>;
   deny(session: string, request?: AnswerRequest): Promise<PendingAsk>;
+  /**
+   * Cancels the session's running prompt (through the admin API): the run stops, its pending tool calls are
+   * answered as interrupted and the transcript stays valid; queued prompts run after it. Resolves with the
+   * cancelled invocation's id; throws when no prompt runs.
+   */
+  cancel(session: string): Promise<string>;
+}
+
+/** A value for a single-quoted SQL string literal. */
+function sqlString(value: string): string {
+  return value.replaceAll("'", "''");
 }
 
 export function createSessionClient(options: SessionClientOptions): SessionClient {
@@ -130,5 +143,34 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     pending: (session) => call(session, "pending", undefined, `Questions of session ${session}`),
     approve: (session, body) => call(session, "approve", body ?? {}, `Approve in session ${session}`),
     deny: (session, body) => call(session, "deny", body ?? {}, `Deny in session ${session}`),
+    async cancel(session) {
+      const admin = options.adminUrl?.replace(/\/+$/, "");
+      if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");
+      const what = `Cancel in session ${session}`;
+      let rows: Array<{ id: string }>;
+      try {
+        const response = await doFetch(`${admin}/query`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({
+            query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(name)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = 'prompt' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+          }),
+        });
+        const text = await response.text();
+        if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+        rows = (JSON.parse(text) as { rows: Array<{ id: string }> }).rows;
+      } catch (error) {
+        if (error instanceof DurableError) throw error;
+        throw unreachable("Restate admin API", admin, error);
+      }
+      const id = rows[0]?.id;
+      if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);
+      const response = await doFetch(`${admin}/invocations/${encodeURIComponent(id)}/cancel`, {
+        method: "PATCH",
+      });
+      if (!response.ok)
+        throw new DurableError(`${what}: ${restateErrorMessage(await response.text())}`, response.status);
+      return id;
+    },
   };
 }

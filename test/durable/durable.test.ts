@@ -379,6 +379,44 @@ describe("a durable session", () => {
     sim = undefined;
   });
 
+  it("cancels a running prompt: the run stops, its waiting call is answered, the transcript stays valid and usable", async () => {
+    counted.length = 0;
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 100, tag: "cancelled" } }),
+        turn({ type: "text", text: "After the cancel." }),
+      ],
+    });
+    const running = client.prompt("cancel-me", { prompt: "count big" });
+    await until(async () => (await client.pending("cancel-me")).length === 1, 20_000, "the question");
+    const cancelled = await runMitsu(
+      ["remote", "cancel", "--session", "cancel-me", "--object", OBJECT, "--admin", server.adminUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(cancelled).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Cancelled the running prompt"),
+    });
+    const response = await running;
+    expect(response.reason).toBe("aborted");
+    expect(counted).toEqual([]);
+    expect(await client.pending("cancel-me")).toEqual([]);
+    const transcript = await client.transcript("cancel-me");
+    expect(checkTranscript(transcript)).toEqual([]);
+    expect(transcript.at(-1)?.content[0]).toMatchObject({ type: "tool_result", is_error: true });
+    // The session goes on with its next prompt.
+    expect(await client.prompt("cancel-me", { prompt: "go on" })).toMatchObject({
+      text: "After the cancel.",
+    });
+    await expect(
+      createSessionClient({ ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, name: OBJECT }).cancel(
+        "cancel-me",
+      ),
+    ).rejects.toThrow("no prompt is running in session cancel-me");
+    await sim.close();
+    sim = undefined;
+  });
+
   it("answers bad input with clear errors", async () => {
     await expect(client.transcript("never-prompted")).rejects.toMatchObject({
       name: "DurableError",
