@@ -99,6 +99,21 @@ export function codingAgentSetup(options: CodingAgentSetupOptions): CodingAgentS
         maxTokens: Math.min(agent.maxOutputTokens, 32_000),
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
         prepareRequest: (request) => applyCacheBreakpoints(request),
+        // The first message carries what the harness's context adds to a conversation's start (the project
+        // instructions, the skills list): prepared as a new epoch, so it never depends on what this worker sent before.
+        firstMessage: async (message) => {
+          const prepared = await agent.context.prepareRequest(
+            {
+              model: agent.model,
+              system: agent.context.system,
+              tools: agent.context.tools,
+              messages: [message],
+              maxTokens: Math.min(agent.maxOutputTokens, 32_000),
+            },
+            { turn: 1, newEpoch: { reason: "durable session" } },
+          );
+          return prepared.messages.at(-1) ?? message;
+        },
         spawn: agent.spawn,
         permissions: async (tool, input, context) => {
           let asked: PermissionRequest | undefined;

@@ -4,7 +4,7 @@ import type { PrepareRequestInfo } from "../loop/run-agent.js";
 import type { Spawner } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
-import type { TextBlock } from "../messages/index.js";
+import type { Message, TextBlock } from "../messages/index.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
 /** The session a setup is made for. */
@@ -58,6 +58,12 @@ export interface DurableAgentSetup {
    * memory are not).
    */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
+  /**
+   * What a session's first message carries besides the prompt (the project instructions, the skills list): given
+   * the first user message, the message as it is to be sent. Runs once per session, as a journaled step (a
+   * resumed run gets the recorded message); later prompts are sent as they are.
+   */
+  firstMessage?: (message: Message) => Promise<Message>;
   /**
    * Present when the agent starts sub-agents (the Task tool). In a durable session a sub-agent does not run
    * through this spawner: it runs as a session of its own (`<session>.<tool_use id>`, on any worker), with the

@@ -177,7 +177,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
             system,
             tools: setup.tools ?? [],
             permissions: setup.permissions,
-            messages: appendPrompt(history, body.prompt),
+            messages: await withFirstMessage(ctx, setup, appendPrompt(history, body.prompt)),
             stored: history.length,
             maxTurns: body.maxTurns ?? setup.maxTurns,
             askTimeoutMs: body.askTimeoutMs ?? options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
@@ -280,6 +280,18 @@ async function setUp(options: DurableAgentOptions, session: DurableSession): Pro
       500,
     );
   }
+}
+
+/** The prompt's messages, the first message of a session through `setup.firstMessage` (one journaled step). */
+async function withFirstMessage(
+  ctx: restate.ObjectContext,
+  setup: DurableAgentSetup,
+  messages: Message[],
+): Promise<Message[]> {
+  const firstMessage = setup.firstMessage;
+  if (!firstMessage || messages.length !== 1) return messages;
+  const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
+  return [prepared];
 }
 
 function isFolder(path: string): boolean {

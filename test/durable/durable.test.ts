@@ -671,6 +671,7 @@ describe("a durable session", () => {
     const ws = join(fleet, "edit");
     mkdirSync(ws, { recursive: true });
     writeFileSync(join(ws, "notes.txt"), "old line\n");
+    writeFileSync(join(ws, "AGENTS.md"), "Always keep notes short.\n");
     const editSim = await startSimulator({
       script: [
         turn({ type: "tool_use", name: "Read", input: { file_path: join(ws, "notes.txt") } }),
@@ -705,6 +706,10 @@ describe("a durable session", () => {
       worker = await start();
       expect(await editClient.prompt("edit", { prompt: "change it" })).toMatchObject({ text: "Changed." });
       expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new line\n");
+      // The project instructions went with the session's first message, once; the next prompt is sent as it is.
+      const requests = editSim.requests.map((r) => JSON.stringify(r.body.messages));
+      expect(requests[0]).toContain("Always keep notes short.");
+      expect(requests.at(-1)?.split("Always keep notes short.")).toHaveLength(2);
       const edited = (await editClient.transcript("edit")).at(-2)?.content[0];
       expect(edited).toMatchObject({ type: "tool_result" });
       expect((edited as { is_error?: boolean }).is_error).toBeUndefined();
