@@ -144,16 +144,19 @@ export function createDurableAgent(options: DurableAgentOptions) {
           );
         const history = await readTranscript(ctx);
         const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
-        if (stored !== undefined && body.workspace !== undefined && body.workspace !== stored)
-          throw terminal(
-            `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${body.workspace}`,
-          );
         let workspace: string | undefined;
         try {
-          workspace = stored ?? options.workspace?.(ctx.key, body.workspace);
+          workspace =
+            stored === undefined || body.workspace !== undefined
+              ? options.workspace?.(ctx.key, body.workspace)
+              : stored;
         } catch (error) {
           throw terminal(error instanceof Error ? error.message : String(error));
         }
+        if (stored !== undefined && workspace !== stored)
+          throw terminal(
+            `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${body.workspace}`,
+          );
         if (workspace === undefined && body.workspace !== undefined)
           throw terminal("This agent takes no workspace; send the prompt without one");
         if (workspace !== undefined && !isFolder(workspace))

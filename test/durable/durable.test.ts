@@ -704,7 +704,13 @@ describe("a durable session", () => {
       });
       await worker.stop();
       worker = await start();
-      expect(await editClient.prompt("edit", { prompt: "change it" })).toMatchObject({ text: "Changed." });
+      // A later prompt may name the session's workspace again, not another one.
+      await expect(editClient.prompt("edit", { prompt: "move", workspace: "crash" })).rejects.toThrow(
+        "a prompt cannot move it to crash",
+      );
+      expect(await editClient.prompt("edit", { prompt: "change it", workspace: "edit" })).toMatchObject({
+        text: "Changed.",
+      });
       expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new line\n");
       // The project instructions went with the session's first message, once; the next prompt is sent as it is.
       const requests = editSim.requests.map((r) => JSON.stringify(r.body.messages));
