@@ -6,3 +6,4 @@ await import("./subagents/run.js");
 await import("./mcp-startup/run.js");
 await import("./markdown/run.js");
 await import("./startup/run.js");
+await import("./durable/run.js");

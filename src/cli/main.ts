@@ -348,6 +348,127 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
   }
 
   program
+    .command("worker")
+    .description(
+      "serve mitsu sessions to a Restate server (durable: many sessions, many workers, crash-safe); prints how to register it",
+    )
+    .option("--port <port>", "the port to listen on", positiveInt, 9080)
+    .option("--host <host>", "the interface to listen on", "0.0.0.0")
+    .option(
+      "--workspaces <dir>",
+      "the folder holding one checkout per session, <dir>/<session id> (default: here)",
+    )
+    .option(
+      "--register <admin-url>",
+      "register this worker with the Restate admin API (e.g. http://localhost:9070)",
+    )
+    .option("--url <url>", "the URL the Restate server reaches this worker at (default http://<host>:<port>)")
+    .option("--model <model>", MODEL_HELP)
+    .addOption(new Option("--permission-mode <mode>", "the permission mode").choices(PERMISSION_MODES))
+    .option("--allowedTools <rules...>", "rules that allow (comma- or space-separated)")
+    .option("--disallowedTools <rules...>", "rules that deny (comma- or space-separated)")
+    .option("--max-turns <n>", "model calls per prompt", positiveInt)
+    .option(
+      "--ask-timeout <seconds>",
+      "how long a permission question waits before the call is denied (default 1 day)",
+      positiveInt,
+    )
+    .option(
+      "--identity-key <key>",
+      "accept only requests signed by this Restate server key (repeatable)",
+      collect,
+    )
+    .option("--processes <n>", "worker processes sharing the port (node:cluster)", positiveInt, 1)
+    .addOption(
+      new Option(
+        "--protocol <protocol>",
+        "http1: a waiting session holds nothing, processes share one URL; http2: fewer round trips per step",
+      )
+        .choices(["http1", "http2"])
+        .default("http1"),
+    )
+    .option("--verbose", "log every invocation step")
+    .action(async (opts) => {
+      const { workerCommand } = await import("./worker-command.js");
+      exitCode = await workerCommand(
+        {
+          port: opts.port,
+          host: opts.host,
+          ...(opts.workspaces ? { workspaces: opts.workspaces as string } : {}),
+          ...(opts.register ? { register: opts.register as string } : {}),
+          ...(opts.url ? { url: opts.url as string } : {}),
+          ...((opts.model ?? program.opts().model)
+            ? { model: (opts.model ?? program.opts().model) as string }
+            : {}),
+          ...(opts.permissionMode ? { permissionMode: opts.permissionMode as PermissionMode } : {}),
+          allowedTools: splitToolRules(opts.allowedTools ?? []),
+          disallowedTools: splitToolRules(opts.disallowedTools ?? []),
+          ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),
+          ...(opts.askTimeout ? { askTimeoutMs: (opts.askTimeout as number) * 1000 } : {}),
+          identityKeys: opts.identityKey ?? [],
+          verbose: opts.verbose === true,
+          processes: opts.processes as number,
+          protocol: opts.protocol as "http1" | "http2",
+        },
+        io,
+      );
+    });
+
+  program
+    .command("remote")
+    .description(
+      "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; approve, deny, pending, transcript, cancel",
+    )
+    .argument("[action]", "approve | deny | pending | transcript | cancel (none: send the prompt of -p)")
+    .requiredOption("--session <id>", "the session id")
+    .option("-p, --prompt <text>", "the prompt to send")
+    .option(
+      "--ingress <url>",
+      "the Restate ingress (default RESTATE_INGRESS_URL, else http://localhost:8080)",
+    )
+    .option("--object <name>", "the session object's name (an embedder's own; default mitsu-session)")
+    .option(
+      "--admin <url>",
+      "cancel: the Restate admin API (default RESTATE_ADMIN_URL, else http://localhost:9070)",
+    )
+    .option(
+      "--workspace <dir>",
+      "the session's checkout, inside the workers' workspaces folder (first prompt only)",
+    )
+    .option("--max-turns <n>", "model calls for this prompt", positiveInt)
+    .option("--call <tool-use-id>", "approve / deny: the tool call (needed when several wait)")
+    .option("--message <text>", "deny: what the model is told")
+    .option("--json", "print JSON")
+    .action(async (action: string | undefined, opts) => {
+      const actions = ["approve", "deny", "pending", "transcript", "cancel"];
+      if (action !== undefined && !actions.includes(action)) {
+        io.stderr.write(
+          `mitsu remote: unknown action ${JSON.stringify(action)} (use ${actions.join(", ")}, or -p)\n`,
+        );
+        exitCode = 1;
+        return;
+      }
+      const { remoteCommand } = await import("./remote-command.js");
+      exitCode = await remoteCommand(
+        {
+          action: (action ?? "prompt") as "prompt",
+          session: opts.session as string,
+          ingress:
+            (opts.ingress as string | undefined) ?? io.env.RESTATE_INGRESS_URL ?? "http://localhost:8080",
+          ...(opts.object !== undefined ? { object: opts.object as string } : {}),
+          admin: (opts.admin as string | undefined) ?? io.env.RESTATE_ADMIN_URL ?? "http://localhost:9070",
+          ...(opts.prompt !== undefined ? { prompt: opts.prompt as string } : {}),
+          ...(opts.workspace !== undefined ? { workspace: opts.workspace as string } : {}),
+          ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),
+          ...(opts.call !== undefined ? { call: opts.call as string } : {}),
+          ...(opts.message !== undefined ? { message: opts.message as string } : {}),
+          json: opts.json === true,
+        },
+        io,
+      );
+    });
+
+  program
     .command("help")
     .description("show this help")
     .action(() => {

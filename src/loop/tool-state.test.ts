@@ -27,4 +27,27 @@ describe("ToolState", () => {
     expect(state.peek(key)).toBeUndefined();
     expect(state.get(key).n).toBe(0);
   });
+
+  it("snapshot() saves the persistable slots in use; restore() merges them into the named slots", () => {
+    const seen = toolStateKey("seen", () => new Set<string>(), {
+      save: (set) => [...set],
+      load: (data, current) => {
+        const set = current ?? new Set<string>();
+        for (const item of data as string[]) set.add(item);
+        return set;
+      },
+    });
+    const local = toolStateKey("local", () => ({ n: 1 }));
+    const a = new ToolState();
+    a.get(seen).add("x");
+    a.get(local).n = 2;
+    expect(a.snapshot()).toEqual({ seen: ["x"] });
+    const b = new ToolState();
+    const live = b.get(seen);
+    live.add("y");
+    b.restore({ ...a.snapshot(), local: { n: 9 } }, [seen, local] as never[]);
+    expect(b.get(seen)).toBe(live);
+    expect([...live].sort()).toEqual(["x", "y"]);
+    expect(b.peek(local)).toBeUndefined();
+  });
 });

@@ -6,11 +6,29 @@
 export interface ToolStateKey<T> {
   readonly name: string;
   readonly create: () => T;
+  /**
+   * How the slot's value goes to JSON and back, for a run that moves between processes (a durable session
+   * resumed on another worker, its next prompt). Absent: the slot lives only in this process.
+   */
+  readonly persist?: ToolStatePersistence<T>;
+}
+
+/**
+ * A slot's value to and from JSON. `load` gets what `save` returned (possibly from another version: check it) and
+ * the slot's value in this process, if any, to merge into (tools of the run may be using that value).
+ */
+export interface ToolStatePersistence<T> {
+  save(value: T): unknown;
+  load(data: unknown, current: T | undefined): T;
 }
 
 /** Declares a slot of tool state. Keys compare by identity: two keys with the same name are two slots. */
-export function toolStateKey<T>(name: string, create: () => T): ToolStateKey<T> {
-  return Object.freeze({ name, create });
+export function toolStateKey<T>(
+  name: string,
+  create: () => T,
+  persist?: ToolStatePersistence<T>,
+): ToolStateKey<T> {
+  return Object.freeze(persist ? { name, create, persist } : { name, create });
 }
 
 /**
@@ -46,5 +64,22 @@ export class ToolState {
 
   clear(): void {
     this.#values.clear();
+  }
+
+  /** The values of the slots in use that can be persisted (`ToolStateKey.persist`), as JSON by slot name. */
+  snapshot(): Record<string, unknown> {
+    const saved: Record<string, unknown> = {};
+    for (const [key, value] of this.#values) {
+      if (key.persist) saved[key.name] = key.persist.save(value);
+    }
+    return saved;
+  }
+
+  /** Loads each of `keys` that `snapshot` saved (by name) into its slot (merged, see `load`); others are left alone. */
+  restore(snapshot: Record<string, unknown>, keys: readonly ToolStateKey<never>[]): void {
+    for (const key of keys as readonly ToolStateKey<unknown>[]) {
+      if (!key.persist || !Object.hasOwn(snapshot, key.name)) continue;
+      this.#values.set(key, key.persist.load(snapshot[key.name], this.#values.get(key)));
+    }
   }
 }

@@ -7,7 +7,19 @@ import type { Command, Skill } from "./skill.js";
  * matching one of these rules is allowed without asking, but deny rules still win. A skill stays active for the
  * rest of the conversation (until `/clear` clears the tool state).
  */
-export const ACTIVE_SKILLS = toolStateKey("active-skills", () => new Map<string, string[]>());
+export const ACTIVE_SKILLS = toolStateKey("active-skills", () => new Map<string, string[]>(), {
+  save: (active) => [...active],
+  load: (data, current) => {
+    const active = current ?? new Map<string, string[]>();
+    if (!Array.isArray(data)) return active;
+    for (const entry of data) {
+      if (!Array.isArray(entry) || typeof entry[0] !== "string" || !Array.isArray(entry[1])) continue;
+      const rules = (entry[1] as unknown[]).filter((rule): rule is string => typeof rule === "string");
+      active.set(entry[0], rules);
+    }
+    return active;
+  },
+});
 
 /** Marks a skill or command active: its `allowed-tools` become pre-approved for this conversation. */
 export function activateSkill(state: ToolState, target: Skill | Command): void {

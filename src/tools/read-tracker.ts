@@ -39,6 +39,28 @@ export class ReadTracker {
     return this.records.has(path);
   }
 
+  /** The records as JSON (`[path, mtimeMs, size, by]` each), for a run that moves to another process. */
+  toJSON(): Array<[string, number, number, "read" | "write"]> {
+    return [...this.records].map(([path, r]) => [path, r.mtimeMs, r.size, r.by]);
+  }
+
+  /**
+   * A tracker from `toJSON`'s output, its records added to `into` when given; malformed entries are dropped (the
+   * file must then be Read again).
+   */
+  static fromJSON(data: unknown, into?: ReadTracker): ReadTracker {
+    const tracker = into ?? new ReadTracker();
+    if (!Array.isArray(data)) return tracker;
+    for (const entry of data) {
+      if (!Array.isArray(entry)) continue;
+      const [path, mtimeMs, size, by] = entry as unknown[];
+      if (typeof path !== "string" || typeof mtimeMs !== "number" || typeof size !== "number") continue;
+      if (by !== "read" && by !== "write") continue;
+      tracker.records.set(path, { mtimeMs, size, by });
+    }
+    return tracker;
+  }
+
   /** Throws a ToolError unless `path` was Read in this run and has not changed on disk since. */
   assertFresh(path: string, stats: Pick<Stats, "mtimeMs" | "size">, displayPath: string): void {
     const seen = this.records.get(path);
@@ -56,7 +78,10 @@ export class ReadTracker {
 }
 
 /** The tracker's slot in `ToolContext.state`: it lives as long as the conversation's tool state. */
-export const READ_TRACKER = toolStateKey("read-tracker", () => new ReadTracker());
+export const READ_TRACKER = toolStateKey("read-tracker", () => new ReadTracker(), {
+  save: (tracker) => tracker.toJSON(),
+  load: (data, current) => ReadTracker.fromJSON(data, current),
+});
 
 /** The conversation's tracker, created on first use. */
 export function getReadTracker(state: ToolState): ReadTracker {

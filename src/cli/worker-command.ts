@@ -1,0 +1,136 @@
+import type { PermissionMode } from "../permissions/permission-mode.js";
+import type { PrintIo } from "./print-mode.js";
+import { restateSdkMissing } from "./restate-sdk-missing.js";
+import { stripControls } from "./terminal-text.js";
+
+export interface WorkerCommandOptions {
+  port: number;
+  host: string;
+  /** The folder holding one checkout per session (default: the current folder). */
+  workspaces?: string;
+  /** Register with this admin URL once listening. */
+  register?: string;
+  /** The URL the Restate server reaches this worker at (default `http://<host>:<port>`). */
+  url?: string;
+  model?: string;
+  permissionMode?: PermissionMode;
+  allowedTools: string[];
+  disallowedTools: string[];
+  maxTurns?: number;
+  identityKeys: string[];
+  askTimeoutMs?: number;
+  verbose: boolean;
+  /** Worker processes sharing the port (`node:cluster`); default 1: this process serves. */
+  processes: number;
+  /** See `ServeWorkerOptions.protocol`. */
+  protocol: "http1" | "http2";
+}
+
+/**
+ * `mitsu worker`: serves the mitsu session object to a Restate server until interrupted (Ctrl-C, SIGTERM). Prints
+ * its URL and how to register it; with `--register`, registers itself.
+ */
+export async function workerCommand(options: WorkerCommandOptions, io: PrintIo): Promise<number> {
+  if (options.processes > 1) {
+    const cluster = (await import("node:cluster")).default;
+    if (cluster.isPrimary) {
+      const { clusterPrimary } = await import("./worker-cluster.js");
+      return clusterPrimary(options, io);
+    }
+  }
+  let durable: typeof import("../durable/index.js");
+  try {
+    durable = await import("../durable/index.js");
+  } catch (error) {
+    const missing = restateSdkMissing(error);
+    if (!missing) throw error;
+    io.stderr.write(`mitsu worker ${missing}\n`);
+    return 1;
+  }
+  const { resolve } = await import("node:path");
+  const root = resolve(io.cwd, options.workspaces ?? ".");
+  let workspace: ReturnType<typeof durable.sessionWorkspaces>;
+  try {
+    workspace = durable.sessionWorkspaces(root);
+  } catch (error) {
+    io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
+    return 1;
+  }
+  const setup = durable.codingAgentSetup({
+    home: io.home,
+    env: io.env,
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}),
+    allowedTools: options.allowedTools,
+    disallowedTools: options.disallowedTools,
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+  });
+  const agent = durable.createDurableAgent({
+    setup: setup.setup,
+    workspace,
+    ...(options.askTimeoutMs !== undefined ? { askTimeoutMs: options.askTimeoutMs } : {}),
+  });
+  let endpoint: Awaited<ReturnType<typeof durable.serveWorker>>;
+  try {
+    endpoint = await durable.serveWorker({
+      services: [agent],
+      port: options.port,
+      host: options.host,
+      identityKeys: options.identityKeys,
+      logLevel: options.verbose ? "info" : "warn",
+      protocol: options.protocol,
+      log: (line) => io.stderr.write(`${stripControls(line)}\n`),
+    });
+  } catch (error) {
+    io.stderr.write(
+      `mitsu worker: cannot listen on ${options.host}:${options.port}: ${(error as Error).message}\n`,
+    );
+    await setup.close();
+    return 1;
+  }
+  const url = options.url ?? endpoint.url;
+  const stop = new AbortController();
+  const onTerm = () => stop.abort();
+  process.once("SIGTERM", onTerm);
+  io.signal?.addEventListener("abort", onTerm, { once: true });
+  const stopped = async () => {
+    if (!io.signal?.aborted)
+      await new Promise<void>((done) => stop.signal.addEventListener("abort", () => done()));
+    process.off("SIGTERM", onTerm);
+    await endpoint.close();
+    await setup.close();
+  };
+  if (options.processes > 1) {
+    // A process of `--processes`: the primary prints, registers and restarts; this one only serves. Its IPC
+    // channel to the primary would keep it alive after the endpoint closed.
+    await stopped();
+    process.disconnect?.();
+    return 0;
+  }
+  io.stdout.write(
+    `mitsu worker: serving ${durable.DEFAULT_SESSION_OBJECT} at ${url} (workspaces: ${root})\n`,
+  );
+  if (options.register) {
+    try {
+      const registration = await durable.registerWorker(options.register, url, {
+        services: [durable.DEFAULT_SESSION_OBJECT],
+        http2: options.protocol === "http2",
+      });
+      io.stdout.write(
+        `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
+      );
+    } catch (error) {
+      io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
+      stop.abort();
+      await stopped();
+      return 1;
+    }
+  } else {
+    io.stdout.write(
+      `Register it once with the Restate server (every worker behind this URL serves it):\n  ${durable.registrationCommand(url, undefined, options.protocol === "http2")}\n  (or start the worker with --register http://localhost:9070)\n`,
+    );
+  }
+  await stopped();
+  io.stderr.write("mitsu worker: stopped\n");
+  return 0;
+}

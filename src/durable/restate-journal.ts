@@ -1,0 +1,97 @@
+import type { ObjectContext } from "@restatedev/restate-sdk";
+import { CancelledError } from "@restatedev/restate-sdk";
+import type { Journal, ToolCallInfo } from "../loop/journal.js";
+import type { PermissionDecision } from "../loop/permission.js";
+import type { Tool } from "../loop/tool.js";
+import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
+import { validateInput } from "../loop/validate-input.js";
+import type { ToolResultBlock } from "../messages/index.js";
+import { askPerson, type PendingAsks } from "./ask-person.js";
+import type { DurablePermissions } from "./durable-agent-setup.js";
+
+export interface RestateJournalOptions {
+  ctx: ObjectContext;
+  tools: readonly Tool<never>[];
+  permissions: DurablePermissions | undefined;
+  /** Filled here before each top-level tool call runs; the run's `canUseTool` reads it. */
+  decisions: Map<string, PermissionDecision>;
+  pending: PendingAsks;
+  state: ToolState;
+  askTimeoutMs: number;
+  /**
+   * Tools whose calls start sub-agents through a durable call (`Task`). Such a call runs outside `ctx.run` (a
+   * durable call cannot be made inside one); its result is then recorded as a step of its own, so that a replay
+   * returns exactly what was first returned.
+   */
+  spawnTools?: readonly string[];
+  /**
+   * Tool-state slots recorded with each tool step: a replayed step (its tool not run again) loads them, so that
+   * what the tool would have left in the state (the files it Read) is there for the calls after it.
+   */
+  toolStateKeys?: readonly ToolStateKey<never>[];
+  /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
+  onCancelled?: () => void;
+}
+
+/**
+ * The loop's journal on Restate: each model call and each tool call of the top-level agent is one `ctx.run`
+ * step, so a run resumed on another worker gets the recorded answer instead of calling again. A tool call's
+ * permission is decided before its step, outside it, because waiting for a person is an awakeable (which a
+ * `ctx.run` step cannot hold); the decision itself is journaled too. A sub-agent's calls pass straight through:
+ * the Task call that runs the sub-agent is itself one step.
+ */
+export function restateJournal(options: RestateJournalOptions): Journal {
+  const { ctx, decisions } = options;
+  // A cancelled invocation's next step throws CancelledError once; the run must then end (its transcript
+  // answered), not go on with the next call.
+  const cancellable = <T>(step: Promise<T>): Promise<T> =>
+    step.catch((error: unknown) => {
+      if (error instanceof CancelledError) options.onCancelled?.();
+      throw error;
+    });
+  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  return {
+    model: (info, call) =>
+      info.agentPath.length > 0 ? call() : cancellable(ctx.run(`model turn ${info.turn}`, call)),
+    tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
+  };
+
+  async function tool(info: ToolCallInfo, call: () => Promise<ToolResultBlock>): Promise<ToolResultBlock> {
+    const { block } = info;
+    const known = tools.get(block.name);
+    if (known && block.input_status === undefined && validateInput(known, block.input) === undefined) {
+      const permissions = options.permissions;
+      const decided = permissions
+        ? await ctx.run(`permission ${block.id}`, async () =>
+            permissions(known, block.input, { toolUseId: block.id, agentPath: [], state: options.state }),
+          )
+        : ({ behavior: "allow" } as const);
+      decisions.set(
+        block.id,
+        decided.behavior === "ask"
+          ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
+          : decided,
+      );
+    }
+    const keys = options.toolStateKeys ?? [];
+    const name = `tool ${block.name} ${block.id}`;
+    if (keys.length === 0) {
+      if (!options.spawnTools?.includes(block.name)) return ctx.run(name, call);
+      const result = await call();
+      return ctx.run(name, async () => result);
+    }
+    let ran = false;
+    const step = async (result: ToolResultBlock) => {
+      ran = true;
+      return { result, state: options.state.snapshot() };
+    };
+    const recorded = options.spawnTools?.includes(block.name)
+      ? await (async () => {
+          const result = await call();
+          return ctx.run(name, () => step(result));
+        })()
+      : await ctx.run(name, async () => step(await call()));
+    if (!ran) options.state.restore(recorded.state, keys);
+    return recorded.result;
+  }
+}

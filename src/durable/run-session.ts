@@ -1,0 +1,144 @@
+import type * as restate from "@restatedev/restate-sdk";
+import type { AgentResult } from "../loop/agent-event.js";
+import type { PermissionDecision } from "../loop/permission.js";
+import { runAgentToEnd } from "../loop/run-agent.js";
+import type { Spawner, SpawnRequest } from "../loop/spawn.js";
+import type { Tool } from "../loop/tool.js";
+import { ToolState, type ToolStateKey } from "../loop/tool-state.js";
+import type { Message, TextBlock } from "../messages/index.js";
+import { ACTIVE_SKILLS } from "../skills/active-skills.js";
+import { READ_TRACKER } from "../tools/read-tracker.js";
+import { PendingAsks } from "./ask-person.js";
+import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
+import { jsonSerde } from "./json-serde.js";
+import { restateJournal } from "./restate-journal.js";
+import { appendMessage, STATE } from "./session-state.js";
+
+/** The body of a session's `task` handler: a sub-agent run as a session of its own. */
+export interface TaskRequest {
+  request: SpawnRequest;
+  /** The parent's workspace. */
+  workspace?: string;
+}
+
+export interface RunSessionOptions {
+  ctx: restate.ObjectContext;
+  /** The session object's name (children are sessions of the same object). */
+  name: string;
+  setup: DurableAgentSetup;
+  system: TextBlock[];
+  tools: Tool<never>[];
+  permissions: DurablePermissions | undefined;
+  /** The stored transcript plus the new user message; messages from `stored` on are appended to the state. */
+  messages: Message[];
+  stored: number;
+  maxTurns: number | undefined;
+  askTimeoutMs: number;
+  workspace: string | undefined;
+  /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
+  spawnTools: readonly string[];
+}
+
+/**
+ * One journaled run of a session (a prompt, or a sub-agent's task): `runAgent` with the Restate journal, the
+ * transcript appended to the state as it grows, and, when the setup can spawn, sub-agents as durable calls to
+ * sessions of their own (`<session>.<tool_use id>`), which any worker may run.
+ */
+export async function runSession(options: RunSessionOptions): Promise<AgentResult> {
+  const { ctx, setup, tools } = options;
+  const state = new ToolState();
+  const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
+  const saved = await ctx.get<Record<string, unknown>>(STATE.toolState);
+  if (saved) state.restore(saved, toolStateKeys);
+  const decisions = new Map<string, PermissionDecision>();
+  let length = options.stored;
+  const children = new ChildSessions(ctx);
+  const cancelled = new AbortController();
+  const spawn: Spawner | undefined = setup.spawn
+    ? // biome-ignore lint/correctness/useYield: a durable call streams no events; it returns the child's result.
+      async function* (request, origin) {
+        const key = `${ctx.key}.${origin.agentPath.at(-1) ?? "child"}`;
+        children.add(key);
+        try {
+          const body: TaskRequest = {
+            request,
+            ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+          };
+          return await ctx.genericCall<TaskRequest, AgentResult>({
+            service: options.name,
+            method: "task",
+            key,
+            parameter: body,
+            inputSerde: jsonSerde(),
+            outputSerde: jsonSerde(),
+          });
+        } finally {
+          children.remove(key);
+        }
+      }
+    : undefined;
+  const result = await runAgentToEnd({
+    provider: setup.provider,
+    model: setup.model,
+    system: options.system,
+    tools,
+    messages: options.messages,
+    toolState: state,
+    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
+    ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
+    ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
+    ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
+    ...(spawn ? { spawn } : {}),
+    liveInput: false,
+    signal: cancelled.signal,
+    canUseTool: (tool, _input, context) =>
+      decisions.get(context.toolUseId) ?? {
+        behavior: "deny",
+        message: `mitsu bug: no permission decision was journaled for ${tool.name}`,
+      },
+    journal: restateJournal({
+      ctx,
+      tools,
+      permissions: options.permissions,
+      decisions,
+      pending: new PendingAsks(ctx),
+      state,
+      askTimeoutMs: options.askTimeoutMs,
+      spawnTools: spawn ? options.spawnTools : [],
+      toolStateKeys,
+      onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
+    }),
+    onMessage: (message: Message) => {
+      length = appendMessage(ctx, length, message);
+    },
+  });
+  if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
+  return result;
+}
+
+/** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
+const DEFAULT_TOOL_STATE = [READ_TRACKER, ACTIVE_SKILLS] as unknown as ToolStateKey<never>[];
+
+/** The sub-agent sessions a run is waiting on, in the state, so that `pending` can list their questions. */
+class ChildSessions {
+  readonly #keys: string[] = [];
+  constructor(private readonly ctx: restate.ObjectContext) {}
+
+  add(key: string): void {
+    this.#keys.push(key);
+    this.ctx.set(STATE.children, this.#keys);
+  }
+
+  remove(key: string): void {
+    const index = this.#keys.indexOf(key);
+    if (index >= 0) this.#keys.splice(index, 1);
+    if (this.#keys.length > 0) this.ctx.set(STATE.children, this.#keys);
+    else this.ctx.clear(STATE.children);
+  }
+}
+
+/** What a `task` returns to the parent: the child's result with its assistant messages only (what the Task tool reads). */
+export function childResult(result: AgentResult): AgentResult {
+  return { ...result, messages: result.messages.filter((message) => message.role === "assistant") };
+}

@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import type { Message } from "../messages/index.js";
+import { DurableError, restateErrorMessage, unreachable } from "./durable-error.js";
+import type { PendingAsk } from "./pending-ask.js";
+import type { AnswerRequest, PromptRequest, PromptResponse } from "./prompt-request.js";
+import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+
+export interface SessionClientOptions {
+  /** The Restate ingress, e.g. `http://localhost:8080`. */
+  ingressUrl: string;
+  /** The session object's name; default `mitsu-session`. */
+  name?: string;
+  fetch?: typeof fetch;
+  /** How often `prompt` looks for its answer; default 250 ms. */
+  pollMs?: number;
+  /** The Restate admin API, e.g. `http://localhost:9070`: needed by `cancel` only. */
+  adminUrl?: string;
+}
+
+export interface PromptCallOptions {
+  signal?: AbortSignal;
+  /**
+   * Told of each permission question the session starts to wait on (once per question), so that a person can
+   * be asked to `approve` or `deny` it.
+   */
+  onPending?: (ask: PendingAsk) => void;
+  /** Makes a resent prompt the same invocation (Restate's idempotency key); default a new one per call. */
+  idempotencyKey?: string;
+}
+
+/** Talks to mitsu sessions through the Restate ingress; every failure is a `DurableError` that says what to do. */
+export interface SessionClient {
+  /**
+   * Sends a prompt and waits for its answer, however long the session waits for approvals: the prompt is
+   * submitted once (with an idempotency key) and its result is polled, so no connection is held for hours.
+   */
+  prompt(session: string, request: PromptRequest, options?: PromptCallOptions): Promise<PromptResponse>;
+  transcript(session: string): Promise<Message[]>;
+  pending(session: string): Promise<PendingAsk[]>;
+  /** Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). */
+  approve(session: string, request?: AnswerRequest): Promise<PendingAsk>;
+  deny(session: string, request?: AnswerRequest): Promise<PendingAsk>;
+  /**
+   * Cancels the session's running prompt (through the admin API): the run stops, its pending tool calls are
+   * answered as interrupted and the transcript stays valid; queued prompts run after it. Resolves with the
+   * cancelled invocation's id; throws when no prompt runs.
+   */
+  cancel(session: string): Promise<string>;
+}
+
+/** A value for a single-quoted SQL string literal. */
+function sqlString(value: string): string {
+  return value.replaceAll("'", "''");
+}
+
+export function createSessionClient(options: SessionClientOptions): SessionClient {
+  const doFetch = options.fetch ?? fetch;
+  const name = options.name ?? DEFAULT_SESSION_OBJECT;
+  const base = options.ingressUrl.replace(/\/+$/, "");
+  const pollMs = options.pollMs ?? 250;
+
+  const request = async (
+    path: string,
+    init: RequestInit,
+    what: string,
+  ): Promise<{ status: number; text: string }> => {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, init);
+    } catch (error) {
+      if (init.signal?.aborted) throw error;
+      throw unreachable("Restate ingress", base, error);
+    }
+    const text = await response.text();
+    if (response.ok || response.status === 470) return { status: response.status, text };
+    if (response.status === 404 && /service .* not found|not found.*service/i.test(text))
+      throw new DurableError(
+        `${what}: the Restate server knows no ${name} object. Start a worker and register it (mitsu worker prints how).`,
+        404,
+      );
+    throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+  };
+
+  const objectPath = (session: string, handler: string) => {
+    if (session === "") throw new DurableError("A session id is required.");
+    return `/${encodeURIComponent(name)}/${encodeURIComponent(session)}/${handler}`;
+  };
+
+  const call = async <T>(session: string, handler: string, body: unknown, what: string): Promise<T> => {
+    const init: RequestInit = { method: "POST", headers: { "content-type": "application/json" } };
+    if (body !== undefined) init.body = JSON.stringify(body);
+    const { text } = await request(objectPath(session, handler), init, what);
+    return JSON.parse(text) as T;
+  };
+
+  const sleep = (ms: number, signal: AbortSignal | undefined) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    });
+
+  return {
+    async prompt(session, body, callOptions = {}) {
+      const { signal, onPending } = callOptions;
+      const what = `Prompt to session ${session}`;
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        "idempotency-key": callOptions.idempotencyKey ?? randomUUID(),
+      };
+      const sent = await request(
+        `${objectPath(session, "prompt")}/send`,
+        { method: "POST", headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) },
+        what,
+      );
+      const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+      const told = new Set<string>();
+      for (let round = 0; ; round++) {
+        const output = await request(
+          `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
+          { method: "GET", ...(signal ? { signal } : {}) },
+          what,
+        );
+        if (output.status !== 470) return JSON.parse(output.text) as PromptResponse;
+        if (onPending) {
+          for (const ask of await this.pending(session)) {
+            if (told.has(ask.awakeableId)) continue;
+            told.add(ask.awakeableId);
+            onPending(ask);
+          }
+        }
+        await sleep(Math.min(pollMs * (1 + Math.floor(round / 20)), 2000), signal);
+      }
+    },
+    transcript: (session) => call(session, "transcript", undefined, `Transcript of session ${session}`),
+    pending: (session) => call(session, "pending", undefined, `Questions of session ${session}`),
+    approve: (session, body) => call(session, "approve", body ?? {}, `Approve in session ${session}`),
+    deny: (session, body) => call(session, "deny", body ?? {}, `Deny in session ${session}`),
+    async cancel(session) {
+      const admin = options.adminUrl?.replace(/\/+$/, "");
+      if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");
+      const what = `Cancel in session ${session}`;
+      let rows: Array<{ id: string }>;
+      try {
+        const response = await doFetch(`${admin}/query`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({
+            query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(name)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = 'prompt' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+          }),
+        });
+        const text = await response.text();
+        if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+        rows = (JSON.parse(text) as { rows: Array<{ id: string }> }).rows;
+      } catch (error) {
+        if (error instanceof DurableError) throw error;
+        throw unreachable("Restate admin API", admin, error);
+      }
+      const id = rows[0]?.id;
+      if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);
+      const response = await doFetch(`${admin}/invocations/${encodeURIComponent(id)}/cancel`, {
+        method: "PATCH",
+      });
+      if (!response.ok)
+        throw new DurableError(`${what}: ${restateErrorMessage(await response.text())}`, response.status);
+      return id;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { ObjectContext, ObjectSharedContext } from "@restatedev/restate-sdk";
+import type { Message, TextBlock } from "../messages/index.js";
+import type { PendingAsk } from "./pending-ask.js";
+
+/**
+ * The keys of a session object's state. The transcript is append-only: one key per message (`message:<n>`)
+ * and its length, so appending a message journals that message alone, never the whole history again.
+ */
+export const STATE = {
+  length: "length",
+  message: (index: number) => `message:${index}`,
+  /** The system prompt of the session's first prompt, sent again on every later one (a stable prefix). */
+  system: "system",
+  workspace: "workspace",
+  pending: "pending",
+  /** The sub-agent sessions (`<session>.<tool_use id>`) a run waits on. */
+  children: "children",
+  /** The persisted tool-state slots (`DurableAgentSetup.toolStateKeys`) as the last prompt left them. */
+  toolState: "tool-state",
+} as const;
+
+type AnyContext = ObjectContext | ObjectSharedContext;
+
+/** The session's transcript as stored (empty for a session never prompted). */
+export async function readTranscript(ctx: AnyContext): Promise<Message[]> {
+  const length = (await ctx.get<number>(STATE.length)) ?? 0;
+  const messages: Message[] = [];
+  for (let i = 0; i < length; i++) {
+    const message = await ctx.get<Message>(STATE.message(i));
+    if (!message) throw new Error(`mitsu bug: the session state lacks message ${i} of ${length}`);
+    messages.push(message);
+  }
+  return messages;
+}
+
+/** Appends to the stored transcript; `length` is the count before this message. */
+export function appendMessage(ctx: ObjectContext, length: number, message: Message): number {
+  ctx.set(STATE.message(length), message);
+  ctx.set(STATE.length, length + 1);
+  return length + 1;
+}
+
+export async function readSystem(ctx: AnyContext): Promise<TextBlock[] | undefined> {
+  return (await ctx.get<TextBlock[]>(STATE.system)) ?? undefined;
+}
+
+export async function readPending(ctx: AnyContext): Promise<PendingAsk[]> {
+  return (await ctx.get<PendingAsk[]>(STATE.pending)) ?? [];
+}

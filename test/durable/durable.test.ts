@@ -1,0 +1,727 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTaskTool } from "../../src/agents/task-tool.js";
+import { main } from "../../src/cli/main.js";
+import {
+  createDurableAgent,
+  createSessionClient,
+  DurableError,
+  freePort,
+  type RestateServer,
+  registerWorker,
+  type SessionClient,
+  serveWorker,
+  startRestateServer,
+  type WorkerEndpoint,
+} from "../../src/durable/index.js";
+import { appendPrompt } from "../../src/harness/append-prompt.js";
+import { checkTranscript } from "../../src/loop/check-transcript.js";
+import { runAgentToEnd } from "../../src/loop/run-agent.js";
+import type { Tool } from "../../src/loop/tool.js";
+import { emptyUsage, type Message } from "../../src/messages/index.js";
+import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
+import { type ScriptEntry, type SimTurn, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { runMitsu } from "../cli/cli-harness.js";
+import { query, startWorkerProcess, until } from "./durable-harness.js";
+
+const OBJECT = "test-session";
+let server: RestateServer;
+let root: string;
+/** The simulator the in-process agent's setup points at (each test starts its own). */
+let sim: Simulator | undefined;
+let inProcess: WorkerEndpoint;
+let client: SessionClient;
+/** Every Count call the in-process agent ran: its input. */
+const counted: Array<{ n: number; tag?: string }> = [];
+
+const countTool = {
+  name: "Count",
+  description: "Counts once.",
+  inputSchema: {
+    type: "object",
+    properties: { n: { type: "number" }, tag: { type: "string" } },
+    required: ["n"],
+    additionalProperties: false,
+  },
+  async run(input: { n: number; tag?: string }) {
+    counted.push(input);
+    return `counted ${input.n}`;
+  },
+} as unknown as Tool<never>;
+
+const SYSTEM = "You count when asked.";
+
+const taskTool = createTaskTool({
+  agents: [{ name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] }],
+}) as unknown as Tool<never>;
+
+function provider() {
+  if (!sim) throw new Error("no simulator");
+  return createAnthropicProvider({ apiKey: "sim-key", baseURL: sim.url });
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "mitsu-durable-test-"));
+  server = await startRestateServer({
+    inactivityTimeout: "1s",
+    env: {
+      RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "50ms",
+      RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+    },
+  });
+  const agent = createDurableAgent({
+    name: OBJECT,
+    setup: () => ({
+      provider: provider(),
+      model: "claude-sonnet-4-5",
+      system: SYSTEM,
+      tools: [countTool, taskTool],
+      // The Task tool's sub-agents run as sessions of their own (the spawner here only says that it can spawn).
+      // biome-ignore lint/correctness/useYield: never called; its presence turns durable sub-agents on.
+      spawn: async function* () {
+        return { reason: "error", messages: [], usage: emptyUsage() };
+      },
+      permissions: (_tool, input) =>
+        (input as { n: number }).n >= 100
+          ? {
+              behavior: "ask",
+              display: `Count(${(input as { n: number }).n})`,
+              reason: "big numbers need a yes",
+            }
+          : { behavior: "allow" },
+    }),
+    workspace: (_id, requested) => {
+      if (requested === undefined) return undefined;
+      if (requested.includes(".."))
+        throw new Error(`The workspace ${requested} is outside the workspaces folder`);
+      return join(root, "ws", requested);
+    },
+  });
+  inProcess = await serveWorker({ services: [agent], port: 0, host: "127.0.0.1", logLevel: "silent" });
+  await registerWorker(server.adminUrl, inProcess.url);
+  client = createSessionClient({ ingressUrl: server.ingressUrl, name: OBJECT, pollMs: 50 });
+}, 60_000);
+
+afterAll(async () => {
+  await inProcess?.close();
+  await sim?.close();
+  await server?.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
+
+describe("a durable session", () => {
+  it("runs two prompts with tool calls; the transcript in state equals an in-process run's, request for request", async () => {
+    const script = (): ScriptEntry[] => [
+      turn({ type: "text", text: "Counting." }, { type: "tool_use", name: "Count", input: { n: 1 } }),
+      turn(
+        { type: "tool_use", name: "Count", input: { n: 2 } },
+        { type: "tool_use", name: "Count", input: { n: 3 } },
+      ),
+      turn({ type: "text", text: "Counted to three." }),
+      turn({ type: "tool_use", name: "Count", input: { n: 4 } }),
+      turn({ type: "text", text: "Four." }),
+    ];
+    // In process, the plain loop.
+    const local = await startSimulator({ script: script() });
+    let messages: Message[] = [];
+    for (const prompt of ["count to three", "and four"]) {
+      const result = await runAgentToEnd({
+        provider: createAnthropicProvider({ apiKey: "sim-key", baseURL: local.url }),
+        model: "claude-sonnet-4-5",
+        system: SYSTEM,
+        tools: [countTool, taskTool],
+        messages: appendPrompt(messages, prompt),
+        liveInput: false,
+      });
+      messages = result.messages;
+    }
+    await local.close();
+    counted.length = 0;
+
+    sim = await startSimulator({ script: script() });
+    const first = await client.prompt("e2e", { prompt: "count to three" });
+    expect(first).toMatchObject({ reason: "end_turn", text: "Counted to three.", messages: 6 });
+    const second = await client.prompt("e2e", { prompt: "and four" });
+    expect(second).toMatchObject({ reason: "end_turn", text: "Four.", messages: 10 });
+
+    const stored = await client.transcript("e2e");
+    expect(checkTranscript(stored)).toEqual([]);
+    expect(stored).toEqual(messages);
+    expect(counted.map((c) => c.n)).toEqual([1, 2, 3, 4]);
+    expect(sim.requests.map((r) => r.body)).toEqual(local.requests.map((r) => r.body));
+    expect(sim.requests.every((r) => r.status === 200)).toBe(true);
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("serves the same session from a worker over HTTP/2 (one stream per invocation)", async () => {
+    counted.length = 0;
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 5 } }),
+        turn({ type: "text", text: "Five." }),
+      ],
+    });
+    const h2 = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "h2-session",
+          setup: () => ({
+            provider: provider(),
+            model: "claude-sonnet-4-5",
+            system: SYSTEM,
+            tools: [countTool],
+          }),
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+      protocol: "http2",
+    });
+    try {
+      const registration = await registerWorker(server.adminUrl, h2.url, { http2: true });
+      const h2Client = createSessionClient({ ingressUrl: server.ingressUrl, name: "h2-session", pollMs: 50 });
+      expect(await h2Client.prompt("s", { prompt: "count five" })).toMatchObject({
+        reason: "end_turn",
+        text: "Five.",
+      });
+      expect(counted).toEqual([{ n: 5 }]);
+      expect(checkTranscript(await h2Client.transcript("s"))).toEqual([]);
+      const listed = (await (await fetch(`${server.adminUrl}/deployments`)).json()) as {
+        deployments: Array<{ id: string; protocol_type: string }>;
+      };
+      expect(listed.deployments.find((d) => d.id === registration.id)?.protocol_type).toBe("BidiStream");
+    } finally {
+      await h2.close();
+      await sim.close();
+      sim = undefined;
+    }
+  });
+
+  it("suspends on an ask with no worker busy, resumes when approved; an unanswered ask is denied at its deadline", async () => {
+    counted.length = 0;
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 100, tag: "approved" } }),
+        turn({ type: "text", text: "Counted big." }),
+        turn({ type: "tool_use", name: "Count", input: { n: 200, tag: "late" } }),
+        turn({ type: "text", text: "Could not count." }),
+        turn({ type: "tool_use", name: "Count", input: { n: 300, tag: "denied" } }),
+        turn({ type: "text", text: "Told not to." }),
+      ],
+    });
+    // The prompt goes through the mitsu command, which tells the person how to answer the question.
+    let stderr = "";
+    let stdout = "";
+    const answer = main(
+      [
+        "remote",
+        "-p",
+        "count big",
+        "--session",
+        "approval",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+      ],
+      {
+        stdout: new Writable({
+          write: (chunk, _enc, done) => {
+            stdout += String(chunk);
+            done();
+          },
+        }),
+        stderr: new Writable({
+          write: (chunk, _enc, done) => {
+            stderr += String(chunk);
+            done();
+          },
+        }),
+        env: {},
+        cwd: root,
+        home: root,
+      },
+    );
+    await until(async () => (await client.pending("approval")).length === 1, 20_000, "the question");
+    const [ask] = await client.pending("approval");
+    expect(ask).toMatchObject({ toolName: "Count", display: "Count(100)", reason: "big numbers need a yes" });
+    // The invocation is suspended: it holds no worker while the question waits (inactivity timeout 1 s).
+    await until(
+      async () =>
+        (
+          await query<{ status: string }>(
+            server,
+            `SELECT status FROM sys_invocation WHERE target_service_key = 'approval' AND target_handler_name = 'prompt' AND status != 'completed'`,
+          )
+        ).some((row) => row.status === "suspended"),
+      20_000,
+      "the invocation to suspend",
+    );
+    expect(counted).toEqual([]);
+    await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
+    const wrongObject = await runMitsu(
+      ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(wrongObject.code).toBe(1);
+    expect(wrongObject.stderr).toContain("knows no mitsu-session object");
+    const approved = await runMitsu(
+      ["remote", "approve", "--session", "approval", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
+    expect(await answer).toBe(0);
+    expect(stdout).toBe("Counted big.\n");
+    expect(stderr).toContain("Session approval waits for permission: Count(100) (toolu_");
+    expect(stderr).toContain(`mitsu remote approve --session approval --call ${ask?.toolUseId}`);
+    expect(counted).toEqual([{ n: 100, tag: "approved" }]);
+    await expect(client.approve("approval")).rejects.toThrow("waits for no permission answer");
+
+    const late = await client.prompt("approval", { prompt: "count bigger", askTimeoutMs: 1500 });
+    expect(late).toMatchObject({ reason: "end_turn", text: "Could not count." });
+    expect(counted).toHaveLength(1);
+    const transcript = await client.transcript("approval");
+    expect(checkTranscript(transcript)).toEqual([]);
+    const denied = transcript.at(-2)?.content[0];
+    expect(denied).toMatchObject({ type: "tool_result", is_error: true });
+    expect(JSON.stringify(denied)).toContain("nobody answered the permission question within 1.5 s");
+
+    const refused = client.prompt("approval", { prompt: "count 300" });
+    await until(async () => (await client.pending("approval")).length === 1, 20_000, "the third question");
+    const deniedByCli = await runMitsu(
+      [
+        "remote",
+        "deny",
+        "--session",
+        "approval",
+        "--object",
+        OBJECT,
+        "--message",
+        "Not today.",
+        "--ingress",
+        server.ingressUrl,
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(deniedByCli).toMatchObject({ code: 0, stdout: expect.stringContaining("Denied: Count(300)") });
+    expect(await refused).toMatchObject({ reason: "end_turn", text: "Told not to." });
+    expect((await client.transcript("approval")).at(-2)?.content[0]).toMatchObject({
+      content: "Not today.",
+      is_error: true,
+    });
+    expect(counted).toHaveLength(1);
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("runs Task sub-agents as durable sessions of their own; a sub-agent's question is answered through its parent", async () => {
+    counted.length = 0;
+    // Requests of the parent and of the two children interleave: each is answered from its own transcript.
+    const respond = (request: {
+      body: { system?: Array<{ text: string }>; messages: Message[] };
+    }): SimTurn => {
+      const child = request.body.system?.some((block) => block.text === "You are a counter.");
+      const messages = request.body.messages;
+      const results = messages.at(-1)?.content.filter((block) => block.type === "tool_result") ?? [];
+      if (!child)
+        return results.length === 0
+          ? turn(
+              {
+                type: "tool_use",
+                name: "Task",
+                input: { description: "count 7", prompt: "7", subagent_type: "counter" },
+              },
+              {
+                type: "tool_use",
+                name: "Task",
+                input: { description: "count 500", prompt: "500", subagent_type: "counter" },
+              },
+            )
+          : turn({
+              type: "text",
+              text: `Children said: ${results.map((r) => JSON.stringify(r.content)).join(" | ")}`,
+            });
+      const n = Number(JSON.stringify(messages[0]?.content).match(/\d+/)?.[0]);
+      return results.length === 0
+        ? turn({ type: "tool_use", name: "Count", input: { n, tag: "child" } })
+        : turn({ type: "text", text: `child counted ${n}` });
+    };
+    sim = await startSimulator({ script: Array.from({ length: 6 }, () => respond) });
+    const answer = client.prompt("parent", { prompt: "count with helpers" });
+    await until(
+      async () => (await client.pending("parent")).length === 1,
+      20_000,
+      "the sub-agent's question",
+    );
+    const [ask] = await client.pending("parent");
+    expect(ask).toMatchObject({ display: "Count(500)", session: expect.stringMatching(/^parent\.toolu_/) });
+    expect(counted).toEqual([{ n: 7, tag: "child" }]);
+    await client.approve("parent");
+    const done = await answer;
+    expect(done.reason).toBe("end_turn");
+    expect(done.text).toContain("child counted 7");
+    expect(done.text).toContain("child counted 500");
+    expect(counted.map((c) => c.n).sort()).toEqual([500, 7]);
+    const parent = await client.transcript("parent");
+    expect(checkTranscript(parent)).toEqual([]);
+    const child = await client.transcript(ask?.session as string);
+    expect(checkTranscript(child)).toEqual([]);
+    expect(child.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(6);
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("cancels a running prompt: the run stops, its waiting call is answered, the transcript stays valid and usable", async () => {
+    counted.length = 0;
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 100, tag: "cancelled" } }),
+        turn({ type: "text", text: "After the cancel." }),
+      ],
+    });
+    const running = client.prompt("cancel-me", { prompt: "count big" });
+    await until(async () => (await client.pending("cancel-me")).length === 1, 20_000, "the question");
+    const cancelled = await runMitsu(
+      ["remote", "cancel", "--session", "cancel-me", "--object", OBJECT, "--admin", server.adminUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(cancelled).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Cancelled the running prompt"),
+    });
+    const response = await running;
+    expect(response.reason).toBe("aborted");
+    expect(counted).toEqual([]);
+    expect(await client.pending("cancel-me")).toEqual([]);
+    const transcript = await client.transcript("cancel-me");
+    expect(checkTranscript(transcript)).toEqual([]);
+    expect(transcript.at(-1)?.content[0]).toMatchObject({ type: "tool_result", is_error: true });
+    // The session goes on with its next prompt.
+    expect(await client.prompt("cancel-me", { prompt: "go on" })).toMatchObject({
+      text: "After the cancel.",
+    });
+    await expect(
+      createSessionClient({ ingressUrl: server.ingressUrl, adminUrl: server.adminUrl, name: OBJECT }).cancel(
+        "cancel-me",
+      ),
+    ).rejects.toThrow("no prompt is running in session cancel-me");
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("answers bad input with clear errors", async () => {
+    await expect(client.transcript("never-prompted")).rejects.toMatchObject({
+      name: "DurableError",
+      status: 404,
+      message: expect.stringContaining("Unknown session: never-prompted"),
+    });
+    await expect(client.approve("never-prompted")).rejects.toThrow("Unknown session: never-prompted");
+
+    const post = (body: string) =>
+      fetch(`${server.ingressUrl}/${OBJECT}/bad/prompt`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }).then(async (response) => ({ status: response.status, text: await response.text() }));
+    expect(await post('{"prompt": 5}')).toMatchObject({
+      status: 400,
+      text: expect.stringContaining(
+        "Malformed prompt request: prompt must be a string or an array of content blocks",
+      ),
+    });
+    expect(await post('{"prompt": "hi", "tools": []}')).toMatchObject({
+      status: 400,
+      text: expect.stringContaining("Malformed prompt request: unknown field"),
+    });
+    expect((await post("{not json")).status).toBe(400);
+    await expect(client.prompt("bad", { prompt: "hi", workspace: "../../etc" })).rejects.toThrow(
+      "outside the workspaces folder",
+    );
+    await expect(client.prompt("bad", { prompt: "hi", workspace: "missing" })).rejects.toMatchObject({
+      status: 412,
+      message: expect.stringContaining("is not on this worker"),
+    });
+
+    // Registering the same worker again changes nothing; the same URL with other services is refused clearly.
+    const again = await registerWorker(server.adminUrl, inProcess.url);
+    const deployments = await (await fetch(`${server.adminUrl}/deployments`)).json();
+    expect(
+      (deployments as { deployments: Array<{ id: string }> }).deployments.filter((d) => d.id === again.id),
+    ).toHaveLength(1);
+    const other = await serveWorker({
+      services: [
+        createDurableAgent({ name: "other-session", setup: () => ({ provider: provider(), model: "m" }) }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    const first = await registerWorker(server.adminUrl, other.url);
+    await other.close();
+    const changed = await serveWorker({
+      services: [
+        createDurableAgent({ name: "renamed-session", setup: () => ({ provider: provider(), model: "m" }) }),
+      ],
+      port: Number(new URL(other.url).port),
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    const refused = await registerWorker(server.adminUrl, changed.url, {
+      services: ["renamed-session"],
+    }).catch((error: unknown) => error);
+    await changed.close();
+    expect(first.services).toEqual(["other-session"]);
+    expect(refused).toBeInstanceOf(DurableError);
+    expect((refused as DurableError).message).toContain(
+      `The worker URL ${changed.url} is registered already (${first.id}) with other-session, not renamed-session`,
+    );
+    expect(first.created).toBe(true);
+    expect(again.created).toBe(false);
+
+    // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
+    const broken = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "broken-session",
+          setup: () => {
+            throw new Error("ANTHROPIC_API_KEY is not set");
+          },
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    try {
+      await registerWorker(server.adminUrl, broken.url);
+      const brokenClient = createSessionClient({
+        ingressUrl: server.ingressUrl,
+        name: "broken-session",
+        pollMs: 50,
+      });
+      await expect(brokenClient.prompt("s", { prompt: "hi" })).rejects.toThrow(
+        "The worker could not set up the agent for session s: ANTHROPIC_API_KEY is not set",
+      );
+    } finally {
+      await broken.close();
+    }
+
+    // The server down at submit time.
+    const down = createSessionClient({ ingressUrl: `http://127.0.0.1:${await freePort()}` });
+    await expect(down.prompt("s", { prompt: "hi" })).rejects.toThrow(
+      /Cannot reach the Restate ingress at .*Is the Restate server running\?/,
+    );
+    const cli = await runMitsu(
+      ["remote", "-p", "hi", "--session", "s", "--ingress", `http://127.0.0.1:${await freePort()}`],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toContain("Cannot reach the Restate ingress");
+  });
+
+  it("survives kill -9 mid-tool and right after a model call: each tool ran once, no completed turn was sent again", async () => {
+    const fleet = join(root, "fleet");
+    const ws = join(fleet, "crash");
+    mkdirSync(ws, { recursive: true });
+    const crashSim = await startSimulator({
+      script: [
+        turn({
+          type: "tool_use",
+          name: "Bash",
+          input: { command: "touch started-1 && sleep 2 && echo x >> counter-1.txt" },
+        }),
+        turn({ type: "tool_use", name: "Bash", input: { command: "sleep 1 && echo y >> counter-2.txt" } }),
+        turn({ type: "text", text: "Both counted." }),
+      ],
+    });
+    const port = await freePort();
+    const worker = (home: string) =>
+      startWorkerProcess({
+        port,
+        workspaces: fleet,
+        home,
+        env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: crashSim.url },
+        args: ["--allowedTools", "Bash"],
+      });
+    const home = join(root, "home");
+    mkdirSync(home, { recursive: true });
+    let current = await worker(home);
+    try {
+      await registerWorker(server.adminUrl, `http://127.0.0.1:${port}`);
+      const fleetClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 50 });
+      const answer = fleetClient.prompt("crash", { prompt: "count twice" });
+      // 1. In the middle of the first tool call.
+      await until(() => existsSync(join(ws, "started-1")), 20_000, "the first tool to start");
+      await current.kill();
+      current = await worker(home);
+      // 2. Right after the second model call was journaled (its tool is about to run or running).
+      // Its Run command, then the notification that completes it: the answer is in the journal.
+      const journaled = async (name: string) => {
+        const entries = await query<{ index: number; entry_type: string; name: string | null }>(
+          server,
+          `SELECT j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'prompt' ORDER BY j.index`,
+        );
+        const command = entries.find((entry) => entry.name === name);
+        return (
+          command !== undefined &&
+          entries.some((e) => e.index > command.index && e.entry_type === "Notification: Run")
+        );
+      };
+      await until(() => journaled("model turn 2"), 20_000, "the second model call to be journaled");
+      await current.kill();
+      current = await worker(home);
+      expect(await answer).toMatchObject({ reason: "end_turn", text: "Both counted." });
+      expect(readFileSync(join(ws, "counter-1.txt"), "utf8")).toBe("x\n");
+      expect(readFileSync(join(ws, "counter-2.txt"), "utf8")).toBe("y\n");
+      expect(crashSim.requests.map((r) => r.status)).toEqual([200, 200, 200]);
+      const transcript = await fleetClient.transcript("crash");
+      expect(checkTranscript(transcript)).toEqual([]);
+      expect(transcript.map((m) => m.role)).toEqual([
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+      ]);
+
+      // The same session through the mitsu command: a second prompt, then its transcript.
+      crashSim.enqueue(turn({ type: "text", text: "Still two." }));
+      const cli = await runMitsu(
+        ["remote", "-p", "how many?", "--session", "crash", "--ingress", server.ingressUrl],
+        { cwd: root, home: root, env: {} },
+      );
+      expect(cli).toMatchObject({ code: 0, stdout: "Still two.\n" });
+      const shown = await runMitsu(
+        ["remote", "transcript", "--session", "crash", "--ingress", server.ingressUrl],
+        {
+          cwd: root,
+          home: root,
+          env: {},
+        },
+      );
+      expect(JSON.parse(shown.stdout)).toHaveLength(8);
+    } finally {
+      await current.stop();
+      await crashSim.close();
+    }
+  }, 60_000);
+
+  it("runs 50 sessions at once over 3 worker processes: all complete, transcripts valid, none lost", async () => {
+    const fleet = join(root, "load");
+    const ids = Array.from({ length: 50 }, (_, i) => `load-${i}`);
+    for (const id of ids) mkdirSync(join(fleet, id), { recursive: true });
+    // Each request is answered from its own transcript: a Bash call first, then the session's closing words.
+    const respond = (request: { body: { messages: Message[] } }): SimTurn => {
+      const messages = request.body.messages;
+      const prompt = JSON.stringify(messages[0]?.content);
+      const id = /load-\d+/.exec(prompt)?.[0] ?? "?";
+      const answered = messages.at(-1)?.content.some((block) => block.type === "tool_result");
+      return answered
+        ? turn({ type: "text", text: `${id} done.` })
+        : turn({ type: "tool_use", name: "Bash", input: { command: "echo $PPID > worker.pid" } });
+    };
+    const loadSim = await startSimulator({ script: Array.from({ length: ids.length * 2 }, () => respond) });
+    const port = await freePort();
+    const home = join(root, "load-home");
+    mkdirSync(home, { recursive: true });
+    const workers = await startWorkerProcess({
+      port,
+      workspaces: fleet,
+      home,
+      env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: loadSim.url },
+      args: ["--allowedTools", "Bash", "--processes", "3", "--register", server.adminUrl],
+    });
+    try {
+      await until(() => workers.output().includes("Registered with"), 20_000, "the registration");
+      const loadClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 200 });
+      const started = Date.now();
+      const answers = await Promise.all(
+        ids.map((id) => loadClient.prompt(id, { prompt: `You are ${id}. Work.` })),
+      );
+      const seconds = (Date.now() - started) / 1000;
+      expect(answers.map((a) => a.text)).toEqual(ids.map((id) => `${id} done.`));
+      for (const id of ids) {
+        const transcript = await loadClient.transcript(id);
+        expect(checkTranscript(transcript)).toEqual([]);
+        expect(transcript).toHaveLength(4);
+      }
+      expect(loadSim.requests.filter((r) => r.status === 200)).toHaveLength(ids.length * 2);
+      const pids = new Set(ids.map((id) => readFileSync(join(fleet, id, "worker.pid"), "utf8").trim()));
+      expect(pids.size).toBeGreaterThan(1);
+      console.log(
+        `durable load: ${ids.length} sessions in ${seconds.toFixed(1)} s over worker processes ${[...pids].join(", ")}`,
+      );
+    } finally {
+      await workers.stop();
+      await loadSim.close();
+    }
+  }, 90_000);
+
+  it("an Edit in a later prompt, on another worker process, needs no new Read (the files Read follow the session)", async () => {
+    const fleet = join(root, "edits");
+    const ws = join(fleet, "edit");
+    mkdirSync(ws, { recursive: true });
+    writeFileSync(join(ws, "notes.txt"), "old line\n");
+    writeFileSync(join(ws, "AGENTS.md"), "Always keep notes short.\n");
+    const editSim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Read", input: { file_path: join(ws, "notes.txt") } }),
+        turn({ type: "text", text: "It says old line." }),
+        turn({
+          type: "tool_use",
+          name: "Edit",
+          input: { file_path: join(ws, "notes.txt"), old_string: "old line", new_string: "new line" },
+        }),
+        turn({ type: "text", text: "Changed." }),
+      ],
+    });
+    const port = await freePort();
+    const home = join(root, "edit-home");
+    mkdirSync(home, { recursive: true });
+    const start = () =>
+      startWorkerProcess({
+        port,
+        workspaces: fleet,
+        home,
+        env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: editSim.url },
+        args: ["--allowedTools", "Edit"],
+      });
+    let worker = await start();
+    try {
+      await registerWorker(server.adminUrl, `http://127.0.0.1:${port}`);
+      const editClient = createSessionClient({ ingressUrl: server.ingressUrl, pollMs: 50 });
+      expect(await editClient.prompt("edit", { prompt: "read the notes" })).toMatchObject({
+        text: "It says old line.",
+      });
+      await worker.stop();
+      worker = await start();
+      // A later prompt may name the session's workspace again, not another one.
+      await expect(editClient.prompt("edit", { prompt: "move", workspace: "crash" })).rejects.toThrow(
+        "a prompt cannot move it to crash",
+      );
+      expect(await editClient.prompt("edit", { prompt: "change it", workspace: "edit" })).toMatchObject({
+        text: "Changed.",
+      });
+      expect(readFileSync(join(ws, "notes.txt"), "utf8")).toBe("new line\n");
+      // The project instructions went with the session's first message, once; the next prompt is sent as it is.
+      const requests = editSim.requests.map((r) => JSON.stringify(r.body.messages));
+      expect(requests[0]).toContain("Always keep notes short.");
+      expect(requests.at(-1)?.split("Always keep notes short.")).toHaveLength(2);
+      const edited = (await editClient.transcript("edit")).at(-2)?.content[0];
+      expect(edited).toMatchObject({ type: "tool_result" });
+      expect((edited as { is_error?: boolean }).is_error).toBeUndefined();
+    } finally {
+      await worker.stop();
+      await editSim.close();
+    }
+  }, 60_000);
+});
