@@ -48,7 +48,17 @@ const piece = fc.constantFrom(
   ",",
 );
 const text = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(""));
-const key = fc.constantFrom("name", "description", "argument-hint", "model", "allowed-tools", "x_y");
+const key = fc.constantFrom(
+  "name",
+  "description",
+  "argument-hint",
+  "model",
+  "allowed-tools",
+  "x_y",
+  "null",
+  "True",
+  "FALSE",
+);
 const indent = fc.constantFrom("", " ", "  ", "   ");
 const line = fc.oneof(
   fc.tuple(key, text).map(([k, v]) => `${k}: ${v}`),

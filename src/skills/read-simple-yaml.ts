@@ -27,7 +27,9 @@ export function readSimpleYaml(source: string): Record<string, unknown> | undefi
     if (!match) return undefined;
     const key = match[1]!;
     const raw = (match[2] ?? "").trimEnd();
-    if (Object.hasOwn(data, key) || key === "__proto__" || raw === "") return undefined;
+    // A key YAML reads as null or a boolean (`null: a` is the key "") is the yaml package's to read.
+    if (Object.hasOwn(data, key) || key === "__proto__" || raw === "" || /^(?:null|true|false)$/i.test(key))
+      return undefined;
     const header = BLOCK_HEADER.exec(raw);
     if (header) {
       const block: string[] = [];
