@@ -1,4 +1,4 @@
-import { dirname } from "node:path";
+import { basename, dirname } from "node:path";
 import { relativeInside } from "../fs/real-path.js";
 import type { PermissionFacts } from "../loop/tool.js";
 
@@ -49,11 +49,19 @@ export function suggestBashRule(words: string[]): string | undefined {
   return `Bash(${prefix.join(" ")}:*)`;
 }
 
-/** A rule for the folder of a file: `Edit(./src/**)`, or `Edit(//abs/dir/**)` outside the working folder. */
+/**
+ * A rule for the folder of a file: `Edit(./src/**)`, or `Edit(//abs/dir/**)` outside the working folder. A file
+ * in the working folder itself gets its own rule (`Edit(./notes.txt)`): the folder's would be `./**`, every file
+ * of the project, far wider than the call it answers.
+ */
 export function suggestFileRule(ruleName: string, path: string, cwd: string): string {
   const folder = dirname(path);
   const rel = relativeInside(cwd, folder);
-  if (rel === "") return `${ruleName}(./**)`;
+  if (rel === "") {
+    const name = basename(path);
+    // A name a rule pattern would read as a glob or escape keeps the folder rule rather than a wrong one.
+    return /^[\w.-]+$/.test(name) && !name.startsWith("!") ? `${ruleName}(./${name})` : `${ruleName}(./**)`;
+  }
   if (rel !== undefined) return `${ruleName}(./${rel}/**)`;
   return `${ruleName}(/${folder}/**)`;
 }

@@ -244,6 +244,18 @@ describe("file rules", () => {
     expect(await check(TOOLS.Edit, { file_path: "src/link/key" }, ctx)).toMatchObject({ behavior: "deny" });
     expect(await check(TOOLS.Edit, { file_path: "README.md" }, ctx)).toMatchObject({ behavior: "deny" });
   });
+
+  it("offers a file in the project folder itself its own rule, which allows that file and no other", async () => {
+    const asked = checker();
+    expect(await asked(TOOLS.Edit, { file_path: "notes.txt" }, ctx)).toMatchObject({
+      behavior: "deny",
+      message: expect.stringContaining('add "Edit(./notes.txt)"'),
+    });
+    const check = checker({ rules: rules({ allow: ["Edit(./notes.txt)"] }) });
+    expect(await check(TOOLS.Edit, { file_path: "notes.txt" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Edit, { file_path: "other.txt" }, ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(TOOLS.Edit, { file_path: "src/notes.txt" }, ctx)).toMatchObject({ behavior: "deny" });
+  });
 });
 
 describe("modes", () => {

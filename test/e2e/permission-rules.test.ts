@@ -39,7 +39,7 @@ describe("default permissions in print mode", () => {
       content: `Permission to use ${display} was denied: ${PRINT_MODE} To allow it, add "${rule}" to permissions.allow in .mitsu/settings.json or pass --allowedTools "${rule}"`,
     });
     expect(h.sent("write")).toMatchObject(denial("Write(made/new.txt)", "Edit(./made/**)"));
-    expect(h.sent("edit")).toMatchObject(denial("Edit(notes.txt)", "Edit(./**)"));
+    expect(h.sent("edit")).toMatchObject(denial("Edit(notes.txt)", "Edit(./notes.txt)"));
     expect(h.sent("bash")).toMatchObject(denial("Bash(touch marker)", "Bash(touch:*)"));
     expect(h.exists("made")).toBe(false);
     expect(await h.text("notes.txt")).toBe("keep me\n");
