@@ -81,6 +81,8 @@ export async function interactiveSession(
       if (run && !run.signal.aborted) leftDuringRun = true;
       stopRun();
     });
+    /** A "no" to the trust question holds for this mitsu: /resume and /clear open the agent again, not the question. */
+    let trustDeclined = false;
     const open = (chosen: CliOptions) =>
       createCodingAgent(
         agentOptionsFor(chosen, io, {
@@ -96,7 +98,9 @@ export async function interactiveSession(
             return answer;
           },
           askTrust: async (question) => {
+            if (trustDeclined) return false;
             const yes = await screen.ask(trustQuestion(question, style));
+            trustDeclined = !yes;
             write(style.dim(`${yes ? "trusted" : "not trusted"}: ${showControls(question.folder)}\n`));
             return yes;
           },

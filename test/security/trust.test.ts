@@ -236,8 +236,12 @@ describe("the start-up question in interactive mode", () => {
     await t.screen.waitFor("Do you trust the files in this folder?");
     t.type("n");
     await t.screen.waitFor("permission mode: default (from the default); folder not trusted");
+    // Opening the agent again (a model switch, /resume) does not ask again in this mitsu.
+    t.type("/model anthropic:claude-sonnet-5-5");
+    await t.screen.waitFor("now anthropic:claude-sonnet-5-5");
     t.type("/exit");
     expect(await t.exit).toBe(0);
+    expect(t.screen.text.split("Do you trust the files in this folder?")).toHaveLength(2);
     expect(existsSync(trustStorePath({ home }))).toBe(false);
   });
 });
