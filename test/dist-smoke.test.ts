@@ -51,23 +51,6 @@ describe("the built package", () => {
     expect(core).not.toMatch(/durable|restatedev/);
   });
 
-  it("resolves mitsu/durable through the package's exports; the core entry does not reach it", () => {
-    const script = `
-      const durable = await import("mitsu/durable");
-      for (const name of ["createDurableAgent", "serveWorker", "registerWorker", "createSessionClient", "startRestateServer"])
-        if (typeof durable[name] !== "function") throw new Error("missing " + name);
-      console.log("ok");
-    `;
-    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
-      cwd: root,
-      encoding: "utf8",
-    });
-    expect(out.trim()).toBe("ok");
-    // The optional Restate SDK is needed only by mitsu/durable: the core's entry names neither.
-    const core = readFileSync(join(root, "dist", "index.js"), "utf8");
-    expect(core).not.toMatch(/durable|restatedev/);
-  });
-
   it("loads the bash parser only when a Bash line is first checked, and it works from dist", () => {
     const script = `
       import { createRequire } from "node:module";

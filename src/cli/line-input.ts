@@ -1,5 +1,3 @@
-import type { Interface } from "node:readline/promises";
-
 export interface ReadOptions {
   /** Resolves the read to undefined when aborted (a question the interrupted run no longer needs). */
   signal?: AbortSignal;
@@ -11,8 +9,8 @@ export interface ReadOptions {
 }
 
 /**
- * The terminal's lines, for one reader at a time: the prompt loop and the permission questions share one
- * readline. Lines typed while nobody reads (during a run) wait for the next prompt, as typed.
+ * The terminal's lines, for one reader at a time (the interactive screen's editor, see `tui/screen.ts`): lines
+ * typed while nobody reads (during a run) wait for the next prompt, as typed.
  */
 export interface LineInput {
   /** Shows `prompt` and resolves to the next line; undefined once input has ended (Ctrl-D) or on abort. */
@@ -26,63 +24,4 @@ export interface LineInput {
   /** Ctrl-C: readline turns it into this event (the terminal is in raw mode, so no signal reaches the process). */
   onInterrupt(handler: () => void): void;
   close(): void;
-}
-
-export function createLineInput(rl: Interface): LineInput {
-  const typedAhead: string[] = [];
-  let waiting: ((line: string | undefined) => void) | undefined;
-  let closed = false;
-
-  rl.on("line", (line: string) => {
-    const deliver = waiting;
-    waiting = undefined;
-    if (deliver) deliver(line);
-    else typedAhead.push(line);
-  });
-  rl.on("close", () => {
-    closed = true;
-    const deliver = waiting;
-    waiting = undefined;
-    deliver?.(undefined);
-  });
-
-  return {
-    get closed() {
-      return closed;
-    },
-    get partialLine() {
-      return rl.line;
-    },
-    read(prompt, options = {}) {
-      const { signal } = options;
-      if (!options.fresh && typedAhead.length > 0) return Promise.resolve(typedAhead.shift());
-      if (closed || signal?.aborted) return Promise.resolve(undefined);
-      return new Promise((resolve) => {
-        const finish = (line: string | undefined) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(line);
-        };
-        const onAbort = () => {
-          if (waiting !== finish) return;
-          waiting = undefined;
-          finish(undefined);
-        };
-        waiting = finish;
-        signal?.addEventListener("abort", onAbort, { once: true });
-        rl.setPrompt(prompt);
-        rl.prompt(true);
-      });
-    },
-    clearLine() {
-      // End of line, then delete to its start: readline redraws an empty prompt.
-      rl.write(null, { ctrl: true, name: "e" });
-      rl.write(null, { ctrl: true, name: "u" });
-    },
-    onInterrupt(handler) {
-      rl.on("SIGINT", handler);
-    },
-    close() {
-      if (!closed) rl.close();
-    },
-  };
 }

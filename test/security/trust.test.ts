@@ -2,10 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { askTrust } from "../../src/cli/ask-trust.js";
-import type { LineInput } from "../../src/cli/line-input.js";
 import { main } from "../../src/cli/main.js";
-import { createStyle } from "../../src/cli/style.js";
 import { isFolderTrusted, trustFolder, trustStorePath } from "../../src/permissions/index.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "../cli/cli-harness.js";
@@ -243,19 +240,5 @@ describe("the start-up question in interactive mode", () => {
     expect(await t.exit).toBe(0);
     expect(t.screen.text.split("Do you trust the files in this folder?")).toHaveLength(2);
     expect(existsSync(trustStorePath({ home }))).toBe(false);
-  });
-});
-
-describe("the trust question shows what the folder's files say, never obeys it", () => {
-  it("escapes control sequences in the listed grants", async () => {
-    let shown = "";
-    const input = { read: async () => "n", closed: false } as unknown as LineInput;
-    const answer = await askTrust(
-      { folder: "/p", grants: ['permissions.allow "Bash\u001b[2K\rRead" in /p/.mitsu/settings.json'] },
-      { input, write: (text) => (shown += text), style: createStyle(false) },
-    );
-    expect(answer).toBe(false);
-    expect(shown).not.toContain("\u001b");
-    expect(shown).toContain("\\x1b[2K\\rRead");
   });
 });
