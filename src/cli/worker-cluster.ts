@@ -2,7 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { basename } from "node:path";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls } from "./terminal-text.js";
-import type { WorkerCommandOptions } from "./worker-command.js";
+import type { WorkerCommandOptions } from "./worker-command-options.js";
 
 /**
  * `mitsu worker --processes N`: the primary of a `node:cluster` — N processes of this same command share the port

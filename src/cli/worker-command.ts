@@ -1,30 +1,9 @@
-import type { PermissionMode } from "../permissions/permission-mode.js";
 import type { PrintIo } from "./print-mode.js";
 import { restateSdkMissing } from "./restate-sdk-missing.js";
 import { stripControls } from "./terminal-text.js";
+import type { WorkerCommandOptions } from "./worker-command-options.js";
 
-export interface WorkerCommandOptions {
-  port: number;
-  host: string;
-  /** The folder holding one checkout per session (default: the current folder). */
-  workspaces?: string;
-  /** Register with this admin URL once listening. */
-  register?: string;
-  /** The URL the Restate server reaches this worker at (default `http://<host>:<port>`). */
-  url?: string;
-  model?: string;
-  permissionMode?: PermissionMode;
-  allowedTools: string[];
-  disallowedTools: string[];
-  maxTurns?: number;
-  identityKeys: string[];
-  askTimeoutMs?: number;
-  verbose: boolean;
-  /** Worker processes sharing the port (`node:cluster`); default 1: this process serves. */
-  processes: number;
-  /** See `ServeWorkerOptions.protocol`. */
-  protocol: "http1" | "http2";
-}
+export type { WorkerCommandOptions } from "./worker-command-options.js";
 
 /**
  * `mitsu worker`: serves the mitsu session object to a Restate server until interrupted (Ctrl-C, SIGTERM). Prints
