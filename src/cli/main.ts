@@ -353,7 +353,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "serve mitsu sessions to a Restate server (durable: many sessions, many workers, crash-safe); prints how to register it",
     )
     .option("--port <port>", "the port to listen on", positiveInt, 9080)
-    .option("--host <host>", "the interface to listen on", "0.0.0.0")
+    .option(
+      "--host <host>",
+      "the interface to listen on (another machine's Restate server needs e.g. 0.0.0.0, with --identity-key)",
+      "127.0.0.1",
+    )
     .option(
       "--workspaces <dir>",
       "the folder holding one checkout per session, <dir>/<session id> (default: here)",

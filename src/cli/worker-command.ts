@@ -67,6 +67,13 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     await setup.close();
     return 1;
   }
+  // A worker runs tools (Bash, Edit) for whoever invokes it: reachable beyond this machine, it must accept only
+  // the Restate server's signed requests.
+  if (options.identityKeys.length === 0 && !isLoopbackHost(options.host)) {
+    io.stderr.write(
+      `mitsu worker: warning: listening on ${stripControls(options.host)} without --identity-key: anyone who can reach port ${options.port} can run this worker's tools. Pass the Restate server's public key (restate-server prints it; see Restate's "request identity") or listen on 127.0.0.1.\n`,
+    );
+  }
   const url = options.url ?? endpoint.url;
   const stop = new AbortController();
   const onTerm = () => stop.abort();
@@ -112,4 +119,8 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
   await stopped();
   io.stderr.write("mitsu worker: stopped\n");
   return 0;
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

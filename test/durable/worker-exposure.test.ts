@@ -1,0 +1,46 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../mcp/mcp-fixtures.js";
+import { startWorkerProcess, until, type WorkerProcess } from "./durable-harness.js";
+
+// A worker runs Bash and Edit for whoever invokes it: listening beyond this machine without the Restate
+// server's identity key, it says so; on loopback (the default) or with a key it does not.
+const dirs: string[] = [];
+let worker: WorkerProcess | undefined;
+afterEach(async () => {
+  await worker?.kill();
+  worker = undefined;
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function start(args: string[]) {
+  const root = mkdtempSync(join(tmpdir(), "mitsu-worker-exposure-"));
+  dirs.push(root);
+  mkdirSync(join(root, "home"));
+  worker = await startWorkerProcess({
+    port: await freePort(),
+    workspaces: root,
+    home: join(root, "home"),
+    env: { ANTHROPIC_API_KEY: "k" },
+    args,
+  });
+  return worker;
+}
+
+describe("mitsu worker's exposure", () => {
+  it("warns when it listens beyond loopback without --identity-key", async () => {
+    const w = await start(["--host", "0.0.0.0"]);
+    // stderr and stdout are separate pipes: the warning may arrive after the "serving" line.
+    await until(() => w.output().includes("without --identity-key"), 5_000, "the warning");
+    expect(w.output()).toContain("listening on 0.0.0.0 without --identity-key: anyone who can reach port");
+  });
+
+  it("listens on loopback without a warning", async () => {
+    const w = await start([]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(w.output()).toContain("at http://127.0.0.1:");
+    expect(w.output()).not.toContain("without --identity-key");
+  });
+});
