@@ -152,7 +152,7 @@ function withLoggedResults(
     if (block.type !== "tool_result" || (block as { logged?: unknown }).logged !== true) return block;
     const result = results?.get(block.tool_use_id);
     if (!result) throw new Error(missing(block.tool_use_id));
-    return result;
+    return block.cache_control ? { ...result, cache_control: block.cache_control } : result;
   });
   return { ...message, content };
 }

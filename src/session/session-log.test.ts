@@ -147,6 +147,24 @@ describe("session format versions", () => {
     );
   });
 
+  it("format 3 refers to a logged result that the request gave a cache breakpoint, and restores the breakpoint", () => {
+    const log = newLog();
+    const result: ToolResultBlock = { type: "tool_result", tool_use_id: "a", content: "x".repeat(10_000) };
+    log.append(user("go"));
+    log.append({ role: "assistant", content: [{ type: "tool_use", id: "a", name: "Read", input: {} }] });
+    log.appendEntry({ type: "tool-result", result });
+    const sent: Message = { role: "user", content: [{ ...result, cache_control: { type: "ephemeral" } }] };
+    log.append(sent);
+    const last = JSON.parse(readFileSync(log.path, "utf8").trim().split("\n").at(-1)!);
+    expect(last.message.content[0]).toEqual({
+      type: "tool_result",
+      tool_use_id: "a",
+      logged: true,
+      cache_control: { type: "ephemeral" },
+    });
+    expect(loadSession(log.path).messages.at(-1)).toEqual(sent);
+  });
+
   it("reads a format-1 file, and appends only message lines to it", () => {
     const log = newLog();
     const v1 = readFileSync(log.path, "utf8").replace('"version":3', '"version":1');

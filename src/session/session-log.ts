@@ -34,6 +34,20 @@ export interface LoggedResultRef {
   type: "tool_result";
   tool_use_id: string;
   logged: true;
+  /** The message's cache breakpoint on this block, which the logged result does not have. */
+  cache_control?: ToolResultBlock["cache_control"];
+}
+
+/**
+ * Whether `block` is `logged` as sent: the same fields with the same values (the content is the same string or
+ * array, not a copy), plus at most a `cache_control` — no serialising of a result that may be megabytes.
+ */
+function sameResult(block: ToolResultBlock, logged: ToolResultBlock | undefined): boolean {
+  if (!logged) return false;
+  if (block === logged) return true;
+  const keys = Object.keys(block).filter((key) => key !== "cache_control");
+  if (keys.length !== Object.keys(logged).length) return false;
+  return keys.every((key) => block[key as keyof ToolResultBlock] === logged[key as keyof ToolResultBlock]);
 }
 
 /** The first line of a session file. */
@@ -262,10 +276,11 @@ export class SessionLog {
   }
 
   /**
-   * The `tool-result` lines written since the last message (or compaction, or rewind) line, by tool_use_id:
-   * the JSON written, so that the message that carries the same results refers to them (format 3).
+   * The results of the `tool-result` lines written since the last message (or compaction, or rewind) line, by
+   * tool_use_id, so that the message that carries the same blocks refers to them (format 3); a block whose
+   * content differs (a hook rewrote it) is written whole.
    */
-  private logged = new Map<string, string>();
+  private logged = new Map<string, ToolResultBlock>();
 
   append(message: Message): void {
     const logged = this.logged;
@@ -274,25 +289,21 @@ export class SessionLog {
       this.write({ type: "message", message });
       return;
     }
-    // Only a block identical to the one logged is replaced: what the loader restores is exactly what was sent.
-    const content = message.content.map((block) =>
-      block.type === "tool_result" && logged.get(block.tool_use_id) === JSON.stringify(block)
-        ? ({ type: "tool_result", tool_use_id: block.tool_use_id, logged: true } satisfies LoggedResultRef)
-        : block,
-    );
+    // Only the block logged is replaced (give or take the request's cache breakpoint, which the message gets after
+    // the result was logged): what the loader restores is exactly what was sent.
+    const content = message.content.map((block) => {
+      if (block.type !== "tool_result" || !sameResult(block, logged.get(block.tool_use_id))) return block;
+      const ref: LoggedResultRef = { type: "tool_result", tool_use_id: block.tool_use_id, logged: true };
+      return block.cache_control ? { ...ref, cache_control: block.cache_control } : ref;
+    });
     this.write({ type: "message", message: { ...message, content } as Message });
   }
 
   /** Appends a format-2 entry; nothing in a format-1 file (whose readers would refuse the line). */
   appendEntry(entry: Exclude<SessionEntry, { type: "message" }>): void {
     if (this.header.version < 2) return;
-    if (entry.type === "tool-result") {
-      const json = JSON.stringify(entry.result);
-      this.logged.set(entry.result.tool_use_id, json);
-      this.writeJson(`{"type":"tool-result","result":${json}}`);
-      return;
-    }
-    if (entry.type === "compaction" || entry.type === "rewind") this.logged = new Map();
+    if (entry.type === "tool-result") this.logged.set(entry.result.tool_use_id, entry.result);
+    else if (entry.type === "compaction" || entry.type === "rewind") this.logged = new Map();
     this.write(entry);
   }
 
@@ -302,11 +313,7 @@ export class SessionLog {
   }
 
   private write(line: SessionLine): void {
-    this.writeJson(JSON.stringify(line));
-  }
-
-  private writeJson(json: string): void {
-    appendFileSync(this.path, `${json}\n`, { mode: 0o600 });
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
     const fd = openSync(this.path, "r");
     try {
       fsyncSync(fd);
