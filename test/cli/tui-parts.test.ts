@@ -75,6 +75,19 @@ describe("the prompt history file", () => {
     expect(readFileSync(file, "utf8").trim().split("\n").length).toBeLessThanOrEqual(2 * HISTORY_LIMIT);
   });
 
+  it("cutting back keeps what another mitsu in the same project appended meanwhile", () => {
+    const file = join(tempDir(), "history.jsonl");
+    const mine = openPromptHistory(file);
+    const other = openPromptHistory(file);
+    for (let i = 0; i < 2 * HISTORY_LIMIT - 1; i++) mine.add(`mine ${i}`);
+    other.add("from the other window");
+    mine.add("mine last");
+    mine.add("mine after the cut");
+    const again = openPromptHistory(file).prompts;
+    expect(again).toContain("from the other window");
+    expect(again.at(-1)).toBe("mine after the cut");
+  });
+
   it("an unreadable place is an empty history, never an error", () => {
     const dir = tempDir();
     writeFileSync(join(dir, "file"), "");

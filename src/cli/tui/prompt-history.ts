@@ -44,15 +44,13 @@ export function openPromptHistory(file: string): PromptHistory {
       try {
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
         if (++lines > 2 * HISTORY_LIMIT) {
-          // Cut back: written beside, then renamed over, so a crash leaves the old file or the new one.
+          // Cut back to the file's own last lines (another mitsu in this project appends too, and each line
+          // keeps its time): written beside, then renamed over, so a crash leaves the old file or the new one.
+          const kept = [...readLines(file), line.trimEnd()].slice(-HISTORY_LIMIT);
           const tmp = `${file}.${process.pid}.tmp`;
-          writeFileSync(
-            tmp,
-            prompts.map((p) => `${JSON.stringify({ prompt: p, at: new Date().toISOString() })}\n`).join(""),
-            { mode: 0o600 },
-          );
+          writeFileSync(tmp, `${kept.join("\n")}\n`, { mode: 0o600 });
           renameSync(tmp, file);
-          lines = prompts.length;
+          lines = kept.length;
         } else appendFileSync(file, line, { mode: 0o600 });
       } catch {
         // A read-only home: the prompt is still recalled in this session.
@@ -62,6 +60,20 @@ export function openPromptHistory(file: string): PromptHistory {
 }
 
 function readHistory(file: string): string[] {
+  const prompts: string[] = [];
+  for (const line of readLines(file)) {
+    try {
+      const entry = JSON.parse(line) as { prompt?: unknown };
+      if (typeof entry.prompt === "string" && entry.prompt.trim() !== "") prompts.push(entry.prompt);
+    } catch {
+      // A torn or foreign line: skipped, the others kept.
+    }
+  }
+  return prompts.slice(-HISTORY_LIMIT);
+}
+
+/** The file's non-blank lines, from at most its last `MAX_READ_BYTES`; none when it cannot be read. */
+function readLines(file: string): string[] {
   let text: string;
   try {
     const fd = openSync(file, "r");
@@ -79,15 +91,5 @@ function readHistory(file: string): string[] {
   } catch {
     return [];
   }
-  const prompts: string[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const entry = JSON.parse(line) as { prompt?: unknown };
-      if (typeof entry.prompt === "string" && entry.prompt.trim() !== "") prompts.push(entry.prompt);
-    } catch {
-      // A torn or foreign line: skipped, the others kept.
-    }
-  }
-  return prompts.slice(-HISTORY_LIMIT);
+  return text.split("\n").filter((line) => line.trim() !== "");
 }
