@@ -316,22 +316,26 @@ function echoPrompt(prompt: string, style: Style): string {
   return `${lines.map((l, i) => `${i === 0 ? style.bold(">") : " "} ${l}`).join("\n")}\n`;
 }
 
-/** What Tab completes after `/`: the built-ins, then the commands and skills a user can call. */
+/**
+ * What Tab completes after `/`: the built-ins, then the commands and skills a user can call. Names, descriptions
+ * and hints come from the project's files and MCP servers: shown on one line, with no control sequences.
+ */
 function slashCommands(agent: CodingAgent | undefined): SlashCommand[] {
   const builtins = BUILTIN_COMMANDS.map(([name, description]) => ({ name, description }));
   if (!agent) return builtins;
   const { skills, commands } = agent.skills;
-  const prompts = (agent.mcp?.servers.prompts ?? []).map((p) => ({
-    name: p.name,
-    ...(p.description ? { description: p.description.replace(/\s+/g, " ").slice(0, 120) } : {}),
-  }));
+  const shown = (text: string) => stripControls(text).replace(/\s+/g, " ").slice(0, 120);
+  const entries: Array<{
+    name: string;
+    description?: string | undefined;
+    argumentHint?: string | undefined;
+  }> = [...(agent.mcp?.servers.prompts ?? []), ...skills.filter((s) => s.userInvocable), ...commands];
   return [
     ...builtins,
-    ...prompts,
-    ...[...skills.filter((s) => s.userInvocable), ...commands].map((entry) => ({
-      name: entry.name,
-      ...(entry.description ? { description: entry.description.replace(/\s+/g, " ").slice(0, 120) } : {}),
-      ...(entry.argumentHint ? { argumentHint: entry.argumentHint } : {}),
+    ...entries.map((entry) => ({
+      name: shown(entry.name),
+      ...(entry.description ? { description: shown(entry.description) } : {}),
+      ...(entry.argumentHint ? { argumentHint: shown(entry.argumentHint) } : {}),
     })),
   ];
 }

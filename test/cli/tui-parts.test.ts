@@ -116,6 +116,12 @@ describe("@file completion", () => {
   it("offers no path that an @ could not attach (spaces, quotes)", () => {
     expect(matchFiles(files, "space")).toEqual([]);
   });
+
+  it("offers no file whose name holds control characters (a clone's name could write on the terminal)", () => {
+    expect(matchFiles(["evil\u001b]0;pwned\u0007.md", "ok.md"], "").map((item) => item.label)).toEqual([
+      "ok.md",
+    ]);
+  });
 });
 
 describe("queued prompts", () => {

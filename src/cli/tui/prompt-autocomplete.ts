@@ -10,8 +10,11 @@ import {
 /** Files listed for `@` completion at most (a huge tree is cut, not waited for). */
 const MAX_FILES = 20_000;
 const LIST_TIMEOUT_MS = 3_000;
-/** What `@path` in a prompt can attach (see prompt-content's AT_FILE): no spaces, quotes or brackets. */
-const ATTACHABLE = /^[^\s`'"()<>[\]{}]+$/;
+/**
+ * What `@path` in a prompt can attach (see prompt-content's AT_FILE): no spaces, quotes or brackets; nor control
+ * characters, which a cloned repository's file names may hold to write on the terminal from the completion list.
+ */
+const ATTACHABLE = /^[^\s`'"()<>[\]{}\u0000-\u001f\u007f-\u009f]+$/;
 
 export interface PromptAutocompleteOptions {
   /** The slash commands (built-ins, commands, skills, MCP prompts), asked on each completion: /clear can change them. */
