@@ -2,26 +2,16 @@ import { type ObjectContext, TimeoutError } from "@restatedev/restate-sdk";
 import type { PermissionDecision } from "../loop/permission.js";
 import type { ToolUseBlock } from "../messages/index.js";
 import type { AskAnswer, PendingAsk } from "./pending-ask.js";
-import { STATE } from "./session-state.js";
+import { STATE, StateList } from "./session-state.js";
 
-/**
- * The questions of one invocation that wait for a person. Held in memory and written whole to the state after
- * each change: the calls of one turn ask concurrently, and each must not overwrite the other's entry.
- */
-export class PendingAsks {
-  readonly #asks: PendingAsk[] = [];
-  constructor(private readonly ctx: ObjectContext) {}
-
-  add(ask: PendingAsk): void {
-    this.#asks.push(ask);
-    this.ctx.set(STATE.pending, this.#asks);
+/** The questions of one invocation that wait for a person, in the state (`STATE.pending`) for `approve` / `deny`. */
+export class PendingAsks extends StateList<PendingAsk> {
+  constructor(ctx: ObjectContext) {
+    super(ctx, STATE.pending);
   }
 
   remove(toolUseId: string): void {
-    const index = this.#asks.findIndex((ask) => ask.toolUseId === toolUseId);
-    if (index >= 0) this.#asks.splice(index, 1);
-    if (this.#asks.length > 0) this.ctx.set(STATE.pending, this.#asks);
-    else this.ctx.clear(STATE.pending);
+    this.removeWhere((ask) => ask.toolUseId === toolUseId);
   }
 }
 

@@ -91,12 +91,13 @@ export function codingAgentSetup(options: CodingAgentSetupOptions): CodingAgentS
         built.delete(key);
         throw error;
       }
+      const maxTokens = Math.min(agent.maxOutputTokens, 32_000);
       return {
         provider: agent.provider,
         model: agent.model,
         system: agent.context.system,
         tools: [...agent.tools],
-        maxTokens: Math.min(agent.maxOutputTokens, 32_000),
+        maxTokens,
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
         prepareRequest: (request) => applyCacheBreakpoints(request),
         // The first message carries what the harness's context adds to a conversation's start (the project
@@ -108,7 +109,7 @@ export function codingAgentSetup(options: CodingAgentSetupOptions): CodingAgentS
               system: agent.context.system,
               tools: agent.context.tools,
               messages: [message],
-              maxTokens: Math.min(agent.maxOutputTokens, 32_000),
+              maxTokens,
             },
             { turn: 1, newEpoch: { reason: "durable session" } },
           );

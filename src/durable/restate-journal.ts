@@ -75,22 +75,19 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     }
     const keys = options.toolStateKeys ?? [];
     const name = `tool ${block.name} ${block.id}`;
-    if (keys.length === 0) {
-      if (!options.spawnTools?.includes(block.name)) return ctx.run(name, call);
+    const spawns = options.spawnTools?.includes(block.name) === true;
+    /** The call as one step, its result recorded as `record` makes it (a spawning call runs before its step). */
+    const journaled = async <T>(record: (result: ToolResultBlock) => T): Promise<T> => {
+      if (!spawns) return ctx.run(name, async () => record(await call()));
       const result = await call();
-      return ctx.run(name, async () => result);
-    }
+      return ctx.run(name, async () => record(result));
+    };
+    if (keys.length === 0) return journaled((result) => result);
     let ran = false;
-    const step = async (result: ToolResultBlock) => {
+    const recorded = await journaled((result) => {
       ran = true;
       return { result, state: options.state.snapshot() };
-    };
-    const recorded = options.spawnTools?.includes(block.name)
-      ? await (async () => {
-          const result = await call();
-          return ctx.run(name, () => step(result));
-        })()
-      : await ctx.run(name, async () => step(await call()));
+    });
     if (!ran) options.state.restore(recorded.state, keys);
     return recorded.result;
   }

@@ -12,7 +12,7 @@ import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
-import { appendMessage, STATE } from "./session-state.js";
+import { appendMessage, STATE, StateList } from "./session-state.js";
 
 /** The body of a session's `task` handler: a sub-agent run as a session of its own. */
 export interface TaskRequest {
@@ -52,7 +52,8 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   if (saved) state.restore(saved, toolStateKeys);
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
-  const children = new ChildSessions(ctx);
+  // The sub-agent sessions the run waits on, in the state, so that `pending` can list their questions.
+  const children = new StateList<string>(ctx, STATE.children);
   const cancelled = new AbortController();
   const spawn: Spawner | undefined = setup.spawn
     ? // biome-ignore lint/correctness/useYield: a durable call streams no events; it returns the child's result.
@@ -73,7 +74,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
             outputSerde: jsonSerde(),
           });
         } finally {
-          children.remove(key);
+          children.delete(key);
         }
       }
     : undefined;
@@ -119,24 +120,6 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
 const DEFAULT_TOOL_STATE = [READ_TRACKER, ACTIVE_SKILLS] as unknown as ToolStateKey<never>[];
-
-/** The sub-agent sessions a run is waiting on, in the state, so that `pending` can list their questions. */
-class ChildSessions {
-  readonly #keys: string[] = [];
-  constructor(private readonly ctx: restate.ObjectContext) {}
-
-  add(key: string): void {
-    this.#keys.push(key);
-    this.ctx.set(STATE.children, this.#keys);
-  }
-
-  remove(key: string): void {
-    const index = this.#keys.indexOf(key);
-    if (index >= 0) this.#keys.splice(index, 1);
-    if (this.#keys.length > 0) this.ctx.set(STATE.children, this.#keys);
-    else this.ctx.clear(STATE.children);
-  }
-}
 
 /** What a `task` returns to the parent: the child's result with its assistant messages only (what the Task tool reads). */
 export function childResult(result: AgentResult): AgentResult {

@@ -93,18 +93,20 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     return JSON.parse(text) as T;
   };
 
+  // The abort listener goes when the timer fires: a prompt polls for hours with one signal, and listeners left on
+  // it would pile up (Node warns of a leak at the 11th).
   const sleep = (ms: number, signal: AbortSignal | undefined) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(resolve, ms);
-      signal?.addEventListener(
-        "abort",
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(() => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      }, ms);
+      signal?.addEventListener("abort", onAbort, { once: true });
     });
 
   return {

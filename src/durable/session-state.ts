@@ -40,6 +40,36 @@ export function appendMessage(ctx: ObjectContext, length: number, message: Messa
   return length + 1;
 }
 
+/**
+ * A list held in memory and written whole to one state key after each change (the key cleared when the list is
+ * empty): concurrent calls of one turn add and remove entries, and none may overwrite another's.
+ */
+export class StateList<T> {
+  readonly #items: T[] = [];
+  constructor(
+    private readonly ctx: ObjectContext,
+    private readonly key: string,
+  ) {}
+
+  add(item: T): void {
+    this.#items.push(item);
+    this.ctx.set(this.key, this.#items);
+  }
+
+  /** Removes `item` (the first equal one), if there. */
+  delete(item: T): void {
+    this.removeWhere((other) => other === item);
+  }
+
+  /** Removes the first item `match` holds for, if any. */
+  removeWhere(match: (item: T) => boolean): void {
+    const index = this.#items.findIndex(match);
+    if (index >= 0) this.#items.splice(index, 1);
+    if (this.#items.length > 0) this.ctx.set(this.key, this.#items);
+    else this.ctx.clear(this.key);
+  }
+}
+
 export async function readSystem(ctx: AnyContext): Promise<TextBlock[] | undefined> {
   return (await ctx.get<TextBlock[]>(STATE.system)) ?? undefined;
 }
