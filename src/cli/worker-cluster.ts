@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls } from "./terminal-text.js";
 import type { WorkerCommandOptions } from "./worker-command-options.js";
+import { registerOrShow } from "./worker-registration.js";
 
 /**
  * `mitsu worker --processes N`: the primary of a `node:cluster` — N processes of this same command share the port
@@ -44,7 +45,7 @@ export async function clusterPrimary(options: WorkerCommandOptions, io: PrintIo)
   }
   const shown = options.host === "0.0.0.0" || options.host === "::" ? "localhost" : options.host;
   const url = options.url ?? `http://${shown}:${options.port}`;
-  const { registerWorker, registrationCommand, DEFAULT_SESSION_OBJECT } = await import("../durable/index.js");
+  const { DEFAULT_SESSION_OBJECT } = await import("../durable/index.js");
   io.stdout.write(
     `mitsu worker: serving ${DEFAULT_SESSION_OBJECT} at ${url} with ${options.processes} processes (${[...workers].map((w) => w.process.pid).join(", ")})\n`,
   );
@@ -53,23 +54,9 @@ export async function clusterPrimary(options: WorkerCommandOptions, io: PrintIo)
   process.once("SIGTERM", onTerm);
   io.signal?.addEventListener("abort", onTerm, { once: true });
   let code = 0;
-  if (options.register) {
-    try {
-      const registration = await registerWorker(options.register, url, {
-        services: [DEFAULT_SESSION_OBJECT],
-      });
-      io.stdout.write(
-        `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
-      );
-    } catch (error) {
-      io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
-      code = 1;
-      stop.abort();
-    }
-  } else {
-    io.stdout.write(
-      `Register it once with the Restate server:\n  ${registrationCommand(url, undefined, options.protocol === "http2")}\n`,
-    );
+  if (!(await registerOrShow(options, url, io))) {
+    code = 1;
+    stop.abort();
   }
   if (!stop.signal.aborted && !io.signal?.aborted)
     await new Promise<void>((done) => stop.signal.addEventListener("abort", () => done()));

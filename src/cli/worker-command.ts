@@ -2,6 +2,7 @@ import type { PrintIo } from "./print-mode.js";
 import { restateSdkMissing } from "./restate-sdk-missing.js";
 import { stripControls } from "./terminal-text.js";
 import type { WorkerCommandOptions } from "./worker-command-options.js";
+import { registerOrShow } from "./worker-registration.js";
 
 export type { WorkerCommandOptions } from "./worker-command-options.js";
 
@@ -96,25 +97,10 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
   io.stdout.write(
     `mitsu worker: serving ${durable.DEFAULT_SESSION_OBJECT} at ${url} (workspaces: ${root})\n`,
   );
-  if (options.register) {
-    try {
-      const registration = await durable.registerWorker(options.register, url, {
-        services: [durable.DEFAULT_SESSION_OBJECT],
-        http2: options.protocol === "http2",
-      });
-      io.stdout.write(
-        `${registration.created ? "Registered" : "Already registered"} with ${options.register} as ${registration.id}.\n`,
-      );
-    } catch (error) {
-      io.stderr.write(`mitsu worker: ${stripControls((error as Error).message)}\n`);
-      stop.abort();
-      await stopped();
-      return 1;
-    }
-  } else {
-    io.stdout.write(
-      `Register it once with the Restate server (every worker behind this URL serves it):\n  ${durable.registrationCommand(url, undefined, options.protocol === "http2")}\n  (or start the worker with --register http://localhost:9070)\n`,
-    );
+  if (!(await registerOrShow(options, url, io))) {
+    stop.abort();
+    await stopped();
+    return 1;
   }
   await stopped();
   io.stderr.write("mitsu worker: stopped\n");
