@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { canonicalJson } from "../context/canonical-json.js";
 import { McpConfigError } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
 import { writeConfigFile } from "./write-config-file.js";
@@ -31,15 +32,6 @@ export type ApprovalState = "approved" | "denied" | "pending" | "changed";
  */
 export function mcpServerFingerprint(config: unknown): string {
   return createHash("sha256").update(canonicalJson(config)).digest("hex");
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
 }
 
 /** Where approvals are written: the project's untracked settings (Claude Code's keys and file). */
