@@ -137,6 +137,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     agents: loadedAgents,
     trusted,
     trustedBy,
+    hooks: workspaceHooks,
   } = await loadWorkspace({
     cwd,
     home,
@@ -301,7 +302,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // Hooks: the user's run; a project file's only in a trusted folder (one trust model: see loadWorkspace), and
   // there only as approved. A yes to the trust question, which listed them, approves them as they are now;
   // `--trust` runs them for this run; a folder trusted earlier whose hooks changed since is asked about again.
-  const loadedHooks = await loadHooks({ ...where, trusted });
+  // An untrusted folder's were read already, for the trust question.
+  const loadedHooks = workspaceHooks ?? (await loadHooks({ ...where, trusted }));
   for (const warning of loadedHooks.warnings) warn(warning);
   const activeHooks = [...loadedHooks.hooks];
   const skippedHooks: UnapprovedHooksFile[] = [];

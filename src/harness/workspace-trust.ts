@@ -1,5 +1,5 @@
 import { type AgentDefinitions, loadAgentDefinitions } from "../agents/index.js";
-import { loadHooks } from "../hooks/index.js";
+import { type LoadedHooks, loadHooks } from "../hooks/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
 import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
 import { type DiscoverResult, discoverSkills } from "../skills/index.js";
@@ -31,6 +31,8 @@ export interface WorkspaceTrust {
   trusted: boolean;
   /** Why the folder is trusted: `--trust`, `trusted-folders.json`, `answered yes`; undefined when it is not. */
   trustedBy?: string;
+  /** The hooks as read for the question (`trusted: false`), when the folder stays untrusted: not read again. */
+  hooks?: LoadedHooks;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
     ...hookLines,
     ...mcpLines,
   ];
-  if (grants.length === 0) return { ...untrusted, trusted: false };
+  if (grants.length === 0) return { ...untrusted, trusted: false, hooks };
   if (options.ask && (await options.ask({ folder: cwd, grants }))) {
     await trustFolder(cwd, { home });
     return { ...(await load(true)), trusted: true, trustedBy: "answered yes" };
@@ -91,5 +93,5 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   options.notice?.(
     `This folder is not trusted, so what its own files grant was ignored:\n${grants.map((line) => `  - ${line}`).join("\n")}\n  To trust ${cwd}, run mitsu there at a terminal and answer yes, or pass --trust.`,
   );
-  return { ...untrusted, trusted: false };
+  return { ...untrusted, trusted: false, hooks };
 }

@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { canonicalJson } from "../context/canonical-json.js";
+import { SAFE_GIT_CONFIG } from "../context/git-snapshot.js";
 import { McpConfigError } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
 import { writeConfigFile } from "./write-config-file.js";
@@ -168,12 +169,16 @@ async function readJson(file: string): Promise<Record<string, unknown> | undefin
   }
 }
 
-/** True when git tracks `file` in the repository around `cwd`; false outside a repository or without git. */
+/**
+ * True when git tracks `file` in the repository around `cwd`; false outside a repository or without git. Under
+ * `SAFE_GIT_CONFIG`, as the git snapshot runs: reading the index runs the repository's `core.fsmonitor`, and
+ * the folder may not be trusted.
+ */
 function trackedByGit(cwd: string, file: string): Promise<boolean> {
   return new Promise((done) => {
     execFile(
       "git",
-      ["ls-files", "--error-unmatch", "--", file],
+      [...SAFE_GIT_CONFIG.flatMap((setting) => ["-c", setting]), "ls-files", "--error-unmatch", "--", file],
       {
         cwd,
         timeout: 5000,

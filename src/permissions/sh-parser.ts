@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { lazyRequire } from "../fs/lazy-require.js";
 
 /**
  * A node of mvdan/sh's syntax tree as the transpiled Go code holds it (the `mvdan-sh` package is mvdan/sh
@@ -37,6 +37,7 @@ export interface ShParser {
 }
 
 let loaded: ShParser | undefined;
+const mvdanSh = lazyRequire<{ syntax: ShNode }>("mvdan-sh");
 
 const isNil = (node: ShNode): boolean =>
   node === null ||
@@ -77,7 +78,7 @@ const isSyntaxNode = (value: ShNode): boolean =>
 export function shParser(): ShParser {
   if (loaded) return loaded;
   const hadRequire = "require" in globalThis;
-  const { syntax } = createRequire(import.meta.url)("mvdan-sh") as { syntax: ShNode };
+  const { syntax } = mvdanSh();
   // The transpiled runtime leaves `require` on the global object; take it back off.
   if (!hadRequire) delete (globalThis as { require?: unknown }).require;
   // One parser, reused: parsing is synchronous and the parser resets itself on each call.

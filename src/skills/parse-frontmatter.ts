@@ -61,9 +61,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const body = trimBody(lines.slice(end + 1).join("\n"));
 
   // Most frontmatter is a few `key: text` lines: read without loading the yaml package (see readSimpleYaml).
-  const simple = readSimpleYaml(yamlLines.join("\n"));
+  const source = yamlLines.join("\n");
+  const simple = readSimpleYaml(source);
   if (simple) return mappingOrError(simple, body, []);
-  const first = readYaml(yamlLines.join("\n"));
+  const first = readYaml(source);
   if (first.ok) return mappingOrError(first.value, body, []);
 
   const repaired: string[] = [];
