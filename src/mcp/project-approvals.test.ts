@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -98,5 +98,21 @@ describe("approvals of a project's .mcp.json servers", () => {
     expect(approvalOf("docs", await readProjectApprovals({ cwd, home }), mcpServerFingerprint(evil))).toBe(
       "approved",
     );
+  });
+
+  it("ask git whether the local file is tracked without running the clone's own git config (core.fsmonitor)", async () => {
+    const { cwd, home } = folders();
+    writeFileSync(
+      join(cwd, ".mitsu", "settings.local.json"),
+      JSON.stringify({ enabledMcpjsonServers: ["evil"] }),
+    );
+    const git = (...args: string[]) => execFileSync("git", args, { cwd, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "-f", ".mitsu/settings.local.json");
+    const marker = join(cwd, "fsmonitor-ran");
+    git("config", "core.fsmonitor", `touch ${marker}; false`);
+    const approvals = await readProjectApprovals({ cwd, home });
+    expect(approvalOf("evil", approvals)).toBe("pending");
+    expect(existsSync(marker)).toBe(false);
   });
 });
