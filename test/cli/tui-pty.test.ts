@@ -19,20 +19,41 @@ afterEach(async () => {
   sim = undefined;
 });
 
-/** `mitsu <args>` in a pseudo-terminal against a simulator serving `options`. */
-async function start(options: SimulatorOptions, args: string[] = [], where = tempWorkspace()) {
+/**
+ * `mitsu` in a pseudo-terminal (100×30 unless `size` says) against a simulator serving `options`, once its
+ * screen shows `ready` (the welcome's "/help for commands").
+ */
+async function start(
+  options: SimulatorOptions,
+  {
+    size = {},
+    ready = "/help for commands",
+  }: { size?: { cols?: number; rows?: number }; ready?: string } = {},
+) {
+  const where = tempWorkspace();
   const s = await simulatorEnv(options);
   sim = s.sim;
   const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
-  const launch = (more: string[] = args) => {
-    const m = spawnMitsu(more, {
-      cwd: where.cwd,
-      env,
-    });
+  const launch = (args: string[] = []) => {
+    const m = spawnMitsu(args, { cwd: where.cwd, env, ...size });
     running.push(m);
     return m;
   };
-  return { sim: s.sim, ...where, m: launch(), launch };
+  const m = launch();
+  await m.waitFor(ready);
+  return { sim: s.sim, ...where, m, launch };
+}
+
+/** Types `prompt` and sends it (Enter). */
+async function send(m: PtyMitsu, prompt: string): Promise<void> {
+  await m.type(prompt);
+  m.press("enter");
+}
+
+/** Ctrl-D at the prompt: mitsu leaves with status 0. */
+async function quit(m: PtyMitsu): Promise<void> {
+  m.press("ctrl-d");
+  expect(await m.exit).toBe(0);
 }
 
 const userTexts = (sim: Simulator, request: number): string[] =>
@@ -47,43 +68,35 @@ const userTexts = (sim: Simulator, request: number): string[] =>
 describe("the interactive screen in a pseudo-terminal", () => {
   it("types a prompt, streams the answer, and shows the footer after the turn", async () => {
     const t = await start({ script: [text("Hello from the simulator.")] });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("hi there");
-    t.m.press("enter");
+    await send(t.m, "hi there");
     await t.m.waitFor("Hello from the simulator.");
     await t.m.waitFor(/· \d+\.\ds · \d+(\.\d)?k? in · \d+ out/);
     expect(t.m.screen()).toContain("> hi there");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(userTexts(t.sim, 0).at(-1)).toBe("hi there");
   });
 
   it("a paste of three lines is one prompt, not three", async () => {
     const t = await start({ script: [text("One prompt."), text("Unexpected second.")] });
-    await t.m.waitFor("/help for commands");
     t.m.paste("line one\nline two\nline three");
     await new Promise((r) => setTimeout(r, 100));
     t.m.press("enter");
     await t.m.waitFor("One prompt.");
     await t.m.waitFor(/ out/);
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(t.sim.requests).toHaveLength(1);
     expect(userTexts(t.sim, 0).at(-1)).toBe("line one\nline two\nline three");
   });
 
   it("Shift-Enter and \\-Enter start a new line instead of sending", async () => {
     const t = await start({ script: [text("Got three lines.")] });
-    await t.m.waitFor("/help for commands");
     await t.m.type("a");
     t.m.press("shift-enter");
     await t.m.type("b\\");
     t.m.press("enter");
-    await t.m.type("c");
-    t.m.press("enter");
+    await send(t.m, "c");
     await t.m.waitFor("Got three lines.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(userTexts(t.sim, 0).at(-1)).toBe("a\nb\nc");
   });
 
@@ -93,18 +106,14 @@ describe("the interactive screen in a pseudo-terminal", () => {
       textChunk: 8,
       delayMs: 10,
     });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("count");
-    t.m.press("enter");
+    await send(t.m, "count");
     await t.m.waitFor("esc to interrupt");
     await t.m.waitFor("Counting");
     t.m.press("escape");
     await t.m.waitFor("interrupted");
-    await t.m.type("go on");
-    t.m.press("enter");
+    await send(t.m, "go on");
     await t.m.waitFor("Recovered.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     const messages = t.sim.requests[1]?.body.messages;
     expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
     expect(messages[1].content[0].text.length).toBeLessThan(600);
@@ -112,16 +121,13 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("approves a tool call with the single key 1", async () => {
     const t = await start({ script: [bash("echo approved-run"), text("Ran it.")] });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("run it");
-    t.m.press("enter");
+    await send(t.m, "run it");
     await t.m.waitFor("Do you want to proceed?");
     expect(t.m.screen()).toContain("echo approved-run");
     await t.m.type("1");
     await t.m.waitFor("Ran it.");
     expect(t.m.screen()).toContain("allowed once");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     const result = t.sim.requests[1]?.body.messages[2].content[0];
     expect(result.is_error).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain("approved-run");
@@ -133,28 +139,21 @@ describe("the interactive screen in a pseudo-terminal", () => {
       textChunk: 8,
       delayMs: 10,
     });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("first");
-    t.m.press("enter");
+    await send(t.m, "first");
     await t.m.waitFor("Slow");
-    await t.m.type("second");
-    t.m.press("enter");
+    await send(t.m, "second");
     await t.m.waitFor("queued: second");
     await t.m.waitFor("Queued answered.", 15_000);
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(t.sim.requests).toHaveLength(2);
     expect(userTexts(t.sim, 1).at(-1)).toBe("second");
   });
 
   it("-c shows the recap of the resumed conversation; history survives a restart (Up arrow)", async () => {
     const t = await start({ script: [text("Remembered answer."), text("Second session.")] });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("remember this prompt");
-    t.m.press("enter");
+    await send(t.m, "remember this prompt");
     await t.m.waitFor("Remembered answer.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
 
     const again = t.launch(["-c"]);
     await again.waitFor("resumed 2 messages");
@@ -164,8 +163,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await again.waitFor(/remember this prompt[\s\S]*remember this prompt/);
     again.press("enter");
     await again.waitFor("Second session.");
-    again.press("ctrl-d");
-    expect(await again.exit).toBe(0);
+    await quit(again);
     expect(userTexts(t.sim, 1).at(-1)).toBe("remember this prompt");
     const projects = join(t.home, ".mitsu", "projects");
     const history = readFileSync(join(projects, readdirSync(projects)[0]!, "history.jsonl"), "utf8");
@@ -180,7 +178,6 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("Tab completes a slash command and an @file path; the file is attached", async () => {
     const t = await start({ script: [text("Read the readme.")] });
-    await t.m.waitFor("/help for commands");
     await t.m.type("/hel");
     // The list of matches shows under the editor as the name is typed (its description with it).
     await t.m.waitFor("this list");
@@ -195,8 +192,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await t.m.waitFor("summarise @README.md");
     t.m.press("enter");
     await t.m.waitFor("Read the readme.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     const sent = JSON.stringify(t.sim.requests[0]?.body.messages.at(-1));
     // The text says which file; the file itself follows it.
     expect(sent).toContain("summarise README.md");
@@ -205,9 +201,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("a long output is collapsed with a hint; Ctrl-O shows the last one whole, and again collapses it", async () => {
     const t = await start({ script: [bash("seq 1 40"), text("Counted.")] });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("count to forty");
-    t.m.press("enter");
+    await send(t.m, "count to forty");
     await t.m.waitFor("Do you want to proceed?");
     t.m.press("enter");
     await t.m.waitFor("Counted.");
@@ -220,25 +214,19 @@ describe("the interactive screen in a pseudo-terminal", () => {
     t.m.press("ctrl-o");
     await t.m.waitFor(() => !/^\s+5$/m.test(t.m.screen()));
     expect(t.m.screen()).toContain("ctrl+o to expand");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
   });
 
   it("/clear clears the screen and starts a new conversation", async () => {
     const t = await start({ script: [text("Old answer."), text("New answer.")] });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("first");
-    t.m.press("enter");
+    await send(t.m, "first");
     await t.m.waitFor("Old answer.");
-    await t.m.type("/clear");
-    t.m.press("enter");
+    await send(t.m, "/clear");
     await t.m.waitFor("(a new conversation)");
     expect(t.m.screen()).not.toContain("Old answer.");
-    await t.m.type("second");
-    t.m.press("enter");
+    await send(t.m, "second");
     await t.m.waitFor("New answer.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(t.sim.requests[1]?.body.messages).toHaveLength(1);
   });
 
@@ -248,12 +236,9 @@ describe("the interactive screen in a pseudo-terminal", () => {
       textChunk: 8,
       delayMs: 10,
     });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("first");
-    t.m.press("enter");
+    await send(t.m, "first");
     await t.m.waitFor("Slow");
-    await t.m.type("secnd");
-    t.m.press("enter");
+    await send(t.m, "secnd");
     await t.m.waitFor("queued: secnd");
     t.m.press("escape");
     await t.m.waitFor(/ out/, 15_000);
@@ -263,17 +248,14 @@ describe("the interactive screen in a pseudo-terminal", () => {
     t.m.press("backspace");
     t.m.press("backspace");
     t.m.press("backspace");
-    await t.m.type("cond");
-    t.m.press("enter");
+    await send(t.m, "cond");
     await t.m.waitFor("Edited one answered.");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
     expect(userTexts(t.sim, 1).at(-1)).toBe("second");
   });
 
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
-    await t.m.waitFor("/help for commands");
     t.m.press("ctrl-c");
     await t.m.waitFor("Ctrl-C again");
     t.m.press("ctrl-c");
@@ -282,36 +264,23 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("a narrow terminal: wide text, a long command's question and /help all fit, nothing crashes", async () => {
     const wide = `一二三四五六七八九十 🙂🙂🙂 ${"x".repeat(120)}\tTAB | a | b |\n\n| col | col |\n|---|---|\n| 一二三 | ${"y".repeat(60)} |\n`;
-    const s = await simulatorEnv({
-      script: [text(wide), bash(`echo ${"long-argument ".repeat(12)}`), text("Fine.")],
-    });
-    sim = s.sim;
-    const where = tempWorkspace();
-    const m = spawnMitsu([], {
-      cwd: where.cwd,
-      env: { PATH: process.env.PATH, HOME: where.home, ...s.env },
-      cols: 32,
-      rows: 20,
-    });
-    running.push(m);
-    await m.waitFor("/help");
-    await m.type("wide");
-    m.press("enter");
+    const { m } = await start(
+      { script: [text(wide), bash(`echo ${"long-argument ".repeat(12)}`), text("Fine.")] },
+      { size: { cols: 32, rows: 20 }, ready: "/help" },
+    );
+    await send(m, "wide");
     await m.waitFor(/ out/);
-    await m.type("run");
-    m.press("enter");
+    await send(m, "run");
     await m.waitFor("Do you want to proceed?");
     await m.type("1");
     await m.waitFor("Fine.");
     // Narrower still: everything is drawn again at the new width.
     m.resize(24, 20);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await m.type("/help");
-    m.press("enter");
+    await send(m, "/help");
     await m.waitFor("leave mitsu");
     for (const row of m.screen().split("\n")) expect(row.length).toBeLessThanOrEqual(24);
-    m.press("ctrl-d");
-    expect(await m.exit).toBe(0);
+    await quit(m);
   });
 
   it("an answer shows as it streams, before its line or paragraph is finished, and stays drawn as Markdown", async () => {
@@ -320,14 +289,11 @@ describe("the interactive screen in a pseudo-terminal", () => {
       textChunk: 4,
       delayMs: 60,
     });
-    await t.m.waitFor("/help for commands");
-    await t.m.type("stream");
-    t.m.press("enter");
+    await send(t.m, "stream");
     await t.m.waitFor("Streaming");
     expect(t.m.screen()).not.toContain("to the end.");
     await t.m.waitFor("Streaming slowly, one piece at a time, to the end.");
     expect(t.m.screen()).not.toContain("**");
-    t.m.press("ctrl-d");
-    expect(await t.m.exit).toBe(0);
+    await quit(t.m);
   });
 });

@@ -31,7 +31,6 @@ export class MarkdownStream implements MarkdownComponent {
   #width = -1;
   /** The open blocks' lines at `#width`, until the next change. */
   #openLines: string[] | undefined;
-  #text = "";
 
   constructor(options: MarkdownOptions = {}) {
     const color = options.color ?? true;
@@ -43,7 +42,6 @@ export class MarkdownStream implements MarkdownComponent {
   append(delta: string): void {
     const safe = this.#filter.push(delta);
     if (safe === "") return;
-    this.#text += safe;
     this.#blocks.append(safe);
     this.#openLines = undefined;
   }
@@ -51,16 +49,9 @@ export class MarkdownStream implements MarkdownComponent {
   /** The text is complete: the open blocks are finished (a fence left open runs to the end). */
   end(): void {
     if (this.#blocks.ended) return;
-    const rest = this.#filter.flush();
-    this.#text += rest;
-    this.#blocks.append(rest);
+    this.#blocks.append(this.#filter.flush());
     this.#blocks.end();
     this.#openLines = undefined;
-  }
-
-  /** The text so far, as drawn from (control sequences removed). */
-  get text(): string {
-    return this.#text;
   }
 
   /** The lines at `width` cells: none wider, each closing the styles it opens. */

@@ -1,5 +1,6 @@
 import type { Tokens } from "marked";
 import { displayWidth } from "../display-width.js";
+import { stripSequences } from "./clamp-line.js";
 import { inlineRuns } from "./inline-runs.js";
 import type { RenderContext } from "./render-context.js";
 import type { StyledRun } from "./styled-run.js";
@@ -128,14 +129,9 @@ function runsWidth(runs: readonly StyledRun[]): number {
 
 /** `line` (styled) padded to `width` cells by its alignment. */
 function pad(line: string, width: number, align: Align): string {
-  const gap = Math.max(0, width - displayWidth(stripSgr(line)));
+  const gap = Math.max(0, width - displayWidth(stripSequences(line)));
   if (align === "right") return " ".repeat(gap) + line;
   if (align === "center")
     return " ".repeat(Math.floor(gap / 2)) + line + " ".repeat(gap - Math.floor(gap / 2));
   return line + " ".repeat(gap);
-}
-
-/** The renderer's own escape sequences (SGR, OSC 8) taken out to measure a line. */
-export function stripSgr(text: string): string {
-  return text.replace(/\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b]*\u001b\\/g, "");
 }

@@ -57,7 +57,8 @@ export class ChatLog implements Component {
 
   /**
    * Draws `component` after the lines, redrawn on each frame, until it is set to undefined (its final lines are
-   * then written as text). One cell is left spare at its right, as the renderers leave one.
+   * then written as text). One cell is left spare at its right, as the renderers leave one; its rows must keep
+   * to the width it is given (they are not cut here).
    */
   setTail(component: Component | undefined): void {
     this.tail = component;
@@ -101,7 +102,9 @@ export class ChatLog implements Component {
       for (const row of rows) out.push(row);
     }
     if (this.tail) {
-      for (const row of this.tail.render(Math.max(1, width - 1))) out.push(truncateToWidth(row, width));
+      // A component's rows are never wider than asked for (MarkdownStream clamps each): no cut here, which
+      // measured each row of the whole answer again on every frame.
+      for (const row of this.tail.render(Math.max(1, width - 1))) out.push(row);
     }
     return out;
   }
