@@ -1,12 +1,12 @@
-import { createRequire } from "node:module";
+import { lazyRequire } from "../fs/lazy-require.js";
 
 /**
  * Display width at a terminal, by `string-width` (grapheme clusters, East Asian Width, emoji sequences). That
  * library costs ~25 ms to load and more on its first non-ASCII string, so it is loaded on the first string
  * that needs it: plain ASCII, most of what a CLI measures, is counted here.
  */
-const require = createRequire(import.meta.url);
-let stringWidth: ((text: string) => number) | undefined;
+// require(esm): string-width is ESM only; Node 20.19+ loads it synchronously, as a sync caller needs.
+const stringWidth = lazyRequire<{ default: (text: string) => number }>("string-width");
 let segmenter: Intl.Segmenter | undefined;
 
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
@@ -14,9 +14,7 @@ const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 /** Cells `text` takes at a terminal (no escape sequences expected in it: they count as nothing). */
 export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  // require(esm): string-width is ESM only; Node 20.19+ loads it synchronously, as a sync caller needs.
-  stringWidth ??= (require("string-width") as { default: (text: string) => number }).default;
-  return stringWidth(text);
+  return stringWidth().default(text);
 }
 
 /** The grapheme clusters of `text` (what a user sees as one character; an emoji with modifiers is one). */
