@@ -1,4 +1,6 @@
 export * from "./append-prompt.js";
+export * from "./asker.js";
+export * from "./capability.js";
 export type * from "./coding-agent.js";
 export * from "./create-coding-agent.js";
 export * from "./inline-capabilities.js";
