@@ -43,10 +43,12 @@ export const REFUSALS: Readonly<Answers> = {
 export interface Asker {
   /** The kinds this front-end answers (default all); the others go to the older options, or are not asked. */
   readonly kinds?: readonly Question["kind"][];
-  ask<K extends Question["kind"]>(
-    question: Extract<Question, { kind: K }>,
-  ): Promise<Answers[K] | undefined> | Answers[K] | undefined;
+  /** The answer; one not of the question's kind (or `undefined`) is the kind's refusal. */
+  ask(question: Question): Answer | undefined | Promise<Answer | undefined>;
 }
+
+/** Any answer; see `Answers` for which answers which kind. */
+export type Answer = Answers[keyof Answers];
 
 /** The older, one-function-per-question options (`ask`, `askTrust`, `mcp.approve`, `approveHooks`). */
 export interface AskCallbacks {
@@ -59,8 +61,7 @@ export interface AskCallbacks {
 /** An Asker over the one-function options: a question without its function is one nobody can answer. */
 export function askerFromCallbacks(callbacks: AskCallbacks): Asker {
   return {
-    ask(asked) {
-      const question = asked as Question;
+    ask(question) {
       switch (question.kind) {
         case "permission":
           return callbacks.ask?.(question.request);
@@ -72,8 +73,15 @@ export function askerFromCallbacks(callbacks: AskCallbacks): Asker {
           return callbacks.approveHooks?.(question.file);
       }
     },
-  } as Asker;
+  };
 }
+
+const VALID: { [K in keyof Answers]: readonly Answers[K][] } = {
+  permission: ["allow_once", "allow_always", "deny", "deny_and_stop"],
+  trust: [true, false],
+  "mcp-server": ["approve", "deny", "skip"],
+  hooks: [true, false],
+};
 
 /**
  * The harness's side of the seam: which kinds anyone can answer (a kind nobody answers is not asked at all,
@@ -111,9 +119,11 @@ export class Questions {
     const asked = question as Question;
     const signal = asked.kind === "permission" ? asked.request.signal : undefined;
     try {
-      const answer = await this.asker.ask(question);
+      const answer = await this.asker.ask(asked);
       if (signal?.aborted) return refusal;
-      return answer ?? refusal;
+      return (VALID[question.kind as K] as readonly unknown[]).includes(answer)
+        ? (answer as Answers[K])
+        : refusal;
     } catch {
       return refusal;
     }
