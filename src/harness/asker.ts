@@ -37,7 +37,8 @@ export const REFUSALS: Readonly<Answers> = {
  * The one seam for the harness's questions. The semantics are the harness's, whoever answers: a question nobody
  * can answer, an answer that throws and a question withdrawn (its signal aborted) are refusals (deny wins); an
  * "always" (`allow_always`, a yes to trust, `approve`, a yes to hooks) is remembered by the harness, the same way
- * whichever front-end gave it (session rules, `~/.mitsu/trusted-folders.json`, the MCP approvals,
+ * whichever front-end gave it (a permission's rules for the session and, through this seam, in the project's
+ * `.mitsu/settings.local.json`, as Claude Code keeps them; `~/.mitsu/trusted-folders.json`; the MCP approvals;
  * `~/.mitsu/approved-hooks.json`). A front-end answers only the kinds it can; `undefined` means "cannot".
  */
 export interface Asker {
@@ -45,6 +46,8 @@ export interface Asker {
   readonly kinds?: readonly Question["kind"][];
   /** The answer; one not of the question's kind (or `undefined`) is the kind's refusal. */
   ask(question: Question): Answer | undefined | Promise<Answer | undefined>;
+  /** What the harness did with an answer, for the person who gave it ("saved Bash(npm test:*) to …"). */
+  notify?(message: string): void;
 }
 
 /** Any answer; see `Answers` for which answers which kind. */
@@ -91,6 +94,9 @@ export class Questions {
   constructor(
     private readonly asker: Asker,
     private readonly answerable: ReadonlySet<Question["kind"]>,
+    /** The kinds the `Asker` seam answers (not the one-function options). */
+    private readonly bySeam: ReadonlySet<Question["kind"]> = new Set(),
+    private readonly seam?: Asker,
   ) {}
 
   /** The seam over `asker` (answering its `kinds`) and, for the kinds it leaves, the older options. */
@@ -106,7 +112,17 @@ export class Questions {
       ask: (question) =>
         asker && kinds.includes(question.kind) ? asker.ask(question) : fallback.ask(question),
     };
-    return new Questions(combined, answerable);
+    return new Questions(combined, answerable, new Set(asker ? kinds : []), asker);
+  }
+
+  /** Whether the `Asker` seam (not a one-function option) answers this kind. */
+  answeredBySeam(kind: Question["kind"]): boolean {
+    return this.bySeam.has(kind);
+  }
+
+  /** Tells the seam's front-end what became of an answer. */
+  notify(message: string): void {
+    this.seam?.notify?.(message);
   }
 
   canAsk(kind: Question["kind"]): boolean {

@@ -5,6 +5,7 @@ import {
   type PermissionChecker,
   type PermissionRequest,
 } from "../permissions/index.js";
+import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { activeAllowedTools } from "../skills/index.js";
 import type { Questions } from "./asker.js";
 import type { PermissionDenial } from "./coding-agent.js";
@@ -41,9 +42,19 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
     request,
   }));
   const ask = asked
-    ? (request: PermissionRequest) => {
+    ? async (request: PermissionRequest) => {
         void hooks.run("Notification", { message: `mitsu needs your permission to use ${request.toolName}` });
-        return asked(request);
+        const answer = await asked(request);
+        // "Always" through the seam lasts beyond this session, as in Claude Code: the rules go to the project's
+        // local settings, whichever front-end answered.
+        const rules = request.suggestedRules;
+        if (answer === "allow_always" && rules.length > 0 && deps.questions.answeredBySeam("permission")) {
+          await saveLocalAllowRules(setup.cwd, rules).then(
+            (file) => deps.questions.notify(`saved ${rules.join(", ")} to ${file}`),
+            (error: Error) => setup.warn(error.message),
+          );
+        }
+        return answer;
       }
     : undefined;
   const permissions = createPermissionChecker({
