@@ -35,7 +35,8 @@ for (const path of files(join(root, "src"))) {
       const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
       const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
       const lines = end - start + 1;
-      if (lines > limit) long.push({ file: relative(root, path), line: start + 1, name: nameOf(node), lines });
+      if (lines > limit)
+        long.push({ file: relative(root, path), line: start + 1, name: nameOf(node), lines });
     }
     ts.forEachChild(node, visit);
   };
