@@ -73,4 +73,41 @@ describe("the README", () => {
     const session = /session log: (.*\.jsonl)/.exec(stdout)?.[1] ?? "";
     expect(existsSync(session)).toBe(true);
   });
+
+  it("its capability example (a tool and a reminder, under 20 lines) runs as written: the tool joins the request after the built-ins, the reminder reaches the model, the call runs unasked", async () => {
+    const code = readmeExample("capability");
+    expect(code.trimEnd().split("\n").length).toBeLessThan(20);
+    sim = await startSimulator({
+      script: [
+        { content: [{ type: "tool_use", name: "Now", input: {} }] },
+        { content: [{ type: "text", text: "It is noon." }] },
+      ],
+    });
+    const dir = mkdtempSync(join(tmpdir(), "mitsu-readme-"));
+    dirs.push(dir);
+    const cwd = join(dir, "ws");
+    mkdirSync(cwd);
+    mkdirSync(join(dir, "node_modules"));
+    symlinkSync(root, join(dir, "node_modules", "mitsu"), "dir");
+    writeFileSync(join(dir, "example.mjs"), code);
+    const { stdout } = await promisify(execFile)(process.execPath, [join(dir, "example.mjs")], {
+      cwd,
+      env: {
+        PATH: process.env.PATH,
+        HOME: join(dir, "home"),
+        ANTHROPIC_API_KEY: "sim-key",
+        ANTHROPIC_BASE_URL: sim.url,
+      },
+    });
+    expect(stdout).toBe("It is noon.");
+    const [first, second] = sim.requests;
+    const tools = (first?.body.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(tools.at(-1)).toBe("Now");
+    expect(tools.slice(0, 3)).toEqual(["Read", "Write", "Edit"]);
+    expect(JSON.stringify(first?.body.messages.at(-1))).toContain("Now tells the time.");
+    expect(second?.body.tools).toEqual(first?.body.tools);
+    const result = JSON.stringify(second?.body.messages.at(-1));
+    expect(result).toMatch(/"type":"tool_result".*\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(result).not.toContain('is_error":true');
+  });
 });

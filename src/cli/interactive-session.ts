@@ -1,7 +1,6 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { createMcpOAuth } from "../mcp/index.js";
-import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
@@ -10,23 +9,47 @@ import type { InteractiveIo } from "./interactive-io.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
-import { formatSessionList, pickSession } from "./session-list.js";
+import { formatSessionList, pickSession as pickFromList } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import type { Style } from "./style.js";
-import { showControls, stripControls } from "./terminal-text.js";
+import { stripControls } from "./terminal-text.js";
 import { conversationRenderer } from "./tui/conversation-renderer.js";
-import { hooksApprovalQuestion } from "./tui/hooks-approval-question.js";
-import { mcpApprovalQuestion } from "./tui/mcp-approval-question.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
 import type { Screen } from "./tui/screen.js";
-import { trustQuestion } from "./tui/trust-question.js";
+import { terminalAsker } from "./tui/terminal-asker.js";
 import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
 
+/** The conversation's state at the terminal, shared by the steps below. */
+interface TerminalSession {
+  agent: CodingAgent;
+  options: CliOptions;
+  /** The run (or the built-in that calls the model) now going: Ctrl-C stops it. */
+  run: AbortController | undefined;
+  emptyInterrupts: number;
+  /** The question after a refusal, while it waits: Esc withdraws it. */
+  insteadRead: AbortController | undefined;
+  /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
+  leftDuringRun: boolean;
+}
+
+/** What the steps of the conversation use: the terminal and how to open an agent. */
+interface TerminalEnv {
+  io: InteractiveIo;
+  screen: Screen;
+  style: Style;
+  write: (text: string) => void;
+  open: (chosen: CliOptions) => Promise<CodingAgent>;
+  /** `-r` alone and `/resume`: the session the user picks (undefined: none). */
+  pick: () => Promise<string | undefined>;
+  markdown: Promise<Awaited<typeof import("./markdown/index.js")> | undefined>;
+}
+
 /**
  * The conversation at the terminal, on a screen already shown (see `interactiveMode`, which loads this module
- * once the editor is up). Prompts typed before the agent is open wait in the queue.
+ * once the editor is up). Prompts typed before the agent is open wait in the queue. The harness's questions are
+ * answered by the terminal's dialogs, through its one question seam (`terminalAsker`).
  */
 export async function interactiveSession(
   given: CliOptions,
@@ -35,10 +58,16 @@ export async function interactiveSession(
   style: Style,
   setCommands: (commands: () => SlashCommand[]) => void,
 ): Promise<number> {
-  let options = given;
-  // Set once the agent is open.
-  let agent!: CodingAgent;
-  setCommands(() => slashCommands(agent));
+  const session: TerminalSession = {
+    // Set once the agent is open.
+    agent: undefined as unknown as CodingAgent,
+    options: given,
+    run: undefined,
+    emptyInterrupts: 0,
+    insteadRead: undefined,
+    leftDuringRun: false,
+  };
+  setCommands(() => slashCommands(session.agent));
   // The answers are drawn as Markdown; the renderer loads while the agent opens. (One that fails to load leaves
   // the text raw.)
   const markdown = import("./markdown/index.js").catch(() => undefined);
@@ -48,266 +77,289 @@ export async function interactiveSession(
   const input = screen.input;
   try {
     const permissions = createPermissionDialog(screen, { cwd: io.cwd, style });
-    let run: AbortController | undefined;
     const stopRun = () => {
-      run?.abort(new Error("interrupted"));
+      session.run?.abort(new Error("interrupted"));
       permissions.cancel();
     };
-    let emptyInterrupts = 0;
-    /** The question after a refusal, while it waits: Esc withdraws it. */
-    let insteadRead: AbortController | undefined;
-    screen.onKeys({
-      interrupt: () => {
-        if (run) return stopRun();
-        if (input.partialLine !== "") {
-          emptyInterrupts = 0;
-          return input.clearLine();
-        }
-        if (++emptyInterrupts >= 2) return input.close();
-        write(`${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
-      },
-      escape: () => {
-        if (insteadRead) return insteadRead.abort();
-        // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
-        const queued = screen.queued.take();
-        if (queued.length > 0) return screen.edit(queued.join("\n"));
-        if (run) stopRun();
-      },
+    bindKeys(session, screen, style, stopRun);
+    const asker = terminalAsker(screen, permissions, style);
+    const oauth = createMcpOAuth({
+      home: io.home,
+      interactive: true,
+      ...(io.env.BROWSER ? { browser: io.env.BROWSER } : {}),
+      onMessage: (m) => write(`${m}\n`),
     });
-    /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
-    let leftDuringRun = false;
-    screen.onClose(() => {
-      // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
-      if (run && !run.signal.aborted) leftDuringRun = true;
-      stopRun();
-    });
-    /** A "no" to the trust question holds for this mitsu: /resume and /clear open the agent again, not the question. */
-    let trustDeclined = false;
-    const open = (chosen: CliOptions) =>
-      createCodingAgent(
-        agentOptionsFor(chosen, io, {
-          ask: async (request) => {
-            const answer = await permissions.ask(request);
-            // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
-            if (answer === "allow_always" && request.suggestedRules.length > 0) {
-              await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
-                (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
-                (error: Error) => warn(error.message),
-              );
-            }
-            return answer;
-          },
-          askTrust: async (question) => {
-            if (trustDeclined) return false;
-            const yes = await screen.ask(trustQuestion(question, style));
-            trustDeclined = !yes;
-            write(style.dim(`${yes ? "trusted" : "not trusted"}: ${showControls(question.folder)}\n`));
-            return yes;
-          },
-          onWarning: warn,
-          approveHooks: async (file) => {
-            const yes = await screen.ask(hooksApprovalQuestion(file));
-            write(style.dim(`hooks of ${showControls(file.file)}: ${yes ? "approved" : "not run"}\n`));
-            return yes;
-          },
-          mcp: {
-            approve: async (entry) => {
-              const answer = await screen.ask(mcpApprovalQuestion(entry, style));
-              const said =
-                answer === "approve" ? "started" : answer === "deny" ? "never started here" : "skipped";
-              write(style.dim(`MCP server ${showControls(entry.name)}: ${said}\n`));
-              return answer;
-            },
-            oauth: createMcpOAuth({
-              home: io.home,
-              interactive: true,
-              ...(io.env.BROWSER ? { browser: io.env.BROWSER } : {}),
-              onMessage: (m) => write(`${m}\n`),
-            }),
-          },
-        }),
-      );
-    /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
-    const pick = async (): Promise<string | undefined> => {
-      const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
-      write(`${formatSessionList(sessions, style)}\n`);
-      if (sessions.length === 0) return undefined;
-      for (;;) {
-        const answer = await input.read("resume which? (number or id; Enter for none) ", { fresh: true });
-        if (answer === undefined || answer.trim() === "") return undefined;
-        const chosen = pickSession(sessions, answer);
-        if (chosen) return chosen.path;
-        write(style.red(`no session "${answer.trim()}" in the list\n`));
-      }
+    const env: TerminalEnv = {
+      io,
+      screen,
+      style,
+      write,
+      open: (chosen) =>
+        createCodingAgent({ ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }), asker }),
+      pick: () => pickSession(io, screen, style, warn),
+      markdown,
     };
-    let startWith = options;
-    if (options.pickSession) {
-      const path = await pick();
-      startWith = path ? { ...options, resume: path, continueSession: false } : options;
+    let startWith = session.options;
+    if (session.options.pickSession) {
+      const path = await env.pick();
+      startWith = path ? { ...session.options, resume: path, continueSession: false } : session.options;
     }
-    agent = await open(startWith);
-    write(banner(agent, io.cwd, style, agent.history.length));
+    session.agent = await env.open(startWith);
+    write(banner(session.agent, io.cwd, style, session.agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
-    write(resumedRecap(agent.history, style));
-    screen.setFooter(sessionStatus(agent));
-
+    write(resumedRecap(session.agent.history, style));
+    screen.setFooter(sessionStatus(session.agent));
     const onSignal = () => {
       stopRun();
       input.close();
     };
     io.signal?.addEventListener("abort", onSignal, { once: true });
-
     try {
-      let first = options.prompt?.trim() ? options.prompt : undefined;
-      for (;;) {
-        const line = first ?? (await input.read("> "));
-        first = undefined;
-        if (line === undefined || io.signal?.aborted) break;
-        emptyInterrupts = 0;
-        write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
-        if (line.trim() !== "" && !/^\/exit\s*$/.test(line.trim())) screen.remember(line);
-        // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
-        run = new AbortController();
-        const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
-        if (modelSwitch) {
-          const spec = modelSwitch[1];
-          if (!spec) {
-            write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
-            continue;
-          }
-          // The conversation goes on with the other model: the same session file, its history and system.
-          const path = agent.sessionPath;
-          const thinkingBefore = agent.thinkingBudget;
-          const chosen = { ...options, model: spec, continueSession: false, pickSession: false };
-          await agent.close();
-          try {
-            agent = await open(path ? { ...chosen, resume: path } : chosen);
-            agent.setThinking(thinkingBefore);
-            options = chosen;
-            write(
-              style.dim(
-                `now ${agent.provider.api}:${agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
-              ),
-            );
-          } catch (error) {
-            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
-            agent = await open(
-              path ? { ...options, resume: path, continueSession: false, pickSession: false } : options,
-            );
-          }
-          continue;
-        }
-        const thinkingSwitch = /^\/thinking(?:\s+(\S+))?\s*$/.exec(line.trim());
-        if (thinkingSwitch) {
-          const arg = thinkingSwitch[1];
-          const budget =
-            arg === "off"
-              ? undefined
-              : arg === undefined
-                ? agent.thinkingBudget === undefined
-                  ? DEFAULT_THINKING_BUDGET
-                  : undefined
-                : Number(arg);
-          try {
-            agent.setThinking(budget);
-            write(
-              style.dim(
-                budget === undefined
-                  ? "thinking off\n"
-                  : `thinking on, budget ${budget} tokens (on models that have it); the cached messages are read again from the next request\n`,
-              ),
-            );
-          } catch (error) {
-            write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
-          }
-          continue;
-        }
-        if (/^\/rewind\s*$/.test(line.trim())) {
-          await rewind(agent, { input, write, style });
-          continue;
-        }
-        if (/^\/resume\s*$/.test(line.trim())) {
-          const path = await pick();
-          if (path) {
-            const next = await open({ ...options, resume: path, continueSession: false, pickSession: false });
-            await agent.close();
-            agent = next;
-            write(banner(agent, io.cwd, style, agent.history.length));
-          }
-          continue;
-        }
-        const text = await promptText(line, {
-          agent,
-          style,
-          write,
-          clear: () => agent.clear(),
-          signal: run.signal,
-          ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
-        }).finally(() => {
-          run = undefined;
-        });
-        if (text === "exit") break;
-        if (text === undefined) continue;
-
-        run = new AbortController();
-        const prepared = text.fromServer
-          ? { prompt: text.text }
-          : await preparePrompt(agent, text.text, text.invocation, {
-              cwd: io.cwd,
-              signal: run.signal,
-            });
-        if ("error" in prepared) {
-          run = undefined;
-          write(style.red(`${stripControls(prepared.error)}\n`));
-          continue;
-        }
-        const render = conversationRenderer(agent, style, screen, io, options, await markdown);
-        const startedAt = Date.now();
-        const usdBefore = agent.cost().usd;
-        screen.indicator.start("Working");
-        // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
-        const result = await drain(
-          agent.prompt(prepared.prompt, {
-            signal: run.signal,
-            ...(prepared.model ? { model: prepared.model } : {}),
-          }),
-          render,
-        ).finally(() => {
-          run = undefined;
-          screen.indicator.stop();
-          screen.status("");
-          // Ended by agent-end already; a run that threw leaves no half-drawn block behind.
-          screen.setTail(undefined);
-        });
-        const shells = runningShellsLine(agent.shells.running(), style, screen.width);
-        if (shells) write(`${shells}\n`);
-        if (!screen.atLineStart) write("\n");
-        const usdAfter = agent.cost().usd;
-        const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
-        write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
-        if (input.closed) break;
-        screen.setFooter(sessionStatus(agent));
-        if (result.reason === "denied") {
-          // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
-          // (Esc or an empty answer: back to the prompt, nothing sent).
-          insteadRead = new AbortController();
-          // A prompt queued during the refused turn is that answer: the user already said what next.
-          const instead = await input.read("? What should mitsu do instead? (Esc: back to the prompt)", {
-            signal: insteadRead.signal,
-          });
-          insteadRead = undefined;
-          if (instead === undefined && input.closed) break;
-          if (instead !== undefined && instead.trim() !== "") first = instead;
-        }
-      }
+      await converse(session, env);
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
-      await agent.close();
+      await session.agent.close();
     }
-    return io.signal?.aborted || leftDuringRun ? 130 : 0;
+    return io.signal?.aborted || session.leftDuringRun ? 130 : 0;
   } finally {
     input.close();
   }
+}
+
+/** Ctrl-C stops a run (or clears the line; twice at an empty prompt leaves); Esc takes queued prompts back. */
+function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRun: () => void): void {
+  const { input } = screen;
+  screen.onKeys({
+    interrupt: () => {
+      if (session.run) return stopRun();
+      if (input.partialLine !== "") {
+        session.emptyInterrupts = 0;
+        return input.clearLine();
+      }
+      if (++session.emptyInterrupts >= 2) return input.close();
+      screen.write(`${style.dim("(Ctrl-C again, Ctrl-D or /exit to leave)")}\n`);
+    },
+    escape: () => {
+      if (session.insteadRead) return session.insteadRead.abort();
+      // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
+      const queued = screen.queued.take();
+      if (queued.length > 0) return screen.edit(queued.join("\n"));
+      if (session.run) stopRun();
+    },
+  });
+  screen.onClose(() => {
+    // A run that Ctrl-C already stopped is over: leaving after it is leaving at the prompt.
+    if (session.run && !session.run.signal.aborted) session.leftDuringRun = true;
+    stopRun();
+  });
+}
+
+/** The sessions of this folder, and the one the user picks (undefined: none). */
+async function pickSession(
+  io: InteractiveIo,
+  screen: Screen,
+  style: Style,
+  warn: (message: string) => void,
+): Promise<string | undefined> {
+  const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
+  screen.write(`${formatSessionList(sessions, style)}\n`);
+  if (sessions.length === 0) return undefined;
+  for (;;) {
+    const answer = await screen.input.read("resume which? (number or id; Enter for none) ", { fresh: true });
+    if (answer === undefined || answer.trim() === "") return undefined;
+    const chosen = pickFromList(sessions, answer);
+    if (chosen) return chosen.path;
+    screen.write(style.red(`no session "${answer.trim()}" in the list\n`));
+  }
+}
+
+/** Reads prompts and runs them until the user leaves. */
+async function converse(session: TerminalSession, env: TerminalEnv): Promise<void> {
+  const { io, screen, style, write } = env;
+  const { input } = screen;
+  let first = session.options.prompt?.trim() ? session.options.prompt : undefined;
+  for (;;) {
+    const line = first ?? (await input.read("> "));
+    first = undefined;
+    if (line === undefined || io.signal?.aborted) break;
+    session.emptyInterrupts = 0;
+    write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
+    if (line.trim() !== "" && !/^\/exit\s*$/.test(line.trim())) screen.remember(line);
+    // A built-in that calls the model (/compact) is stopped by Ctrl-C like a run.
+    session.run = new AbortController();
+    if (await sessionCommand(line.trim(), session, env)) {
+      session.run = undefined;
+      continue;
+    }
+    const text = await promptText(line, {
+      agent: session.agent,
+      style,
+      write,
+      clear: () => session.agent.clear(),
+      signal: session.run.signal,
+      ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
+    }).finally(() => {
+      session.run = undefined;
+    });
+    if (text === "exit") break;
+    if (text === undefined) continue;
+    const next = await turn(text, session, env);
+    if (next === "exit") break;
+    if (next !== undefined) first = next;
+  }
+}
+
+/**
+ * The commands that change the session itself: /model, /thinking, /rewind, /resume. Returns whether the line was
+ * one of them.
+ */
+async function sessionCommand(line: string, session: TerminalSession, env: TerminalEnv): Promise<boolean> {
+  const { style, write } = env;
+  const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line);
+  if (modelSwitch) {
+    await switchModel(modelSwitch[1], session, env);
+    return true;
+  }
+  const thinkingSwitch = /^\/thinking(?:\s+(\S+))?\s*$/.exec(line);
+  if (thinkingSwitch) {
+    switchThinking(thinkingSwitch[1], session.agent, env);
+    return true;
+  }
+  if (/^\/rewind\s*$/.test(line)) {
+    await rewind(session.agent, { input: env.screen.input, write, style });
+    return true;
+  }
+  if (/^\/resume\s*$/.test(line)) {
+    const path = await env.pick();
+    if (path) {
+      const chosen = { ...session.options, resume: path, continueSession: false, pickSession: false };
+      const next = await env.open(chosen);
+      await session.agent.close();
+      session.agent = next;
+      write(banner(session.agent, env.io.cwd, style, session.agent.history.length));
+    }
+    return true;
+  }
+  return false;
+}
+
+/** `/model [spec]`: names the model, or goes on with another one (the same session file, its history and system). */
+async function switchModel(
+  spec: string | undefined,
+  session: TerminalSession,
+  env: TerminalEnv,
+): Promise<void> {
+  const { style, write } = env;
+  const { agent } = session;
+  if (!spec) {
+    write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+    return;
+  }
+  const path = agent.sessionPath;
+  const thinkingBefore = agent.thinkingBudget;
+  const chosen = { ...session.options, model: spec, continueSession: false, pickSession: false };
+  await agent.close();
+  try {
+    session.agent = await env.open(path ? { ...chosen, resume: path } : chosen);
+    session.agent.setThinking(thinkingBefore);
+    session.options = chosen;
+    write(
+      style.dim(
+        `now ${session.agent.provider.api}:${session.agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
+      ),
+    );
+  } catch (error) {
+    write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+    const { options } = session;
+    session.agent = await env.open(
+      path ? { ...options, resume: path, continueSession: false, pickSession: false } : options,
+    );
+  }
+}
+
+/** `/thinking [budget|off]`: turns extended thinking on (with a budget) or off, from the next request. */
+function switchThinking(arg: string | undefined, agent: CodingAgent, env: TerminalEnv): void {
+  const { style, write } = env;
+  const budget =
+    arg === "off"
+      ? undefined
+      : arg === undefined
+        ? agent.thinkingBudget === undefined
+          ? DEFAULT_THINKING_BUDGET
+          : undefined
+        : Number(arg);
+  try {
+    agent.setThinking(budget);
+    write(
+      style.dim(
+        budget === undefined
+          ? "thinking off\n"
+          : `thinking on, budget ${budget} tokens (on models that have it); the cached messages are read again from the next request\n`,
+      ),
+    );
+  } catch (error) {
+    write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
+  }
+}
+
+/**
+ * One prompt through the agent, drawn as it streams, with its footer. Returns "exit" when the input closed, the
+ * user's answer to "what instead?" after a refused call (the next prompt), or undefined.
+ */
+async function turn(
+  text: Exclude<Awaited<ReturnType<typeof promptText>>, "exit" | undefined>,
+  session: TerminalSession,
+  env: TerminalEnv,
+): Promise<string | "exit" | undefined> {
+  const { io, screen, style, write } = env;
+  const { agent } = session;
+  const run = new AbortController();
+  session.run = run;
+  const prepared = text.fromServer
+    ? { prompt: text.text }
+    : await preparePrompt(agent, text.text, text.invocation, { cwd: io.cwd, signal: run.signal });
+  if ("error" in prepared) {
+    session.run = undefined;
+    write(style.red(`${stripControls(prepared.error)}\n`));
+    return undefined;
+  }
+  const render = conversationRenderer(agent, style, screen, io, session.options, await env.markdown);
+  const startedAt = Date.now();
+  const usdBefore = agent.cost().usd;
+  screen.indicator.start("Working");
+  // Every run hands back a valid transcript, also an interrupted or failed one: the next prompt extends it.
+  const result = await drain(
+    agent.prompt(prepared.prompt, {
+      signal: run.signal,
+      ...(prepared.model ? { model: prepared.model } : {}),
+    }),
+    render,
+  ).finally(() => {
+    session.run = undefined;
+    screen.indicator.stop();
+    screen.status("");
+    // Ended by agent-end already; a run that threw leaves no half-drawn block behind.
+    screen.setTail(undefined);
+  });
+  const shells = runningShellsLine(agent.shells.running(), style, screen.width);
+  if (shells) write(`${shells}\n`);
+  if (!screen.atLineStart) write("\n");
+  const usdAfter = agent.cost().usd;
+  const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
+  write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
+  if (screen.input.closed) return "exit";
+  screen.setFooter(sessionStatus(agent));
+  if (result.reason !== "denied") return undefined;
+  // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
+  // (Esc or an empty answer: back to the prompt, nothing sent).
+  session.insteadRead = new AbortController();
+  // A prompt queued during the refused turn is that answer: the user already said what next.
+  const instead = await screen.input.read("? What should mitsu do instead? (Esc: back to the prompt)", {
+    signal: session.insteadRead.signal,
+  });
+  session.insteadRead = undefined;
+  if (instead === undefined && screen.input.closed) return "exit";
+  return instead !== undefined && instead.trim() !== "" ? instead : undefined;
 }
 
 /** A sent prompt as the conversation shows it: `> ` before its first line, its other lines indented. */

@@ -65,22 +65,43 @@ export interface TextRendererOptions {
  * a call's summary shows them as escapes (`showControls`), since the user reads it to know what runs.
  */
 export function createTextRenderer(options: TextRendererOptions): (event: AgentEvent) => void {
+  const core = rendererCore(options);
+  const handlers = [streamEvents(core, options), toolEvents(core, options), noticeEvents(core, options)];
+  return (event) => {
+    // Tolerant of events built by hand without a path (a replayed stream-json log): they are the top level's.
+    if ((event.agentPath?.length ?? 0) > 0) return core.renderChild(event);
+    for (const handle of handlers) if (handle(event)) return;
+  };
+}
+
+/** What the renderer draws with: the screen's state (what was printed last) and the writers over it. */
+type RendererCore = ReturnType<typeof rendererCore>;
+
+/** The renderer's state and its writers: plain output, notices, the status line, live input, a task list. */
+function rendererCore(options: TextRendererOptions) {
   const { write, style } = options;
-  const maxLines = options.resultLines ?? 4;
-  let atLineStart = true;
-  let livePath: string | undefined;
+  /** What the handlers share: where the cursor is, the call and the block shown last. */
+  const st = {
+    atLineStart: true,
+    livePath: undefined as string | undefined,
+    /** Block ids whose input is being shown live; their calls then need no second header. */
+    liveBlock: undefined as string | undefined,
+    liveCall: undefined as string | undefined,
+    /** The call whose header (or live input) is the last thing printed: its result needs no header again. */
+    lastCall: undefined as string | undefined,
+    /** Rows of the task list block (its call's line and checklist) when it is the last thing printed. */
+    checklistRows: undefined as number | undefined,
+    /** The text block being drawn as Markdown, and its writer. */
+    markdown: undefined as { id: string; writer: { push(delta: string): void; end(): void } } | undefined,
+  };
   /** Block ids whose input is being shown live; their calls then need no second header. */
-  let liveBlock: string | undefined;
-  let liveCall: string | undefined;
   const shown = new Set<string>();
   /** The call whose header (or live input) is the last thing printed: its result needs no header again. */
-  let lastCall: string | undefined;
   /** The running calls' progress (only with `liveStatus`), by tool_use id, and their summaries. */
   const running = new Map<string, { line: LastLine; summary: string }>();
   /** The status line on screen ("" when none). */
   let status = "";
   /** Rows of the task list block (its call's line and checklist) when it is the last thing printed. */
-  let checklistRows: number | undefined;
   /** TodoWrite calls whose list replaces the one right above them (at a terminal, nothing printed between). */
   const inPlace = new Set<string>();
   const writeStatus = options.writeStatus ?? ((line: string) => write(`${ERASE_LINE}${line}`));
@@ -97,7 +118,6 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     return rest;
   };
   /** The text block being drawn as Markdown, and its writer. */
-  let markdown: { id: string; writer: { push(delta: string): void; end(): void } } | undefined;
   const summarize = (block: ToolUseBlock) => showControls(options.summarize(block));
   const columns = () => {
     const value = typeof options.columns === "function" ? options.columns() : options.columns;
@@ -113,7 +133,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     const text = call?.line.text ?? "";
     if (!call || text === "") return;
     // Not right under its call's header (a parallel call's header or result came between): say whose it is.
-    const label = lastCall === id ? text : `${call.summary}: ${text}`;
+    const label = st.lastCall === id ? text : `${call.summary}: ${text}`;
     const prefix = "  ⎿ ";
     // One cell spare: a line that fills the last column wraps on some terminals.
     const line = `${prefix}${style.dim(fitWidth(label, columns() - prefix.length - 1))}`;
@@ -127,28 +147,28 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     if (text.length === 0) return;
     eraseStatus();
     write(text);
-    atLineStart = text.endsWith("\n");
-    lastCall = undefined;
-    checklistRows = undefined;
+    st.atLineStart = text.endsWith("\n");
+    st.lastCall = undefined;
+    st.checklistRows = undefined;
   };
   /** A task list under its call: redrawn over the previous list when that is the last thing on screen. */
   const checklist = (block: ToolUseBlock, todos: NonNullable<ReturnType<typeof todosOf>>) => {
-    const rows = checklistRows;
+    const rows = st.checklistRows;
     if (inPlace.delete(block.id) && rows !== undefined) {
       eraseStatus();
       // Up to the previous list's call line, then erase to the end of the screen.
       write(`\u001b[${rows}A\r\u001b[0J`);
-      lastCall = undefined;
+      st.lastCall = undefined;
     }
-    if (lastCall !== block.id) {
+    if (st.lastCall !== block.id) {
       newline();
       out(`${style.cyan("●")} ${summarize(block)}\n`);
     }
     out(renderChecklist(todos, style, options.liveStatus ? columns() : undefined));
-    checklistRows = 1 + Math.max(1, todos.length);
+    st.checklistRows = 1 + Math.max(1, todos.length);
   };
   const newline = () => {
-    if (!atLineStart) out("\n");
+    if (!st.atLineStart) out("\n");
   };
   /** A notice on its own line: the current line is ended first (stdout and stderr may share a terminal). */
   const notice = (text: string) => {
@@ -162,7 +182,7 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     text.split("\n").forEach((piece, i) => {
       if (i > 0) out("\n");
       if (piece === "") return;
-      if (atLineStart) out("    ");
+      if (st.atLineStart) out("    ");
       out(style.dim(piece));
     });
   };
@@ -178,27 +198,49 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
     newline();
     out(style.dim(`${"  ".repeat(event.agentPath.length)}↳ ${summarize(event.block)}\n`));
     // The Task call's result then names its call again: other lines came between.
-    lastCall = undefined;
+    st.lastCall = undefined;
   };
 
+  return {
+    out,
+    newline,
+    notice,
+    safe,
+    endStream,
+    showStatus,
+    checklist,
+    liveText,
+    renderChild,
+    eraseStatus,
+    summarize,
+    columns,
+    running,
+    shown,
+    inPlace,
+    st,
+  };
+}
+
+/** Text, thinking and live tool input, as they stream. Returns whether the event was one of these. */
+function streamEvents(core: RendererCore, options: TextRendererOptions): (event: AgentEvent) => boolean {
+  const { out, newline, safe, endStream, liveText, shown, st } = core;
+  const { style } = options;
   return (event) => {
-    // Tolerant of events built by hand without a path (a replayed stream-json log): they are the top level's.
-    if ((event.agentPath?.length ?? 0) > 0) return renderChild(event);
     switch (event.type) {
       case "text-delta":
         if (options.markdown) {
-          if (markdown?.id !== event.id) {
-            markdown?.writer.end();
+          if (st.markdown?.id !== event.id) {
+            st.markdown?.writer.end();
             newline();
-            markdown = { id: event.id, writer: options.markdown(out) };
+            st.markdown = { id: event.id, writer: options.markdown(out) };
           }
-          markdown.writer.push(event.delta);
+          st.markdown.writer.push(event.delta);
         } else out(safe(event.id, event.delta));
         break;
       case "text-end":
-        if (markdown?.id === event.id) {
-          markdown.writer.end();
-          markdown = undefined;
+        if (st.markdown?.id === event.id) {
+          st.markdown.writer.end();
+          st.markdown = undefined;
         } else out(endStream(event.id));
         newline();
         break;
@@ -218,40 +260,54 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       }
       case "tool-input-start":
-        livePath = undefined;
-        liveBlock = undefined;
+        st.livePath = undefined;
+        st.liveBlock = undefined;
         if (!options.showsInputLive(event.name)) break;
         newline();
         out(`${style.cyan("●")} ${style.bold(showControls(event.name))}\n`);
-        liveBlock = event.id;
-        liveCall = event.toolUseId;
-        lastCall = liveCall;
+        st.liveBlock = event.id;
+        st.liveCall = event.toolUseId;
+        st.lastCall = st.liveCall;
         shown.add(event.toolUseId);
         break;
       case "tool-input-delta":
-        if (event.id !== liveBlock) break;
+        if (event.id !== st.liveBlock) break;
         for (const chunk of event.strings) {
           const path = showControls(chunk.path.join("."));
-          if (path !== livePath) {
+          if (path !== st.livePath) {
             liveText(endStream(event.id));
             newline();
             out(style.dim(`  ${path}: `));
-            livePath = path;
+            st.livePath = path;
           }
           liveText(safe(event.id, chunk.text));
         }
-        lastCall = liveCall;
+        st.lastCall = st.liveCall;
         break;
       case "tool-input-end":
-        if (event.id === liveBlock) {
+        if (event.id === st.liveBlock) {
           liveText(endStream(event.id));
           newline();
-          lastCall = liveCall;
+          st.lastCall = st.liveCall;
         }
-        livePath = undefined;
-        liveBlock = undefined;
-        liveCall = undefined;
+        st.livePath = undefined;
+        st.liveBlock = undefined;
+        st.liveCall = undefined;
         break;
+      default:
+        return false;
+    }
+    return true;
+  };
+}
+
+/** A tool call's header, progress and result. Returns whether the event was one of these. */
+function toolEvents(core: RendererCore, options: TextRendererOptions): (event: AgentEvent) => boolean {
+  const { out, newline, showStatus, checklist, eraseStatus, summarize, running, shown, inPlace, st } = core;
+  const { style } = options;
+  const maxLines = options.resultLines ?? 4;
+  return (event) => {
+    switch (event.type) {
       case "tool-call-start":
         if (options.liveStatus) {
           running.set(event.block.id, { line: new LastLine(), summary: summarize(event.block) });
@@ -259,14 +315,14 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         // A call shown live already has its header; its result names it again if other output came between.
         if (shown.delete(event.block.id)) break;
         // A new task list right under the previous one replaces it on screen (see `checklist`).
-        if (options.liveStatus && checklistRows !== undefined && todosOf(event.block)) {
+        if (options.liveStatus && st.checklistRows !== undefined && todosOf(event.block)) {
           inPlace.add(event.block.id);
-          lastCall = event.block.id;
+          st.lastCall = event.block.id;
           break;
         }
         newline();
         out(`${style.cyan("●")} ${summarize(event.block)}\n`);
-        lastCall = event.block.id;
+        st.lastCall = event.block.id;
         break;
       case "tool-progress":
         if (!options.liveStatus) break;
@@ -281,8 +337,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
           checklist(event.block, todos);
           break;
         }
-        if (inPlace.delete(event.block.id)) lastCall = undefined;
-        if (lastCall !== event.block.id) {
+        if (inPlace.delete(event.block.id)) st.lastCall = undefined;
+        if (st.lastCall !== event.block.id) {
           newline();
           out(`${style.cyan("●")} ${summarize(event.block)}\n`);
         }
@@ -299,6 +355,19 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         );
         break;
       }
+      default:
+        return false;
+    }
+    return true;
+  };
+}
+
+/** Usage per turn, retries, stalls, warnings, compaction and the run's end, each on its own line. */
+function noticeEvents(core: RendererCore, options: TextRendererOptions): (event: AgentEvent) => boolean {
+  const { newline, notice, eraseStatus, running, st } = core;
+  const { style } = options;
+  return (event) => {
+    switch (event.type) {
       case "message":
         if (options.usagePerTurn && event.message.role === "assistant" && event.message.usage) {
           const u = event.message.usage;
@@ -331,8 +400,8 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         break;
       case "agent-end":
         // An interrupted answer has no text-end: what it had still shows.
-        markdown?.writer.end();
-        markdown = undefined;
+        st.markdown?.writer.end();
+        st.markdown = undefined;
         running.clear();
         eraseStatus();
         newline();
@@ -350,8 +419,9 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
         else if (event.reason === "refusal") notice(style.yellow("⚠ the model refused to answer\n"));
         break;
       default:
-        break;
+        return false;
     }
+    return true;
   };
 }
 

@@ -22,6 +22,8 @@ import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/in
 import type { BackgroundShells } from "../tools/background-shells.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
+import type { Asker } from "./asker.js";
+import type { Capability } from "./capability.js";
 import type { ModelChoice } from "./model-choice.js";
 import type { RewindPoint, RewindResult } from "./rewind-points.js";
 
@@ -162,6 +164,17 @@ export interface CodingAgentOptions {
    * replaces one of the same name).
    */
   agents?: AgentDefinition[];
+  /**
+   * The embedder's capabilities, after the built-in ones and before the MCP servers, in this order (the order of
+   * their tools is the cache prefix); see `Capability`.
+   */
+  capabilities?: Capability[];
+  /**
+   * Answers the harness's questions (permission asks, workspace trust, MCP server and hooks approval) through one
+   * seam; see `Asker`. The one-function options (`ask`, `askTrust`, `mcp.approve`, `approveHooks`) answer the kinds
+   * it does not.
+   */
+  asker?: Asker;
 }
 
 /** A denied tool call, in the shape of Claude Code's `permission_denials` entries. */
@@ -213,7 +226,10 @@ export interface PromptOptions {
 /** What a `/name args` line stands for; see `CodingAgent.expandSlash`. */
 export type SlashExpansion =
   | { kind: "prompt"; text: string }
-  /** An MCP server's prompt (`/mcp__<server>__<prompt> args`): the server expands it, no model call. Throws with a message for the user. */
+  /**
+   * A command expanded by code, no model call: an MCP server's prompt (`/mcp__<server>__<prompt> args`), a
+   * capability's command. Throws with a message for the user.
+   */
   | { kind: "mcp-prompt"; name: string; expand: (signal?: AbortSignal) => Promise<string> }
   | { kind: "unknown"; name: string }
   /** Not a slash command at all: send the line as it is. */

@@ -1,4 +1,7 @@
 export * from "./append-prompt.js";
+export type { Answer, Answers, Asker, Question } from "./asker.js";
+export { REFUSALS } from "./asker.js";
+export * from "./capability.js";
 export type * from "./coding-agent.js";
 export * from "./create-coding-agent.js";
 export * from "./inline-capabilities.js";

@@ -160,79 +160,110 @@ function notRunMessage(reason: AgentStopReason, error: AgentError | undefined): 
  * what arrived, less the blocks no API takes back (see `sendableContent`).
  */
 export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentEvent, AgentResult> {
-  const { provider, model, canUseTool, onMessage, prepareRequest, replaceHistory, journal } = options;
-  const agentPath = options.agentPath ?? [];
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
-  const baseMaxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
-  const retryCut = options.maxTokensPolicy?.retry ?? true;
-  const maxTokensCap = options.maxTokensPolicy?.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP;
-  const signal = options.signal ?? new AbortController().signal;
-  const tools = options.tools ?? [];
-  const state = options.toolState ?? new ToolState();
-  const system: TextBlock[] =
-    typeof options.system === "string"
-      ? options.system === ""
-        ? []
-        : [{ type: "text", text: options.system }]
-      : (options.system ?? []);
-  const callOptions: CallOptions = { signal };
-  if (options.liveInput !== undefined) callOptions.liveInput = options.liveInput;
+  const run = new AgentRun(options);
+  try {
+    return yield* run.loop();
+  } catch (error) {
+    // A bug in mitsu or in a hook (not a model or tool failure, which never throw): still end properly.
+    return yield* run.end("error", {
+      type: "internal_error",
+      message: `mitsu internal error: ${errorMessage(error)}`,
+    });
+  }
+}
 
-  let messages: Message[] = [...options.messages];
+/** A model turn's outcome: go on with the next turn, or the run's result. */
+type Next = "next" | AgentResult;
+
+/** One run of `runAgent`: its transcript and counters, and the steps of each turn. */
+class AgentRun {
+  private readonly agentPath: AgentPath;
+  private readonly maxTurns: number;
+  private readonly baseMaxTokens: number;
+  private readonly signal: AbortSignal;
+  private readonly tools: Tool<never>[];
+  private readonly state: ToolState;
+  private readonly system: TextBlock[];
+  private readonly callOptions: CallOptions;
+  private messages: Message[];
   /** Messages before this index have been given to `onMessage` (or were the caller's history). */
-  let reported = messages.length - (messages.at(-1)?.role === "user" ? 1 : 0);
-  let usage: Usage = emptyUsage();
-  let lastMessage: AssistantMessage | undefined;
-  let turn = 0;
-  let lastInputTokens: number | undefined;
+  private reported: number;
+  private usage: Usage = emptyUsage();
+  private lastMessage: AssistantMessage | undefined;
+  private turn = 0;
+  private lastInputTokens: number | undefined;
   /** Set when the history was replaced; given to the next `prepareRequest` as `newEpoch`. */
-  let newEpoch: { reason: string } | undefined;
+  private newEpoch: { reason: string } | undefined;
+  private maxTokens: number;
+  /** Whether this turn is a retry with a larger max_tokens of a call cut inside a tool call. */
+  private retried = false;
+
+  constructor(private readonly options: RunAgentOptions) {
+    this.agentPath = options.agentPath ?? [];
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.baseMaxTokens = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+    this.maxTokens = this.baseMaxTokens;
+    this.signal = options.signal ?? new AbortController().signal;
+    this.tools = options.tools ?? [];
+    this.state = options.toolState ?? new ToolState();
+    this.system =
+      typeof options.system === "string"
+        ? options.system === ""
+          ? []
+          : [{ type: "text", text: options.system }]
+        : (options.system ?? []);
+    this.callOptions = { signal: this.signal };
+    if (options.liveInput !== undefined) this.callOptions.liveInput = options.liveInput;
+    this.messages = [...options.messages];
+    this.reported = this.messages.length - (this.messages.at(-1)?.role === "user" ? 1 : 0);
+  }
 
   /** Gives the unreported messages to `onMessage`; returns the error if it threw. */
-  const report = async (): Promise<AgentError | undefined> => {
-    while (reported < messages.length) {
-      const message = messages[reported] as Message;
-      reported++;
+  private async report(): Promise<AgentError | undefined> {
+    while (this.reported < this.messages.length) {
+      const message = this.messages[this.reported] as Message;
+      this.reported++;
       try {
-        await onMessage?.(message);
+        await this.options.onMessage?.(message);
       } catch (error) {
         return { type: "on_message_error", message: `onMessage failed: ${errorMessage(error)}` };
       }
     }
     return undefined;
-  };
+  }
 
   /** Appends a user message of results the loop wrote itself (no tool ran), announcing each call. */
-  function* answer(calls: ToolUseBlock[], results: ToolResultBlock[]): Generator<AgentEvent> {
+  private *answer(calls: ToolUseBlock[], results: ToolResultBlock[]): Generator<AgentEvent> {
+    const { turn, agentPath } = this;
     for (const [i, block] of calls.entries()) {
       const result = results[i] as ToolResultBlock;
       yield { type: "tool-call-start", turn, agentPath, block };
       yield { type: "tool-call-end", turn, agentPath, block, result, durationMs: 0 };
     }
     const message: Message = { role: "user", content: results };
-    messages.push(message);
+    this.messages.push(message);
     yield { type: "message", turn, agentPath, message };
   }
 
-  async function* end(reason: AgentStopReason, error?: AgentError): AsyncGenerator<AgentEvent, AgentResult> {
-    const last = messages.at(-1);
+  async *end(reason: AgentStopReason, error?: AgentError): AsyncGenerator<AgentEvent, AgentResult> {
+    const last = this.messages.at(-1);
     const pending = last?.role === "assistant" ? toolUses(last) : [];
     if (pending.length > 0) {
       const text = notRunMessage(reason, error);
-      yield* answer(
+      yield* this.answer(
         pending,
         pending.map((block) => errorResult(block.id, text)),
       );
     }
-    const logError = await report();
+    const logError = await this.report();
     if (logError && reason !== "error") {
       reason = "error";
       error = logError;
     }
-    const result: AgentResult = { reason, messages, usage };
-    if (lastMessage) result.lastMessage = lastMessage;
+    const result: AgentResult = { reason, messages: this.messages, usage: this.usage };
+    if (this.lastMessage) result.lastMessage = this.lastMessage;
     if (error) result.error = error;
-    yield { type: "agent-end", ...result, agentPath };
+    yield { type: "agent-end", ...result, agentPath: this.agentPath };
     return result;
   }
 
@@ -240,15 +271,15 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
    * Asks `replaceHistory` whether to replace the transcript before this turn's request; swaps in a valid
    * replacement. Returns the run's result when the run has to end.
    */
-  async function* replace(): AsyncGenerator<AgentEvent, AgentResult | undefined> {
+  private async *replace(): AsyncGenerator<AgentEvent, AgentResult | undefined> {
     let replacement: Awaited<ReturnType<ReplaceHistory>>;
     try {
-      const info: Parameters<ReplaceHistory>[1] = { turn, usage, signal };
-      if (lastInputTokens !== undefined) info.lastInputTokens = lastInputTokens;
-      if (options.contextWindow !== undefined) info.contextWindow = options.contextWindow;
-      replacement = await replaceHistory?.(messages, info);
+      const info: Parameters<ReplaceHistory>[1] = { turn: this.turn, usage: this.usage, signal: this.signal };
+      if (this.lastInputTokens !== undefined) info.lastInputTokens = this.lastInputTokens;
+      if (this.options.contextWindow !== undefined) info.contextWindow = this.options.contextWindow;
+      replacement = await this.options.replaceHistory?.(this.messages, info);
     } catch (error) {
-      return yield* end("error", {
+      return yield* this.end("error", {
         type: "replace_history_error",
         message: `replaceHistory failed: ${errorMessage(error)}`,
       });
@@ -258,38 +289,38 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     if (replacement.messages.length === 0) problems.push("the replacement history is empty");
     if (problems.length > 0) {
       const message = `replaceHistory returned an invalid transcript: ${problems.join("; ")}`;
-      return yield* end("error", { type: "invalid_transcript", message });
+      return yield* this.end("error", { type: "invalid_transcript", message });
     }
-    const before = messages.length;
-    messages = [...replacement.messages];
+    const before = this.messages.length;
+    this.messages = [...replacement.messages];
     // A trailing user message is reported like a new prompt: after prepareRequest, as sent.
-    reported = messages.length - (messages.at(-1)?.role === "user" ? 1 : 0);
+    this.reported = this.messages.length - (this.messages.at(-1)?.role === "user" ? 1 : 0);
     try {
       const replaced: HistoryReplacedInfo = {
         reason: replacement.reason,
         before,
-        messages: messages.slice(0, reported),
+        messages: this.messages.slice(0, this.reported),
       };
       if (replacement.summary !== undefined) replaced.summary = replacement.summary;
       if (replacement.tokensBefore !== undefined) replaced.tokensBefore = replacement.tokensBefore;
       if (replacement.tokensAfter !== undefined) replaced.tokensAfter = replacement.tokensAfter;
       if (replacement.usage) replaced.usage = replacement.usage;
-      await options.onHistoryReplaced?.(replaced);
+      await this.options.onHistoryReplaced?.(replaced);
     } catch (error) {
-      return yield* end("error", {
+      return yield* this.end("error", {
         type: "on_message_error",
         message: `onHistoryReplaced failed: ${errorMessage(error)}`,
       });
     }
-    newEpoch = { reason: replacement.reason };
-    if (replacement.usage) usage = addUsage(usage, replacement.usage);
+    this.newEpoch = { reason: replacement.reason };
+    if (replacement.usage) this.usage = addUsage(this.usage, replacement.usage);
     const event: Extract<AgentEvent, { type: "history-replaced" }> = {
       type: "history-replaced",
-      turn,
-      agentPath,
+      turn: this.turn,
+      agentPath: this.agentPath,
       reason: replacement.reason,
       before,
-      after: messages.length,
+      after: this.messages.length,
     };
     if (replacement.tokensBefore !== undefined) event.tokensBefore = replacement.tokensBefore;
     if (replacement.tokensAfter !== undefined) event.tokensAfter = replacement.tokensAfter;
@@ -298,19 +329,43 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     return undefined;
   }
 
+  /** One model call, streamed as it arrives; a stream that throws or ends without a message is a failed message. */
+  private async *call(
+    turnProvider: Provider,
+    request: ModelRequest,
+  ): AsyncGenerator<AgentEvent, { message: AssistantMessage } | { error: AgentError }> {
+    if (this.options.journal) return yield* this.journaledCall(turnProvider, request);
+    const { turn, agentPath } = this;
+    let streamed: AssistantMessage | undefined;
+    try {
+      for await (const event of turnProvider.stream(request, this.callOptions)) {
+        if (event.type === "message-end") streamed = event.message;
+        yield { ...event, turn, agentPath };
+      }
+    } catch (error) {
+      // The Provider contract says a stream never throws; if one does, it is an error like any other.
+      streamed ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
+    }
+    return {
+      message:
+        streamed ?? failedMessage("provider_error", "The provider stream ended without a message-end event"),
+    };
+  }
+
   /**
    * One model call through the journal: the stream's events go through a queue (the journal holds the call
    * and resolves with the message, or with a recorded one without calling it).
    */
-  async function* journaledCall(
+  private async *journaledCall(
     turnProvider: Provider,
     request: ModelRequest,
   ): AsyncGenerator<AgentEvent, { message: AssistantMessage } | { error: AgentError }> {
+    const { turn, agentPath } = this;
     const queue = new AsyncQueue<AgentEvent>();
     const call = async (): Promise<AssistantMessage> => {
       let streamed: AssistantMessage | undefined;
       try {
-        for await (const event of turnProvider.stream(request, callOptions)) {
+        for await (const event of turnProvider.stream(request, this.callOptions)) {
           if (event.type === "message-end") streamed = event.message;
           queue.push({ ...event, turn, agentPath });
         }
@@ -321,7 +376,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         streamed ?? failedMessage("provider_error", "The provider stream ended without a message-end event")
       );
     };
-    const settled = (journal as Journal)
+    const settled = (this.options.journal as Journal)
       .model({ turn, request, agentPath }, call)
       .then(
         (message) => ({ message }),
@@ -334,214 +389,215 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     return await settled;
   }
 
-  async function* loop(): AsyncGenerator<AgentEvent, AgentResult> {
+  async *loop(): AsyncGenerator<AgentEvent, AgentResult> {
     const names = new Set<string>();
-    for (const tool of tools) {
+    for (const tool of this.tools) {
       if (names.has(tool.name))
-        return yield* end("error", { type: "invalid_tools", message: `Two tools are named ${tool.name}` });
+        return yield* this.end("error", {
+          type: "invalid_tools",
+          message: `Two tools are named ${tool.name}`,
+        });
       names.add(tool.name);
     }
-    const toolDefinitions = tools.map(toToolDefinition);
-    let maxTokens = baseMaxTokens;
-    let retried = false;
-
+    const toolDefinitions = this.tools.map(toToolDefinition);
     for (;;) {
-      if (signal.aborted) return yield* end("aborted");
-      if (turn >= maxTurns) return yield* end("max_turns");
-      turn++;
-
-      if (replaceHistory) {
-        const replaced = yield* replace();
+      if (this.signal.aborted) return yield* this.end("aborted");
+      if (this.turn >= this.maxTurns) return yield* this.end("max_turns");
+      this.turn++;
+      if (this.options.replaceHistory) {
+        const replaced = yield* this.replace();
         if (replaced) return replaced;
       }
-      const choice = options.selectModel?.(state);
-      const turnProvider = choice?.provider ?? provider;
-      let request: ModelRequest = {
-        model: choice?.model ?? model,
-        system,
+      const choice = this.options.selectModel?.(this.state);
+      const turnProvider = choice?.provider ?? this.options.provider;
+      const prepared = yield* this.prepare({
+        model: choice?.model ?? this.options.model,
+        system: this.system,
         tools: toolDefinitions,
-        messages: [...messages],
-        maxTokens,
-      };
-      if (options.temperature !== undefined) request.temperature = options.temperature;
-      if (options.thinkingBudget !== undefined) request.thinkingBudget = options.thinkingBudget;
-      if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
-      if (prepareRequest) {
-        const warnings: AgentEvent[] = [];
-        const info: PrepareRequestInfo = {
-          turn,
-          warn: (code, message) => warnings.push({ type: "warning", turn, agentPath, code, message }),
-        };
-        if (newEpoch) info.newEpoch = newEpoch;
-        try {
-          request = await prepareRequest(request, info);
-        } catch (error) {
-          return yield* end("error", {
-            type: "prepare_request_error",
-            message: `prepareRequest failed: ${errorMessage(error)}`,
-          });
-        }
-        yield* warnings;
-        if (request.messages.length < messages.length) {
-          const message =
-            "mitsu bug: prepareRequest removed messages from the transcript (history is append-only)";
-          return yield* end("error", { type: "invalid_transcript", message });
-        }
-      }
-      const problems = checkTranscript(request.messages);
-      if (problems.length > 0) {
-        const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
-        return yield* end("error", { type: "invalid_transcript", message });
-      }
-      // Only now does the prepared transcript become the history: one that fails the check is never kept.
-      messages = [...request.messages];
-      newEpoch = undefined;
-      const logError = await report();
-      if (logError) return yield* end("error", logError);
-      if (signal.aborted) return yield* end("aborted");
-
-      yield { type: "turn-start", turn, agentPath, request };
-      let message: AssistantMessage;
-      if (journal) {
-        const journaled = yield* journaledCall(turnProvider, request);
-        if ("error" in journaled) return yield* end("error", journaled.error);
-        message = journaled.message;
-      } else {
-        let streamed: AssistantMessage | undefined;
-        try {
-          for await (const event of turnProvider.stream(request, callOptions)) {
-            if (event.type === "message-end") streamed = event.message;
-            yield { ...event, turn, agentPath };
-          }
-        } catch (error) {
-          // The Provider contract says a stream never throws; if one does, it is an error like any other.
-          streamed ??= failedMessage("provider_error", `The provider stream threw: ${errorMessage(error)}`);
-        }
-        message =
-          streamed ??
-          failedMessage("provider_error", "The provider stream ended without a message-end event");
-      }
-      lastMessage = message;
-      if (message.usage) {
-        usage = addUsage(usage, message.usage);
-        const u = message.usage;
-        lastInputTokens =
-          u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
-      }
-      const stop = message.stop_reason;
-
-      if (stop === "error") {
-        const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
-        return yield* end("error", { type: failure.type, message: failure.message });
-      }
-      if (stop === "aborted" || signal.aborted) {
-        const content = sendableContent(message);
-        if (content.length > 0) {
-          const kept: AssistantMessage = { ...message, content };
-          messages.push(kept);
-          yield { type: "message", turn, agentPath, message: kept };
-        }
-        return yield* end("aborted");
-      }
-
-      const cut = cutToolCall(message);
-      if (cut) {
-        if (retryCut && !retried && maxTokens < maxTokensCap && turn < maxTurns) {
-          const next = Math.min(maxTokens * 2, maxTokensCap);
-          yield {
-            type: "warning",
-            turn,
-            agentPath,
-            code: "max_tokens_retry",
-            message: `Output was cut at max_tokens (${maxTokens}) inside a ${cut.name} call; retrying the turn with max_tokens ${next}.`,
-          };
-          retried = true;
-          maxTokens = next;
-          continue;
-        }
-        messages.push(message);
-        yield { type: "message", turn, agentPath, message };
-        const cutError = await report();
-        if (cutError) return yield* end("error", cutError);
-        const calls = toolUses(message);
-        yield* answer(
-          calls,
-          calls.map((block) =>
-            errorResult(
-              block.id,
-              block.input_status === "incomplete"
-                ? cutCallMessage(block, maxTokens)
-                : notRunInCutMessage(maxTokens),
-            ),
-          ),
-        );
-        retried = false;
-        maxTokens = baseMaxTokens;
-        continue;
-      }
-      retried = false;
-      maxTokens = baseMaxTokens;
-
-      if (message.content.length === 0) {
-        // The API rejects an empty assistant message anywhere but at the end, so it is not kept.
-        yield {
-          type: "warning",
-          turn,
-          agentPath,
-          code: "empty_response",
-          message: "The model answered with no content.",
-        };
-        if (stop === "pause_turn") continue;
-        return yield* end(
-          stop === "max_tokens" || stop === "refusal" || stop === "stop_sequence" ? stop : "end_turn",
-        );
-      }
-      messages.push(message);
-      yield { type: "message", turn, agentPath, message };
-      const appendError = await report();
-      if (appendError) return yield* end("error", appendError);
-
-      const calls = toolUses(message);
-      if (calls.length > 0 && stop !== "refusal") {
-        let stopped = false;
-        const results = yield* runTools({
-          calls,
-          tools,
-          turn,
-          signal,
-          state,
-          agentPath,
-          ...(canUseTool ? { canUseTool } : {}),
-          ...(journal ? { journal } : {}),
-          ...(options.spawn ? { spawn: options.spawn } : {}),
-          ...(options.onToolStart ? { onToolStart: options.onToolStart } : {}),
-          ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
-          onStopped: () => {
-            stopped = true;
-          },
-        });
-        const resultMessage: Message = { role: "user", content: results };
-        messages.push(resultMessage);
-        yield { type: "message", turn, agentPath, message: resultMessage };
-        if (signal.aborted) return yield* end("aborted");
-        // The user refused a call and will say what to do instead: the results are kept, the model is not called.
-        if (stopped) return yield* end("denied");
-        continue;
-      }
-      if (stop === "pause_turn") continue;
-      if (stop === "refusal" || stop === "max_tokens" || stop === "stop_sequence") return yield* end(stop);
-      return yield* end("end_turn");
+        messages: [...this.messages],
+        maxTokens: this.maxTokens,
+      });
+      if (!("request" in prepared)) return prepared;
+      const { request } = prepared;
+      yield { type: "turn-start", turn: this.turn, agentPath: this.agentPath, request };
+      const called = yield* this.call(turnProvider, request);
+      if ("error" in called) return yield* this.end("error", called.error);
+      const next = yield* this.take(called.message);
+      if (next !== "next") return next;
     }
   }
 
-  try {
-    return yield* loop();
-  } catch (error) {
-    // A bug in mitsu or in a hook (not a model or tool failure, which never throw): still end properly.
-    return yield* end("error", {
-      type: "internal_error",
-      message: `mitsu internal error: ${errorMessage(error)}`,
+  /**
+   * The turn's request through `prepareRequest` and the transcript check; only a request that passes becomes the
+   * history (append-only, as sent), and its new messages are logged before it is sent.
+   */
+  private async *prepare(
+    base: ModelRequest,
+  ): AsyncGenerator<AgentEvent, { request: ModelRequest } | AgentResult> {
+    const { options, turn, agentPath } = this;
+    let request = base;
+    if (options.temperature !== undefined) request.temperature = options.temperature;
+    if (options.thinkingBudget !== undefined) request.thinkingBudget = options.thinkingBudget;
+    if (options.providerOptions !== undefined) request.providerOptions = options.providerOptions;
+    if (options.prepareRequest) {
+      const warnings: AgentEvent[] = [];
+      const info: PrepareRequestInfo = {
+        turn,
+        warn: (code, message) => warnings.push({ type: "warning", turn, agentPath, code, message }),
+      };
+      if (this.newEpoch) info.newEpoch = this.newEpoch;
+      try {
+        request = await options.prepareRequest(request, info);
+      } catch (error) {
+        return yield* this.end("error", {
+          type: "prepare_request_error",
+          message: `prepareRequest failed: ${errorMessage(error)}`,
+        });
+      }
+      yield* warnings;
+      if (request.messages.length < this.messages.length) {
+        const message =
+          "mitsu bug: prepareRequest removed messages from the transcript (history is append-only)";
+        return yield* this.end("error", { type: "invalid_transcript", message });
+      }
+    }
+    const problems = checkTranscript(request.messages);
+    if (problems.length > 0) {
+      const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
+      return yield* this.end("error", { type: "invalid_transcript", message });
+    }
+    // Only now does the prepared transcript become the history: one that fails the check is never kept.
+    this.messages = [...request.messages];
+    this.newEpoch = undefined;
+    const logError = await this.report();
+    if (logError) return yield* this.end("error", logError);
+    if (this.signal.aborted) return yield* this.end("aborted");
+    return { request };
+  }
+
+  /** The model's answer: counted, then ended on, retried, or kept and its tool calls run. */
+  private async *take(message: AssistantMessage): AsyncGenerator<AgentEvent, Next> {
+    const { turn, agentPath, signal } = this;
+    this.lastMessage = message;
+    if (message.usage) {
+      this.usage = addUsage(this.usage, message.usage);
+      const u = message.usage;
+      this.lastInputTokens =
+        u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+    }
+    const stop = message.stop_reason;
+    if (stop === "error") {
+      const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
+      return yield* this.end("error", { type: failure.type, message: failure.message });
+    }
+    if (stop === "aborted" || signal.aborted) {
+      const content = sendableContent(message);
+      if (content.length > 0) {
+        const kept: AssistantMessage = { ...message, content };
+        this.messages.push(kept);
+        yield { type: "message", turn, agentPath, message: kept };
+      }
+      return yield* this.end("aborted");
+    }
+    if (cutToolCall(message)) return yield* this.cut(message);
+    this.retried = false;
+    this.maxTokens = this.baseMaxTokens;
+    if (message.content.length === 0) {
+      // The API rejects an empty assistant message anywhere but at the end, so it is not kept.
+      yield {
+        type: "warning",
+        turn,
+        agentPath,
+        code: "empty_response",
+        message: "The model answered with no content.",
+      };
+      if (stop === "pause_turn") return "next";
+      return yield* this.end(
+        stop === "max_tokens" || stop === "refusal" || stop === "stop_sequence" ? stop : "end_turn",
+      );
+    }
+    this.messages.push(message);
+    yield { type: "message", turn, agentPath, message };
+    const appendError = await this.report();
+    if (appendError) return yield* this.end("error", appendError);
+    const calls = toolUses(message);
+    if (calls.length > 0 && stop !== "refusal") return yield* this.runCalls(calls);
+    if (stop === "pause_turn") return "next";
+    if (stop === "refusal" || stop === "max_tokens" || stop === "stop_sequence") return yield* this.end(stop);
+    return yield* this.end("end_turn");
+  }
+
+  /**
+   * An answer cut at max_tokens inside a tool call: the turn again with a larger max_tokens (once, by policy), or
+   * the calls answered with errors (a tool never runs on input it did not fully receive).
+   */
+  private async *cut(message: AssistantMessage): AsyncGenerator<AgentEvent, Next> {
+    const { turn, agentPath, options } = this;
+    const cut = cutToolCall(message) as ToolUseBlock;
+    const retryCut = options.maxTokensPolicy?.retry ?? true;
+    const maxTokensCap = options.maxTokensPolicy?.maxTokensCap ?? DEFAULT_MAX_TOKENS_CAP;
+    if (retryCut && !this.retried && this.maxTokens < maxTokensCap && turn < this.maxTurns) {
+      const next = Math.min(this.maxTokens * 2, maxTokensCap);
+      yield {
+        type: "warning",
+        turn,
+        agentPath,
+        code: "max_tokens_retry",
+        message: `Output was cut at max_tokens (${this.maxTokens}) inside a ${cut.name} call; retrying the turn with max_tokens ${next}.`,
+      };
+      this.retried = true;
+      this.maxTokens = next;
+      return "next";
+    }
+    this.messages.push(message);
+    yield { type: "message", turn, agentPath, message };
+    const cutError = await this.report();
+    if (cutError) return yield* this.end("error", cutError);
+    const calls = toolUses(message);
+    const maxTokens = this.maxTokens;
+    yield* this.answer(
+      calls,
+      calls.map((block) =>
+        errorResult(
+          block.id,
+          block.input_status === "incomplete"
+            ? cutCallMessage(block, maxTokens)
+            : notRunInCutMessage(maxTokens),
+        ),
+      ),
+    );
+    this.retried = false;
+    this.maxTokens = this.baseMaxTokens;
+    return "next";
+  }
+
+  /** Runs the answer's tool calls and appends their results. */
+  private async *runCalls(calls: ToolUseBlock[]): AsyncGenerator<AgentEvent, Next> {
+    const { turn, agentPath, signal, options } = this;
+    let stopped = false;
+    const results = yield* runTools({
+      calls,
+      tools: this.tools,
+      turn,
+      signal,
+      state: this.state,
+      agentPath,
+      ...(options.canUseTool ? { canUseTool: options.canUseTool } : {}),
+      ...(options.journal ? { journal: options.journal } : {}),
+      ...(options.spawn ? { spawn: options.spawn } : {}),
+      ...(options.onToolStart ? { onToolStart: options.onToolStart } : {}),
+      ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+      onStopped: () => {
+        stopped = true;
+      },
     });
+    const resultMessage: Message = { role: "user", content: results };
+    this.messages.push(resultMessage);
+    yield { type: "message", turn, agentPath, message: resultMessage };
+    if (signal.aborted) return yield* this.end("aborted");
+    // The user refused a call and will say what to do instead: the results are kept, the model is not called.
+    if (stopped) return yield* this.end("denied");
+    return "next";
   }
 }
 

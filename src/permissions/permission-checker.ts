@@ -183,9 +183,107 @@ function statedFacts(tool: Tool<never>, input: Record<string, unknown>): Permiss
  * shell's start-up files are asked in every mode but bypassPermissions. Asking without an `ask` callback denies.
  */
 export function createPermissionChecker(options: PermissionCheckerOptions): PermissionChecker {
+  const state = checkerState(options);
+  const { home, cwd, deny, ask, allowRules, realBase } = state;
+  const { gatherFacts } = factFinder(state);
+  const matcher = ruleMatcher(state);
+  const { partlyAllowed, suggestions } = matcher;
+  const { decide, preApproved } = decider(state, matcher, options);
+
+  const checker = (async (tool, input, context): Promise<PermissionDecision> => {
+    const stated = statedFacts(tool, input);
+    const facts = await gatherFacts(tool, stated);
+    const display = describeToolCall(tool.name, stated);
+    const verdict = await decide(
+      tool,
+      facts,
+      display,
+      preApproved(context.state),
+      context.hookAllowed === true,
+    );
+    if (verdict.behavior !== "ask") return verdict;
+    const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
+    const reason = verdict.askRule
+      ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
+      : verdict.protectedReason
+        ? `writes here are always asked: ${verdict.protectedReason}`
+        : (partlyAllowed(facts) ?? "no rule allows it");
+    if (!options.ask) {
+      return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
+    }
+    if (context.signal.aborted)
+      return { behavior: "deny", message: "The run was aborted before permission was given." };
+    const answer = await options.ask({
+      toolName: tool.name,
+      input,
+      toolUseId: context.toolUseId,
+      display,
+      suggestedRules,
+      reason,
+      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
+      ...(context.agent !== undefined ? { agent: context.agent } : {}),
+      facts: stated,
+      signal: context.signal,
+    });
+    if (answer === "deny_and_stop") {
+      return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
+    }
+    if (answer === "deny") {
+      return {
+        behavior: "deny",
+        message: `The user denied permission to use ${display}. Do not retry it as it is; ask the user what to do instead if it is unclear.`,
+      };
+    }
+    if (answer === "allow_always") for (const rule of suggestedRules) checker.allowAlways(rule);
+    else if (answer !== "allow_once") {
+      // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
+      return { behavior: "deny", message: `The user did not allow ${display}.` };
+    }
+    return { behavior: "allow" };
+  }) as PermissionChecker;
+
+  checker.allowAlways = (text: string) => {
+    const rule = parsePermissionRule(
+      text,
+      { source: "session", root: cwd, home },
+      "allowed for this session",
+    );
+    allowRules.push(rule);
+    return rule.text;
+  };
+  checker.setMode = (next: PermissionMode) => {
+    state.mode = next;
+  };
+  checker.readExcludes = async (root: string) => {
+    const globs = new Set<string>();
+    for (const rule of [...deny, ...ask]) {
+      if (!rule.files || !ruleAppliesToTool(rule, "Read")) continue;
+      for (const base of new Set([rule.files.base, await realBase(rule.files.base)])) {
+        const glob = globRelativeTo(base, rule.files.pattern, root);
+        if (glob !== undefined) globs.add(glob);
+      }
+    }
+    return [...globs];
+  };
+  return checker;
+}
+
+/** The checker's rules and folders; `mode` changes with `setMode`. */
+interface CheckerState {
+  home: string;
+  cwd: string;
+  mode: PermissionMode;
+  deny: PermissionRule[];
+  ask: PermissionRule[];
+  allowRules: PermissionRule[];
+  workspaceRoots: string[];
+  ownFolders: string[];
+  realBase: (base: string) => Promise<string>;
+}
+
+function checkerState(options: PermissionCheckerOptions): CheckerState {
   const home = options.home ?? homedir();
   const cwd = resolve(options.cwd);
-  let mode = options.mode;
   const cli = (flag: string): RuleOrigin => ({ source: flag, root: cwd, home });
   const given = ruleLists(options.rules, { source: "options.rules", root: cwd, home });
   const deny = [
@@ -213,6 +311,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return real;
   };
 
+  return { home, cwd, mode: options.mode, deny, ask, allowRules, workspaceRoots, ownFolders, realBase };
+}
+
+/** What a call touches: its paths as written and with links resolved, its Bash command parsed. */
+function factFinder(state: CheckerState) {
+  const { home, cwd } = state;
   async function gatherFacts(tool: Tool<never>, stated: PermissionFacts): Promise<CallFacts> {
     const facts: CallFacts = { toolName: tool.name, paths: [], realPaths: [], searchesFolder: false };
     if (typeof stated.command === "string") {
@@ -254,6 +358,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return real === expanded ? [expanded] : [expanded, real];
   }
 
+  return { gatherFacts, pathCandidates };
+}
+
+/** Which rules cover a call's facts, and what "always" would add. */
+function ruleMatcher(state: CheckerState) {
+  const { home, cwd, allowRules, workspaceRoots, ownFolders, realBase } = state;
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
     if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
@@ -334,7 +444,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
 
   /** Whether every path the write lands on is in the workspace (acceptEdits) or in the model's own folders. */
   async function editableWithoutRule(facts: CallFacts): Promise<boolean> {
-    const editable = mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
+    const editable = state.mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
     const roots = await Promise.all(editable.map(realBase));
     return facts.realPaths.every((real) => roots.some((root) => isInside(root, real)));
   }
@@ -349,75 +459,6 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       if (reason) return reason;
     }
     return undefined;
-  }
-
-  const preApprovedRules = new Map<string, PermissionRule>();
-  function preApproved(state: ToolState | undefined): PermissionRule[] {
-    if (!options.preApproved || !state) return [];
-    const rules: PermissionRule[] = [];
-    for (const text of options.preApproved(state)) {
-      let rule = preApprovedRules.get(text);
-      if (!rule) {
-        rule = parsePermissionRule(
-          text,
-          { source: "skill", root: cwd, home },
-          "allowed-tools of an active skill",
-        );
-        preApprovedRules.set(text, rule);
-      }
-      rules.push(rule);
-    }
-    return rules;
-  }
-
-  async function decide(
-    tool: Tool<never>,
-    facts: CallFacts,
-    display: string,
-    extra: readonly PermissionRule[],
-    hookAllowed = false,
-  ): Promise<Verdict> {
-    const denyRule = await firstMatch(deny, facts);
-    if (denyRule) {
-      return {
-        behavior: "deny",
-        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
-      };
-    }
-    if (mode === "plan" && !tool.readOnly) {
-      return {
-        behavior: "deny",
-        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
-      };
-    }
-    if (mode === "bypassPermissions") return { behavior: "allow" };
-    const askRule = await firstMatch(ask, facts);
-    if (askRule) return { behavior: "ask", askRule };
-    const writes = facts.access === "write" ? [facts] : (facts.writes ?? []);
-    for (const write of writes) {
-      const protectedReason = await protectedWrite(write);
-      if (protectedReason) return { behavior: "ask", protectedReason };
-    }
-    // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
-    if (hookAllowed) return { behavior: "allow" };
-    if (await allowed(facts, extra)) return { behavior: "allow" };
-    if (
-      options.sandboxAutoAllow &&
-      tool.name === "Bash" &&
-      facts.bash !== undefined &&
-      facts.bash.unaccounted.length === 0 &&
-      facts.command !== undefined &&
-      !PROTECTED_NAMES.test(facts.command)
-    ) {
-      return { behavior: "allow" };
-    }
-    if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
-      return { behavior: "allow" };
-    }
-    if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
-    return facts.bash && facts.bash.unaccounted.length > 0
-      ? { behavior: "ask", unaccounted: facts.bash.unaccounted }
-      : { behavior: "ask" };
   }
 
   const commandAllowed = (command: BashAnalysis["commands"][number]) =>
@@ -462,82 +503,95 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return [facts.toolName];
   }
 
-  const checker = (async (tool, input, context): Promise<PermissionDecision> => {
-    const stated = statedFacts(tool, input);
-    const facts = await gatherFacts(tool, stated);
-    const display = describeToolCall(tool.name, stated);
-    const verdict = await decide(
-      tool,
-      facts,
-      display,
-      preApproved(context.state),
-      context.hookAllowed === true,
-    );
-    if (verdict.behavior !== "ask") return verdict;
-    const suggestedRules = verdict.protectedReason ? [] : await suggestions(facts);
-    const reason = verdict.askRule
-      ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking`
-      : verdict.protectedReason
-        ? `writes here are always asked: ${verdict.protectedReason}`
-        : (partlyAllowed(facts) ?? "no rule allows it");
-    if (!options.ask) {
-      return { behavior: "deny", message: printModeDenial(display, suggestedRules, verdict) };
+  return {
+    firstMatch,
+    allowed,
+    writeAllowed,
+    editableWithoutRule,
+    protectedWrite,
+    partlyAllowed,
+    suggestions,
+  };
+}
+
+/** The verdict on a call: deny rules, the mode, ask rules, protected paths, allow rules, the defaults, in that order. */
+function decider(
+  state: CheckerState,
+  matcher: ReturnType<typeof ruleMatcher>,
+  options: PermissionCheckerOptions,
+) {
+  const { home, cwd, deny, ask } = state;
+  const { firstMatch, allowed, editableWithoutRule, protectedWrite } = matcher;
+  const preApprovedRules = new Map<string, PermissionRule>();
+  function preApproved(state: ToolState | undefined): PermissionRule[] {
+    if (!options.preApproved || !state) return [];
+    const rules: PermissionRule[] = [];
+    for (const text of options.preApproved(state)) {
+      let rule = preApprovedRules.get(text);
+      if (!rule) {
+        rule = parsePermissionRule(
+          text,
+          { source: "skill", root: cwd, home },
+          "allowed-tools of an active skill",
+        );
+        preApprovedRules.set(text, rule);
+      }
+      rules.push(rule);
     }
-    if (context.signal.aborted)
-      return { behavior: "deny", message: "The run was aborted before permission was given." };
-    const answer = await options.ask({
-      toolName: tool.name,
-      input,
-      toolUseId: context.toolUseId,
-      display,
-      suggestedRules,
-      reason,
-      ...(context.agentPath && context.agentPath.length > 0 ? { agentPath: context.agentPath } : {}),
-      ...(context.agent !== undefined ? { agent: context.agent } : {}),
-      facts: stated,
-      signal: context.signal,
-    });
-    if (answer === "deny_and_stop") {
-      return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
-    }
-    if (answer === "deny") {
+    return rules;
+  }
+
+  async function decide(
+    tool: Tool<never>,
+    facts: CallFacts,
+    display: string,
+    extra: readonly PermissionRule[],
+    hookAllowed = false,
+  ): Promise<Verdict> {
+    const denyRule = await firstMatch(deny, facts);
+    if (denyRule) {
       return {
         behavior: "deny",
-        message: `The user denied permission to use ${display}. Do not retry it as it is; ask the user what to do instead if it is unclear.`,
+        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
       };
     }
-    if (answer === "allow_always") for (const rule of suggestedRules) checker.allowAlways(rule);
-    else if (answer !== "allow_once") {
-      // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
-      return { behavior: "deny", message: `The user did not allow ${display}.` };
+    if (state.mode === "plan" && !tool.readOnly) {
+      return {
+        behavior: "deny",
+        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
+      };
     }
-    return { behavior: "allow" };
-  }) as PermissionChecker;
+    if (state.mode === "bypassPermissions") return { behavior: "allow" };
+    const askRule = await firstMatch(ask, facts);
+    if (askRule) return { behavior: "ask", askRule };
+    const writes = facts.access === "write" ? [facts] : (facts.writes ?? []);
+    for (const write of writes) {
+      const protectedReason = await protectedWrite(write);
+      if (protectedReason) return { behavior: "ask", protectedReason };
+    }
+    // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
+    if (hookAllowed) return { behavior: "allow" };
+    if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (
+      options.sandboxAutoAllow &&
+      tool.name === "Bash" &&
+      facts.bash !== undefined &&
+      facts.bash.unaccounted.length === 0 &&
+      facts.command !== undefined &&
+      !PROTECTED_NAMES.test(facts.command)
+    ) {
+      return { behavior: "allow" };
+    }
+    if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
+      return { behavior: "allow" };
+    }
+    if (ALLOWED_BY_DEFAULT.has(tool.name)) return { behavior: "allow" };
+    return facts.bash && facts.bash.unaccounted.length > 0
+      ? { behavior: "ask", unaccounted: facts.bash.unaccounted }
+      : { behavior: "ask" };
+  }
 
-  checker.allowAlways = (text: string) => {
-    const rule = parsePermissionRule(
-      text,
-      { source: "session", root: cwd, home },
-      "allowed for this session",
-    );
-    allowRules.push(rule);
-    return rule.text;
-  };
-  checker.setMode = (next: PermissionMode) => {
-    mode = next;
-  };
-  checker.readExcludes = async (root: string) => {
-    const globs = new Set<string>();
-    for (const rule of [...deny, ...ask]) {
-      if (!rule.files || !ruleAppliesToTool(rule, "Read")) continue;
-      for (const base of new Set([rule.files.base, await realBase(rule.files.base)])) {
-        const glob = globRelativeTo(base, rule.files.pattern, root);
-        if (glob !== undefined) globs.add(glob);
-      }
-    }
-    return [...globs];
-  };
-  return checker;
+  return { decide, preApproved };
 }
 
 /** The checker's rule lists from what an embedder passed: parsed rules or strings; a wrong shape is named. */

@@ -101,22 +101,7 @@ export function createScreen(options: ScreenOptions): Screen {
   const label = new Text("", 0, 0);
   const slot = new Container();
   const footer = new FooterLine(style);
-  const editor = new Editor(
-    tui,
-    {
-      borderColor: (s) => style.dim(s),
-      selectList: {
-        selectedPrefix: (s) => style.cyan(s),
-        selectedText: (s) => style.cyan(s),
-        description: (s) => style.dim(s),
-        scrollInfo: (s) => style.dim(s),
-        noMatch: (s) => style.dim(s),
-      },
-    },
-    { paddingX: 1, autocompleteMaxVisible: 8 },
-  );
-  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
-  for (const prompt of options.history.prompts) editor.addToHistory(prompt);
+  const editor = promptEditor(tui, options);
   slot.addChild(editor);
   tui.addChild(chat);
   tui.addChild(live);
@@ -127,136 +112,29 @@ export function createScreen(options: ScreenOptions): Screen {
   tui.addChild(footer);
   tui.setFocus(editor);
 
-  // The editor as a LineInput.
-  let closed = false;
-  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
-  const closeInput = () => {
-    if (closed) return;
-    closed = true;
-    const deliver = waiting;
-    waiting = undefined;
-    deliver?.finish(undefined);
-    for (const listener of closeListeners) listener();
-  };
-  const closeListeners: Array<() => void> = [];
-  editor.onSubmit = (text) => {
-    if (text.trim() === "") return;
-    const deliver = waiting;
-    if (deliver) {
-      waiting = undefined;
-      deliver.finish(text);
-    } else queued.push(text);
-  };
-  const input: LineInput = {
-    get closed() {
-      return closed;
-    },
-    get partialLine() {
-      return editor.getText();
-    },
-    read(prompt: string, readOptions: ReadOptions = {}) {
-      const { signal } = readOptions;
-      if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
-      if (closed || signal?.aborted) return Promise.resolve(undefined);
-      return new Promise<string | undefined>((resolve) => {
-        const entry = {
-          fresh: readOptions.fresh === true,
-          finish: (text: string | undefined) => {
-            signal?.removeEventListener("abort", onAbort);
-            label.setText("");
-            render();
-            resolve(text);
-          },
-        };
-        const onAbort = () => {
-          if (waiting !== entry) return;
-          waiting = undefined;
-          entry.finish(undefined);
-        };
-        waiting = entry;
-        signal?.addEventListener("abort", onAbort, { once: true });
-        // The main prompt is the editor itself; a question's words stand above it.
-        label.setText(prompt.trim() === ">" ? "" : style.yellow(prompt.trimEnd()));
-        render();
-      });
-    },
-    clearLine() {
-      editor.setText("");
-      render();
-    },
-    onInterrupt(handler) {
-      keys.interrupt = handler;
-    },
-    close: closeInput,
+  const state: ScreenState = {
+    keys: { interrupt: () => {}, escape: () => {} },
+    dialog: undefined,
+    expandable: undefined,
   };
 
-  let keys: ScreenKeys = { interrupt: () => {}, escape: () => {} };
-  let dialog: { cancel(): void } | undefined;
-  let expandable:
-    | { from: number; to: number; collapsed: string; full: string; expanded: boolean }
-    | undefined;
-
-  tui.addInputListener((data) => {
-    if (matchesKey(data, "ctrl+c")) {
-      keys.interrupt();
-      return { consume: true };
-    }
-    if (matchesKey(data, "ctrl+o")) {
-      // Shows the last output shown in part whole, and in part again on the next press.
-      if (expandable) {
-        const next = expandable.expanded ? expandable.collapsed : expandable.full;
-        chat.replace(expandable.from, expandable.to, next);
-        expandable.to = expandable.from + lineCount(next);
-        expandable.expanded = !expandable.expanded;
-      }
-      return { consume: true };
-    }
-    if (dialog) {
-      if (matchesKey(data, "ctrl+d")) {
-        closeInput();
-        return { consume: true };
-      }
-      return undefined;
-    }
-    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
-      keys.escape();
-      return { consume: true };
-    }
-    if (matchesKey(data, "ctrl+d") && editor.getText() === "") {
-      closeInput();
-      return { consume: true };
-    }
-    return undefined;
-  });
+  const { input, closeInput, closeListeners, isClosed } = editorInput(
+    editor,
+    queued,
+    label,
+    style,
+    render,
+    (handler) => {
+      state.keys.interrupt = handler;
+    },
+  );
+  listenForKeys(tui, chat, editor, state, closeInput);
 
   let questions: Promise<unknown> = Promise.resolve();
-  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
-    if (signal?.aborted || closed) return question.escape;
-    const shown = createQuestionDialog(question, { style, onChange: render });
-    const onAbort = () => shown.cancel();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const onClose = () => shown.cancel();
-    closeListeners.push(onClose);
-    dialog = shown;
-    const labelBefore = indicator.currentLabel;
-    indicator.setLabel("Waiting for your answer");
-    slot.clear();
-    slot.addChild(shown);
-    tui.setFocus(shown);
-    render();
-    try {
-      return await shown.answer;
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      closeListeners.splice(closeListeners.indexOf(onClose), 1);
-      dialog = undefined;
-      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
-      slot.clear();
-      slot.addChild(editor);
-      tui.setFocus(editor);
-      render();
-    }
-  };
+  const showQuestion = questionShower({ tui, slot, editor, indicator, style, render }, state, {
+    closeListeners,
+    isClosed,
+  });
 
   tui.start();
   // A crash past every finally (an uncaught exception) must not leave the user's terminal raw, with bracketed
@@ -316,17 +194,17 @@ export function createScreen(options: ScreenOptions): Screen {
       return answer;
     },
     setExpandable(from, to, full) {
-      expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
+      state.expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
     },
     clear() {
       chat.clear();
-      expandable = undefined;
+      state.expandable = undefined;
       // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
       terminal.write("\x1b[2J\x1b[3J\x1b[H");
       tui.requestRender(true);
     },
     onKeys(next) {
-      keys = next;
+      state.keys = next;
     },
     stop() {
       indicator.stop();
@@ -342,6 +220,195 @@ export function createScreen(options: ScreenOptions): Screen {
       tui.stop();
     },
   };
+}
+
+/** What the screen's key handling and questions share. */
+interface ScreenState {
+  keys: ScreenKeys;
+  dialog: { cancel(): void } | undefined;
+  expandable: { from: number; to: number; collapsed: string; full: string; expanded: boolean } | undefined;
+}
+
+/** The prompt editor: its colours, the completion of commands and files, the history of earlier prompts. */
+function promptEditor(tui: TUI, options: ScreenOptions): Editor {
+  const { style } = options;
+  const editor = new Editor(
+    tui,
+    {
+      borderColor: (s) => style.dim(s),
+      selectList: {
+        selectedPrefix: (s) => style.cyan(s),
+        selectedText: (s) => style.cyan(s),
+        description: (s) => style.dim(s),
+        scrollInfo: (s) => style.dim(s),
+        noMatch: (s) => style.dim(s),
+      },
+    },
+    { paddingX: 1, autocompleteMaxVisible: 8 },
+  );
+  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
+  for (const prompt of options.history.prompts) editor.addToHistory(prompt);
+  return editor;
+}
+
+/** The editor as a `LineInput`: a line typed while nobody reads waits in the queue. */
+function editorInput(
+  editor: Editor,
+  queued: QueuedInput,
+  label: Text,
+  style: Style,
+  render: () => void,
+  onInterrupt: (handler: () => void) => void,
+) {
+  let closed = false;
+  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
+  const closeInput = () => {
+    if (closed) return;
+    closed = true;
+    const deliver = waiting;
+    waiting = undefined;
+    deliver?.finish(undefined);
+    for (const listener of closeListeners) listener();
+  };
+  const closeListeners: Array<() => void> = [];
+  editor.onSubmit = (text) => {
+    if (text.trim() === "") return;
+    const deliver = waiting;
+    if (deliver) {
+      waiting = undefined;
+      deliver.finish(text);
+    } else queued.push(text);
+  };
+  const input: LineInput = {
+    get closed() {
+      return closed;
+    },
+    get partialLine() {
+      return editor.getText();
+    },
+    read(prompt: string, readOptions: ReadOptions = {}) {
+      const { signal } = readOptions;
+      if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      return new Promise<string | undefined>((resolve) => {
+        const entry = {
+          fresh: readOptions.fresh === true,
+          finish: (text: string | undefined) => {
+            signal?.removeEventListener("abort", onAbort);
+            label.setText("");
+            render();
+            resolve(text);
+          },
+        };
+        const onAbort = () => {
+          if (waiting !== entry) return;
+          waiting = undefined;
+          entry.finish(undefined);
+        };
+        waiting = entry;
+        signal?.addEventListener("abort", onAbort, { once: true });
+        // The main prompt is the editor itself; a question's words stand above it.
+        label.setText(prompt.trim() === ">" ? "" : style.yellow(prompt.trimEnd()));
+        render();
+      });
+    },
+    clearLine() {
+      editor.setText("");
+      render();
+    },
+    onInterrupt,
+    close: closeInput,
+  };
+
+  return { input, closeInput, closeListeners, isClosed: () => closed };
+}
+
+/** Ctrl-C, Ctrl-O (the last output whole, or in part), Esc and Ctrl-D (ends the input at an empty editor). */
+function listenForKeys(
+  tui: TUI,
+  chat: ChatLog,
+  editor: Editor,
+  state: ScreenState,
+  closeInput: () => void,
+): void {
+  tui.addInputListener((data) => {
+    if (matchesKey(data, "ctrl+c")) {
+      state.keys.interrupt();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+o")) {
+      // Shows the last output shown in part whole, and in part again on the next press.
+      if (state.expandable) {
+        const next = state.expandable.expanded ? state.expandable.collapsed : state.expandable.full;
+        chat.replace(state.expandable.from, state.expandable.to, next);
+        state.expandable.to = state.expandable.from + lineCount(next);
+        state.expandable.expanded = !state.expandable.expanded;
+      }
+      return { consume: true };
+    }
+    if (state.dialog) {
+      if (matchesKey(data, "ctrl+d")) {
+        closeInput();
+        return { consume: true };
+      }
+      return undefined;
+    }
+    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
+      state.keys.escape();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+d") && editor.getText() === "") {
+      closeInput();
+      return { consume: true };
+    }
+    return undefined;
+  });
+}
+
+/** Shows one question at a time in place of the editor, until it is answered (or withdrawn). */
+function questionShower(
+  parts: {
+    tui: TUI;
+    slot: Container;
+    editor: Editor;
+    indicator: WorkingIndicator;
+    style: Style;
+    render: () => void;
+  },
+  state: ScreenState,
+  input: { closeListeners: Array<() => void>; isClosed: () => boolean },
+) {
+  const { tui, slot, editor, indicator, style, render } = parts;
+  const { closeListeners } = input;
+  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
+    if (signal?.aborted || input.isClosed()) return question.escape;
+    const shown = createQuestionDialog(question, { style, onChange: render });
+    const onAbort = () => shown.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const onClose = () => shown.cancel();
+    closeListeners.push(onClose);
+    state.dialog = shown;
+    const labelBefore = indicator.currentLabel;
+    indicator.setLabel("Waiting for your answer");
+    slot.clear();
+    slot.addChild(shown);
+    tui.setFocus(shown);
+    render();
+    try {
+      return await shown.answer;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      closeListeners.splice(closeListeners.indexOf(onClose), 1);
+      state.dialog = undefined;
+      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
+      slot.clear();
+      slot.addChild(editor);
+      tui.setFocus(editor);
+      render();
+    }
+  };
+
+  return showQuestion;
 }
 
 /** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */

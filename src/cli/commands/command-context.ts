@@ -1,0 +1,21 @@
+import { type Command, InvalidArgumentError } from "commander";
+import type { PrintIo } from "../print-mode.js";
+
+/** What a command's registration needs: the program, the streams, and where its action puts the exit code. */
+export interface CommandContext {
+  program: Command;
+  io: PrintIo;
+  exitCode: number;
+}
+
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+}
+
+/** A repeatable option's values; no default is declared, so `--help` does not print "(default: [])". */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export const MODEL_HELP =
+  "the model, e.g. anthropic:claude-sonnet-5-5, openai:gpt-5, gemini:gemini-2.5-pro (default: MITSU_MODEL, ANTHROPIC_MODEL, the settings' model, anthropic:claude-sonnet-5-5)";

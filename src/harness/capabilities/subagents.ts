@@ -1,0 +1,89 @@
+import {
+  type AgentDefinitions,
+  createSubagentSpawner,
+  createTaskTool,
+  type SubagentSpawner,
+  subagentEnvironment,
+} from "../../agents/index.js";
+import type { HookRunner } from "../../hooks/index.js";
+import type { Journal } from "../../loop/journal.js";
+import type { CanUseTool } from "../../loop/permission.js";
+import type { Spawner } from "../../loop/spawn.js";
+import type { Tool } from "../../loop/tool.js";
+import type { SessionLog } from "../../session/index.js";
+import type { Capability } from "../capability.js";
+import type { CodingAgentOptions } from "../coding-agent.js";
+import type { ModelSetup } from "../model-setup.js";
+import { openSubagentLog } from "../subagent-log.js";
+import type { WorkspaceSetup } from "../workspace-setup.js";
+
+/** The Task tool: the model starts a sub-agent of one of the agent types. */
+export function subagentsCapability(agents: AgentDefinitions, toolNames: () => string[]): Capability {
+  return {
+    name: "subagents",
+    tools: [createTaskTool({ agents: agents.agents, toolNames }) as unknown as Tool<never>],
+  };
+}
+
+export interface SpawnDeps {
+  setup: WorkspaceSetup;
+  models: ModelSetup;
+  options: CodingAgentOptions;
+  /** The tools the runs get (a child's are chosen from these by name). */
+  tools: readonly Tool<never>[];
+  canUseTool: CanUseTool;
+  hooks: HookRunner;
+  maxTurns: number;
+  /** The conversation's log now, if any: a child's transcript goes beside it. */
+  log: () => SessionLog | undefined;
+  journal: Journal | undefined;
+}
+
+/**
+ * The spawner every run gets (`RunAgentOptions.spawn`): a child has the parent's model unless its definition says
+ * otherwise, the same permission checker, and its transcript beside the conversation's log, linked from it by
+ * the Task call's id. SubagentStop hooks are told when a child's run ends (its answer is already final).
+ */
+export function createSpawn(deps: SpawnDeps): SubagentSpawner {
+  const { setup, models, options } = deps;
+  const { resolved } = models;
+  const { cwd, home, env } = setup;
+  const spawnChild = createSubagentSpawner({
+    tools: deps.tools,
+    parent: {
+      provider: resolved.provider,
+      providerName: resolved.entry.provider,
+      model: resolved.model,
+      maxOutputTokens: resolved.entry.maxOutputTokens,
+      contextWindow: resolved.entry.contextWindow,
+    },
+    resolveModel: (spec) => {
+      const child = models.resolveSpec(spec);
+      const { maxOutputTokens, contextWindow } = child.entry;
+      return { provider: child.provider, model: child.model, maxOutputTokens, contextWindow };
+    },
+    canUseTool: deps.canUseTool,
+    environment: subagentEnvironment({ cwd, now: new Date(), env }),
+    cwd,
+    home,
+    env,
+    ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
+    maxTurns: deps.maxTurns,
+    ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
+    maxDepth: options.maxAgentDepth ?? 1,
+    transcript: (info) => {
+      const log = deps.log();
+      return log ? openSubagentLog(log, info) : undefined;
+    },
+    ...(deps.journal ? { journal: deps.journal } : {}),
+  });
+  const { hooks } = deps;
+  return Object.assign(
+    async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      const result = yield* spawnChild(...args);
+      if (hooks.has("SubagentStop")) await hooks.run("SubagentStop", { stop_hook_active: false });
+      return result;
+    },
+    { firstRequest: spawnChild.firstRequest },
+  );
+}

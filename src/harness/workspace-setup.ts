@@ -1,0 +1,112 @@
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { type AgentDefinitions, formatAgentWarning } from "../agents/index.js";
+import { prepareProjectDir } from "../context/index.js";
+import type { LoadedHooks } from "../hooks/index.js";
+import type { LoadedSettings, PermissionMode } from "../permissions/index.js";
+import { childEnv } from "../process/child-env.js";
+import { configuredKeyEnvNames, loadModelsConfig } from "../providers/models-config.js";
+import type { DiscoverResult } from "../skills/index.js";
+import type { Questions } from "./asker.js";
+import type { CodingAgentOptions } from "./coding-agent.js";
+import { loadWorkspace, type TrustQuestion } from "./workspace-trust.js";
+
+/** The workspace as the harness starts from it: its settings under workspace trust, the environment, the folders. */
+export interface WorkspaceSetup {
+  cwd: string;
+  home: string;
+  where: { cwd: string; home: string };
+  warn: (message: string) => void;
+  settings: LoadedSettings;
+  skills: DiscoverResult;
+  agents: AgentDefinitions;
+  trusted: boolean;
+  trustedBy: string | undefined;
+  /** The hooks read for the trust question, when the folder stayed untrusted. */
+  workspaceHooks: LoadedHooks | undefined;
+  /** The process's environment with the settings' `env` over it. */
+  env: Record<string, string | undefined>;
+  models: ReturnType<typeof loadModelsConfig>;
+  /** The variables no child process gets (the keys models.json names). */
+  secretEnv: string[];
+  /** The environment of every child process. */
+  scrubbed: NodeJS.ProcessEnv;
+  permissionMode: { mode: PermissionMode; origin: string };
+  /** The workspace folders besides `cwd` (settings' and `--add-dir`). */
+  additionalRoots: string[];
+  /** The model's persistent memory folder. */
+  memory: string;
+}
+
+/**
+ * The first step of the harness: settings and trust. What the workspace's own files grant counts only once the
+ * user trusts it (see `loadWorkspace`); the command line wins over every settings file.
+ */
+export async function setUpWorkspace(
+  options: CodingAgentOptions,
+  questions: Questions,
+): Promise<WorkspaceSetup> {
+  const cwd = resolve(options.cwd);
+  const home = options.home ?? homedir();
+  const where = { cwd, home };
+  const warn = (message: string) => options.onWarning?.(message);
+  const askTrust = questions.asFunction("trust", (question: TrustQuestion) => ({ kind: "trust", question }));
+  const loaded = await loadWorkspace({
+    cwd,
+    home,
+    flag: options.trust === true,
+    ...(askTrust ? { ask: askTrust } : {}),
+    notice: warn,
+  });
+  const { settings, catalog: skills } = loaded;
+  for (const ignored of settings.ignoredEnv) {
+    warn(
+      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
+    );
+  }
+  // Settings' `env` is applied over the process's, as Claude Code does.
+  const env = { ...(options.env ?? process.env), ...settings.env };
+  const models = loadModelsConfig(home);
+  // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
+  const secretEnv = configuredKeyEnvNames(models);
+  const permissionMode = options.permissionMode
+    ? { mode: options.permissionMode, origin: "--permission-mode" }
+    : settings.defaultMode
+      ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
+      : { mode: "default" as const, origin: "the default" };
+  for (const warning of settings.warnings) warn(warning);
+  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
+  for (const warning of loaded.agents.warnings) warn(formatAgentWarning(warning));
+  return {
+    cwd,
+    home,
+    where,
+    warn,
+    settings,
+    skills,
+    agents: withCodeAgents(loaded.agents, options.agents ?? []),
+    trusted: loaded.trusted,
+    trustedBy: loaded.trustedBy,
+    workspaceHooks: loaded.hooks,
+    env,
+    models,
+    secretEnv,
+    scrubbed: childEnv(env, { drop: secretEnv }),
+    permissionMode,
+    additionalRoots: [...settings.additionalDirectories, ...(options.addDirs ?? [])],
+    // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
+    // (0700), with the memory of the project's old, non-unique folder carried over the first time.
+    memory: join(prepareProjectDir(where), "memory"),
+  };
+}
+
+/** Agents defined in code beat the files' (an embedder's choice is the most specific); sorted by name. */
+function withCodeAgents(loaded: AgentDefinitions, codeAgents: NonNullable<CodingAgentOptions["agents"]>) {
+  return {
+    agents: [...loaded.agents.filter((a) => !codeAgents.some((c) => c.name === a.name)), ...codeAgents].sort(
+      (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    ),
+    warnings: loaded.warnings,
+    ignored: loaded.ignored,
+  };
+}
