@@ -145,12 +145,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     ...(options.askTrust ? { ask: options.askTrust } : {}),
     notice: warn,
   });
-  for (const ignored of settings.ignoredEnv) {
-    warn(
-      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
-    );
-  }
-  // Settings' `env` is applied over the process's, as Claude Code does.
+  // Settings' `env` is applied over the process's, as Claude Code does (a project's only in a trusted folder, and
+  // never its start-up variables: see loadSettings; the refused keys are among `settings.warnings`).
   const env = { ...(options.env ?? process.env), ...settings.env };
   // The MCP servers start now and connect while the rest is assembled; the agent waits for them before it is
   // handed out, so `tools` is complete and stable from the first request.
