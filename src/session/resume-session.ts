@@ -1,4 +1,5 @@
 import type { Message } from "../messages/index.js";
+import { checkSessionFile } from "./check-session-file.js";
 import { type LoadedSession, loadSession } from "./load-session.js";
 import { resumeMessages } from "./resume-messages.js";
 import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
@@ -35,6 +36,8 @@ export interface ResumedSession {
  * (naming the file and the line) when it cannot be read, is damaged, or is of a newer format.
  */
 export function loadSessionToResume(path: string, options: { moveTo?: string } = {}): SessionToResume {
+  // Before anything is made beside it (the lock file): is it a session at all?
+  checkSessionFile(path);
   const lock = lockSession(path);
   let loaded: LoadedSession;
   try {
