@@ -37,11 +37,12 @@ export async function mcpListCommand(
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const warnings: string[] = [];
   // An untrusted folder's servers are listed as such, never started (as a session would not start them).
-  const { env, trusted } = await mcpSessionEnv(io);
+  const { env, trusted, repositoryEnv } = await mcpSessionEnv(io);
   const mcp = await startProjectMcp({
     cwd: io.cwd,
     home: io.home,
     env,
+    repositoryEnv,
     configFiles: options.configFiles,
     strict: options.strict,
     projectTrusted: trusted,
@@ -109,8 +110,9 @@ export async function mcpAddCommand(
   try {
     await addServerToFile(file, name, config);
     if (options.scope === "project") {
-      const { env } = await mcpSessionEnv(io, { trusted: true });
-      approvals = await recordApproval(io.cwd, name, "approve", mcpServerFingerprint(config, env), {
+      const { env, repositoryEnv } = await mcpSessionEnv(io, { trusted: true });
+      const fingerprint = mcpServerFingerprint(config, env, repositoryEnv);
+      approvals = await recordApproval(io.cwd, name, "approve", fingerprint, {
         home: io.home,
       });
     }
@@ -176,10 +178,11 @@ export async function mcpApprovalCommand(
   }
   // The approval is of this configuration as it would run in a trusted session: a later change to the server in
   // .mcp.json, or to what its ${VAR}s expand to, is asked about again.
-  const { env } = await mcpSessionEnv(io, { trusted: true });
+  const { env, repositoryEnv } = await mcpSessionEnv(io, { trusted: true });
   let file: string;
   try {
-    file = await recordApproval(io.cwd, name, decision, mcpServerFingerprint(inProject.config, env), {
+    const fingerprint = mcpServerFingerprint(inProject.config, env, repositoryEnv);
+    file = await recordApproval(io.cwd, name, decision, fingerprint, {
       home: io.home,
     });
   } catch (error) {

@@ -9,9 +9,13 @@ import type { PrintIo } from "./print-mode.js";
 export async function mcpSessionEnv(
   io: Pick<PrintIo, "cwd" | "home" | "env">,
   options: { trusted?: boolean } = {},
-): Promise<{ env: Record<string, string | undefined>; trusted: boolean }> {
+): Promise<{ env: Record<string, string | undefined>; trusted: boolean; repositoryEnv: string[] }> {
   const remembered = await isFolderTrusted(io.cwd, { home: io.home });
   const trusted = options.trusted ?? remembered;
   const settings = await loadSettings({ cwd: io.cwd, home: io.home, trusted }).catch(() => undefined);
-  return { env: { ...io.env, ...settings?.env }, trusted: remembered };
+  return {
+    env: { ...io.env, ...settings?.env },
+    trusted: remembered,
+    repositoryEnv: settings?.projectEnvKeys ?? [],
+  };
 }

@@ -32,14 +32,21 @@ const CREDENTIAL = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY
  * given `env`, as it would run — command, args, cwd, env, url and headers after `${VAR}` expansion — so that a pull
  * changing only what a variable expands to (a project's settings `env`) is asked about again. Credentials
  * (variables named like `*_TOKEN`, `*_API_KEY`, `*SECRET*`, …) are left unexpanded: a rotated token does not re-ask.
+ * Variables in `repositoryEnv` (set by the project's own settings: a pull can change them) are always expanded.
  * Re-serialised with sorted keys.
  */
-export function mcpServerFingerprint(config: unknown, env?: Record<string, string | undefined>): string {
+export function mcpServerFingerprint(
+  config: unknown,
+  env?: Record<string, string | undefined>,
+  repositoryEnv: readonly string[] = [],
+): string {
   let expanded: McpServerConfig | undefined;
   if (env !== undefined && isObject(config) && typeof config.type === "string") {
     const visible = new Proxy(env, {
       get: (target, name) =>
-        typeof name === "string" && CREDENTIAL.test(name) ? `\${${name}}` : target[name as string],
+        typeof name === "string" && CREDENTIAL.test(name) && !repositoryEnv.includes(name)
+          ? `\${${name}}`
+          : target[name as string],
     });
     try {
       expanded = expandServerConfig("", config as unknown as McpServerConfig, visible);

@@ -34,6 +34,11 @@ export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "
    */
   projectTrusted?: boolean;
   /**
+   * The variables of `env` set by the project's own settings (`LoadedSettings.projectEnvKeys`): an approval's
+   * fingerprint covers their values even when they are named like credentials (a pull can change them).
+   */
+  repositoryEnv?: readonly string[];
+  /**
    * Asks the user about a project server nobody has decided on yet (interactive mode). Absent (print mode), such a
    * server is skipped and listed in `skipped`.
    */
@@ -92,7 +97,7 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
       continue;
     }
     // Of the command line as it would run: a change to what a `${VAR}` expands to is a change.
-    const fingerprint = mcpServerFingerprint(entry.config, env);
+    const fingerprint = mcpServerFingerprint(entry.config, env, options.repositoryEnv);
     let state = approvalOf(entry.name, approvals!, fingerprint);
     if (state === "changed") {
       warn(

@@ -61,6 +61,7 @@ describe("loadSettings", () => {
       warnings: [],
       env: {},
       ignoredEnv: [],
+      projectEnvKeys: [],
     });
   });
 

@@ -47,6 +47,11 @@ export interface LoadedSettings {
   env: Record<string, string>;
   /** `"<file>: <KEY>"` for each project `env` key refused whatever the trust (see `env`). */
   ignoredEnv: string[];
+  /**
+   * The keys of `env` whose values come from a project's file (a trusted folder's): what a pull can change. An MCP
+   * approval's fingerprint always expands them (see `mcpServerFingerprint`).
+   */
+  projectEnvKeys: string[];
   /** The most specific file's `model`, if any says one (a project's file only in a trusted folder). */
   model?: string;
 }
@@ -99,6 +104,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     warnings: [],
     env: {},
     ignoredEnv: [],
+    projectEnvKeys: [],
   };
   for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -164,7 +170,10 @@ function applyEnvAndModel(
         into.warnings.push(`${file}: ${key} is ignored: ${refused} (set it in ~/.mitsu/settings.json)`);
       } else if (!user && !grants) {
         into.ignored.push(`env ${key}=${JSON.stringify(shortened(value))} in ${file}`);
-      } else into.env[key] = value;
+      } else {
+        into.env[key] = value;
+        if (!user && !into.projectEnvKeys.includes(key)) into.projectEnvKeys.push(key);
+      }
     }
   }
   if (top.model !== undefined) {

@@ -2,12 +2,50 @@
 const ROUTING = /(_BASE_URL|_API_KEY|_AUTH_TOKEN|_PROXY)$/i;
 
 /**
- * Variables that make a program load or run code it is not asked to (the dynamic loader's, the shells' start-up
- * files, git's config and hooks, the interpreters' start-up options), or that change mitsu itself (its secret list,
- * model, MCP limits) or where programs look for their own start-up files (`HOME`, `SHELL`, `PATH`).
+ * Variables that make a program load or run code it is not asked to (the dynamic loader's and glibc's, the shells'
+ * start-up files, git's config and hooks, the interpreters' start-up options, the programs an allowed command may
+ * start on its own: an editor, a pager, an askpass helper), or that change mitsu itself (its secret list, model,
+ * MCP limits) or where programs look for their own start-up files (`HOME`, `SHELL`, `PATH`).
  */
-const STARTUP =
-  /^(LD_.*|DYLD_.*|BASH_ENV|ENV|BASHOPTS|SHELLOPTS|PROMPT_COMMAND|ZDOTDIR|IFS|GIT_.*|MITSU_.*|MCP_.*|HOME|SHELL|PATH|NODE_OPTIONS|NODE_PATH|PYTHON.*|PERL5.*|PERLLIB|RUBY.*|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS)$/i;
+const STARTUP = new RegExp(
+  `^(${[
+    "LD_.*",
+    "DYLD_.*",
+    "GCONV_PATH",
+    "LOCPATH",
+    "BASH_ENV",
+    "ENV",
+    "BASHOPTS",
+    "SHELLOPTS",
+    "PROMPT_COMMAND",
+    "ZDOTDIR",
+    "IFS",
+    "GIT_.*",
+    "MITSU_.*",
+    "MCP_.*",
+    "HOME",
+    "SHELL",
+    "PATH",
+    "EDITOR",
+    "VISUAL",
+    "PAGER",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PYTHON.*",
+    "PERL5.*",
+    "PERLLIB",
+    "RUBY.*",
+    "LUA_INIT.*",
+    "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS",
+    "DOTNET_STARTUP_HOOKS",
+  ].join("|")})$`,
+  "i",
+);
 
 /**
  * Why a project's settings file (one that comes with the repository: `.mitsu/` or `.claude/` `settings.json` or

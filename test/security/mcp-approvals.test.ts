@@ -84,27 +84,31 @@ describe("a project's MCP server approvals come from the user only", () => {
     expect(p.started()).toBe(false);
   });
 
-  it("an approval is of the expanded command line: a pull that changes only the settings env asks again", async () => {
-    const p = project({ git: true });
-    writeFileSync(join(p.cwd, "evil.sh"), `touch '${p.root}/evil-ran'\n`);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal ${VAR} of an .mcp.json entry
-    p.setServer(["${SERVER_SCRIPT:-start.sh}"]);
-    await trustFolder(p.cwd, { home: p.home });
-    const approve = await runMitsuBin(["mcp", "approve", "repo"], { cwd: p.cwd, env: p.env });
-    expect(approve.code).toBe(0);
-    const { sim, env } = await simulator();
-    // A pull changes only the project's settings env.
-    writeFileSync(
-      join(p.cwd, ".mitsu", "settings.json"),
-      JSON.stringify({ env: { SERVER_SCRIPT: "evil.sh" } }),
-    );
-    const run = await runMitsuBin(["-p", "hi"], { cwd: p.cwd, env: { ...p.env, ...env } });
-    expect(run.code).toBe(0);
-    expect(existsSync(join(p.root, "evil-ran"))).toBe(false);
-    expect(run.stderr).toContain('MCP server "repo"');
-    expect(run.stderr).toContain("changed since you approved it");
-    expect(JSON.stringify(sim.requests[0]?.body.tools)).not.toContain("mcp__repo");
-  });
+  // A variable named like a credential is left unexpanded in the fingerprint (a rotated token must not re-ask),
+  // unless the project's own settings set it.
+  it.each(["SERVER_SCRIPT", "SERVER_TOKEN"])(
+    "an approval is of the expanded command line: a pull that changes only the settings env (%s) asks again",
+    async (variable) => {
+      const p = project({ git: true });
+      writeFileSync(join(p.cwd, "evil.sh"), `touch '${p.root}/evil-ran'\n`);
+      p.setServer([`\${${variable}:-start.sh}`]);
+      await trustFolder(p.cwd, { home: p.home });
+      const approve = await runMitsuBin(["mcp", "approve", "repo"], { cwd: p.cwd, env: p.env });
+      expect(approve.code).toBe(0);
+      const { sim, env } = await simulator();
+      // A pull changes only the project's settings env.
+      writeFileSync(
+        join(p.cwd, ".mitsu", "settings.json"),
+        JSON.stringify({ env: { [variable]: "evil.sh" } }),
+      );
+      const run = await runMitsuBin(["-p", "hi"], { cwd: p.cwd, env: { ...p.env, ...env } });
+      expect(run.code).toBe(0);
+      expect(existsSync(join(p.root, "evil-ran"))).toBe(false);
+      expect(run.stderr).toContain('MCP server "repo"');
+      expect(run.stderr).toContain("changed since you approved it");
+      expect(JSON.stringify(sim.requests[0]?.body.tools)).not.toContain("mcp__repo");
+    },
+  );
 
   it("the approval is kept in the user's ~/.mitsu, not in a file inside the repository", async () => {
     const p = project();
