@@ -12,6 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { codingAgentSetup } from "../../src/durable/index.js";
 import { loadWorkspace, type TrustQuestion } from "../../src/harness/workspace-trust.js";
 import { startSimulator } from "../../src/simulator/index.js";
 import { EDGE_SERVER } from "../mcp/mcp-fixtures.js";
@@ -94,6 +95,17 @@ describe("a project's settings env in an untrusted folder", () => {
     const run = await runMitsuBin(["inspect", "hello"], { cwd: c.repo, env: c.env });
     expect(run.code).toBe(0);
     expect(c.gitSaw()).not.toMatch(/PROJECT_MARK|LD_PRELOAD/);
+  });
+
+  it("does not reach a durable worker's git either (a worker never trusts a checkout)", async () => {
+    const c = clone({ env: { PROJECT_MARK: "from-the-clone", LD_PRELOAD: "./evil.so" } });
+    const worker = codingAgentSetup({ home: c.home, env: { ...c.env, ANTHROPIC_API_KEY: "k" } });
+    try {
+      await worker.setup({ id: "s1", workspace: c.repo });
+      expect(c.gitSaw()).not.toMatch(/PROJECT_MARK|LD_PRELOAD/);
+    } finally {
+      await worker.close();
+    }
   });
 
   it("is listed in the trust question, and applies once the folder is trusted", async () => {
