@@ -59,7 +59,7 @@ const toolResult = (sim: { requests: Array<{ body: { messages: unknown[] } }> })
   JSON.stringify(sim.requests[1]?.body.messages[2]);
 
 describe("a project's settings env in an untrusted folder", () => {
-  it("reaches neither the start-up git, nor Bash, nor a user's MCP server; the notice names it", async () => {
+  it("reaches neither the start-up git, nor Bash, nor a user's hook or MCP server; the notice names it", async () => {
     const c = clone({ env: { PROJECT_MARK: "from-the-clone", LD_PRELOAD: "./evil.so", HOME: "/evil" } });
     // A user's own MCP server (trusted), which records the environment it was started with.
     const mcpEnv = join(c.root, "mcp-env");
@@ -75,6 +75,14 @@ describe("a project's settings env in an untrusted folder", () => {
         },
       }),
     );
+    // A user's own hook, which runs in every folder and records its environment.
+    const hookEnv = join(c.root, "hook-env");
+    writeFileSync(
+      join(c.home, ".mitsu", "settings.json"),
+      JSON.stringify({
+        hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `env > '${hookEnv}'` }] }] },
+      }),
+    );
     const { sim, env } = await simulator([runEnv, done]);
     const run = await runMitsuBin(["-p", "--permission-mode", "bypassPermissions", "go"], {
       cwd: c.repo,
@@ -86,6 +94,8 @@ describe("a project's settings env in an untrusted folder", () => {
     expect(toolResult(sim)).not.toMatch(/PROJECT_MARK|LD_PRELOAD|HOME=\/evil/);
     expect(readFileSync(mcpEnv, "utf8")).toContain(`HOME=${c.home}`);
     expect(readFileSync(mcpEnv, "utf8")).not.toMatch(/PROJECT_MARK|LD_PRELOAD|\/evil/);
+    expect(readFileSync(hookEnv, "utf8")).toContain("PATH=");
+    expect(readFileSync(hookEnv, "utf8")).not.toMatch(/PROJECT_MARK|LD_PRELOAD|\/evil/);
     expect(run.stderr).toContain("This folder is not trusted");
     expect(run.stderr).toContain('env PROJECT_MARK="from-the-clone" in');
   });
