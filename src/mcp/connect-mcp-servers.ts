@@ -224,14 +224,14 @@ function buildTools(
     definition: McpConnection["tools"][number];
     name: string;
   }> = [];
+  /** Per server, the tools left out by the per-server cap. */
+  const overCount = new Map<string, number>();
   for (const connection of [...connections].sort((a, b) => compareNames(a.name, b.name))) {
     if (connection.state !== "connected") continue;
     const part = parts.get(connection.name) ?? mcpServerPart(connection.name);
     const listed = [...connection.tools].sort((a, b) => compareNames(a.name, b.name));
     if (listed.length > limits.maxToolsPerServer) {
-      warn(
-        `MCP server "${connection.name}" lists ${count(listed.length)} tools; ${count(listed.length - limits.maxToolsPerServer)} were left out (at most ${count(limits.maxToolsPerServer)} tools of one server are sent to the model)`,
-      );
+      overCount.set(connection.name, listed.length - limits.maxToolsPerServer);
     }
     for (const definition of listed.slice(0, limits.maxToolsPerServer)) {
       candidates.push({
@@ -269,10 +269,21 @@ function buildTools(
     })),
     limits.maxToolBytes,
   );
-  for (const [server, dropped] of capped.dropped) {
+  // One notice per server that lost tools, with every reason.
+  for (const server of [...new Set([...overCount.keys(), ...capped.dropped.keys()])].sort(compareNames)) {
     const listed = connections.find((c) => c.name === server)?.tools.length ?? 0;
+    const byCount = overCount.get(server) ?? 0;
+    const byBytes = capped.dropped.get(server) ?? 0;
+    const why = [
+      ...(byCount > 0
+        ? [`at most ${count(limits.maxToolsPerServer)} tools of one server are sent to the model`]
+        : []),
+      ...(byBytes > 0
+        ? [`the MCP tool definitions are capped at ${sizeName(limits.maxToolBytes)} in all`]
+        : []),
+    ].join(", and ");
     warn(
-      `MCP server "${server}" lists ${count(listed)} tools; ${count(dropped)} were left out (the MCP tool definitions are capped at ${sizeName(limits.maxToolBytes)} in all)`,
+      `MCP server "${server}" lists ${count(listed)} tools; ${count(byCount + byBytes)} were left out (${why})`,
     );
   }
   const result = capped.kept as unknown as Tool<never>[];
