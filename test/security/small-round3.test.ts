@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -38,6 +39,14 @@ describe("mitsu -r with a file that is not a session", () => {
     const run = await runMitsu(["-p", "-r", join(cwd, "notes.txt"), "hi"], { cwd, home, env: KEY });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${join(cwd, "notes.txt")} is not a mitsu session file`);
+  });
+
+  it("-r of a FIFO is refused at once (reading it would wait for a writer forever)", async () => {
+    const { cwd, home } = workspace();
+    execFileSync("mkfifo", [join(cwd, "pipe.jsonl")]);
+    const run = await runMitsu(["-p", "-r", join(cwd, "pipe.jsonl"), "hi"], { cwd, home, env: KEY });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("is not a mitsu session file (it is not a regular file)");
   });
 });
 
