@@ -17,7 +17,7 @@ export interface TextRendererOptions {
    */
   notice?: (text: string) => void;
   /** A hint for a failed run (what to check), printed under the error. */
-  errorHint?: (error: { type: string; message: string }) => string | undefined;
+  errorHint?: (error: { type: string; message: string; retryAfterMs?: number }) => string | undefined;
   style: Style;
   /** Returns the short human summary of a call, e.g. `Read src/a.ts` (the tool's `summarize`). */
   summarize: (block: ToolUseBlock) => string;

@@ -59,12 +59,8 @@ export async function setUpWorkspace(
     notice: warn,
   });
   const { settings, catalog: skills } = loaded;
-  for (const ignored of settings.ignoredEnv) {
-    warn(
-      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
-    );
-  }
-  // Settings' `env` is applied over the process's, as Claude Code does.
+  // Settings' `env` is applied over the process's, as Claude Code does (a project's only in a trusted folder, and
+  // never its start-up variables: see loadSettings; the refused keys are among `settings.warnings`).
   const env = { ...(options.env ?? process.env), ...settings.env };
   const models = loadModelsConfig(home);
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.

@@ -106,7 +106,7 @@ export interface RunAgentOptions {
   contextWindow?: number;
 }
 
-type AgentError = { type: string; message: string };
+type AgentError = { type: string; message: string; retryAfterMs?: number };
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_MAX_TOKENS = 8192;
@@ -488,7 +488,11 @@ class AgentRun {
     const stop = message.stop_reason;
     if (stop === "error") {
       const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
-      return yield* this.end("error", { type: failure.type, message: failure.message });
+      return yield* this.end("error", {
+        type: failure.type,
+        message: failure.message,
+        ...(message.error?.retryAfterMs !== undefined ? { retryAfterMs: message.error.retryAfterMs } : {}),
+      });
     }
     if (stop === "aborted" || signal.aborted) {
       const content = sendableContent(message);

@@ -40,6 +40,7 @@ export { printable } from "./printable.js";
 export {
   type ApprovalState,
   approvalOf,
+  approvalsFile,
   localSettingsFile,
   mcpServerFingerprint,
   type ProjectApprovals,

@@ -8,6 +8,7 @@ import {
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
+import { refusedProjectEnv } from "./refused-project-env.js";
 import { applySandboxSection, type SandboxSettings } from "./sandbox-settings.js";
 
 /** Rules from every settings file, in order user, project, local (all of them apply; deny wins over ask over allow). */
@@ -37,19 +38,23 @@ export interface LoadedSettings {
    */
   ignored: string[];
   /**
-   * The files' `env` keys, later files over earlier ones. A project's file (one in the repository) may not set a
-   * variable that routes credentials or traffic (`*_BASE_URL`, `*_API_KEY`, `*_AUTH_TOKEN`, proxies): a cloned
-   * repository must not send the user's key to its own server. Such keys are left out and named in `ignoredEnv`.
+   * The files' `env` keys, later files over earlier ones. A project's file (one in the repository) counts only in a
+   * trusted folder (untrusted, its keys are listed in `ignored`, so the trust question names them), and never for a
+   * variable that routes credentials or traffic (`*_BASE_URL`, `*_API_KEY`, `*_AUTH_TOKEN`, proxies) or makes
+   * programs run code at start-up (`LD_*`, `BASH_ENV`, `GIT_*`, `MITSU_*`, `HOME`, …: see `refusedProjectEnv`).
+   * Those are left out, named in `ignoredEnv` and warned about in `warnings`.
    */
   env: Record<string, string>;
-  /** `"<file>: <KEY>"` for each project `env` key left out (see `env`). */
+  /** `"<file>: <KEY>"` for each project `env` key refused whatever the trust (see `env`). */
   ignoredEnv: string[];
-  /** The most specific file's `model`, if any says one. */
+  /**
+   * The keys of `env` whose values come from a project's file (a trusted folder's): what a pull can change. An MCP
+   * approval's fingerprint always expands them (see `mcpServerFingerprint`).
+   */
+  projectEnvKeys: string[];
+  /** The most specific file's `model`, if any says one (a project's file only in a trusted folder). */
   model?: string;
 }
-
-/** Variables a project's settings may not set (see `LoadedSettings.env`). */
-const ROUTING_ENV = /(_BASE_URL|_API_KEY|_AUTH_TOKEN|_PROXY|^NODE_OPTIONS|^PATH)$/i;
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
 export class SettingsError extends Error {
@@ -99,6 +104,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     warnings: [],
     env: {},
     ignoredEnv: [],
+    projectEnvKeys: [],
   };
   for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -128,7 +134,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
       throw new SettingsError((error as Error).message);
     }
     applySettings(parsed.permissions, { source: file, root, home }, result, grants);
-    applyEnvAndModel(parsed.top, file, user || root === home, result);
+    applyEnvAndModel(parsed.top, file, user || root === home, grants, result);
   }
   return result;
 }
@@ -141,10 +147,16 @@ interface PermissionsSection {
   additionalDirectories?: unknown;
 }
 
+/**
+ * `env` and `model`. A project's file (`user` false) sets neither in an untrusted folder (`grants` false): both are
+ * listed in `ignored` (the trust question names them) — a clone's `env` would reach mitsu's own processes (git,
+ * hooks, MCP servers) and its `model` would send the user's key and code to the provider it picks.
+ */
 function applyEnvAndModel(
   top: Record<string, unknown>,
   file: string,
   user: boolean,
+  grants: boolean,
   into: LoadedSettings,
 ): void {
   if (top.env !== undefined) {
@@ -152,16 +164,30 @@ function applyEnvAndModel(
       throw new SettingsError(`"env" in settings file ${file} must be an object of strings.`);
     }
     for (const [key, value] of Object.entries(top.env as Record<string, string>)) {
-      if (!user && ROUTING_ENV.test(key)) into.ignoredEnv.push(`${file}: ${key}`);
-      else into.env[key] = value;
+      const refused = user ? undefined : refusedProjectEnv(key);
+      if (refused) {
+        into.ignoredEnv.push(`${file}: ${key}`);
+        into.warnings.push(`${file}: ${key} is ignored: ${refused} (set it in ~/.mitsu/settings.json)`);
+      } else if (!user && !grants) {
+        into.ignored.push(`env ${key}=${JSON.stringify(shortened(value))} in ${file}`);
+      } else {
+        into.env[key] = value;
+        if (!user && !into.projectEnvKeys.includes(key)) into.projectEnvKeys.push(key);
+      }
     }
   }
   if (top.model !== undefined) {
     if (typeof top.model !== "string" || top.model.trim() === "") {
       throw new SettingsError(`"model" in settings file ${file} must be a model name.`);
     }
-    into.model = top.model;
+    if (!user && !grants) into.ignored.push(`model ${JSON.stringify(top.model)} in ${file}`);
+    else into.model = top.model;
   }
+}
+
+/** A value as the trust question shows it: whole up to 120 characters. */
+function shortened(value: string): string {
+  return value.length <= 120 ? value : `${value.slice(0, 117)}...`;
 }
 
 function parseSettings(

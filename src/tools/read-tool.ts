@@ -177,6 +177,9 @@ async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
+/** A line's end: "\r\n", a lone "\r" or "\n". */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
 interface LineWindow {
   lines: string[];
   /** Undefined when the file was too large to count to its end. */
@@ -227,6 +230,7 @@ async function readLines(
     current = "";
     currentLength = 0;
   };
+  let carriedCR = false;
   const decoder = new StringDecoder("utf8");
   // The handle stays open (the caller closes it); the stream reads from the start whatever was read before.
   const stream = handle.createReadStream({ start: 0, highWaterMark: 64 * 1024, autoClose: false });
@@ -245,17 +249,25 @@ async function readLines(
     stream.destroy();
   }
   if (counted) {
-    consume(decoder.end());
+    consume(decoder.end(), true);
     if (currentLength > 0) finishLine();
   }
   return { lines, totalLines: counted ? lineNumber : undefined, cutLines };
 
-  function consume(text: string): void {
+  /**
+   * Lines end at "\n", "\r\n" or a lone "\r" (classic Mac files: read as one line, a file of them showed as
+   * empty and offsets meant nothing). A "\r" at the end of a chunk waits for the next one, which may start "\n".
+   */
+  function consume(chunk: string, final = false): void {
+    let text = carriedCR ? `\r${chunk}` : chunk;
+    carriedCR = !final && text.endsWith("\r");
+    if (carriedCR) text = text.slice(0, -1);
     let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
-      append(text.slice(from, nl));
+    LINE_BREAK.lastIndex = 0;
+    for (let found = LINE_BREAK.exec(text); found !== null; found = LINE_BREAK.exec(text)) {
+      append(text.slice(from, found.index));
       finishLine();
-      from = nl + 1;
+      from = found.index + found[0].length;
     }
     append(text.slice(from));
   }
