@@ -102,6 +102,12 @@ export interface PermissionChecker extends CanUseTool {
    * folder does not read or list what a rule denies.
    */
   readExcludes(root: string): Promise<string[]>;
+  /**
+   * Why the call is refused whatever anyone answers — a deny rule matches, or plan mode forbids a tool that
+   * writes — or undefined. A PreToolUse hook that asks the user consults this first: the user's yes to a hook's
+   * question never lifts a deny rule.
+   */
+  denial(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
@@ -370,6 +376,18 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return rules;
   }
 
+  /** What refuses a call before anything else is considered: a deny rule, or plan mode for a writing tool. */
+  async function refusal(tool: Tool<never>, facts: CallFacts, display: string): Promise<string | undefined> {
+    const denyRule = await firstMatch(deny, facts);
+    if (denyRule) {
+      return `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`;
+    }
+    if (mode === "plan" && !tool.readOnly) {
+      return `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`;
+    }
+    return undefined;
+  }
+
   async function decide(
     tool: Tool<never>,
     facts: CallFacts,
@@ -377,19 +395,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     extra: readonly PermissionRule[],
     hookAllowed = false,
   ): Promise<Verdict> {
-    const denyRule = await firstMatch(deny, facts);
-    if (denyRule) {
-      return {
-        behavior: "deny",
-        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
-      };
-    }
-    if (mode === "plan" && !tool.readOnly) {
-      return {
-        behavior: "deny",
-        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
-      };
-    }
+    const refused = await refusal(tool, facts, display);
+    if (refused !== undefined) return { behavior: "deny", message: refused };
     if (mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
@@ -522,6 +529,10 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     );
     allowRules.push(rule);
     return rule.text;
+  };
+  checker.denial = async (tool, input) => {
+    const stated = statedFacts(tool, input);
+    return refusal(tool, await gatherFacts(tool, stated), describeToolCall(tool.name, stated));
   };
   checker.setMode = (next: PermissionMode) => {
     mode = next;
