@@ -239,6 +239,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     sandbox = {
       writableRoots: [cwd, ...additionalRoots],
       allowNetwork: sandboxSettings.allowNetwork === true,
+      allowUnixSockets: sandboxSettings.allowUnixSockets === true,
+      home,
     };
     // Never a silent fallback: without bubblewrap the agent does not start.
     await checkSandbox({ ...sandbox, cwd });

@@ -216,7 +216,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
 }
 
 function sandboxNote(sandbox: SandboxOptions): string {
-  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git/hooks, .git/config, .mitsu and .claude stay read-only too. ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
+  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git (all of it: git commands that write, such as commit, fail — ask the user to run them), .mitsu, .claude and .mcp.json stay read-only too, even where absent.${sandbox.allowUnixSockets ? "" : " Unix sockets (ssh-agent, docker) cannot be used."} ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
 }
 
 /** How long the output pipes may stay open after the command's process group has ended. */

@@ -4,7 +4,8 @@ import { ToolError } from "../loop/tool.js";
 import { childEnv } from "../process/child-env.js";
 import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
 import { findExecutable } from "../process/find-executable.js";
-import { type SandboxOptions, sandboxCommand } from "./sandbox.js";
+import { launchStdio, type SandboxLaunch, type SandboxOptions, sandboxCommand } from "./sandbox.js";
+import { holdPlaceholders, releasePlaceholders } from "./sandbox-masks.js";
 
 export interface SpawnCommandOptions {
   shell: string;
@@ -39,9 +40,13 @@ const GATE = 'IFS= read -r _ || exit 129; exec "$@" </dev/null';
  * when the shell (or bubblewrap) is not found.
  */
 export function spawnCommand(command: string, options: SpawnCommandOptions): SpawnedCommand {
-  const { file, args } = options.sandbox
-    ? sandboxCommand(options.shell, command, options.cwd, options.sandbox)
+  const launch: Pick<SandboxLaunch, "file" | "args" | "seccomp"> & Partial<SandboxLaunch> = options.sandbox
+    ? sandboxCommand(options.shell, command, options.cwd, {
+        ...options.sandbox,
+        ...(options.sandbox.home === undefined && options.env.HOME ? { home: options.env.HOME } : {}),
+      })
     : { file: options.shell, args: ["-c", command] };
+  const { file, args } = launch;
   const env = childEnv(options.env, { drop: options.secretEnv ?? [] });
   const gated = process.platform !== "win32";
   if (gated && findExecutable(file, env, options.cwd) === undefined) {
@@ -61,14 +66,27 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Spa
     return { child, unwatch: () => {} };
   }
   startChildWatchdog();
-  const child = spawn("/bin/sh", ["-c", GATE, "mitsu-gate", file, ...args], {
-    cwd: options.cwd,
-    env,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const masks = launch.masks ?? [];
+  // The stand-ins bubblewrap creates for absent protected paths are removed when the last command using them ends.
+  holdPlaceholders(masks);
+  const io = launchStdio(launch, ["pipe", "pipe", "pipe"]);
+  let child: SpawnedCommand["child"];
+  try {
+    child = spawn("/bin/sh", ["-c", GATE, "mitsu-gate", file, ...args], {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: io.stdio,
+    }) as unknown as SpawnedCommand["child"];
+  } catch (error) {
+    releasePlaceholders(masks);
+    throw error;
+  } finally {
+    io.done();
+  }
+  if (masks.length > 0) child.once("close", () => releasePlaceholders(masks));
   const unwatch = child.pid !== undefined ? watchProcessGroup(child.pid) : () => {};
-  child.stdin.on("error", () => {}); // the gate is gone (the program could not start): the exit says why
-  child.stdin.end("\n");
+  child.stdin?.on("error", () => {}); // the gate is gone (the program could not start): the exit says why
+  child.stdin?.end("\n");
   return { child, unwatch };
 }
