@@ -6,6 +6,7 @@ import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills
 import { agentOptionsFor } from "./agent-options.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
+import { confirmForeignSession } from "./confirm-foreign-session.js";
 import type { InteractiveIo } from "./interactive-io.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { resumedRecap } from "./resumed-recap.js";
@@ -144,6 +145,11 @@ export async function interactiveSession(
     if (options.pickSession) {
       const path = await pick();
       startWith = path ? { ...options, resume: path, continueSession: false } : options;
+    } else if (
+      options.resume &&
+      !(await confirmForeignSession(options.resume, { ...io, input, write, style }))
+    ) {
+      startWith = { ...options, resume: undefined };
     }
     agent = await open(startWith);
     write(banner(agent, io.cwd, style, agent.history.length));

@@ -25,7 +25,7 @@ describe("CheckpointStore", () => {
     writeFileSync(a, "changed");
     writeFileSync(b, "changed");
     // A store reopened from the folder (a resumed session) knows the same checkpoints.
-    const result = new CheckpointStore(join(root, "cp")).restoreFrom(0);
+    const result = new CheckpointStore(join(root, "cp")).restoreFrom(0, [root]);
     expect(result.restored).toEqual([b]);
     expect(result.notRestored).toEqual([{ path: a, why: "its checkpoint was dropped (size limit)" }]);
     expect(readFileSync(b, "utf8")).toBe("bbbbbb");

@@ -98,8 +98,10 @@ import type {
   SessionOptions,
 } from "./coding-agent.js";
 import { createDumpingFetch } from "./dumping-fetch.js";
+import { foreignSessionNotice } from "./foreign-session-notice.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelChoice, modelSpecFor } from "./model-choice.js";
+import { isOwnSessionFile } from "./own-session-file.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { rewindPointsOf } from "./rewind-points.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
@@ -964,6 +966,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     rewindPoints() {
       return rewindPointsOf(history);
     },
+    rewindPreview(toPromptIndex) {
+      return checkpointsOf()?.plan(toPromptIndex, [cwd, ...additionalRoots, memory]) ?? [];
+    },
     rewind(toPromptIndex, rewindOptions = {}) {
       if (closed) throw new Error("This agent is closed.");
       if (running) throw new Error("A prompt is running on this agent; rewind after its end.");
@@ -975,7 +980,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       used = undefined;
       const store = checkpointsOf();
       if (rewindOptions.restoreFiles)
-        return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
+        return (
+          store?.restoreFrom(toPromptIndex, [cwd, ...additionalRoots, memory]) ?? {
+            restored: [],
+            notRestored: [],
+          }
+        );
       store?.dropFrom(toPromptIndex);
       return { restored: [], notRestored: [] };
     },
@@ -1029,7 +1039,10 @@ function findSessionToResume(
   if (!path) return undefined;
   // A session found under the old, non-unique project folder is continued in a copy in the current one.
   const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
-  const toResume = loadSessionToResume(path, fromLegacy || choice.fork ? { moveTo: dir } : {});
+  // So is a session file from elsewhere (a repository's), said first; its checkpoints stay behind unused.
+  const foreign = !isOwnSessionFile(path, where.home, [dir, legacy]);
+  if (foreign) warn(foreignSessionNotice(path, dir));
+  const toResume = loadSessionToResume(path, fromLegacy || foreign || choice.fork ? { moveTo: dir } : {});
   if ("heldBy" in toResume.lock) {
     const holder = toResume.lock.heldBy;
     warn(
