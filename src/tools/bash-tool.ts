@@ -1,6 +1,7 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import { killTagged } from "../process/process-tag.js";
 import type { BackgroundShells } from "./background-shells.js";
 import { CappedOutput } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
@@ -125,7 +126,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       if (input.run_in_background) {
         if (!options.shells) throw new ToolError("run_in_background is not available here.");
         const started = options.shells.start(input.command, spawnOptions);
-        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends. Its whole output is also written to ${started.logPath}.`;
+        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends, with everything it started. Its output is also written to ${started.logPath} (capped: its beginning and, once it ends, its last MiB; removed when the session ends).`;
       }
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
       const output = new CappedOutput({
@@ -137,7 +138,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         ...(options.maxSpillBytes !== undefined ? { maxSpillBytes: options.maxSpillBytes } : {}),
       });
       // The command waits at a gate until its group is registered with the watchdog (see spawnCommand).
-      const { child, unwatch } = spawnCommand(input.command, spawnOptions);
+      const { child, unwatch, tag } = spawnCommand(input.command, spawnOptions);
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives (throttled), so a long command shows its progress.
@@ -192,8 +193,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           leftovers = true;
           await killProcessGroup(pgid, killGraceMs);
         }
-        // A process that left the group (setsid, a daemon) may still hold the pipes: wait a moment, then stop
-        // reading rather than until the timeout — the command itself has finished.
+        // What left the group (setsid, a daemon) still carries the command's tag: it goes too, so nothing the
+        // command started outlives it (or mitsu).
+        const detached = killTagged(tag) > 0;
+        // Should something still hold the pipes (a process that emptied its environment): wait a moment, then
+        // stop reading rather than until the timeout — the command itself has finished.
         const detachedHolder = !(await settlesWithin(closed, PIPE_GRACE_MS));
         if (detachedHolder) {
           child.stdout.destroy();
@@ -204,7 +208,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         take(decoders[1].end());
         progress.close();
         const kept = await output.finish();
-        return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
+        return formatResult(kept, exit, { stoppedBy, leftovers, detached, detachedHolder, timeoutMs });
       } finally {
         progress.close();
         clearTimeout(timer);
@@ -233,6 +237,8 @@ function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
 interface Ending {
   stoppedBy: "timeout" | "abort" | undefined;
   leftovers: boolean;
+  /** Processes that had left the command's group (setsid) were found by its tag and stopped. */
+  detached: boolean;
   /** A process outside the command's group still held the output open when the command ended. */
   detachedHolder: boolean;
   timeoutMs: number;
@@ -263,7 +269,12 @@ function formatResult(
   if (ending.leftovers) {
     notes.push("Processes the command left running in the background were stopped.");
   }
-  if (ending.detachedHolder && !ending.stoppedBy) {
+  if (ending.detached && !ending.stoppedBy) {
+    notes.push(
+      "Processes the command detached from its group (setsid, a daemon) were stopped: nothing a command starts outlives it; use run_in_background for a server.",
+    );
+  }
+  if (ending.detachedHolder && !ending.detached && !ending.stoppedBy) {
     notes.push(
       "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running, and what it prints later is not captured.",
     );

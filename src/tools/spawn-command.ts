@@ -4,6 +4,7 @@ import { ToolError } from "../loop/tool.js";
 import { childEnv } from "../process/child-env.js";
 import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
 import { findExecutable } from "../process/find-executable.js";
+import { newProcessTag, PROCESS_TAG_VAR } from "../process/process-tag.js";
 import { launchStdio, type SandboxLaunch, type SandboxOptions, sandboxCommand } from "./sandbox.js";
 import { holdPlaceholders, releasePlaceholders } from "./sandbox-masks.js";
 
@@ -23,6 +24,8 @@ export interface SpawnedCommand {
   child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   /** Call once the group is gone (idempotent): the watchdog then forgets it. */
   unwatch: () => void;
+  /** The tag in the environment of every process the command starts (see `killTagged`). */
+  tag: string;
 }
 
 /**
@@ -48,6 +51,9 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Spa
     : { file: options.shell, args: ["-c", command] };
   const { file, args } = launch;
   const env = childEnv(options.env, { drop: options.secretEnv ?? [] });
+  // Every process of the command carries the tag, `setsid` or not: `killTagged` finds what left the group.
+  const tag = newProcessTag();
+  env[PROCESS_TAG_VAR] = tag;
   const gated = process.platform !== "win32";
   if (gated && findExecutable(file, env, options.cwd) === undefined) {
     throw new ToolError(
@@ -63,7 +69,7 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Spa
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    return { child, unwatch: () => {} };
+    return { child, unwatch: () => {}, tag };
   }
   startChildWatchdog();
   const masks = launch.masks ?? [];
@@ -88,5 +94,5 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Spa
   const unwatch = child.pid !== undefined ? watchProcessGroup(child.pid) : () => {};
   child.stdin?.on("error", () => {}); // the gate is gone (the program could not start): the exit says why
   child.stdin?.end("\n");
-  return { child, unwatch };
+  return { child, unwatch, tag };
 }
