@@ -52,15 +52,22 @@ export class CheckpointStore {
     if (this.entries.some((e) => e.prompt === prompt && e.path === path)) return;
     const limit = this.options.limit ?? CHECKPOINT_LIMIT_BYTES;
     let content: Buffer | undefined;
+    let existed = false;
+    let tooLarge = false;
     try {
-      if (statSync(path).isFile()) content = readFileSync(path);
-      else return; // a folder or device: Write and Edit refuse it anyway
+      const stats = statSync(path);
+      if (!stats.isFile()) return; // a folder or device: Write and Edit refuse it anyway
+      existed = true;
+      // Sized before it is read: a file over the limit is never loaded (a Write over a 1 GB file took 1 GB of
+      // memory here, only for the checkpoint to be dropped).
+      if (stats.size > limit) tooLarge = true;
+      else content = readFileSync(path);
     } catch {
       content = undefined;
     }
     ensurePrivateDir(this.dir);
-    const entry: Checkpoint = { prompt, path, existed: content !== undefined, bytes: content?.length ?? 0 };
-    if (content && content.length > limit) {
+    const entry: Checkpoint = { prompt, path, existed, bytes: content?.length ?? 0 };
+    if (tooLarge || (content && content.length > limit)) {
       entry.dropped = true;
       entry.bytes = 0;
       this.options.warn?.(
