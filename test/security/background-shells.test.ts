@@ -2,8 +2,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ToolState } from "../../src/loop/tool-state.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { BackgroundShells } from "../../src/tools/background-shells.js";
+import { createBashTool } from "../../src/tools/bash-tool.js";
 import { simulatorEnv } from "../cli/cli-harness.js";
 import { startMitsu } from "./run-bin.js";
 
@@ -86,8 +88,9 @@ describe("processes that leave their group with setsid", () => {
     const fg = `876.${process.pid}${Date.now() % 100000}`;
     const s = await simulatorEnv({
       script: [
-        bash("bg", `setsid sleep ${bg} & sleep 600`, true),
-        bash("fg", `(setsid sleep ${fg} &); echo started`),
+        bash("bg", `setsid sh -c 'touch bg-started; exec sleep ${bg}' & sleep 600`, true),
+        // Once the background one is up (a state, not a delay).
+        bash("fg", `until [ -e bg-started ]; do sleep 0.05; done; (setsid sleep ${fg} &); echo started`),
         { content: [{ type: "text", text: "Done." }], latencyMs: ending === "exit" ? 0 : 60_000 },
       ],
     });
@@ -97,13 +100,42 @@ describe("processes that leave their group with setsid", () => {
       env: { PATH: process.env.PATH, HOME: home, ...s.env },
     });
     await waitFor(() => s.sim.requests.length >= 3, "the tool results");
-    await waitFor(() => pidsWith(bg).length > 0, "the background setsid process");
-    if (ending === "kill -9") run.child.kill("SIGKILL");
+    if (ending === "kill -9") {
+      await waitFor(() => pidsWith(bg).length > 0, "the background setsid process");
+      run.child.kill("SIGKILL");
+    }
     await run.done;
+    expect(existsSync(join(cwd, "bg-started"))).toBe(true);
     // The watchdog's grace: SIGTERM, then SIGKILL a second later.
     await waitFor(
       () => pidsWith(bg).length === 0 && pidsWith(fg).length === 0,
       "the setsid processes to end",
     );
   });
+
+  it.each([false, true])(
+    "end with the foreground command that started them (sandbox: %s)",
+    async (sandboxed) => {
+      const cwd = temp("mitsu-setsid-fg-");
+      const token = `765.${process.pid}${Date.now() % 100000}${sandboxed ? 1 : 0}`;
+      const bash = createBashTool({
+        cwd,
+        outputDir: join(cwd, "out"),
+        env: { PATH: process.env.PATH, HOME: cwd },
+        ...(sandboxed ? { sandbox: { writableRoots: [cwd] } } : {}),
+      });
+      const context = {
+        signal: new AbortController().signal,
+        toolUseId: "t",
+        state: new ToolState(),
+        agentPath: [],
+      };
+      const out = await bash.run(
+        { command: `(setsid sleep ${token} > /dev/null 2>&1 &); echo started` },
+        context,
+      );
+      expect(String((out as { content: unknown }).content)).toContain("started");
+      await waitFor(() => pidsWith(token).length === 0, "the setsid process to end", 5_000);
+    },
+  );
 });
