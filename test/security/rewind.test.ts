@@ -108,7 +108,12 @@ describe("a session file shipped by a repository", () => {
     const asked = (answer: string) => ({
       cwd: join(root, "ws"),
       home: join(root, "home"),
-      input: { read: async (prompt: string) => (said.push(`? ${prompt}`), answer) } as never,
+      input: {
+        read: async (prompt: string) => {
+          said.push(`? ${prompt}`);
+          return answer;
+        },
+      } as never,
       write: (text: string) => said.push(text),
       style: { yellow: (s: string) => s } as never,
     });
