@@ -170,6 +170,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
         stopped = killProcessGroup(pgid, killGraceMs).then(() => {
+          // And what left the group (setsid): stopped means every process the command started.
+          killTagged(tag);
           // Something outside the group may still hold the pipes open: stop waiting for them.
           child.stdout.destroy();
           child.stderr.destroy();
@@ -193,11 +195,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           leftovers = true;
           await killProcessGroup(pgid, killGraceMs);
         }
-        // What left the group (setsid, a daemon) still carries the command's tag: it goes too, so nothing the
-        // command started outlives it (or mitsu).
-        const detached = killTagged(tag) > 0;
-        // Should something still hold the pipes (a process that emptied its environment): wait a moment, then
-        // stop reading rather than until the timeout — the command itself has finished.
+        // A process that left the group (setsid, a daemon: a build tool's server) may still hold the pipes: wait
+        // a moment, then stop reading rather than until the timeout — the command itself has finished. It keeps
+        // running (a daemon is meant to), until mitsu exits: the watchdog finds it by the command's tag.
         const detachedHolder = !(await settlesWithin(closed, PIPE_GRACE_MS));
         if (detachedHolder) {
           child.stdout.destroy();
@@ -208,7 +208,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         take(decoders[1].end());
         progress.close();
         const kept = await output.finish();
-        return formatResult(kept, exit, { stoppedBy, leftovers, detached, detachedHolder, timeoutMs });
+        return formatResult(kept, exit, { stoppedBy, leftovers, detachedHolder, timeoutMs });
       } finally {
         progress.close();
         clearTimeout(timer);
@@ -237,8 +237,6 @@ function settlesWithin(promise: Promise<void>, ms: number): Promise<boolean> {
 interface Ending {
   stoppedBy: "timeout" | "abort" | undefined;
   leftovers: boolean;
-  /** Processes that had left the command's group (setsid) were found by its tag and stopped. */
-  detached: boolean;
   /** A process outside the command's group still held the output open when the command ended. */
   detachedHolder: boolean;
   timeoutMs: number;
@@ -269,14 +267,9 @@ function formatResult(
   if (ending.leftovers) {
     notes.push("Processes the command left running in the background were stopped.");
   }
-  if (ending.detached && !ending.stoppedBy) {
+  if (ending.detachedHolder && !ending.stoppedBy) {
     notes.push(
-      "Processes the command detached from its group (setsid, a daemon) were stopped: nothing a command starts outlives it; use run_in_background for a server.",
-    );
-  }
-  if (ending.detachedHolder && !ending.detached && !ending.stoppedBy) {
-    notes.push(
-      "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running, and what it prints later is not captured.",
+      "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running until mitsu exits, and what it prints later is not captured. Use run_in_background for a server.",
     );
   }
   if (ending.stoppedBy === "timeout") {

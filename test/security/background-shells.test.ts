@@ -113,29 +113,39 @@ describe("processes that leave their group with setsid", () => {
     );
   });
 
-  it.each([false, true])(
-    "end with the foreground command that started them (sandbox: %s)",
-    async (sandboxed) => {
-      const cwd = temp("mitsu-setsid-fg-");
-      const token = `765.${process.pid}${Date.now() % 100000}${sandboxed ? 1 : 0}`;
-      const bash = createBashTool({
-        cwd,
-        outputDir: join(cwd, "out"),
-        env: { PATH: process.env.PATH, HOME: cwd },
-        ...(sandboxed ? { sandbox: { writableRoots: [cwd] } } : {}),
-      });
-      const context = {
-        signal: new AbortController().signal,
-        toolUseId: "t",
-        state: new ToolState(),
-        agentPath: [],
-      };
-      const out = await bash.run(
-        { command: `(setsid sleep ${token} > /dev/null 2>&1 &); echo started` },
-        context,
-      );
-      expect(String((out as { content: unknown }).content)).toContain("started");
-      await waitFor(() => pidsWith(token).length === 0, "the setsid process to end", 5_000);
-    },
-  );
+  const foreground = (cwd: string, sandboxed: boolean) =>
+    createBashTool({
+      cwd,
+      outputDir: join(cwd, "out"),
+      env: { PATH: process.env.PATH, HOME: cwd },
+      ...(sandboxed ? { sandbox: { writableRoots: [cwd] } } : {}),
+    });
+  const context = () => ({
+    signal: new AbortController().signal,
+    toolUseId: "t",
+    state: new ToolState(),
+    agentPath: [],
+  });
+
+  it("end with a sandboxed foreground command (its PID namespace)", async () => {
+    const cwd = temp("mitsu-setsid-fg-");
+    const token = `765.${process.pid}${Date.now() % 100000}`;
+    const out = await foreground(cwd, true).run(
+      { command: `(setsid sleep ${token} > /dev/null 2>&1 &); echo started` },
+      context(),
+    );
+    expect(String((out as { content: unknown }).content)).toContain("started");
+    await waitFor(() => pidsWith(token).length === 0, "the setsid process to end", 5_000);
+  });
+
+  it("are stopped with a foreground command that times out", async () => {
+    const cwd = temp("mitsu-setsid-timeout-");
+    const token = `654.${process.pid}${Date.now() % 100000}`;
+    const out = await foreground(cwd, false).run(
+      { command: `(setsid sleep ${token} > /dev/null 2>&1 &); sleep 30`, timeout: 1_000 },
+      context(),
+    );
+    expect(String((out as { content: unknown }).content)).toContain("timed out");
+    await waitFor(() => pidsWith(token).length === 0, "the setsid process to end", 5_000);
+  });
 });
