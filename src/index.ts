@@ -101,11 +101,14 @@ export { type Attachment, readAttachment } from "./tools/read-attachment.js";
 export { createReadTool } from "./tools/read-tool.js";
 export {
   checkSandbox,
+  launchStdio,
   SANDBOX_PROTECTED,
+  type SandboxLaunch,
   type SandboxOptions,
   SandboxUnavailableError,
   sandboxCommand,
 } from "./tools/sandbox.js";
+export { holdPlaceholders, releasePlaceholders, type SandboxMask } from "./tools/sandbox-masks.js";
 export { getTodos, TODO_LIST, type TodoItem } from "./tools/todo-list.js";
 export { createTodoWriteTool } from "./tools/todo-write-tool.js";
 export { createWebFetchTool, type WebFetchToolOptions } from "./tools/web-fetch-tool.js";

@@ -4,6 +4,7 @@ import { createMcpOAuth } from "../mcp/index.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
+import { confirmForeignSession } from "./confirm-foreign-session.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import type { InteractiveIo } from "./interactive-io.js";
 import { preparePrompt } from "./prepare-prompt.js";
@@ -103,6 +104,11 @@ export async function interactiveSession(
     if (session.options.pickSession) {
       const path = await env.pick();
       startWith = path ? { ...session.options, resume: path, continueSession: false } : session.options;
+    } else if (
+      session.options.resume &&
+      !(await confirmForeignSession(session.options.resume, { ...io, input, write, style }))
+    ) {
+      startWith = { ...session.options, resume: undefined };
     }
     session.agent = await env.open(startWith);
     write(banner(session.agent, io.cwd, style, session.agent.history.length));

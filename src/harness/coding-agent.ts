@@ -25,7 +25,7 @@ import type { Workspace } from "../tools/workspace.js";
 import type { Asker } from "./asker.js";
 import type { Capability } from "./capability.js";
 import type { ModelChoice } from "./model-choice.js";
-import type { RewindPoint, RewindResult } from "./rewind-points.js";
+import type { RewindFile, RewindPoint, RewindResult } from "./rewind-points.js";
 
 import type { TrustQuestion } from "./workspace-trust.js";
 
@@ -343,6 +343,12 @@ export interface CodingAgent {
    * prompt runs.
    */
   rewind(toPromptIndex: number, options?: { restoreFiles?: boolean }): RewindResult;
+  /**
+   * The files `rewind(toPromptIndex, { restoreFiles: true })` would write back or delete, each with why it would
+   * not be touched (outside the workspace of this session, a symbolic link on the way, a dropped checkpoint):
+   * what `/rewind` shows before it asks.
+   */
+  rewindPreview(toPromptIndex: number): RewindFile[];
   /** The model's price, when known. */
   readonly price: ModelPrice | undefined;
   /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */

@@ -39,7 +39,7 @@ import type { CostMeter } from "./cost-meter.js";
 import type { HarnessState } from "./harness-state.js";
 import type { ModelSetup } from "./model-setup.js";
 import type { PromptCheckpoints } from "./prompt-checkpoints.js";
-import { rewindPointsOf } from "./rewind-points.js";
+import { type RewindFile, rewindPointsOf } from "./rewind-points.js";
 import { runPrompt } from "./run-prompt.js";
 import type { WorkspaceSetup } from "./workspace-setup.js";
 
@@ -350,6 +350,14 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   rewindPoints() {
     return rewindPointsOf(this.history);
   }
+  /** The folders a rewind may write in: the session's workspace and the memory folder, nothing a session file names. */
+  private rewindRoots(): string[] {
+    const { cwd, additionalRoots, memory } = this.parts.setup;
+    return [cwd, ...additionalRoots, memory];
+  }
+  rewindPreview(toPromptIndex: number): RewindFile[] {
+    return this.checkpoints.current()?.plan(toPromptIndex, this.rewindRoots()) ?? [];
+  }
   rewind(toPromptIndex: number, rewindOptions: { restoreFiles?: boolean } = {}) {
     if (this.closed) throw new Error("This agent is closed.");
     if (this.running) throw new Error("A prompt is running on this agent; rewind after its end.");
@@ -361,7 +369,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.used = undefined;
     const store = this.checkpoints.current();
     if (rewindOptions.restoreFiles)
-      return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
+      return store?.restoreFrom(toPromptIndex, this.rewindRoots()) ?? { restored: [], notRestored: [] };
     store?.dropFrom(toPromptIndex);
     return { restored: [], notRestored: [] };
   }

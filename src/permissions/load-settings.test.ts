@@ -218,11 +218,12 @@ describe("loadSettings", () => {
 describe("the sandbox section", () => {
   it("lets any file turn the sandbox on, but a project's shared file cannot grant auto-allow or the network", async () => {
     await write(join(project, ".mitsu", "settings.json"), {
-      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true },
+      sandbox: { enabled: true, autoAllowBashIfSandboxed: true, allowNetwork: true, allowUnixSockets: true },
     });
     const shared = await loadSettings({ cwd: project, home });
     expect(shared.sandbox).toEqual({ enabled: true, enabledBy: "project" });
-    expect(shared.warnings).toHaveLength(2);
+    expect(shared.warnings).toHaveLength(3);
+    expect(shared.warnings[2]).toMatch(/sandbox.allowUnixSockets is ignored in a project's shared settings/);
     expect(shared.warnings[0]).toMatch(
       /sandbox.autoAllowBashIfSandboxed is ignored in a project's shared settings/,
     );

@@ -126,7 +126,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
         const refused: string[] = [];
         applySandboxSection(parsed.sandbox, file, "project", result.sandbox, refused);
         const section = (parsed.sandbox ?? {}) as Record<string, unknown>;
-        for (const key of ["autoAllowBashIfSandboxed", "allowNetwork"]) {
+        for (const key of ["autoAllowBashIfSandboxed", "allowNetwork", "allowUnixSockets"]) {
           if (section[key] === true) result.ignored.push(`sandbox.${key} true in ${file}`);
         }
       }

@@ -102,6 +102,12 @@ export interface PermissionChecker extends CanUseTool {
    * folder does not read or list what a rule denies.
    */
   readExcludes(root: string): Promise<string[]>;
+  /**
+   * Why the call is refused whatever anyone answers — a deny rule matches, or plan mode forbids a tool that
+   * writes — or undefined. A PreToolUse hook that asks the user consults this first: the user's yes to a hook's
+   * question never lifts a deny rule.
+   */
+  denial(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
@@ -188,7 +194,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   const { gatherFacts } = factFinder(state);
   const matcher = ruleMatcher(state);
   const { partlyAllowed, suggestions } = matcher;
-  const { decide, preApproved } = decider(state, matcher, options);
+  const { decide, preApproved, refusal } = decider(state, matcher, options);
 
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
     const stated = statedFacts(tool, input);
@@ -250,6 +256,10 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     );
     allowRules.push(rule);
     return rule.text;
+  };
+  checker.denial = async (tool, input) => {
+    const stated = statedFacts(tool, input);
+    return refusal(tool, await gatherFacts(tool, stated), describeToolCall(tool.name, stated));
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
@@ -541,6 +551,18 @@ function decider(
     return rules;
   }
 
+  /** What refuses a call before anything else is considered: a deny rule, or plan mode for a writing tool. */
+  async function refusal(tool: Tool<never>, facts: CallFacts, display: string): Promise<string | undefined> {
+    const denyRule = await firstMatch(deny, facts);
+    if (denyRule) {
+      return `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`;
+    }
+    if (state.mode === "plan" && !tool.readOnly) {
+      return `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`;
+    }
+    return undefined;
+  }
+
   async function decide(
     tool: Tool<never>,
     facts: CallFacts,
@@ -548,19 +570,8 @@ function decider(
     extra: readonly PermissionRule[],
     hookAllowed = false,
   ): Promise<Verdict> {
-    const denyRule = await firstMatch(deny, facts);
-    if (denyRule) {
-      return {
-        behavior: "deny",
-        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
-      };
-    }
-    if (state.mode === "plan" && !tool.readOnly) {
-      return {
-        behavior: "deny",
-        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
-      };
-    }
+    const refused = await refusal(tool, facts, display);
+    if (refused !== undefined) return { behavior: "deny", message: refused };
     if (state.mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
@@ -591,7 +602,7 @@ function decider(
       : { behavior: "ask" };
   }
 
-  return { decide, preApproved };
+  return { decide, preApproved, refusal };
 }
 
 /** The checker's rule lists from what an embedder passed: parsed rules or strings; a wrong shape is named. */

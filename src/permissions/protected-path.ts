@@ -5,7 +5,7 @@ const PROTECTED_FOLDERS = new Set([".git", ".mitsu", ".claude"]);
 /** Files that steer what later runs wherever they are. */
 const PROTECTED_FILES = new Set([".mcp.json"]);
 /** Shell start-up files in the home folder: a line added there runs in every later shell. */
-const SHELL_STARTUP = new Set([
+export const SHELL_STARTUP: ReadonlySet<string> = new Set([
   ".bashrc",
   ".bash_profile",
   ".bash_login",
