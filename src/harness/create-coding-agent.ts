@@ -267,6 +267,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       readOnlyRoots,
       shells,
       ...(sandbox ? { sandbox } : {}),
+      ...(options.files ? { files: options.files } : {}),
+      ...(options.terminal ? { terminal: options.terminal } : {}),
       webFetch: {
         fetch: globalThis.fetch,
         complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
@@ -334,7 +336,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
         .join("\n")}`,
     );
   }
-  let sessionId: string = randomUUID();
+  let sessionId: string = options.session?.id ?? randomUUID();
   let log: SessionLog | undefined;
   /** The history index of the user prompt now running (checkpoints are keyed by it). */
   let promptIndex: number | undefined;
