@@ -129,10 +129,12 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
     .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)")
+    // `mitsu acp [options]` arrives here as `[options] --acp` (see below): the options are this command's.
+    .addOption(new Option("--acp").hideHelp())
     .action(async (words: string[], opts) => {
       const { readStdin } = await import("./read-stdin.js");
       const streamInput = opts.inputFormat === "stream-json";
-      const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
+      const stdin = io.stdin && !streamInput && !opts.acp ? await readStdin(io.stdin) : undefined;
       const argPrompt = [...spilled, ...words].join(" ").trim();
       const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
       const options: CliOptions = {
@@ -164,6 +166,11 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         mcpConfig: opts.mcpConfig ?? [],
         strictMcpConfig: opts.strictMcpConfig === true,
       };
+      if (opts.acp === true) {
+        const { acpCommand } = await import("./acp/acp-command.js");
+        exitCode = await acpCommand(options, io);
+        return;
+      }
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.
       if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
@@ -473,6 +480,19 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     });
 
   program
+    .command("acp")
+    .description(
+      "serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim); takes mitsu's options after it",
+    )
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(() => {
+      // Reached only with options before `acp` (`mitsu --trust acp`): `mitsu acp …` is parsed as mitsu's own.
+      io.stderr.write("mitsu acp: give the options after acp (mitsu acp --trust …)\n");
+      exitCode = 1;
+    });
+
+  program
     .command("help")
     .description("show this help")
     .action(() => {
@@ -497,8 +517,10 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       : {}),
   });
   for (const sub of program.commands) sub.exitOverride();
+  // `mitsu acp [options]`: mitsu's own options (model, permissions, trust…) for every session it serves.
+  const args = argv[0] === "acp" ? [...argv.slice(1), "--acp"] : argv;
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
     const message = usageError ?? (error instanceof Error ? error.message : String(error));
