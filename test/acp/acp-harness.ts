@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import {
+  type ClientApp,
+  type ClientCapabilities,
+  type ClientConnection,
+  client,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+} from "@agentclientprotocol/sdk";
+import { onTestFinished } from "vitest";
+import { type ScriptEntry, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { tempWorkspace } from "../cli/cli-harness.js";
+import { MITSU_BIN } from "../security/run-bin.js";
+
+export { MITSU_BIN };
+
+/** What a test's client does when the agent calls it; absent handlers are not offered as capabilities. */
+export interface ClientHandlers {
+  permission?: (
+    request: RequestPermissionRequest,
+  ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+  /** Registers fs/terminal handlers on the client and says which capabilities to offer. */
+  extend?: (app: ClientApp) => ClientCapabilities;
+}
+
+export interface AcpRun {
+  sim: Simulator;
+  cwd: string;
+  home: string;
+  child: ChildProcess;
+  connection: ClientConnection;
+  /** Every session/update received, in order. */
+  updates: SessionNotification[];
+  /** What the agent wrote to stderr. */
+  stderr: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  /** Every permission question asked. */
+  asked: RequestPermissionRequest[];
+}
+
+/**
+ * Starts the built `mitsu acp` in a temp copy of the demo workspace against a simulator serving `script`, and
+ * connects an ACP client (the SDK's client side) to its stdin/stdout; it is initialized. The process and the
+ * simulator are stopped when the test ends.
+ */
+export async function startAcp(
+  script: ScriptEntry[],
+  handlers: ClientHandlers = {},
+  options: { args?: string[]; env?: NodeJS.ProcessEnv; empty?: boolean; delayMs?: number } = {},
+): Promise<AcpRun> {
+  const sim = await startSimulator({
+    script,
+    ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
+  });
+  onTestFinished(() => sim.close());
+  const { cwd, home } = tempWorkspace(options.empty ? { empty: true } : {});
+  const child = spawn(process.execPath, [MITSU_BIN, "acp", ...(options.args ?? [])], {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: home,
+      ANTHROPIC_API_KEY: "sim-key",
+      ANTHROPIC_BASE_URL: sim.url,
+      ...options.env,
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  });
+  const updates: SessionNotification[] = [];
+  const asked: RequestPermissionRequest[] = [];
+  const app = client({ name: "mitsu-test" }).onNotification("session/update", ({ params }) => {
+    updates.push(params);
+  });
+  const capabilities = handlers.extend?.(app) ?? {};
+  app.onRequest("session/request_permission", async ({ params }) => {
+    asked.push(params);
+    return handlers.permission
+      ? handlers.permission(params)
+      : { outcome: { outcome: "selected", optionId: "reject_once" } };
+  });
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin as Writable) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout as Readable) as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  onTestFinished(() => connection.close());
+  const init = await connection.agent.request("initialize", {
+    protocolVersion: PROTOCOL_VERSION,
+    clientCapabilities: capabilities,
+  });
+  if (init.protocolVersion !== PROTOCOL_VERSION) throw new Error(`protocol ${init.protocolVersion}`);
+  return { sim, cwd, home, child, connection, updates, stderr: () => stderr, exited, asked };
+}
+
+/** The updates of one session, of one kind. */
+export function updatesOf<K extends SessionNotification["update"]["sessionUpdate"]>(
+  run: AcpRun,
+  sessionId: string,
+  kind: K,
+): Extract<SessionNotification["update"], { sessionUpdate: K }>[] {
+  return run.updates
+    .filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === kind)
+    .map((n) => n.update as Extract<SessionNotification["update"], { sessionUpdate: K }>);
+}
+
+/** The streamed answer text of a session. */
+export function answerText(run: AcpRun, sessionId: string): string {
+  return updatesOf(run, sessionId, "agent_message_chunk")
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+}
+
+/** Resolves once `condition` holds (polled on each turn of the event loop), or rejects after `ms`. */
+export async function waitFor(condition: () => boolean, ms = 20_000, what = "a condition"): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
