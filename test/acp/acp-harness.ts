@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Readable, Writable } from "node:stream";
 import {
   type ClientApp,
@@ -51,14 +53,22 @@ export interface AcpRun {
 export async function startAcp(
   script: ScriptEntry[],
   handlers: ClientHandlers = {},
-  options: { args?: string[]; env?: NodeJS.ProcessEnv; empty?: boolean; delayMs?: number } = {},
+  options: {
+    args?: string[];
+    env?: NodeJS.ProcessEnv;
+    empty?: boolean;
+    /** Another process on the same workspace, home and simulator (an earlier run's). */
+    reuse?: { cwd: string; home: string; sim: Simulator };
+  } = {},
 ): Promise<AcpRun> {
-  const sim = await startSimulator({
-    script,
-    ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
-  });
-  onTestFinished(() => sim.close());
-  const { cwd, home } = tempWorkspace(options.empty ? { empty: true } : {});
+  let sim = options.reuse?.sim;
+  if (sim) sim.enqueue(...script);
+  else {
+    const started = await startSimulator({ script });
+    onTestFinished(() => started.close());
+    sim = started;
+  }
+  const { cwd, home } = options.reuse ?? tempWorkspace(options.empty ? { empty: true } : {});
   const child = spawn(process.execPath, [MITSU_BIN, "acp", ...(options.args ?? [])], {
     cwd,
     env: {
@@ -103,6 +113,15 @@ export async function startAcp(
   });
   if (init.protocolVersion !== PROTOCOL_VERSION) throw new Error(`protocol ${init.protocolVersion}`);
   return { sim, cwd, home, child, connection, updates, stderr: () => stderr, exited, asked };
+}
+
+/** The text of every session log under `home` (sub-agents' transcripts left out). */
+export function sessionLogs(home: string): string[] {
+  const root = join(home, ".mitsu", "projects");
+  return readdirSync(root, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".jsonl") && /sessions\/[^/]+\.jsonl$/.test(f))
+    .map((f) => readFileSync(join(root, f), "utf8"));
 }
 
 /** The updates of one session, of one kind. */

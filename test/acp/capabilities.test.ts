@@ -87,7 +87,7 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
             return { terminalId: id };
           })
           .onRequest("terminal/wait_for_exit", async ({ params }) => ({
-            exitCode: await outputs.get(params.terminalId)?.exit,
+            exitCode: (await outputs.get(params.terminalId)?.exit) ?? null,
           }))
           .onRequest("terminal/output", async ({ params }) => ({
             output: outputs.get(params.terminalId)?.output ?? "",

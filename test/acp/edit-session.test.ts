@@ -1,18 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { answerText, MITSU_BIN, startAcp, updatesOf } from "./acp-harness.js";
+import { answerText, MITSU_BIN, sessionLogs, startAcp, updatesOf } from "./acp-harness.js";
 
 const README = "README.md";
-
-/** The text of every session log under `home`. */
-export function sessionLogs(home: string): string[] {
-  const root = join(home, ".mitsu", "projects");
-  return readdirSync(root, { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith(".jsonl") && f.includes("sessions"))
-    .map((f) => readFileSync(join(root, f), "utf8"));
-}
 
 /** The model reads README.md, edits it, then answers. */
 const editScript = (cwd: string) => [

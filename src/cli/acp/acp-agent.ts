@@ -82,6 +82,9 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
       return session;
     } catch (error) {
       if (error instanceof RequestError) throw error;
+      // No session file of that id among this workspace's sessions.
+      if (resume && /^No session /.test((error as Error).message))
+        throw RequestError.sessionNotFound(sessionId);
       throw RequestError.internalError(undefined, (error as Error).message);
     } finally {
       opening.delete(starting);
@@ -126,17 +129,7 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
     .onRequest("session/load", async ({ params, client }) => {
       if (!SESSION_ID.test(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
       let session = sessions.get(params.sessionId);
-      if (!session) {
-        try {
-          session = await open(client, params, params.sessionId, true);
-        } catch (error) {
-          // No session file of that id in this workspace's sessions.
-          if (/no session|not found|cannot find|no such/i.test((error as Error).message)) {
-            throw RequestError.sessionNotFound(params.sessionId);
-          }
-          throw error;
-        }
-      }
+      session ??= await open(client, params, params.sessionId, true);
       await session.replay();
       const loaded = session;
       setImmediate(() => loaded.announceCommands());
