@@ -35,6 +35,35 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
     expect(await run.exited).toBe(0);
   });
 
+  it("a client that disconnects mid-command ends the run: the command's processes stop and the process exits", async () => {
+    const run = await startAcp([], {}, { args: ["--permission-mode", "bypassPermissions"] });
+    run.sim.enqueue({
+      content: [
+        { type: "tool_use", id: "hang", name: "Bash", input: { command: "echo $$ > shell.pid; sleep 60" } },
+      ],
+    });
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    void run.connection.agent
+      .request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hang" }] })
+      .catch(() => undefined);
+    const pidFile = join(run.cwd, "shell.pid");
+    await waitFor(
+      () => existsSync(pidFile) && readFileSync(pidFile, "utf8").trim() !== "",
+      20_000,
+      "the command",
+    );
+    const pid = Number(readFileSync(pidFile, "utf8").trim());
+    const started = Date.now();
+    run.connection.close();
+    run.child.stdin?.end();
+    expect(await run.exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(() => process.kill(pid, 0)).toThrow();
+    // The log is whole: the call that was running is answered in it.
+    const log = sessionLogs(run.home).find((text) => text.includes(sessionId)) ?? "";
+    expect(log).toContain('"type":"tool-result","result":{"type":"tool_result","tool_use_id":"hang"');
+  });
+
   it("session/load replays the conversation as updates before answering, then the session goes on", async () => {
     const first = await startAcp([
       { content: [{ type: "tool_use", id: "r1", name: "Read", input: { file_path: "README.md" } }] },
