@@ -93,9 +93,10 @@ describe.skipIf(!existsSync(MITSU_BIN))(
       // An MCP server whose configuration would read mitsu's environment (its keys) is refused.
       const leaky = await client.request("session/new", {
         cwd: client.cwd,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${…}, as a client would send it.
         mcpServers: [{ name: "x", command: "/bin/echo", args: ["${ANTHROPIC_API_KEY}"], env: [] }],
       });
-      expect(leaky.error).toBeDefined();
+      expect(leaky.error.code).toBe(-32602);
       // A large message (400 KiB of text, about 100k tokens) is taken whole.
       client.sim.enqueue({ content: [{ type: "text", text: "big one read" }] });
       const big = await client.request("session/prompt", {

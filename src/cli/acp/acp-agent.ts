@@ -13,6 +13,7 @@ import {
 import type { CliOptions } from "../cli-options.js";
 import { packageVersion } from "../version.js";
 import { AcpSession } from "./acp-session.js";
+import { clientMcpConfig } from "./client-mcp-servers.js";
 import { isPermissionMode } from "./session-modes.js";
 
 export interface AcpAgentSetup {
@@ -62,6 +63,11 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
     if (closed) throw RequestError.internalError(undefined, "the connection is closing");
     requireKey(setup);
     const cwd = workspaceFolder(params.cwd);
+    try {
+      clientMcpConfig(params.mcpServers);
+    } catch (error) {
+      throw RequestError.invalidParams({ mcpServers: params.mcpServers }, (error as Error).message);
+    }
     const starting = AcpSession.open({
       ...setup,
       client,
