@@ -1,12 +1,56 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CreateTerminalRequest } from "@agentclientprotocol/sdk";
+import type { ClientApp, CreateTerminalRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { EDGE_SERVER } from "../mcp/mcp-fixtures.js";
 import { answerText, MITSU_BIN, startAcp, updatesOf, waitFor } from "./acp-harness.js";
 
 const allow = () => ({ outcome: { outcome: "selected" as const, optionId: "allow_once" } });
+
+/** An editor's terminals, run as child processes of the test; `calls` records kill and release. */
+function fakeTerminal() {
+  const created: CreateTerminalRequest[] = [];
+  const calls: string[] = [];
+  const terminals = new Map<string, { output: string; exit: Promise<number | null>; kill: () => void }>();
+  const extend = (app: ClientApp) => {
+    app
+      .onRequest("terminal/create", ({ params }) => {
+        created.push(params);
+        const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined });
+        const id = `term-${created.length}`;
+        const entry = {
+          output: "",
+          exit: new Promise<number | null>((r) => child.once("close", r)),
+          kill: () => child.kill("SIGKILL"),
+        };
+        child.stdout.on("data", (d: Buffer) => {
+          entry.output += d.toString();
+        });
+        terminals.set(id, entry);
+        return { terminalId: id };
+      })
+      .onRequest("terminal/wait_for_exit", async ({ params }) => ({
+        exitCode: (await terminals.get(params.terminalId)?.exit) ?? null,
+      }))
+      .onRequest("terminal/output", ({ params }) => ({
+        output: terminals.get(params.terminalId)?.output ?? "",
+        truncated: false,
+      }))
+      .onRequest("terminal/release", ({ params }) => {
+        calls.push(`release ${params.terminalId}`);
+        terminals.get(params.terminalId)?.kill();
+        return {};
+      })
+      .onRequest("terminal/kill", ({ params }) => {
+        calls.push(`kill ${params.terminalId}`);
+        terminals.get(params.terminalId)?.kill();
+        return {};
+      });
+    return { terminal: true };
+  };
+  return { created, calls, extend };
+}
 
 describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", () => {
   it("with fs offered, Read sees the editor's unsaved buffer and Edit lands in it; paths outside are never asked for", async () => {
@@ -69,35 +113,9 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
   });
 
   it("with terminal offered, Bash runs in the editor's terminal, shown under its call", async () => {
-    const created: CreateTerminalRequest[] = [];
-    const outputs = new Map<string, { output: string; exit: Promise<number | null> }>();
-    const run = await startAcp([], {
-      permission: allow,
-      extend: (app) => {
-        app
-          .onRequest("terminal/create", ({ params }) => {
-            created.push(params);
-            const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined });
-            const id = `term-${created.length}`;
-            const entry = { output: "", exit: new Promise<number | null>((r) => child.once("close", r)) };
-            child.stdout.on("data", (d: Buffer) => {
-              entry.output += d.toString();
-            });
-            outputs.set(id, entry);
-            return { terminalId: id };
-          })
-          .onRequest("terminal/wait_for_exit", async ({ params }) => ({
-            exitCode: (await outputs.get(params.terminalId)?.exit) ?? null,
-          }))
-          .onRequest("terminal/output", async ({ params }) => ({
-            output: outputs.get(params.terminalId)?.output ?? "",
-            truncated: false,
-          }))
-          .onRequest("terminal/release", () => ({}))
-          .onRequest("terminal/kill", () => ({}));
-        return { terminal: true };
-      },
-    });
+    const terminal = fakeTerminal();
+    const { created } = terminal;
+    const run = await startAcp([], { permission: allow, extend: terminal.extend });
     run.sim.enqueue(
       { content: [{ type: "tool_use", id: "sh", name: "Bash", input: { command: "echo from-the-editor" } }] },
       { content: [{ type: "text", text: "It printed." }] },
@@ -116,6 +134,29 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
     expect(shown.at(-1)?.status).toBe("completed");
     expect(JSON.stringify(run.sim.requests[1]?.body)).toContain("from-the-editor");
     expect(answerText(run, sessionId)).toBe("It printed.");
+  });
+
+  it("a cancel while Bash runs in the editor's terminal kills and releases that terminal", async () => {
+    const terminal = fakeTerminal();
+    const run = await startAcp(
+      [],
+      { extend: terminal.extend },
+      { args: ["--permission-mode", "bypassPermissions"] },
+    );
+    run.sim.enqueue({
+      content: [{ type: "tool_use", id: "slow", name: "Bash", input: { command: "sleep 30" } }],
+    });
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    const prompt = run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "wait" }],
+    });
+    await waitFor(() => terminal.created.length === 1, 20_000, "the terminal");
+    await run.connection.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(terminal.calls).toContain("kill term-1");
+    // Released too (the tool's end may follow the turn's: the loop answers an interrupted call at once).
+    await waitFor(() => terminal.calls.includes("release term-1"), 10_000, "the release");
   });
 
   it("a cancel mid-tool ends the turn with stopReason cancelled, and the next prompt goes on from a valid transcript", async () => {
