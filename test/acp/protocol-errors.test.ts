@@ -60,6 +60,27 @@ describe.skipIf(!existsSync(MITSU_BIN))(
       expect(client.garbage).toEqual([]);
     });
 
+    it("without a key, authentication is offered and a session is refused (-32000); session/close ends one", async () => {
+      const keyless = await startRawClient([], undefined, {
+        env: { PATH: process.env.PATH, HOME: "/nonexistent" },
+      });
+      const init = await keyless.request("initialize", INIT);
+      expect(init.result.authMethods).toHaveLength(1);
+      expect((await keyless.request("session/new", { cwd: keyless.cwd, mcpServers: [] })).error.code).toBe(
+        -32000,
+      );
+
+      const client = await startRawClient([]);
+      await client.request("initialize", INIT);
+      const sessionId = await stillWorks(client, "before close");
+      expect((await client.request("session/close", { sessionId })).result).toEqual({});
+      const after = await client.request("session/prompt", {
+        sessionId,
+        prompt: [{ type: "text", text: "hi" }],
+      });
+      expect(after.error.code).toBe(-32002);
+    });
+
     it("a hostile editor: a cwd that is not an absolute folder, links and images it must not follow", async () => {
       const client = await startRawClient([]);
       await client.request("initialize", INIT);

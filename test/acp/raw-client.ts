@@ -33,14 +33,19 @@ export interface RawClient {
 export async function startRawClient(
   script: ScriptEntry[],
   onRequest: (method: string, params: Message) => unknown = () => ({}),
-  options: { args?: string[] } = {},
+  options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RawClient> {
   const sim = await startSimulator({ script });
   onTestFinished(() => sim.close());
   const { cwd, home } = tempWorkspace();
   const child = spawn(process.execPath, [MITSU_BIN, "acp", ...(options.args ?? [])], {
     cwd,
-    env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
+    env: options.env ?? {
+      PATH: process.env.PATH,
+      HOME: home,
+      ANTHROPIC_API_KEY: "sim-key",
+      ANTHROPIC_BASE_URL: sim.url,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));

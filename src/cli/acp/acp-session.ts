@@ -50,6 +50,9 @@ export interface AcpSessionSetup {
   mcpServers: readonly McpServer[];
 }
 
+/** How long closing a session waits for its stopped run to end. */
+const CLOSE_WAIT_MS = 5_000;
+
 const STOP_REASONS: Record<AgentStopReason, StopReason> = {
   end_turn: "end_turn",
   stop_sequence: "end_turn",
@@ -68,6 +71,8 @@ const STOP_REASONS: Record<AgentStopReason, StopReason> = {
  */
 export class AcpSession {
   private running: AbortController | undefined;
+  /** Settles when the running prompt has ended (its calls answered, its log lines written). */
+  private ended: Promise<unknown> = Promise.resolve();
   /** The model chosen in the editor (`session/set_config_option`); undefined: the agent's own. */
   private model: { value: string; choice: ModelChoice | undefined } = { value: "default", choice: undefined };
   private mode: PermissionMode;
@@ -207,6 +212,10 @@ export class AcpSession {
     }
     const controller = new AbortController();
     this.running = controller;
+    let done: () => void = () => {};
+    this.ended = new Promise<void>((resolve) => {
+      done = resolve;
+    });
     try {
       const prepared = await this.prepare(prompt, controller.signal);
       const run = this.agent.prompt(prepared.prompt, {
@@ -229,6 +238,7 @@ export class AcpSession {
       }
     } finally {
       this.running = undefined;
+      done();
     }
   }
 
@@ -240,6 +250,8 @@ export class AcpSession {
   /** Ends the session: the running prompt stops, shells and MCP servers stop, the log is closed. */
   async close(): Promise<void> {
     this.cancel();
+    // The stopped run answers its calls and writes its last lines before the log is closed (not waited on forever).
+    await Promise.race([this.ended, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     await this.agent.close();
   }
 
