@@ -1,10 +1,28 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import type { ClientApp, CreateTerminalRequest } from "@agentclientprotocol/sdk";
-import { describe, expect, it } from "vitest";
-import { EDGE_SERVER } from "../mcp/mcp-fixtures.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { EDGE_SERVER, EVERYTHING_SERVER, freePort } from "../mcp/mcp-fixtures.js";
 import { answerText, MITSU_BIN, startAcp, updatesOf, waitFor } from "./acp-harness.js";
+
+/** Resolves once something listens on the loopback port. */
+async function waitForPort(port: number): Promise<void> {
+  const listening = () =>
+    new Promise<boolean>((done) => {
+      const socket = connect(port, "127.0.0.1", () => {
+        socket.end();
+        done(true);
+      });
+      socket.on("error", () => done(false));
+    });
+  const until = Date.now() + 20_000;
+  while (!(await listening())) {
+    if (Date.now() > until) throw new Error(`nothing listens on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 const allow = () => ({ outcome: { outcome: "selected" as const, optionId: "allow_once" } });
 
@@ -245,6 +263,41 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
     // The client's MCP server ran the call (allowed here: the test's client rejects, so it was asked).
     expect(run.asked.map((a) => a.toolCall.toolCallId)).toEqual(["mcp"]);
     expect(updatesOf(run, sessionId, "tool_call").find((c) => c.toolCallId === "todo")?.kind).toBe("think");
+  });
+
+  it("a client's MCP server over http joins the session: its tools run, its prompts are commands", async () => {
+    const port = await freePort();
+    const server = spawn(process.execPath, [EVERYTHING_SERVER, "streamableHttp"], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: "ignore",
+    });
+    onTestFinished(() => {
+      server.kill("SIGKILL");
+    });
+    await waitForPort(port);
+    const run = await startAcp([], { permission: allow });
+    run.sim.enqueue(
+      { content: [{ type: "tool_use", id: "e", name: "mcp__every__echo", input: { message: "over http" } }] },
+      { content: [{ type: "text", text: "echoed" }] },
+    );
+    const { sessionId } = await run.connection.agent.request("session/new", {
+      cwd: run.cwd,
+      mcpServers: [{ type: "http", name: "every", url: `http://127.0.0.1:${port}/mcp`, headers: [] }],
+    });
+    await waitFor(
+      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
+      20_000,
+      "commands",
+    );
+    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
+      (c) => c.name,
+    );
+    expect(names).toContain("mcp__every__simple-prompt");
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "echo" }],
+    });
+    expect(JSON.stringify(run.sim.requests.at(-1)?.body)).toContain("Echo: over http");
   });
 
   it("a sub-agent's tool calls appear as tool calls of their own, under the Task call", async () => {
