@@ -69,6 +69,10 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: a full edit session through 
         .join(""),
     ).toBe("Let me look at the README first.");
     expect(answerText(run, sessionId)).toBe("I changed the title of README.md.");
+    // How full the context is, after the prompt.
+    const usage = updatesOf(run, sessionId, "usage_update").at(-1);
+    expect(usage?.used).toBeGreaterThan(0);
+    expect(usage?.size).toBeGreaterThan(usage?.used ?? 0);
     // The Read: kind read, its location.
     const calls = updatesOf(run, sessionId, "tool_call");
     const read = calls.find((c) => c.toolCallId === "toolu_read");

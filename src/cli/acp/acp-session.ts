@@ -225,6 +225,7 @@ export class AcpSession {
       for (;;) {
         const next = await run.next();
         if (next.done) {
+          await this.sendUsage();
           if (controller.signal.aborted) return { stopReason: "cancelled" };
           if (next.value.reason === "error") {
             throw RequestError.internalError(
@@ -234,7 +235,10 @@ export class AcpSession {
           }
           return { stopReason: STOP_REASONS[next.value.reason] };
         }
-        for (const update of this.updates.updates(next.value)) await this.send(update);
+        const event = next.value;
+        // What the terminal prints as a notice (a hook's, a retry's) goes to the agent's log, stderr.
+        if (event.type === "warning" && event.agentPath.length === 0) this.setup.warn(event.message);
+        for (const update of this.updates.updates(event)) await this.send(update);
       }
     } finally {
       this.running = undefined;
@@ -304,6 +308,19 @@ export class AcpSession {
       toolCallId: callId,
       status: "in_progress",
       content: [{ type: "terminal", terminalId }],
+    });
+  }
+
+  /** How full the context window is and what the session cost (`usage_update`), after each prompt. */
+  private async sendUsage(): Promise<void> {
+    const { limit, used } = this.agent.contextWindow();
+    if (used === undefined) return;
+    const usd = this.agent.cost().usd;
+    await this.send({
+      sessionUpdate: "usage_update",
+      used,
+      size: limit,
+      ...(usd !== undefined ? { cost: { amount: usd, currency: "USD" } } : {}),
     });
   }
 
