@@ -35,7 +35,11 @@ function fakeTerminal() {
     app
       .onRequest("terminal/create", ({ params }) => {
         created.push(params);
-        const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined });
+        // The editor's environment holds a key of its own: the command must not see it.
+        const child = spawn(params.command, params.args ?? [], {
+          cwd: params.cwd ?? undefined,
+          env: { ...process.env, ANTHROPIC_API_KEY: "editor-secret" },
+        });
         const id = `term-${created.length}`;
         const entry = {
           output: "",
@@ -135,7 +139,16 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
     const { created } = terminal;
     const run = await startAcp([], { permission: allow, extend: terminal.extend });
     run.sim.enqueue(
-      { content: [{ type: "tool_use", id: "sh", name: "Bash", input: { command: "echo from-the-editor" } }] },
+      {
+        content: [
+          {
+            type: "tool_use",
+            id: "sh",
+            name: "Bash",
+            input: { command: "echo from-the-editor key=$ANTHROPIC_API_KEY." },
+          },
+        ],
+      },
       { content: [{ type: "text", text: "It printed." }] },
     );
     const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
@@ -144,13 +157,21 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
       prompt: [{ type: "text", text: "run it" }],
     });
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ command: "bash", args: ["-c", "echo from-the-editor"], cwd: run.cwd });
+    expect(created[0]).toMatchObject({ command: "env", cwd: run.cwd });
+    expect(created[0]?.args?.slice(-3)).toEqual([
+      "bash",
+      "-c",
+      "echo from-the-editor key=$ANTHROPIC_API_KEY.",
+    ]);
+    expect(created[0]?.args).toEqual(expect.arrayContaining(["-u", "ANTHROPIC_API_KEY"]));
     const shown = updatesOf(run, sessionId, "tool_call_update").filter((u) => u.toolCallId === "sh");
     expect(
       shown.some((u) => u.content?.some((c) => c.type === "terminal" && c.terminalId === "term-1")),
     ).toBe(true);
     expect(shown.at(-1)?.status).toBe("completed");
-    expect(JSON.stringify(run.sim.requests[1]?.body)).toContain("from-the-editor");
+    const sent = JSON.stringify(run.sim.requests[1]?.body);
+    expect(sent).toContain("from-the-editor key=.");
+    expect(sent).not.toContain("editor-secret");
     expect(answerText(run, sessionId)).toBe("It printed.");
   });
 

@@ -50,6 +50,15 @@ export interface AcpSessionSetup {
   mcpServers: readonly McpServer[];
 }
 
+/** Provider keys, dropped from an editor terminal's environment even when mitsu's own has none of them. */
+const PROVIDER_KEYS = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "OPENAI_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+];
+
 /** How long closing a session waits for its stopped run to end. */
 const CLOSE_WAIT_MS = 5_000;
 
@@ -92,8 +101,11 @@ export class AcpSession {
     let session: AcpSession | undefined;
     const files = capabilities.fs ? editorFiles(client, sessionId, capabilities.fs) : undefined;
     const terminal = capabilities.terminal
-      ? editorTerminal(client, sessionId, (toolUseId, terminalId) =>
-          session?.showTerminal(toolUseId, terminalId),
+      ? editorTerminal(
+          client,
+          sessionId,
+          (toolUseId, terminalId) => session?.showTerminal(toolUseId, terminalId),
+          () => session?.secretNames() ?? [...PROVIDER_KEYS],
         )
       : undefined;
     const fromClient = clientMcpConfig(setup.mcpServers);
@@ -309,6 +321,15 @@ export class AcpSession {
       status: "in_progress",
       content: [{ type: "terminal", terminalId }],
     });
+  }
+
+  /**
+   * The variables no command may see: the provider keys, and whatever else the harness kept from its child
+   * processes (models.json keys, `MITSU_SECRET_ENV`), sorted.
+   */
+  secretNames(): string[] {
+    const dropped = Object.keys(this.setup.env).filter((name) => !(name in this.agent.childEnv));
+    return [...new Set([...PROVIDER_KEYS, ...dropped])].sort();
   }
 
   /** How full the context window is and what the session cost (`usage_update`), after each prompt. */

@@ -6,7 +6,8 @@ import type {
 import type { CommandTerminal } from "../../tools/file-access.js";
 
 /**
- * Bash in the editor's terminal: `terminal/create` runs `bash -c <line>` in the workspace, `onCreated` shows the
+ * Bash in the editor's terminal: `terminal/create` runs `bash -c <line>` in the workspace (under `env -u` for
+ * each secret variable), `onCreated` shows the
  * terminal under the tool call, `terminal/wait_for_exit` waits; an interrupt or the timeout sends `terminal/kill`;
  * the output is read (`terminal/output`) and the terminal released in every case.
  */
@@ -14,13 +15,17 @@ export function editorTerminal(
   client: AgentContext,
   sessionId: string,
   onCreated: (toolUseId: string, terminalId: string) => void,
+  /** Variables the command must not see (provider keys): the editor's environment may hold them too. */
+  secrets: () => readonly string[],
 ): CommandTerminal {
   return {
     async run(command, options) {
+      // ACP can add variables but not remove them: `env -u` drops each secret before bash starts.
+      const unset = secrets().flatMap((name) => ["-u", name]);
       const { terminalId } = await client.request("terminal/create", {
         sessionId,
-        command: "bash",
-        args: ["-c", command],
+        command: unset.length > 0 ? "env" : "bash",
+        args: unset.length > 0 ? [...unset, "bash", "-c", command] : ["-c", command],
         cwd: options.cwd,
         outputByteLimit: options.outputByteLimit,
       });
