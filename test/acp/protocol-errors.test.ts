@@ -106,7 +106,25 @@ describe.skipIf(!existsSync(MITSU_BIN))(
       expect(sent).not.toContain("root:x:0:0");
       expect(sent).toContain("temperature-conversion");
       expect(sent).toContain("embedded text");
-      const badImage = await client.request("session/prompt", {
+      // An image is sent to the model as an image block.
+    client.sim.enqueue({ content: [{ type: "text", text: "a pixel" }] });
+    const png =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    const pictured = await client.request("session/prompt", {
+      sessionId,
+      prompt: [
+        { type: "text", text: "what is this?" },
+        { type: "image", mimeType: "image/png", data: png },
+      ],
+    });
+    expect(pictured.result.stopReason).toBe("end_turn");
+    const last = client.sim.requests.at(-1)?.body.messages.at(-1);
+    expect(last.content).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: png } }),
+      ]),
+    );
+    const badImage = await client.request("session/prompt", {
         sessionId,
         prompt: [{ type: "image", mimeType: "image/svg+xml", data: "PHN2Zz4=" }],
       });
