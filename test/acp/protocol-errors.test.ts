@@ -107,24 +107,27 @@ describe.skipIf(!existsSync(MITSU_BIN))(
       expect(sent).toContain("temperature-conversion");
       expect(sent).toContain("embedded text");
       // An image is sent to the model as an image block.
-    client.sim.enqueue({ content: [{ type: "text", text: "a pixel" }] });
-    const png =
-      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    const pictured = await client.request("session/prompt", {
-      sessionId,
-      prompt: [
-        { type: "text", text: "what is this?" },
-        { type: "image", mimeType: "image/png", data: png },
-      ],
-    });
-    expect(pictured.result.stopReason).toBe("end_turn");
-    const last = client.sim.requests.at(-1)?.body.messages.at(-1);
-    expect(last.content).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ type: "image", source: { type: "base64", media_type: "image/png", data: png } }),
-      ]),
-    );
-    const badImage = await client.request("session/prompt", {
+      client.sim.enqueue({ content: [{ type: "text", text: "a pixel" }] });
+      const png =
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+      const pictured = await client.request("session/prompt", {
+        sessionId,
+        prompt: [
+          { type: "text", text: "what is this?" },
+          { type: "image", mimeType: "image/png", data: png },
+        ],
+      });
+      expect(pictured.result.stopReason).toBe("end_turn");
+      const last = client.sim.requests.at(-1)?.body.messages.at(-1);
+      expect(last.content).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            type: "image",
+            source: { type: "base64", media_type: "image/png", data: png },
+          }),
+        ]),
+      );
+      const badImage = await client.request("session/prompt", {
         sessionId,
         prompt: [{ type: "image", mimeType: "image/svg+xml", data: "PHN2Zz4=" }],
       });
@@ -144,6 +147,16 @@ describe.skipIf(!existsSync(MITSU_BIN))(
       });
       expect(big.error, JSON.stringify(big.error)).toBeUndefined();
       expect(big.result.stopReason).toBe("end_turn");
+      // A message past the limit (16 MiB) is answered with an error for its id, and the connection goes on.
+      client.send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 4242,
+          method: "session/prompt",
+          params: { sessionId, prompt: [{ type: "text", text: "y".repeat(17 * 1024 * 1024) }] },
+        }),
+      );
+      expect((await client.next((m) => m.id === 4242)).error.code).toBe(-32600);
       await stillWorks(client, "still here");
     });
 

@@ -4,6 +4,10 @@ import type { CliOptions } from "../cli-options.js";
 import type { PrintIo } from "../print-mode.js";
 import { stripControls } from "../terminal-text.js";
 import { createAcpAgent } from "./acp-agent.js";
+import { limitLines } from "./line-limit.js";
+
+/** The longest message taken: a prompt of large images fits; the SDK's own limit (32 MiB) would close the connection. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * `mitsu acp`: an ACP agent on standard input and output (newline-delimited JSON-RPC), for an editor that starts
@@ -17,7 +21,15 @@ export async function acpCommand(options: CliOptions, io: PrintIo): Promise<numb
     return 1;
   }
   const warn = (message: string) => io.stderr.write(`mitsu: ${stripControls(message)}\n`);
-  const input = Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>;
+  // A line past the limit is answered with an error and dropped; the connection goes on.
+  const input = limitLines(
+    Readable.toWeb(io.stdin as Readable) as ReadableStream<Uint8Array>,
+    MAX_LINE_BYTES,
+    (id) =>
+      io.stdout.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: `Invalid request: a message is larger than ${MAX_LINE_BYTES} bytes` } })}\n`,
+      ),
+  );
   const output = new WritableStream<Uint8Array>({
     write: (chunk) =>
       new Promise<void>((resolve, reject) => {
