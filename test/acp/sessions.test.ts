@@ -23,6 +23,11 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
       prompt: [{ type: "text", text: "Question two" }],
     });
     expect(answerText(run, a.sessionId)).toBe("First session's answer.");
+    expect(updatesOf(run, a.sessionId, "session_info_update")[0]?.title).toBe("Question one");
+    // session/list: this workspace's sessions, newest first, titled by their first prompt.
+    const listed = await run.connection.agent.request("session/list", { cwd: run.cwd });
+    expect(listed.sessions.map((s) => s.sessionId).sort()).toEqual([a.sessionId, b.sessionId].sort());
+    expect(listed.sessions.find((s) => s.sessionId === b.sessionId)?.title).toBe("Question two");
     expect(answerText(run, b.sessionId)).toBe("Second session's answer.");
     const logs = sessionLogs(run.home);
     expect(logs).toHaveLength(2);

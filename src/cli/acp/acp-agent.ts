@@ -10,18 +10,25 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from "@agentclientprotocol/sdk";
+import { listProjectSessions } from "../../harness/index.js";
 import type { CliOptions } from "../cli-options.js";
 import { packageVersion } from "../version.js";
 import { AcpSession } from "./acp-session.js";
 import { clientMcpConfig } from "./client-mcp-servers.js";
 import { isPermissionMode } from "./session-modes.js";
+import { titleOf } from "./session-title.js";
 
 export interface AcpAgentSetup {
   options: CliOptions;
+  /** Where `mitsu acp` was started: the folder `session/list` lists without a `cwd`. */
+  cwd: string;
   home: string;
   env: NodeJS.ProcessEnv;
   warn: (message: string) => void;
 }
+
+/** The most sessions `session/list` returns (newest first). */
+const MAX_LISTED = 200;
 
 /** A session id mitsu gives (a UUID): anything else names no session (and never a file path). */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -108,7 +115,7 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { close: {} },
+          sessionCapabilities: { close: {}, list: {} },
         },
         authMethods: hasKey(setup)
           ? []
@@ -140,6 +147,18 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
       const loaded = session;
       setImmediate(() => loaded.announceCommands());
       return { modes: session.modes, configOptions: session.configOptions };
+    })
+    .onRequest("session/list", ({ params }) => {
+      const cwd = workspaceFolder(params.cwd ?? setup.cwd);
+      const sessions = listProjectSessions({ cwd, home: setup.home }).slice(0, MAX_LISTED);
+      return {
+        sessions: sessions.map((session) => ({
+          sessionId: session.id,
+          cwd,
+          title: titleOf(session.firstPrompt),
+          updatedAt: session.updatedAt.toISOString(),
+        })),
+      };
     })
     .onRequest("session/prompt", ({ params }) => sessionOf(params.sessionId).prompt(params.prompt))
     .onNotification("session/cancel", ({ params }) => {

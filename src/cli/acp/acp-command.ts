@@ -36,7 +36,7 @@ export async function acpCommand(options: CliOptions, io: PrintIo): Promise<numb
         io.stdout.write(chunk, (error) => (error ? reject(error) : resolve()));
       }),
   });
-  const { app, closeAll } = createAcpAgent({ options, home: io.home, env: io.env, warn });
+  const { app, closeAll } = createAcpAgent({ options, cwd: io.cwd, home: io.home, env: io.env, warn });
   const connection = app.connect(ndJsonStream(output, input));
   const stop = () => connection.close();
   io.signal?.addEventListener("abort", stop, { once: true });

@@ -33,6 +33,7 @@ import { historyUpdates } from "./history-updates.js";
 import { PERMISSION_OPTIONS, permissionAnswer } from "./permission-options.js";
 import { promptBlocks } from "./prompt-blocks.js";
 import { sessionModes } from "./session-modes.js";
+import { titleOf } from "./session-title.js";
 
 /** What a session needs from the command and the connection. */
 export interface AcpSessionSetup {
@@ -230,6 +231,13 @@ export class AcpSession {
     });
     try {
       const prepared = await this.prepare(prompt, controller.signal);
+      // The conversation's title, for the editor's list: its first prompt.
+      if (this.agent.history.length === 0) {
+        const first = prompt.find((block) => block.type === "text");
+        if (first?.type === "text" && first.text.trim() !== "") {
+          void this.send({ sessionUpdate: "session_info_update", title: titleOf(first.text) });
+        }
+      }
       const run = this.agent.prompt(prepared.prompt, {
         signal: controller.signal,
         ...(prepared.model ? { model: prepared.model } : {}),
