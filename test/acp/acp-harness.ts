@@ -24,6 +24,8 @@ export { MITSU_BIN };
 export interface ClientHandlers {
   permission?: (
     request: RequestPermissionRequest,
+    /** Aborted when the agent withdraws the question (`$/cancel_request`). */
+    signal: AbortSignal,
   ) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
   /** Registers fs/terminal handlers on the client and says which capabilities to offer. */
   extend?: (app: ClientApp) => ClientCapabilities;
@@ -95,10 +97,10 @@ export async function startAcp(
     updates.push(params);
   });
   const capabilities = handlers.extend?.(app) ?? {};
-  app.onRequest("session/request_permission", async ({ params }) => {
+  app.onRequest("session/request_permission", async ({ params, signal }) => {
     asked.push(params);
     return handlers.permission
-      ? handlers.permission(params)
+      ? handlers.permission(params, signal)
       : { outcome: { outcome: "selected", optionId: "reject_once" } };
   });
   const stream = ndJsonStream(

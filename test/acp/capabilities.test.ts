@@ -239,6 +239,35 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
     expect(JSON.stringify(run.sim.requests.at(-1)?.body)).toContain("long");
   });
 
+  it("a cancel while a permission question is open: the question is withdrawn, the call denied, the turn cancelled", async () => {
+    let withdrawn = false;
+    const run = await startAcp([], {
+      // The editor's user never answers; the client answers "cancelled" once the question is withdrawn.
+      permission: (_request, signal) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            withdrawn = true;
+            resolve({ outcome: { outcome: "cancelled" } });
+          });
+        }),
+    });
+    run.sim.enqueue({
+      content: [
+        { type: "tool_use", id: "w", name: "Write", input: { file_path: "never.txt", content: "no" } },
+      ],
+    });
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    const prompt = run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "write it" }],
+    });
+    await waitFor(() => run.asked.length === 1, 20_000, "the question");
+    await run.connection.agent.notify("session/cancel", { sessionId });
+    expect((await prompt).stopReason).toBe("cancelled");
+    expect(existsSync(join(run.cwd, "never.txt"))).toBe(false);
+    await waitFor(() => withdrawn, 10_000, "the question to be withdrawn");
+  });
+
   it("TodoWrite is the plan; slash commands, skills and the client's MCP server's prompts are offered", async () => {
     const run = await startAcp([]);
     run.sim.enqueue(
