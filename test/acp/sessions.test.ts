@@ -163,6 +163,41 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
     ).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("/compact, /context and /cost answer in the panel without a prompt to the model", async () => {
+    const run = await startAcp([
+      { content: [{ type: "text", text: "First answer." }] },
+      { content: [{ type: "text", text: "<summary>The user said hello.</summary>" }] },
+    ]);
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    await waitFor(
+      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
+      20_000,
+      "commands",
+    );
+    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
+      (c) => c.name,
+    );
+    expect(names).toEqual(expect.arrayContaining(["compact", "context", "cost"]));
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "hello" }],
+    });
+    const requests = run.sim.requests.length;
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/cost" }],
+    });
+    expect(run.sim.requests.length).toBe(requests);
+    expect(answerText(run, sessionId)).toContain("First answer.");
+    const compacted = await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/compact" }],
+    });
+    expect(compacted.stopReason).toBe("end_turn");
+    expect(answerText(run, sessionId)).toContain("Compacted: ");
+    expect(run.sim.requests.length).toBe(requests + 1);
+  });
+
   it("the model is chosen from the session's config options", async () => {
     const run = await startAcp([{ content: [{ type: "text", text: "small model here" }] }]);
     const { sessionId, configOptions } = await run.connection.agent.request("session/new", {

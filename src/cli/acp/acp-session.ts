@@ -25,6 +25,7 @@ import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
 import { preparePrompt } from "../prepare-prompt.js";
 import { availableCommands } from "./available-commands.js";
+import { runBuiltin } from "./builtin-slash.js";
 import { clientMcpConfig } from "./client-mcp-servers.js";
 import { editorFiles } from "./editor-files.js";
 import { editorTerminal } from "./editor-terminal.js";
@@ -230,6 +231,11 @@ export class AcpSession {
       done = resolve;
     });
     try {
+      const builtin = await this.builtin(prompt, controller.signal);
+      if (builtin !== undefined) {
+        await this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: builtin } });
+        return { stopReason: controller.signal.aborted ? "cancelled" : "end_turn" };
+      }
       const prepared = await this.prepare(prompt, controller.signal);
       // The conversation's title, for the editor's list: its first prompt.
       if (this.agent.history.length === 0) {
@@ -359,6 +365,15 @@ export class AcpSession {
     } catch {
       return undefined;
     }
+  }
+
+  /** The text of a built-in command (`/compact`, `/context`, `/cost`) the prompt is, when no skill takes its name. */
+  private async builtin(prompt: readonly AcpBlock[], signal: AbortSignal): Promise<string | undefined> {
+    const [first] = prompt;
+    if (prompt.length !== 1 || first?.type !== "text") return undefined;
+    const slash = parseSlash(first.text);
+    if (!slash || findSlashTarget(slash.name, this.agent.skills)) return undefined;
+    return runBuiltin(this.agent, slash.name, slash.args, signal);
   }
 
   /** The prompt's blocks, or a slash command's expansion (skills, commands, MCP prompts: no model call). */
