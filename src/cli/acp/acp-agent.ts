@@ -53,6 +53,8 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
   const sessions = new Map<string, AcpSession>();
   /** Sessions being opened: a close waits for them, so none outlives the connection. */
   const opening = new Set<Promise<unknown>>();
+  /** `session/load`s under way, by session id. */
+  const loads = new Map<string, Promise<AcpSession>>();
   let capabilities: ClientCapabilities = {};
   let closed = false;
 
@@ -142,7 +144,19 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
     .onRequest("session/load", async ({ params, client }) => {
       if (!SESSION_ID.test(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
       let session = sessions.get(params.sessionId);
-      session ??= await open(client, params, params.sessionId, true);
+      if (!session) {
+        // Two loads of one session at once open it once (a second opening would continue in a copy).
+        let loading = loads.get(params.sessionId);
+        if (!loading) {
+          loading = open(client, params, params.sessionId, true);
+          loads.set(params.sessionId, loading);
+          loading.then(
+            () => loads.delete(params.sessionId),
+            () => loads.delete(params.sessionId),
+          );
+        }
+        session = await loading;
+      }
       await session.replay();
       const loaded = session;
       setImmediate(() => loaded.announceCommands());

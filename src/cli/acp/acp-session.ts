@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
 import {
   type ContentBlock as AcpBlock,
   type AgentContext,
@@ -132,7 +133,7 @@ export class AcpSession {
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
     });
-    const realRoots = [cwd, ...setup.options.addDirs].map((root) => {
+    const realRoots = [cwd, ...setup.options.addDirs.map((dir) => resolve(cwd, dir))].map((root) => {
       try {
         return realpathSync(root);
       } catch {

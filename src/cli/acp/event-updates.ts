@@ -123,7 +123,7 @@ export class EventUpdates {
     const parent = agentPath.length > 0 ? agentPath.join("/") : undefined;
     const fields = {
       toolCallId: id,
-      title: parent ? `${view.title}` : view.title,
+      title: view.title,
       kind: view.kind,
       status: "pending" as const,
       locations: view.locations,
