@@ -204,15 +204,49 @@ describe.skipIf(!existsSync(MITSU_BIN))(
         fc.string(),
       );
       // A line cut anywhere (a truncated message), never with a newline inside.
-      const line = fc
+      const cutLine = fc
         .tuple(message, fc.nat(), fc.boolean())
         .map(([text, at, cut]) =>
           (cut ? text.slice(0, at % (text.length + 1)) : text).replace(/[\r\n\u2028\u2029]/g, " "),
         );
+      // Well-formed requests at a session of an earlier round, out of order: cancel, close, load it again, modes.
+      const targeted = fc
+        .record({
+          method: fc.constantFrom(
+            "session/cancel",
+            "session/close",
+            "session/load",
+            "session/set_mode",
+            "session/set_config_option",
+          ),
+          pick: fc.nat(),
+          id: fc.integer({ min: 10_000 }),
+          modeId: fc.constantFrom("default", "plan", "acceptEdits", "bypassPermissions", "nope"),
+        })
+        .map(
+          (m) => () =>
+            JSON.stringify({
+              jsonrpc: "2.0",
+              ...(m.method === "session/cancel" ? {} : { id: m.id }),
+              method: m.method,
+              params: {
+                sessionId: logged.length > 0 ? logged[m.pick % logged.length] : "none",
+                cwd: client.cwd,
+                mcpServers: [],
+                modeId: m.modeId,
+                configId: "model",
+                value: m.modeId === "plan" ? "haiku" : "default",
+              },
+            }),
+        );
+      const line = fc.oneof(
+        cutLine.map((text) => () => text),
+        targeted,
+      );
       let round = 0;
       await fc.assert(
         fc.asyncProperty(fc.array(line, { maxLength: 12 }), async (lines) => {
-          for (const text of lines) client.send(text);
+          for (const text of lines) client.send(text());
           // Then a real session, which must work and keep its log.
           logged.push(await stillWorks(client, `round ${round++}`));
           expect(client.child.exitCode).toBeNull();
