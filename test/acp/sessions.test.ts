@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { answerText, MITSU_BIN, sessionLogs, startAcp, updatesOf, waitFor } from "./acp-harness.js";
@@ -117,6 +117,58 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
         second.connection.agent.request("session/load", { sessionId: id, cwd: first.cwd, mcpServers: [] }),
       ).rejects.toMatchObject({ code: -32002 });
     }
+  });
+
+  it("session/resume continues a session without replaying it; additionalDirectories are workspace folders", async () => {
+    const first = await startAcp([{ content: [{ type: "text", text: "Noted." }] }]);
+    const { sessionId } = await first.connection.agent.request("session/new", {
+      cwd: first.cwd,
+      mcpServers: [],
+    });
+    await first.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Remember this" }],
+    });
+    first.connection.close();
+    first.child.stdin?.end();
+    await first.exited;
+    const extra = join(first.cwd, "..", "extra");
+    mkdirSync(extra);
+    writeFileSync(join(extra, "notes.txt"), "in the other folder\n");
+    const second = await startAcp(
+      [
+        {
+          content: [
+            { type: "tool_use", id: "x", name: "Read", input: { file_path: join(extra, "notes.txt") } },
+          ],
+        },
+        { content: [{ type: "text", text: "Read it." }] },
+      ],
+      {},
+      { reuse: { cwd: first.cwd, home: first.home, sim: first.sim } },
+    );
+    const resumed = await second.connection.agent.request("session/resume", {
+      sessionId,
+      cwd: first.cwd,
+      additionalDirectories: [extra],
+    });
+    expect(resumed.modes?.currentModeId).toBe("default");
+    await second.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Read the notes" }],
+    });
+    // Nothing was replayed; the conversation went on (its first prompt is in the request); the file was read.
+    expect(updatesOf(second, sessionId, "user_message_chunk")).toEqual([]);
+    const sent = JSON.stringify(first.sim.requests.at(-1)?.body);
+    expect(sent).toContain("Remember this");
+    expect(sent).toContain("in the other folder");
+    await expect(
+      second.connection.agent.request("session/new", {
+        cwd: first.cwd,
+        mcpServers: [],
+        additionalDirectories: ["rel"],
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("set_mode switches the permission mode (current_mode_update); allow always is saved as at the terminal", async () => {

@@ -65,7 +65,11 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
   };
   const open = async (
     client: AgentContext,
-    params: { cwd: string; mcpServers?: Parameters<typeof AcpSession.open>[0]["mcpServers"] },
+    params: {
+      cwd: string;
+      mcpServers?: Parameters<typeof AcpSession.open>[0]["mcpServers"];
+      additionalDirectories?: string[];
+    },
     sessionId: string,
     resume: boolean,
   ): Promise<AcpSession> => {
@@ -85,6 +89,7 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
       sessionId,
       resume,
       mcpServers: params.mcpServers ?? [],
+      additionalDirectories: (params.additionalDirectories ?? []).map(workspaceFolder),
     });
     opening.add(starting);
     try {
@@ -117,7 +122,7 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: true },
-          sessionCapabilities: { close: {}, list: {} },
+          sessionCapabilities: { close: {}, list: {}, resume: {}, additionalDirectories: {} },
         },
         authMethods: hasKey(setup)
           ? []
@@ -174,6 +179,16 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
         })),
       };
     })
+    .onRequest("session/resume", async ({ params, client }) => {
+      // As session/load, without the history replayed (the client has it).
+      if (!SESSION_ID.test(params.sessionId)) throw RequestError.sessionNotFound(params.sessionId);
+      const session =
+        sessions.get(params.sessionId) ??
+        (await open(client, { ...params, mcpServers: params.mcpServers ?? [] }, params.sessionId, true));
+      const resumed = session;
+      setImmediate(() => resumed.announceCommands());
+      return { modes: session.modes, configOptions: session.configOptions };
+    })
     .onRequest("session/prompt", ({ params }) => sessionOf(params.sessionId).prompt(params.prompt))
     .onNotification("session/cancel", ({ params }) => {
       sessions.get(params.sessionId)?.cancel();
@@ -217,10 +232,10 @@ export function createAcpAgent(setup: AcpAgentSetup): { app: AgentApp; closeAll:
   return { app, closeAll };
 }
 
-/** The client's `cwd`: an absolute path of an existing folder (ACP requires absolute paths). */
+/** The client's `cwd` (or another workspace folder): an absolute path of an existing folder (ACP requires absolute paths). */
 function workspaceFolder(cwd: string): string {
   if (!cwd.startsWith("/") || cwd.includes("\0")) {
-    throw RequestError.invalidParams({ cwd }, "cwd must be an absolute path");
+    throw RequestError.invalidParams({ cwd }, `${JSON.stringify(cwd)} is not an absolute path`);
   }
   let isFolder = false;
   try {
@@ -228,7 +243,8 @@ function workspaceFolder(cwd: string): string {
   } catch {
     isFolder = false;
   }
-  if (!isFolder) throw RequestError.invalidParams({ cwd }, "cwd is not an existing folder");
+  if (!isFolder)
+    throw RequestError.invalidParams({ cwd }, `${JSON.stringify(cwd)} is not an existing folder`);
   return cwd;
 }
 

@@ -51,6 +51,8 @@ export interface AcpSessionSetup {
   /** Continue the session file of this id (`session/load`) instead of starting one. */
   resume: boolean;
   mcpServers: readonly McpServer[];
+  /** More workspace folders the client named (`additionalDirectories`): absolute, existing. */
+  additionalDirectories: readonly string[];
 }
 
 /** Provider keys, dropped from an editor terminal's environment even when mitsu's own has none of them. */
@@ -118,6 +120,7 @@ export class AcpSession {
       continueSession: false,
       forkSession: false,
       mcpConfig: [...setup.options.mcpConfig, ...(fromClient ? [fromClient] : [])],
+      addDirs: [...setup.options.addDirs, ...setup.additionalDirectories],
     };
     const base = agentOptionsFor(
       options,
@@ -133,7 +136,7 @@ export class AcpSession {
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
     });
-    const realRoots = [cwd, ...setup.options.addDirs.map((dir) => resolve(cwd, dir))].map((root) => {
+    const realRoots = [cwd, ...options.addDirs.map((dir) => resolve(cwd, dir))].map((root) => {
       try {
         return realpathSync(root);
       } catch {
