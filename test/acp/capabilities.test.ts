@@ -376,6 +376,17 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
     const nested = calls.find((c) => c.toolCallId === "task/sub_read");
     expect(nested).toMatchObject({ kind: "read", _meta: { mitsu: { parentToolCallId: "task" } } });
     expect(calls.find((c) => c.toolCallId === "task")?.kind).toBe("think");
+    // The sub-agent's words show under the Task call while it runs.
+    const taskUpdates = updatesOf(run, sessionId, "tool_call_update").filter((u) => u.toolCallId === "task");
+    expect(
+      taskUpdates.some(
+        (u) =>
+          u.status === "in_progress" &&
+          u.content?.some(
+            (c) => c.type === "content" && c.content.type === "text" && c.content.text === "It is a demo.",
+          ),
+      ),
+    ).toBe(true);
     // Only the main agent's answer streams as the answer.
     expect(answerText(run, sessionId)).toBe("The sub-agent says it is a demo.");
   });

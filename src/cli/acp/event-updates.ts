@@ -6,7 +6,7 @@ import type {
 } from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import type { Tool } from "../../loop/tool.js";
-import type { ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
+import type { AssistantMessage, ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
 import { type ToolCallView, toolCallView, toolKind } from "./tool-call-view.js";
 
 /** Characters of a tool's output an update carries (its end); the model's result is not cut by this. */
@@ -30,7 +30,10 @@ export interface EventUpdatesOptions {
  */
 export class EventUpdates {
   /** Calls announced (their `tool_call` sent), by ACP id. */
-  private readonly calls = new Map<string, { output: string; terminal: boolean; diff: boolean }>();
+  private readonly calls = new Map<
+    string,
+    { output: string; terminal: boolean; diff: boolean; content: ToolCallContent[] }
+  >();
 
   /** ACP ids by tool_use id (a sub-agent's call's id is under its path). */
   private readonly ids = new Map<string, string>();
@@ -77,7 +80,7 @@ export class EventUpdates {
         if (!top) return [];
         const id = EventUpdates.callId(event.agentPath, event.toolUseId);
         if (this.calls.has(id)) return [];
-        this.calls.set(id, { output: "", terminal: false, diff: false });
+        this.calls.set(id, { output: "", terminal: false, diff: false, content: [] });
         return [
           {
             sessionUpdate: "tool_call",
@@ -108,6 +111,10 @@ export class EventUpdates {
       }
       case "tool-call-end":
         return this.ended(event.block, event.result, event.agentPath);
+      case "message":
+        return event.message.role === "assistant" && !top
+          ? this.subagentSaid(event.message, event.agentPath)
+          : [];
       default:
         return [];
     }
@@ -119,7 +126,7 @@ export class EventUpdates {
     const view = this.view(block);
     const known = this.calls.has(id);
     const diff = view.content.some((c) => c.type === "diff");
-    this.calls.set(id, { output: "", terminal: false, diff });
+    this.calls.set(id, { output: "", terminal: false, diff, content: view.content });
     const parent = agentPath.length > 0 ? agentPath.join("/") : undefined;
     const fields = {
       toolCallId: id,
@@ -139,6 +146,25 @@ export class EventUpdates {
       if (plan) updates.push(plan);
     }
     return updates;
+  }
+
+  /** A sub-agent's answer of one turn, shown under its Task call (each turn's whole, not every delta). */
+  private subagentSaid(message: AssistantMessage, agentPath: readonly string[]): SessionUpdate[] {
+    const text = message.content
+      .flatMap((block) => (block.type === "text" ? [block.text] : []))
+      .join("")
+      .trim();
+    const parentId = agentPath.join("/");
+    const parent = this.calls.get(parentId);
+    if (text === "" || !parent) return [];
+    return [
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: parentId,
+        status: "in_progress",
+        content: [...parent.content, textContent(text.slice(-SHOWN_OUTPUT_CHARS))],
+      },
+    ];
   }
 
   private ended(block: ToolUseBlock, result: ToolResultBlock, agentPath: readonly string[]): SessionUpdate[] {
