@@ -94,6 +94,7 @@ export { createBashOutputTool } from "./tools/bash-output-tool.js";
 export { createBashTool } from "./tools/bash-tool.js";
 export { type BuiltinToolsOptions, createBuiltinTools } from "./tools/create-builtin-tools.js";
 export { createEditTool } from "./tools/edit-tool.js";
+export type { CommandTerminal, FileAccess } from "./tools/file-access.js";
 export { createGlobTool } from "./tools/glob-tool.js";
 export { createGrepTool } from "./tools/grep-tool.js";
 export { createKillShellTool } from "./tools/kill-shell-tool.js";

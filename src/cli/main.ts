@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAcp } from "./commands/acp.js";
 import { registerAgents } from "./commands/agents.js";
 import type { CommandContext } from "./commands/command-context.js";
 import { registerDemo } from "./commands/demo.js";
@@ -34,6 +35,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     registerMcp,
     registerWorker,
     registerRemote,
+    registerAcp,
   ]) {
     register(ctx);
   }
@@ -66,8 +68,10 @@ async function parse(program: Command, argv: string[], io: PrintIo, exitCode: ()
       : {}),
   });
   for (const sub of program.commands) sub.exitOverride();
+  // `mitsu acp [options]`: mitsu's own options (model, permissions, trust…) for every session it serves.
+  const args = argv[0] === "acp" ? [...argv.slice(1), "--acp"] : argv;
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
     const message = usageError ?? (error instanceof Error ? error.message : String(error));

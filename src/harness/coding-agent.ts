@@ -20,6 +20,7 @@ import type { ModelRequest, Provider } from "../providers/provider.js";
 
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
 import type { BackgroundShells } from "../tools/background-shells.js";
+import type { CommandTerminal, FileAccess } from "../tools/file-access.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { Asker } from "./asker.js";
@@ -42,6 +43,8 @@ export interface SessionOptions {
   log?: boolean;
   /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
   dir?: string;
+  /** The id of a new session (its file's header id, `sessionId`); default a random UUID. */
+  id?: string;
   /**
    * With `resume` or `continue`: continue in a new session file holding a copy of the history
    * (`--fork-session`); the original file is left untouched.
@@ -175,6 +178,10 @@ export interface CodingAgentOptions {
    * it does not.
    */
   asker?: Asker;
+  /** Read, Write and Edit go through an editor's buffers (ACP `fs/*`); default the disk. See `FileAccess`. */
+  files?: FileAccess;
+  /** Bash runs foreground commands in an editor's terminal (ACP `terminal/*`). See `CommandTerminal`. */
+  terminal?: CommandTerminal;
 }
 
 /** A denied tool call, in the shape of Claude Code's `permission_denials` entries. */

@@ -78,6 +78,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       sandbox: sandbox.options,
       readOnlyRoots: () => skills.readOnlyRoots,
       permissions: () => late.permissions?.permissions ?? failEarly(),
+      files: options.files,
+      terminal: options.terminal,
     }),
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
@@ -167,7 +169,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const tools = assembleTools();
   a.late.tools = tools;
   let agent: HarnessAgent | undefined;
-  let sessionId: string = randomUUID();
+  let sessionId: string = options.session?.id ?? randomUUID();
   const notices = new HookNotices(warn, options.verboseHooks === true);
   const hookRunner = createHarnessHookRunner({
     setup,

@@ -4,11 +4,13 @@ import { ToolError } from "../loop/tool.js";
 import { killTagged } from "../process/process-tag.js";
 import type { BackgroundShells } from "./background-shells.js";
 import { CappedOutput } from "./capped-output.js";
+import type { CommandTerminal } from "./file-access.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 import type { SandboxOptions } from "./sandbox.js";
 import { spawnCommand } from "./spawn-command.js";
 import { SpillFiles } from "./spill-files.js";
 import { ThrottledProgress } from "./throttled-progress.js";
+import { truncateOutput } from "./truncate-output.js";
 
 export interface BashInput {
   command: string;
@@ -48,6 +50,11 @@ export interface BashToolOptions {
   shells?: BackgroundShells;
   /** Run every command inside the bubblewrap sandbox (Linux); see `checkSandbox` to test it first. */
   sandbox?: SandboxOptions;
+  /**
+   * Runs foreground commands in an editor's terminal instead of a child process (not with `sandbox`: a sandboxed
+   * command always runs under mitsu's own bubblewrap). See `CommandTerminal`.
+   */
+  terminal?: CommandTerminal;
 }
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -129,6 +136,16 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends, with everything it started. Its output is also written to ${started.logPath} (capped: its beginning and, once it ends, its last MiB; removed when the session ends).`;
       }
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
+      if (options.terminal && !options.sandbox) {
+        return runInTerminal(
+          options.terminal,
+          input.command,
+          options.cwd,
+          timeoutMs,
+          maxOutputChars,
+          context,
+        );
+      }
       const output = new CappedOutput({
         maxChars: maxOutputChars,
         openSpill: () => {
@@ -217,6 +234,42 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       }
     },
   };
+}
+
+/** A foreground command in the editor's terminal: the same result as a child process's, from what it kept. */
+async function runInTerminal(
+  terminal: CommandTerminal,
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  maxOutputChars: number,
+  context: { signal: AbortSignal; toolUseId: string },
+) {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([context.signal, timeout]);
+  const ran = await terminal.run(command, {
+    cwd,
+    signal,
+    toolUseId: context.toolUseId,
+    // The terminal keeps the end; the result keeps its beginning and end within maxOutputChars.
+    outputByteLimit: maxOutputChars * 4,
+  });
+  const kept = truncateOutput(ran.output, maxOutputChars);
+  return formatResult(
+    {
+      text: kept.text,
+      truncated: ran.truncated || kept.truncated,
+      totalChars: ran.output.length,
+      saveError: "it ran in the editor's terminal, which holds its end; rerun it with a filter to see more",
+    },
+    { code: ran.exitCode, signal: (ran.signal ?? null) as NodeJS.Signals | null },
+    {
+      stoppedBy: context.signal.aborted ? "abort" : timeout.aborted ? "timeout" : undefined,
+      leftovers: false,
+      detachedHolder: false,
+      timeoutMs,
+    },
+  );
 }
 
 function sandboxNote(sandbox: SandboxOptions): string {

@@ -41,80 +41,93 @@ export function registerPrompt(ctx: CommandContext): void {
 
 /** The program's own options (mitsu's flags, as Claude Code's where they share a name). */
 function promptOptions(program: Command, rules: (value: string, previous?: string[]) => string[]): Command {
-  return program
-    .option(
-      "-p, --print",
-      "print mode: answer the prompt, stream the work, then exit (without it, at a terminal: interactive)",
-    )
-    .option("--model <provider:model>", MODEL_HELP)
-    .option("--max-turns <n>", "the most model calls for this prompt", positiveInt, 50)
-    .option("--max-tokens <n>", "max_tokens for each model call", positiveInt)
-    .addOption(
-      new Option(
-        "--output-format <format>",
-        "text; json and stream-json as Claude Code prints them; mitsu-events: mitsu's own event stream",
+  return (
+    program
+      .option(
+        "-p, --print",
+        "print mode: answer the prompt, stream the work, then exit (without it, at a terminal: interactive)",
       )
-        .choices(OUTPUT_FORMATS)
-        .default("text"),
-    )
-    .addOption(
-      new Option(
-        "--input-format <format>",
-        "stream-json: user messages as JSON lines on standard input (Claude Code's shape)",
+      .option("--model <provider:model>", MODEL_HELP)
+      .option("--max-turns <n>", "the most model calls for this prompt", positiveInt, 50)
+      .option("--max-tokens <n>", "max_tokens for each model call", positiveInt)
+      .addOption(
+        new Option(
+          "--output-format <format>",
+          "text; json and stream-json as Claude Code prints them; mitsu-events: mitsu's own event stream",
+        )
+          .choices(OUTPUT_FORMATS)
+          .default("text"),
       )
-        .choices(INPUT_FORMATS)
-        .default("text"),
-    )
-    .addOption(
-      // No declared default: a mode given here must beat settings' defaultMode, and an absent one must not.
-      new Option(
-        "--permission-mode <mode>",
-        'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
-      ).choices(PERMISSION_MODES),
-    )
-    .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
-    .option(
-      "--allowedTools, --allowed-tools <rules...>",
-      'permission rules to allow, e.g. "Bash(npm test:*)" Edit (space- or comma-separated; a word that is not a rule starts the prompt)',
-      rules,
-    )
-    .option(
-      "--disallowedTools, --disallowed-tools <rules...>",
-      "permission rules to deny (as --allowedTools); a whole tool named here is removed from the tools sent",
-      rules,
-    )
-    .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect)
-    .option("--dump-requests <dir>", "write every request and response body to files in <dir>")
-    .addOption(
-      new Option("--tool-protocol <protocol>", "how tools reach the model")
-        .choices(["native", "xml"])
-        .default("native"),
-    )
-    .option("--append-system-prompt <text>", "text added to the end of the system prompt")
-    .addOption(
-      new Option("--cache-ttl <ttl>", "prompt-cache lifetime of the breakpoints")
-        .choices(["5m", "1h"])
-        .default("5m"),
-    )
-    .option("-c, --continue", "continue the most recent session in this folder")
-    .option(
-      "-r, --resume [session]",
-      "continue a session: its id (or first 8 characters) or its .jsonl file; alone, pick one of this folder's",
-    )
-    .option("--fork-session", "with -r or -c: continue in a new session file, leaving the old one untouched")
-    .option(
-      "--thinking [budget]",
-      `extended thinking where the model has it, with this budget in tokens (default ${DEFAULT_THINKING_BUDGET})`,
-    )
-    .option("--hide-thinking", "show a one-line marker instead of the model's thinking")
-    .option("--no-session-log", "do not write the session transcript")
-    .option("--verbose", "print token usage after each model call and for the session, and the session file")
-    .option(
-      "--sandbox",
-      "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
-    )
-    .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
-    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)");
+      .addOption(
+        new Option(
+          "--input-format <format>",
+          "stream-json: user messages as JSON lines on standard input (Claude Code's shape)",
+        )
+          .choices(INPUT_FORMATS)
+          .default("text"),
+      )
+      .addOption(
+        // No declared default: a mode given here must beat settings' defaultMode, and an absent one must not.
+        new Option(
+          "--permission-mode <mode>",
+          'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
+        ).choices(PERMISSION_MODES),
+      )
+      .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
+      .option(
+        "--allowedTools, --allowed-tools <rules...>",
+        'permission rules to allow, e.g. "Bash(npm test:*)" Edit (space- or comma-separated; a word that is not a rule starts the prompt)',
+        rules,
+      )
+      .option(
+        "--disallowedTools, --disallowed-tools <rules...>",
+        "permission rules to deny (as --allowedTools); a whole tool named here is removed from the tools sent",
+        rules,
+      )
+      .option("--add-dir <dir>", "another folder the file tools may reach (repeatable)", collect)
+      .option("--dump-requests <dir>", "write every request and response body to files in <dir>")
+      .addOption(
+        new Option("--tool-protocol <protocol>", "how tools reach the model")
+          .choices(["native", "xml"])
+          .default("native"),
+      )
+      .option("--append-system-prompt <text>", "text added to the end of the system prompt")
+      .addOption(
+        new Option("--cache-ttl <ttl>", "prompt-cache lifetime of the breakpoints")
+          .choices(["5m", "1h"])
+          .default("5m"),
+      )
+      .option("-c, --continue", "continue the most recent session in this folder")
+      .option(
+        "-r, --resume [session]",
+        "continue a session: its id (or first 8 characters) or its .jsonl file; alone, pick one of this folder's",
+      )
+      .option(
+        "--fork-session",
+        "with -r or -c: continue in a new session file, leaving the old one untouched",
+      )
+      .option(
+        "--thinking [budget]",
+        `extended thinking where the model has it, with this budget in tokens (default ${DEFAULT_THINKING_BUDGET})`,
+      )
+      .option("--hide-thinking", "show a one-line marker instead of the model's thinking")
+      .option("--no-session-log", "do not write the session transcript")
+      .option(
+        "--verbose",
+        "print token usage after each model call and for the session, and the session file",
+      )
+      .option(
+        "--sandbox",
+        "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
+      )
+      .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
+      .option(
+        "--strict-mcp-config",
+        "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)",
+      )
+      // `mitsu acp [options]` arrives here as `[options] --acp` (see main's parse): the options are this command's.
+      .addOption(new Option("--acp").hideHelp())
+  );
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: commander's parsed options.
@@ -122,7 +135,7 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
   const { io } = ctx;
   const { readStdin } = await import("../read-stdin.js");
   const streamInput = opts.inputFormat === "stream-json";
-  const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
+  const stdin = io.stdin && !streamInput && !opts.acp ? await readStdin(io.stdin) : undefined;
   const argPrompt = words.join(" ").trim();
   const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
   const options: CliOptions = {
@@ -154,6 +167,10 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
     mcpConfig: opts.mcpConfig ?? [],
     strictMcpConfig: opts.strictMcpConfig === true,
   };
+  if (opts.acp === true) {
+    const { acpCommand } = await import("../acp/acp-command.js");
+    return acpCommand(options, io);
+  }
   // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
   // JSON output for a script): print mode.
   if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {

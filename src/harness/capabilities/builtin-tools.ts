@@ -4,6 +4,7 @@ import { completeText } from "../../providers/complete-text.js";
 import { hasWebSearch, webSearch } from "../../providers/web-search.js";
 import type { BackgroundShells } from "../../tools/background-shells.js";
 import { createBuiltinTools } from "../../tools/create-builtin-tools.js";
+import type { CommandTerminal, FileAccess } from "../../tools/file-access.js";
 import type { SandboxOptions } from "../../tools/sandbox.js";
 import type { Capability } from "../capability.js";
 import type { ModelSetup } from "../model-setup.js";
@@ -18,6 +19,10 @@ export interface BuiltinToolsDeps {
   readOnlyRoots: () => Record<string, string>;
   /** The permission checker, once it exists (Read deny rules keep Grep and Glob out of what they cover). */
   permissions: () => PermissionChecker;
+  /** Read, Write and Edit through an editor's buffers (ACP `fs/*`); default the disk. */
+  files?: FileAccess | undefined;
+  /** Bash's foreground commands in an editor's terminal (ACP `terminal/*`). */
+  terminal?: CommandTerminal | undefined;
 }
 
 /**
@@ -42,6 +47,8 @@ export function builtinToolsCapability(deps: BuiltinToolsDeps): Capability {
       readOnlyRoots: deps.readOnlyRoots(),
       shells: deps.shells,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+      ...(deps.files ? { files: deps.files } : {}),
+      ...(deps.terminal ? { terminal: deps.terminal } : {}),
       webFetch: {
         fetch: globalThis.fetch,
         complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
