@@ -9,6 +9,7 @@ import {
   splitToolRules,
 } from "./cli-options.js";
 import type { PrintIo } from "./print-mode.js";
+import { addSdkOptions, sdkFlagsFrom, thinkingBudgetOf } from "./sdk/sdk-options.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { packageVersion } from "./version.js";
 
@@ -20,8 +21,9 @@ function positiveInt(value: string): number {
 
 /** `--thinking` alone or with a budget of at least 1024 tokens. */
 function thinkingOption(value: unknown): { thinkingBudget?: number } {
-  if (value === undefined) return {};
-  if (value === true) return { thinkingBudget: DEFAULT_THINKING_BUDGET };
+  if (value === undefined || value === "disabled") return {};
+  // The Claude Agent SDK's `--thinking=adaptive`: mitsu's default budget.
+  if (value === true || value === "adaptive") return { thinkingBudget: DEFAULT_THINKING_BUDGET };
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1024)
     throw new InvalidArgumentError("--thinking takes a budget of at least 1024 tokens");
@@ -128,55 +130,64 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
     )
     .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
-    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)")
-    .action(async (words: string[], opts) => {
-      const { readStdin } = await import("./read-stdin.js");
-      const streamInput = opts.inputFormat === "stream-json";
-      const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
-      const argPrompt = [...spilled, ...words].join(" ").trim();
-      const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
-      const options: CliOptions = {
-        prompt,
-        print: opts.print === true,
-        model: opts.model,
-        maxTurns: opts.maxTurns,
-        maxTokens: opts.maxTokens,
-        outputFormat: opts.outputFormat,
-        inputFormat: opts.inputFormat,
-        permissionMode: opts.permissionMode as PermissionMode | undefined,
-        trust: opts.trust === true,
-        allowedTools: splitToolRules(opts.allowedTools ?? []),
-        disallowedTools: splitToolRules(opts.disallowedTools ?? []),
-        addDirs: opts.addDir ?? [],
-        dumpRequests: opts.dumpRequests,
-        toolProtocol: opts.toolProtocol,
-        appendSystemPrompt: opts.appendSystemPrompt,
-        cacheTtl: opts.cacheTtl,
-        continueSession: opts.continue === true,
-        resume: typeof opts.resume === "string" ? opts.resume : undefined,
-        pickSession: opts.resume === true,
-        forkSession: opts.forkSession === true,
-        ...thinkingOption(opts.thinking),
-        hideThinking: opts.hideThinking === true,
-        noSessionLog: opts.sessionLog === false,
-        verbose: opts.verbose === true,
-        sandbox: opts.sandbox === true,
-        mcpConfig: opts.mcpConfig ?? [],
-        strictMcpConfig: opts.strictMcpConfig === true,
-      };
-      // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
-      // JSON output for a script): print mode.
-      if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
-        const { interactiveMode } = await import("./interactive-mode.js");
-        exitCode = await interactiveMode(options, { ...io, stdin: io.stdin });
-      } else if (streamInput) {
-        const { streamInputMode } = await import("./stream-input-mode.js");
-        exitCode = await streamInputMode(options, io);
-      } else {
-        const { printMode } = await import("./print-mode.js");
-        exitCode = await printMode(options, io);
-      }
-    });
+    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)");
+  addSdkOptions(program).action(async (words: string[], opts) => {
+    const { readStdin } = await import("./read-stdin.js");
+    const streamInput = opts.inputFormat === "stream-json";
+    const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
+    const argPrompt = [...spilled, ...words].join(" ").trim();
+    const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
+    const options: CliOptions = {
+      prompt,
+      print: opts.print === true,
+      model: opts.model,
+      maxTurns: opts.maxTurns,
+      maxTokens: opts.maxTokens,
+      outputFormat: opts.outputFormat,
+      inputFormat: opts.inputFormat,
+      permissionMode: opts.permissionMode as PermissionMode | undefined,
+      trust: opts.trust === true,
+      allowedTools: splitToolRules(opts.allowedTools ?? []),
+      disallowedTools: splitToolRules(opts.disallowedTools ?? []),
+      addDirs: opts.addDir ?? [],
+      dumpRequests: opts.dumpRequests,
+      toolProtocol: opts.toolProtocol,
+      appendSystemPrompt: opts.appendSystemPrompt,
+      cacheTtl: opts.cacheTtl,
+      continueSession: opts.continue === true,
+      resume: typeof opts.resume === "string" ? opts.resume : undefined,
+      pickSession: opts.resume === true,
+      forkSession: opts.forkSession === true,
+      ...thinkingOption(opts.thinking),
+      hideThinking: opts.hideThinking === true,
+      noSessionLog: opts.sessionLog === false,
+      verbose: opts.verbose === true,
+      sandbox: opts.sandbox === true,
+      mcpConfig: opts.mcpConfig ?? [],
+      strictMcpConfig: opts.strictMcpConfig === true,
+      sdk: sdkFlagsFrom(opts),
+    };
+    const sdkThinking = thinkingBudgetOf(opts);
+    if (sdkThinking !== undefined) options.thinkingBudget = sdkThinking;
+    if (options.sdk?.thinkingOff) delete options.thinkingBudget;
+    if (options.sdk?.noSessionPersistence) options.noSessionLog = true;
+    // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
+    // JSON output for a script): print mode.
+    if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
+      const { interactiveMode } = await import("./interactive-mode.js");
+      exitCode = await interactiveMode(options, { ...io, stdin: io.stdin });
+    } else if (streamInput && options.outputFormat === "stream-json") {
+      // Claude Code's SDK protocol: control requests beside the user messages (the Claude Agent SDK).
+      const { sdkMode } = await import("./sdk/sdk-mode.js");
+      exitCode = await sdkMode(options, io);
+    } else if (streamInput) {
+      const { streamInputMode } = await import("./stream-input-mode.js");
+      exitCode = await streamInputMode(options, io);
+    } else {
+      const { printMode } = await import("./print-mode.js");
+      exitCode = await printMode(options, io);
+    }
+  });
 
   program
     .command("inspect")

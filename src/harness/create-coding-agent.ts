@@ -143,6 +143,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     home,
     flag: options.trust === true,
     ...(options.askTrust ? { ask: options.askTrust } : {}),
+    ...(options.settingSources ? { settingSources: options.settingSources } : {}),
     notice: warn,
   });
   for (const ignored of settings.ignoredEnv) {
@@ -413,6 +414,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
               reason,
               signal: call.signal,
             });
+            if (typeof answer === "object") {
+              if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              return answer.behavior === "allow";
+            }
             if (answer === "deny_and_stop") return "stop";
             return answer === "allow_once" || answer === "allow_always";
           },
@@ -487,7 +492,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       git: { env: scrubbed, secretEnv },
       // Only the first context uses the early snapshot: a later one (/clear) is a new start, with a new snapshot.
       ...(earlyGitSnapshot && !resumed ? { gitSnapshot: earlyGitSnapshot } : {}),
-      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed
+        ? { system: resumed.system }
+        : options.systemPrompt !== undefined
+          ? {
+              system: [options.systemPrompt, options.appendSystemPrompt]
+                .filter((text): text is string => text !== undefined && text !== "")
+                .map((text) => ({ type: "text" as const, text })),
+            }
+          : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
   // The session to continue is locked and read now: its system prompt is the one to send again.

@@ -1,0 +1,490 @@
+import { randomUUID } from "node:crypto";
+import type { AgentDefinition } from "../../agents/index.js";
+import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../harness/index.js";
+import type { AgentEvent, AgentResult } from "../../loop/agent-event.js";
+import { addUsage, type ContentBlock, emptyUsage } from "../../messages/index.js";
+import { PERMISSION_MODES, type PermissionMode } from "../../permissions/permission-mode.js";
+import { agentOptionsFor } from "../agent-options.js";
+import type { CliOptions } from "../cli-options.js";
+import type { PrintIo } from "../print-mode.js";
+import { packageVersion } from "../version.js";
+import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
+import type { ControlBody, ControlChannel } from "./control-channel.js";
+import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
+import { anyCatalogPrice } from "./model-usage.js";
+import { createPermissionBridge } from "./permission-bridge.js";
+import { connectSdkMcpServers, type SdkMcpManifest, type SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
+import { createSdkOutput, type SdkStop } from "./sdk-messages.js";
+import { parseAgents, type SdkAgentDefinition } from "./sdk-options.js";
+import {
+  createStructuredOutput,
+  STRUCTURED_OUTPUT_INSTRUCTION,
+  STRUCTURED_OUTPUT_REMINDER,
+  STRUCTURED_OUTPUT_RETRIES,
+  STRUCTURED_OUTPUT_TOOL,
+} from "./structured-output.js";
+
+/** The built-in tools `--tools` may choose among. */
+const BUILTIN_TOOLS = [
+  "Read",
+  "Write",
+  "Edit",
+  "Bash",
+  "Grep",
+  "Glob",
+  "TodoWrite",
+  "BashOutput",
+  "KillShell",
+  "WebFetch",
+  "WebSearch",
+  "Skill",
+  "Task",
+];
+
+/** The `initialize` request's fields mitsu reads. */
+interface InitializeRequest {
+  hooks?: Record<string, SdkHookMatcher[]>;
+  sdkMcpServers?: string[];
+  sdkMcpServerManifests?: Record<string, SdkMcpManifest>;
+  jsonSchema?: Record<string, unknown>;
+  systemPrompt?: string[];
+  appendSystemPrompt?: string;
+  agents?: Record<string, unknown>;
+}
+
+/** Control requests mitsu answers; any other subtype gets a "not supported by mitsu" error. */
+const SUPPORTED = [
+  "initialize",
+  "interrupt",
+  "set_permission_mode",
+  "set_model",
+  "set_max_thinking_tokens",
+  "mcp_status",
+  "mcp_message",
+  "get_context_usage",
+  "rewind_files",
+];
+
+/**
+ * One SDK session: the coding agent (made at `initialize`, or at the first user message when the app sends
+ * none), the prompts it runs one after another, and the answers to the app's control requests — which are
+ * answered at once, also while a prompt runs.
+ */
+export class SdkSession {
+  private agent: CodingAgent | undefined;
+  private starting: Promise<CodingAgent> | undefined;
+  private startError: string | undefined;
+  private modelChoice: ModelChoice | undefined;
+  private mode: PermissionMode | undefined;
+  private sdkServers: SdkMcpServerStatus[] = [];
+  private structured: ReturnType<typeof createStructuredOutput> | undefined;
+  private running: AbortController | undefined;
+  private interrupted = false;
+  private initSent = false;
+  private readonly fallbackSessionId = randomUUID();
+  /** The app's uuid of each prompt → its index in the history (`rewind_files`). */
+  private readonly promptIndex = new Map<string, number>();
+  private queue: Promise<void> = Promise.resolve();
+  /** The exit code: 1 once a prompt ended in an error. */
+  code = 0;
+  private readonly output;
+
+  constructor(
+    private readonly options: CliOptions,
+    private readonly io: PrintIo,
+    private readonly channel: ControlChannel,
+  ) {
+    this.output = createSdkOutput({
+      sessionId: () => this.sessionId(),
+      model: () => this.model(),
+      facts: (model) => this.facts(model),
+      includePartialMessages: options.sdk?.includePartialMessages === true,
+      cacheTtl: options.cacheTtl,
+    });
+  }
+
+  private sessionId(): string {
+    return this.agent?.sessionId ?? this.fallbackSessionId;
+  }
+
+  private model(): string {
+    return this.modelChoice?.model ?? this.agent?.model ?? "";
+  }
+
+  private facts(model: string) {
+    const agent = this.agent;
+    if (agent && model === agent.model)
+      return {
+        price: agent.price,
+        contextWindow: agent.contextWindow().limit,
+        maxOutputTokens: agent.maxOutputTokens,
+      };
+    return {
+      price: anyCatalogPrice(model),
+      contextWindow: 0,
+      maxOutputTokens: this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : 0,
+    };
+  }
+
+  /** Makes the agent once, from the command line and the `initialize` request (when there is one). */
+  start(init: InitializeRequest = {}): Promise<CodingAgent> {
+    this.starting ??= this.create(init).then(
+      (agent) => {
+        this.agent = agent;
+        return agent;
+      },
+      (error: unknown) => {
+        this.startError = error instanceof Error ? error.message : String(error);
+        throw error;
+      },
+    );
+    return this.starting;
+  }
+
+  private async create(init: InitializeRequest): Promise<CodingAgent> {
+    const { options, io, channel } = this;
+    const sdk = options.sdk ?? { ignored: [] };
+    if (sdk.ignored.length > 0)
+      io.stderr.write(
+        `mitsu: accepted for the Claude Agent SDK, with no effect in mitsu: ${sdk.ignored.join(", ")}\n`,
+      );
+    const hooks = createHookBridge(init.hooks, channel);
+    if (hooks.unsupported.length > 0)
+      io.stderr.write(
+        `mitsu: hook events mitsu does not fire (their callbacks never run): ${hooks.unsupported.join(", ")}\n`,
+      );
+    const names = Array.isArray(init.sdkMcpServers)
+      ? init.sdkMcpServers.filter((n) => typeof n === "string")
+      : [];
+    const sdkMcp = await connectSdkMcpServers(names, init.sdkMcpServerManifests, channel);
+    this.sdkServers = sdkMcp.status;
+    const schema = init.jsonSchema ?? sdk.jsonSchema;
+    this.structured = schema ? createStructuredOutput(schema) : undefined;
+    const systemPrompt = init.systemPrompt?.join("\n\n") ?? sdk.systemPrompt;
+    const append = [
+      options.appendSystemPrompt,
+      init.appendSystemPrompt,
+      schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined,
+    ]
+      .filter((t): t is string => typeof t === "string" && t !== "")
+      .join("\n\n");
+    const agents = { ...sdk.agents, ...(init.agents ? parseAgents(init.agents) : {}) };
+    const removed = sdk.tools ? BUILTIN_TOOLS.filter((t) => !sdk.tools?.includes(t)) : [];
+    const base = agentOptionsFor(options, io, {
+      onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
+      ...(options.sdk?.permissionPromptStdio
+        ? { ask: createPermissionBridge(channel, (mode) => this.setMode(mode)) }
+        : {}),
+    });
+    return createCodingAgent({
+      ...base,
+      ...(append !== "" ? { appendSystemPrompt: append } : {}),
+      // An empty system prompt (the SDK's default when the app gives none) keeps mitsu's own: its tools need it.
+      ...(systemPrompt !== undefined && systemPrompt.trim() !== "" ? { systemPrompt } : {}),
+      ...(sdk.settingSources ? { settingSources: sdk.settingSources } : {}),
+      allowedTools: [...(base.allowedTools ?? []), ...(schema ? [STRUCTURED_OUTPUT_TOOL] : [])],
+      disallowedTools: [...(base.disallowedTools ?? []), ...removed],
+      tools: [...sdkMcp.tools, ...(this.structured ? [this.structured.tool] : [])],
+      hooks: hooks.callbacks,
+      agents: Object.entries(agents).map(([name, a]) => agentDefinition(name, a)),
+    });
+  }
+
+  /** The app's `initialize`: the agent is made with what it carries, and described in the answer. */
+  async initialize(requestId: string, request: ControlBody): Promise<void> {
+    const init = request as InitializeRequest & ControlBody;
+    if (this.starting) {
+      const agent = await this.starting.catch(() => undefined);
+      if (!agent) return this.channel.respondError(requestId, this.startError ?? "mitsu could not start");
+      return this.channel.respond(
+        requestId,
+        initializeResponse(agent, this.model(), { hooksGiven: false, manifests: [] }),
+      );
+    }
+    try {
+      const agent = await this.start(init);
+      this.mode = agent.permissionMode.mode;
+      const manifests = Object.keys(init.sdkMcpServerManifests ?? {}).filter((n) =>
+        this.sdkServers.some((s) => s.name === n && s.status === "connected"),
+      );
+      this.channel.respond(
+        requestId,
+        initializeResponse(agent, this.model(), { hooksGiven: init.hooks !== undefined, manifests }),
+      );
+    } catch (error) {
+      this.channel.respondError(requestId, `mitsu could not start: ${(error as Error).message}`);
+    }
+  }
+
+  /** A user message: queued behind the prompts before it. */
+  prompt(content: string | ContentBlock[], uuid?: string): Promise<void> {
+    this.queue = this.queue.then(() => this.runPrompt(content, uuid));
+    return this.queue;
+  }
+
+  /** Waits for every queued prompt. */
+  drain(): Promise<void> {
+    return this.queue;
+  }
+
+  private send(message: unknown): void {
+    this.channel.send(message);
+  }
+
+  private sendInit(agent: CodingAgent): void {
+    if (this.initSent) return;
+    this.initSent = true;
+    this.send({
+      type: "system",
+      subtype: "init",
+      cwd: this.io.cwd,
+      session_id: this.sessionId(),
+      tools: agent.tools.map((t) => t.name),
+      mcp_servers: mcpServerStatuses(agent, this.sdkServers).map((s) => ({ name: s.name, status: s.status })),
+      model: this.model(),
+      permissionMode: this.mode ?? agent.permissionMode.mode,
+      slash_commands: agent.skills.skills.map((s) => s.name),
+      agents: agent.agents.agents.map((a) => a.name),
+      skills: agent.skills.skills.filter((s) => s.kind === "skill").map((s) => s.name),
+      plugins: [],
+      apiKeySource: agent.providerName === "anthropic" ? "ANTHROPIC_API_KEY" : "none",
+      claude_code_version: `mitsu ${packageVersion()}`,
+      output_style: "default",
+      uuid: randomUUID(),
+    });
+  }
+
+  private failedResult(message: string) {
+    return {
+      type: "result",
+      subtype: "error_during_execution",
+      is_error: true,
+      duration_ms: 0,
+      duration_api_ms: 0,
+      num_turns: 0,
+      errors: [message],
+      stop_reason: null,
+      total_cost_usd: 0,
+      usage: {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_input_tokens: 0,
+        cache_creation_input_tokens: 0,
+      },
+      modelUsage: {},
+      permission_denials: [],
+      terminal_reason: "turn_setup_failed",
+      uuid: randomUUID(),
+      session_id: this.sessionId(),
+    };
+  }
+
+  private async runPrompt(content: string | ContentBlock[], uuid: string | undefined): Promise<void> {
+    let agent: CodingAgent;
+    try {
+      agent = await this.start();
+      this.mode ??= agent.permissionMode.mode;
+    } catch (error) {
+      this.send(this.failedResult(`mitsu could not start: ${(error as Error).message}`));
+      this.code = 1;
+      return;
+    }
+    const controller = new AbortController();
+    this.running = controller;
+    this.interrupted = false;
+    this.output.start();
+    this.structured?.reset();
+    const deniedBefore = agent.permissionDenials.length;
+    const historyBefore = agent.history.length;
+    const budget = this.options.sdk?.maxBudgetUsd;
+    let stop: SdkStop | undefined;
+    let usage = emptyUsage();
+    let text: string | ContentBlock[] = content;
+    let result: AgentResult | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const run = agent.prompt(text, {
+          signal: controller.signal,
+          liveInput: this.options.sdk?.includePartialMessages === true,
+          ...(this.modelChoice ? { model: this.modelChoice } : {}),
+        });
+        for (;;) {
+          const next = await run.next();
+          if (next.done) {
+            result = next.value;
+            break;
+          }
+          this.emit(agent, next.value);
+          if (budget !== undefined && isAssistant(next.value)) {
+            const cost = this.output.cost();
+            if (cost !== null && cost > budget && !stop) {
+              stop = { kind: "budget", limitUsd: budget };
+              controller.abort();
+            }
+          }
+        }
+        usage = addUsage(usage, result.usage);
+        if (this.interrupted) stop ??= { kind: "interrupted" };
+        const needsAnswer =
+          this.structured && !this.structured.given && result.reason === "end_turn" && stop === undefined;
+        if (!needsAnswer) break;
+        if (attempt >= STRUCTURED_OUTPUT_RETRIES) {
+          stop = { kind: "structured_output_retries" };
+          break;
+        }
+        text = STRUCTURED_OUTPUT_REMINDER;
+      }
+    } catch (error) {
+      this.sendInit(agent);
+      this.send(this.failedResult((error as Error).message));
+      this.code = 1;
+      return;
+    } finally {
+      this.running = undefined;
+    }
+    if (uuid) {
+      const point = agent.rewindPoints().find((p) => p.index >= historyBefore);
+      if (point) this.promptIndex.set(uuid, point.index);
+    }
+    this.sendInit(agent);
+    const line = this.output.result(
+      { ...result, usage },
+      {
+        denials: agent.permissionDenials.slice(deniedBefore),
+        ...(stop ? { stop } : {}),
+        ...(this.structured?.given ? { structuredOutput: this.structured.value } : {}),
+      },
+    );
+    this.send(line);
+    if (line.is_error) this.code = 1;
+  }
+
+  private emit(agent: CodingAgent, event: AgentEvent): void {
+    // The init line comes once the session has its id: at the first model call.
+    if (event.type === "turn-start") this.sendInit(agent);
+    for (const line of this.output.lines(event)) {
+      if (!this.initSent) this.sendInit(agent);
+      this.send(line);
+    }
+  }
+
+  private setMode(mode: PermissionMode): void {
+    this.mode = mode;
+    this.agent?.permissions.setMode(mode);
+  }
+
+  /** Answers a control request of the app's (never throws; every request gets an answer). */
+  async control(requestId: string, request: ControlBody): Promise<void> {
+    const { channel } = this;
+    if (!SUPPORTED.includes(request.subtype)) {
+      return channel.respondError(
+        requestId,
+        `The control request ${JSON.stringify(request.subtype)} is not supported by mitsu (it answers ${SUPPORTED.join(", ")}).`,
+      );
+    }
+    try {
+      if (request.subtype === "initialize") return await this.initialize(requestId, request);
+      if (request.subtype === "interrupt") {
+        if (this.running) {
+          this.interrupted = true;
+          this.running.abort();
+        }
+        return channel.respond(requestId, { still_queued: [] });
+      }
+      if (request.subtype === "mcp_message") {
+        // A message an in-process server sends on its own; answered, never left waiting.
+        const { answerServerMessage } = await import("./sdk-mcp-bridge.js");
+        if (typeof request.server_name === "string")
+          answerServerMessage(channel, request.server_name, request.message);
+        return channel.respond(requestId, { mcp_response: { jsonrpc: "2.0", result: {}, id: 0 } });
+      }
+      const agent = await this.start();
+      switch (request.subtype) {
+        case "set_permission_mode": {
+          const mode = request.mode;
+          if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode))
+            return channel.respondError(
+              requestId,
+              `The permission mode ${JSON.stringify(mode)} is not supported by mitsu (it has ${PERMISSION_MODES.join(", ")}).`,
+            );
+          this.setMode(mode as PermissionMode);
+          return channel.respond(requestId);
+        }
+        case "set_model": {
+          const model = request.model;
+          this.modelChoice =
+            typeof model === "string" && model !== "" && model !== "default"
+              ? agent.modelFor(model)
+              : undefined;
+          return channel.respond(requestId);
+        }
+        case "set_max_thinking_tokens": {
+          const n = request.max_thinking_tokens;
+          agent.setThinking(typeof n === "number" && n > 0 ? Math.max(1024, Math.floor(n)) : undefined);
+          return channel.respond(requestId);
+        }
+        case "mcp_status":
+          return channel.respond(requestId, { mcpServers: mcpServerStatuses(agent, this.sdkServers) });
+        case "get_context_usage":
+          return channel.respond(requestId, contextUsage(agent, this.model()));
+        case "rewind_files":
+          return channel.respond(requestId, this.rewindFiles(agent, request));
+      }
+    } catch (error) {
+      channel.respondError(requestId, (error as Error).message);
+    }
+  }
+
+  /**
+   * `rewind_files`: the files Write and Edit changed since that prompt get their content from before it back.
+   * mitsu's checkpoints belong to its `/rewind`, which also takes the conversation back to before that prompt.
+   */
+  private rewindFiles(agent: CodingAgent, request: ControlBody): Record<string, unknown> {
+    const id = request.user_message_id;
+    const index = typeof id === "string" ? this.promptIndex.get(id) : undefined;
+    if (index === undefined) {
+      return {
+        canRewind: false,
+        error: `No prompt of this session has the uuid ${JSON.stringify(id)} (give each user message a uuid).`,
+      };
+    }
+    if (this.running) {
+      return {
+        canRewind: false,
+        error: "A prompt is running; rewind after it.",
+      };
+    }
+    if (request.dry_run === true) return { canRewind: true };
+    const done = agent.rewind(index, { restoreFiles: true });
+    for (const [uuid, at] of this.promptIndex) if (at >= index) this.promptIndex.delete(uuid);
+    return {
+      canRewind: true,
+      filesChanged: done.restored,
+      ...(done.notRestored.length > 0
+        ? { error: done.notRestored.map((n) => `${n.path}: ${n.why}`).join("; ") }
+        : {}),
+    };
+  }
+
+  /** Ends the session: stops the agent (its background commands, its MCP servers). */
+  async close(): Promise<void> {
+    this.running?.abort();
+    const agent = await this.starting?.catch(() => undefined);
+    await agent?.close();
+  }
+}
+
+function isAssistant(event: AgentEvent): boolean {
+  return event.type === "message" && event.message.role === "assistant";
+}
+
+function agentDefinition(name: string, a: SdkAgentDefinition): AgentDefinition {
+  return {
+    name,
+    description: a.description,
+    prompt: a.prompt,
+    ...(a.tools ? { tools: a.tools } : {}),
+    ...(a.disallowedTools ? { disallowedTools: a.disallowedTools } : {}),
+    ...(a.model ? { model: a.model } : {}),
+  };
+}
