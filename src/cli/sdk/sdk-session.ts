@@ -85,7 +85,7 @@ export class SdkSession {
   /** The app's uuid of each prompt → its index in the history (`rewind_files`). */
   private readonly promptIndex = new Map<string, number>();
   private queue: Promise<void> = Promise.resolve();
-  /** The exit code: 1 once a prompt ended in an error. */
+  /** The exit code: that of the last prompt (1 when it ended in an error), as Claude Code. */
   code = 0;
   private readonly output;
 
@@ -356,7 +356,7 @@ export class SdkSession {
       },
     );
     this.send(line);
-    if (line.is_error) this.code = 1;
+    this.code = line.is_error ? 1 : 0;
   }
 
   private emit(agent: CodingAgent, event: AgentEvent): void {
