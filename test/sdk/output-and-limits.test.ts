@@ -1,6 +1,6 @@
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { collect, inputQueue, resultsOf, sdkWorld, userMessage } from "./sdk-harness.js";
+import { collect, inputQueue, sdkWorld, userMessage } from "./sdk-harness.js";
 
 describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what is not supported", () => {
   it("one assistant message per content block, sharing the message id; stream_event lines with includePartialMessages", async () => {
