@@ -1,4 +1,4 @@
-import { query } from "@anthropic-ai/claude-agent-sdk";
+import { query, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { collect, inputQueue, sdkWorld, userMessage } from "./sdk-harness.js";
 
@@ -48,7 +48,7 @@ describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what i
     const input = inputQueue();
     const q = query({ prompt: input, options: world.options({ maxTurns: 1 }) });
     input.push(userMessage("loop"));
-    const results = [];
+    const results: SDKResultMessage[] = [];
     // The last prompt ended in an error: mitsu exits 1 and the SDK throws with the result's text, as with Claude Code.
     const thrown = await (async () => {
       for await (const message of q) {
