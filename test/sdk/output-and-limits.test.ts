@@ -114,7 +114,7 @@ describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what i
     const world = await sdkWorld([]);
     const input = inputQueue();
     const q = query({ prompt: input, options: world.options() });
-    await expect(q.getSettings()).rejects.toThrow(/get_settings.*not supported by mitsu/);
+    await expect(q.reloadSkills()).rejects.toThrow(/reload_skills.*not supported by mitsu/);
     // The session is still there.
     expect((await q.supportedModels()).length).toBe(1);
     input.end();
