@@ -71,6 +71,14 @@ describe("the Claude Agent SDK's flags, as its sdk.mjs writes them", () => {
     });
   });
 
+  it("--model takes Claude Code's aliases: haiku is Anthropic's small model", async () => {
+    const world = await sdkWorld([{ content: [{ type: "text", text: "ok" }] }]);
+    const { code, lines } = await runWithFlags(world, ["--model=haiku"]);
+    expect(code).toBe(0);
+    expect(world.sim.requests[0]?.body.model).toBe("claude-haiku-4-5");
+    expect(lines[0]).toMatchObject({ subtype: "init", model: "claude-haiku-4-5" });
+  });
+
   it("--setting-sources user: the project's settings files are not read", async () => {
     const world = await sdkWorld([
       { content: [{ type: "tool_use", name: "Read", input: { file_path: "secret.txt" } }] },

@@ -4,6 +4,7 @@ import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../har
 import type { AgentEvent, AgentResult } from "../../loop/agent-event.js";
 import { addUsage, type ContentBlock, emptyUsage } from "../../messages/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../permissions/permission-mode.js";
+import { isModelAlias, MODEL_ALIASES } from "../../providers/model-catalog.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
 import type { PrintIo } from "../print-mode.js";
@@ -176,8 +177,11 @@ export class SdkSession {
         ? { ask: createPermissionBridge(channel, (mode) => this.setMode(mode)) }
         : {}),
     });
+    // Claude Code's aliases (`model: "sonnet"`): Anthropic's models of those names.
+    const alias = options.model !== undefined && isModelAlias(options.model) ? options.model : undefined;
     return createCodingAgent({
       ...base,
+      ...(alias ? { model: `anthropic:${MODEL_ALIASES.anthropic[alias]}` } : {}),
       ...(append !== "" ? { appendSystemPrompt: append } : {}),
       // An empty system prompt (the SDK's default when the app gives none) keeps mitsu's own: its tools need it.
       ...(systemPrompt !== undefined && systemPrompt.trim() !== "" ? { systemPrompt } : {}),
