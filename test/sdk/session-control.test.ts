@@ -214,4 +214,28 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     expect(result?.total_cost_usd).toBeCloseTo(sum, 10);
     expect(Object.values(result?.modelUsage ?? {}).every((u) => u.costUSD > 0)).toBe(true);
   });
+
+  it("rewindFiles() puts back the files a prompt's Write and Edit changed (dry run first)", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "tool_use", name: "Write", input: { file_path: "a.txt", content: "new" } }] },
+      { content: [{ type: "text", text: "written" }] },
+    ]);
+    const { existsSync } = await import("node:fs");
+    const input = inputQueue();
+    const q = query({ prompt: input, options: world.options({ permissionMode: "acceptEdits" }) });
+    const id = "8f0f7d0e-1f1e-4c33-9a51-3d2b8c4e5a61";
+    input.push(userMessage("write a", id));
+    for await (const message of q) {
+      if (message.type !== "result") continue;
+      expect(existsSync(`${world.cwd}/a.txt`)).toBe(true);
+      expect(await q.rewindFiles(id, { dryRun: true })).toMatchObject({ canRewind: true });
+      expect(existsSync(`${world.cwd}/a.txt`)).toBe(true);
+      const done = await q.rewindFiles(id);
+      expect(done.canRewind).toBe(true);
+      expect(done.filesChanged?.map((f) => f.replace(/.*\//, ""))).toEqual(["a.txt"]);
+      expect(await q.rewindFiles("00000000-0000-4000-8000-000000000000")).toMatchObject({ canRewind: false });
+      input.end();
+    }
+    expect(existsSync(`${world.cwd}/a.txt`)).toBe(false);
+  });
 });
