@@ -239,3 +239,41 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     expect(existsSync(`${world.cwd}/a.txt`)).toBe(false);
   });
 });
+
+describe("the Claude Agent SDK's query() driving mitsu: slash commands in prompts", () => {
+  it("a command is expanded, /compact compacts with a compact_boundary, an unknown one is an error result", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "text", text: "hello to you" }] },
+      { content: [{ type: "text", text: "<summary>We said hello.</summary>" }] },
+    ]);
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(`${world.cwd}/.mitsu/commands`, { recursive: true });
+    writeFileSync(
+      `${world.cwd}/.mitsu/commands/greet.md`,
+      "---\ndescription: Greets someone.\n---\nSay hello to $ARGUMENTS.\n",
+    );
+    async function* prompts() {
+      yield userMessage("/greet the reader");
+      yield userMessage("/compact keep the greeting");
+      yield userMessage("/no-such-command");
+    }
+    const seen: string[] = [];
+    const thrown = await (async () => {
+      for await (const m of query({ prompt: prompts(), options: world.options() }))
+        seen.push(
+          m.type === "result" ? `result:${m.subtype}` : `${m.type}${"subtype" in m ? `:${m.subtype}` : ""}`,
+        );
+    })().catch((error: Error) => error);
+    // The last prompt failed: the SDK throws after the messages, as with Claude Code.
+    expect(String(thrown)).toContain("Unknown slash command: /no-such-command");
+    expect(seen.filter((t) => t.startsWith("result") || t.endsWith("compact_boundary"))).toEqual([
+      "result:success",
+      "system:compact_boundary",
+      "result:success",
+      "result:error_during_execution",
+    ]);
+    expect(JSON.stringify(world.sim.requests[0]?.body.messages)).toContain("Say hello to the reader.");
+    expect(JSON.stringify(world.sim.requests[1]?.body)).toContain("keep the greeting");
+    expect(world.sim.requests).toHaveLength(2);
+  });
+});

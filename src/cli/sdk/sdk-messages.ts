@@ -101,6 +101,10 @@ export function createSdkOutput(options: SdkOutputOptions) {
       apiMs = 0;
       turns = 0;
     },
+    /** Usage of a call outside the events (a `/compact` summary). */
+    record(model: string, usage: Usage) {
+      book.add(model, usage);
+    },
     /** The prompt's cost so far (null: a model without a known price answered). */
     cost(): number | null {
       return book.cost();

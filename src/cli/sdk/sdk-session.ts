@@ -17,6 +17,7 @@ import { createPermissionBridge } from "./permission-bridge.js";
 import { connectSdkMcpServers, type SdkMcpManifest, type SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
 import { createSdkOutput, type SdkStop } from "./sdk-messages.js";
 import { parseAgents, type SdkAgentDefinition } from "./sdk-options.js";
+import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
 import {
   createStructuredOutput,
   STRUCTURED_OUTPUT_INSTRUCTION,
@@ -303,14 +304,20 @@ export class SdkSession {
     const budget = this.options.sdk?.maxBudgetUsd;
     let stop: SdkStop | undefined;
     let usage = emptyUsage();
-    let text: string | ContentBlock[] = content;
     let result: AgentResult | undefined;
     try {
+      const prepared = await prepareSdkPrompt(agent, content, {
+        cwd: this.io.cwd,
+        signal: controller.signal,
+      });
+      if (prepared.kind !== "prompt") return await this.runCommand(agent, prepared);
+      let text: string | ContentBlock[] = prepared.prompt;
+      const model = prepared.model ?? this.modelChoice;
       for (let attempt = 0; ; attempt++) {
         const run = agent.prompt(text, {
           signal: controller.signal,
           liveInput: this.options.sdk?.includePartialMessages === true,
-          ...(this.modelChoice ? { model: this.modelChoice } : {}),
+          ...(model ? { model } : {}),
         });
         for (;;) {
           const next = await run.next();
@@ -361,6 +368,42 @@ export class SdkSession {
     );
     this.send(line);
     this.code = line.is_error ? 1 : 0;
+  }
+
+  /** `/compact`, `/clear`, or a prompt that cannot be sent: a result without a model turn of the conversation. */
+  private async runCommand(
+    agent: CodingAgent,
+    command: Exclude<SdkPrompt, { kind: "prompt" }>,
+  ): Promise<void> {
+    this.sendInit(agent);
+    if (command.kind === "error") {
+      this.send(this.failedResult(command.error));
+      this.code = 1;
+      return;
+    }
+    let usage = emptyUsage();
+    if (command.kind === "compact") {
+      try {
+        const done = await agent.compact(command.focus || undefined);
+        usage = done.usage;
+        this.output.record(agent.model, done.usage);
+        this.send({
+          type: "system",
+          subtype: "compact_boundary",
+          compact_metadata: { trigger: "manual", pre_tokens: done.tokensBefore },
+          uuid: randomUUID(),
+          session_id: this.sessionId(),
+        });
+      } catch (error) {
+        this.send(this.failedResult((error as Error).message));
+        this.code = 1;
+        return;
+      }
+    } else {
+      await agent.clear();
+    }
+    this.send(this.output.result({ reason: "end_turn", messages: [], usage }, { denials: [] }));
+    this.code = 0;
   }
 
   private emit(agent: CodingAgent, event: AgentEvent): void {
