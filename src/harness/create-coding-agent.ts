@@ -361,7 +361,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       session_id: log?.header.id ?? sessionId,
       transcript_path: log?.path ?? "",
       cwd,
-      permission_mode: permissionMode.mode,
+      // The mode now: a terminal's cycling or the SDK's set_permission_mode changes it.
+      permission_mode: permissions.currentMode(),
     }),
     notify: (notice) => {
       if (notice.kind === "output" && !options.verboseHooks) return;

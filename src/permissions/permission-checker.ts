@@ -105,6 +105,8 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /** The permission mode now (the one it started in, or the last `setMode`). */
+  currentMode(): PermissionMode;
   /**
    * The files that Read deny and ask rules cover, as gitignore-style globs relative to `root` (a folder a
    * search runs from; anchored ones start with `/`). Grep and Glob exclude them, so that searching a parent
@@ -536,6 +538,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   checker.setMode = (next: PermissionMode) => {
     mode = next;
   };
+  checker.currentMode = () => mode;
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {

@@ -63,7 +63,24 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
       { content: [{ type: "text", text: "written" }] },
     ]);
     const input = inputQueue();
-    const q = query({ prompt: input, options: world.options() });
+    const modes: string[] = [];
+    const q = query({
+      prompt: input,
+      options: world.options({
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                async (hookInput) => {
+                  modes.push(hookInput.permission_mode ?? "");
+                  return {};
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    });
     input.push(userMessage("write a"));
     const results: Array<{ subtype: string; denials: number }> = [];
     for await (const message of q) {
@@ -81,6 +98,8 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     ]);
     expect(existsSync(`${world.cwd}/a.txt`)).toBe(false);
     expect(existsSync(`${world.cwd}/b.txt`)).toBe(true);
+    // Hooks are told the mode now.
+    expect(modes).toEqual(["default", "acceptEdits"]);
   });
 
   it("setModel() sends the next prompt to another model, and modelUsage names it", async () => {
