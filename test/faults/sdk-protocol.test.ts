@@ -5,6 +5,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { readSdkInput } from "../../src/cli/sdk/sdk-input.js";
 import { sessionsDir } from "../../src/harness/sessions-dir.js";
 import { startSimulator } from "../../src/simulator/index.js";
 
@@ -144,6 +145,17 @@ describe("the SDK protocol under random, truncated and out-of-order input", () =
               .filter((m) => m.type === "control_response")
               .map((m) => m.response?.request_id);
             for (const id of asked) expect(answers.filter((a) => a === id)).toHaveLength(1);
+            // Every other line that cannot be used (bad JSON, no request id, an answer to nothing) is one warning.
+            const unusable = rendered.filter((l) => {
+              const read = readSdkInput(l);
+              return (
+                (read.kind === "invalid" && read.requestId === undefined) || read.kind === "control_response"
+              );
+            });
+            const warnings = output.filter(
+              (m) => m.type === "system" && (m as { subtype?: string }).subtype === "informational",
+            );
+            expect(warnings).toHaveLength(unusable.length);
             // Each whole user message got its result.
             const prompts = lines.flatMap((l, i) => (l.kind === "user" ? [`prompt-${i} `] : []));
             expect(output.filter((m) => m.type === "result")).toHaveLength(prompts.length);

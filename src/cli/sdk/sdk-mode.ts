@@ -10,8 +10,8 @@ import { SdkSession } from "./sdk-session.js";
  * the Claude Agent SDK (or any program speaking it) drives mitsu. Standard input carries user messages (each one
  * prompt of one conversation, run in order) and the control protocol: the app's `control_request`s are answered
  * at once, also while a prompt runs; `control_response`s answer mitsu's own (`can_use_tool`, `hook_callback`,
- * `mcp_message`). A line that cannot be used gets an error (a control request's in its `control_response`, any
- * other on stderr) and never ends the session. Ends at the end of standard input, after the queued prompts.
+ * `mcp_message`). A line that cannot be used gets an error — a control request's in its `control_response`, any
+ * other as a `system`/`informational` warning (and on stderr) — and never ends the session. Ends at the end of standard input, after the queued prompts.
  */
 export async function sdkMode(options: CliOptions, io: PrintIo): Promise<number> {
   const channel = createControlChannel((line) => {
@@ -39,8 +39,8 @@ export async function sdkMode(options: CliOptions, io: PrintIo): Promise<number>
           break;
         case "control_response":
           if (!channel.settle(input.response))
-            io.stderr.write(
-              `mitsu: ignored a control_response to no waiting request (${JSON.stringify(input.response.request_id ?? null)})\n`,
+            session.notice(
+              `ignored a control_response to no waiting request (${JSON.stringify(input.response.request_id ?? null)})`,
             );
           break;
         case "control_cancel_request":
@@ -48,7 +48,7 @@ export async function sdkMode(options: CliOptions, io: PrintIo): Promise<number>
           break;
         case "invalid":
           if (input.requestId !== undefined) channel.respondError(input.requestId, input.error);
-          else io.stderr.write(`mitsu: ignored an input line: ${input.error}\n`);
+          else session.notice(`ignored an input line: ${input.error}`);
           break;
         case "none":
           break;

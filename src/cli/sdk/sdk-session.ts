@@ -415,6 +415,20 @@ export class SdkSession {
     }
   }
 
+  /** A warning for the app about its input, as Claude Code's `system`/`informational` message (and on stderr). */
+  notice(text: string): void {
+    this.io.stderr.write(`mitsu: ${text}\n`);
+    this.send({
+      type: "system",
+      subtype: "informational",
+      level: "warning",
+      content: `mitsu ${text}`,
+      tag: "mitsu_input_error",
+      uuid: randomUUID(),
+      session_id: this.sessionId(),
+    });
+  }
+
   private setMode(mode: PermissionMode): void {
     this.mode = mode;
     this.agent?.permissions.setMode(mode);
