@@ -5,7 +5,8 @@ import type { SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
 export function initializeResponse(
   agent: CodingAgent,
   model: string,
-  facts: { hooksGiven: boolean; manifests: readonly string[] },
+  /** `hooksApplied`: whether this request's hooks were registered (absent: it carried none). */
+  facts: { hooksApplied?: boolean; manifests: readonly string[] },
 ) {
   return {
     commands: agent.skills.skills.map((skill) => ({
@@ -31,7 +32,7 @@ export function initializeResponse(
     ],
     // mitsu has no account: the key comes from the environment (or models.json) of the provider in use.
     account: {},
-    ...(facts.hooksGiven ? { hooks_applied: true } : {}),
+    ...(facts.hooksApplied !== undefined ? { hooks_applied: facts.hooksApplied } : {}),
     ...(facts.manifests.length > 0
       ? { sdk_mcp_manifests_parked: Object.fromEntries(facts.manifests.map((n) => [n, "parked"])) }
       : {}),

@@ -203,7 +203,11 @@ export class SdkSession {
       if (!agent) return this.channel.respondError(requestId, this.startError ?? "mitsu could not start");
       return this.channel.respond(
         requestId,
-        initializeResponse(agent, this.model(), { hooksGiven: false, manifests: [] }),
+        // A second initialize (or one after the first prompt): the agent exists; its hooks are not taken in.
+        initializeResponse(agent, this.model(), {
+          ...(init.hooks !== undefined ? { hooksApplied: false } : {}),
+          manifests: [],
+        }),
       );
     }
     try {
@@ -214,7 +218,10 @@ export class SdkSession {
       );
       this.channel.respond(
         requestId,
-        initializeResponse(agent, this.model(), { hooksGiven: init.hooks !== undefined, manifests }),
+        initializeResponse(agent, this.model(), {
+          ...(init.hooks !== undefined ? { hooksApplied: true } : {}),
+          manifests,
+        }),
       );
     } catch (error) {
       this.channel.respondError(requestId, `mitsu could not start: ${(error as Error).message}`);
