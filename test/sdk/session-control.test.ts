@@ -232,6 +232,9 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     const sum = Object.values(result?.modelUsage ?? {}).reduce((n, u) => n + u.costUSD, 0);
     expect(result?.total_cost_usd).toBeCloseTo(sum, 10);
     expect(Object.values(result?.modelUsage ?? {}).every((u) => u.costUSD > 0)).toBe(true);
+    expect(
+      Object.values(result?.modelUsage ?? {}).every((u) => u.contextWindow > 0 && u.maxOutputTokens > 0),
+    ).toBe(true);
   });
 
   it("rewindFiles() puts back the files a prompt's Write and Edit changed (dry run first)", async () => {

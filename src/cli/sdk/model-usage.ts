@@ -1,4 +1,5 @@
 import { addUsage, emptyUsage, type Usage } from "../../messages/index.js";
+import { catalogLimits, MODEL_CATALOG } from "../../providers/model-catalog.js";
 import { catalogPrice, MODEL_PRICES, type ModelPrice, usageCost } from "../../providers/model-prices.js";
 
 /** Claude Code's `result.modelUsage` entry for one model. */
@@ -66,6 +67,17 @@ export class ModelUsageBook {
     }
     return out;
   }
+}
+
+/** The catalog's limits of a model id, whichever family it belongs to. */
+export function anyCatalogLimits(
+  model: string,
+): { contextWindow: number; maxOutputTokens: number } | undefined {
+  for (const family of Object.keys(MODEL_CATALOG) as Array<keyof typeof MODEL_CATALOG>) {
+    const limits = catalogLimits(family, model);
+    if (limits) return limits;
+  }
+  return undefined;
 }
 
 /** The catalog's price of a model id, whichever family it belongs to. */

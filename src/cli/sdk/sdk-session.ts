@@ -12,7 +12,7 @@ import { packageVersion } from "../version.js";
 import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
 import type { ControlBody, ControlChannel } from "./control-channel.js";
 import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
-import { anyCatalogPrice } from "./model-usage.js";
+import { anyCatalogLimits, anyCatalogPrice } from "./model-usage.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import { connectSdkMcpServers, type SdkMcpManifest, type SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
 import { createSdkOutput, type SdkStop } from "./sdk-messages.js";
@@ -121,10 +121,13 @@ export class SdkSession {
         contextWindow: agent.contextWindow().limit,
         maxOutputTokens: agent.maxOutputTokens,
       };
+    // Another model (a sub-agent's, set_model's): the catalog's figures; 0 for a model it does not list.
+    const limits = anyCatalogLimits(model);
     return {
       price: anyCatalogPrice(model),
-      contextWindow: 0,
-      maxOutputTokens: this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : 0,
+      contextWindow: limits?.contextWindow ?? 0,
+      maxOutputTokens:
+        this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : (limits?.maxOutputTokens ?? 0),
     };
   }
 
