@@ -1,6 +1,6 @@
 import { query, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { collect, inputQueue, sdkWorld, userMessage } from "./sdk-harness.js";
+import { collect, inputQueue, resultsOf, sdkWorld, userMessage } from "./sdk-harness.js";
 
 describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what is not supported", () => {
   it("one assistant message per content block, sharing the message id; stream_event lines with includePartialMessages", async () => {
@@ -90,6 +90,32 @@ describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what i
     expect(result).toMatchObject({ subtype: "error_max_budget_usd", terminal_reason: "budget_exhausted" });
     expect((result as { total_cost_usd: number }).total_cost_usd).toBeGreaterThan(0.000001);
     expect(world.sim.requests).toHaveLength(1);
+  });
+
+  it("maxBudgetUsd with a model of unknown price: a warning says it cannot be held, and total_cost_usd is null", async () => {
+    const world = await sdkWorld([{ content: [{ type: "text", text: "local answer" }] }]);
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(`${world.home}/.mitsu`, { recursive: true });
+    writeFileSync(
+      `${world.home}/.mitsu/models.json`,
+      JSON.stringify({
+        providers: {
+          local: {
+            api: "openai-chat",
+            baseURL: `${world.sim.url}/v1`,
+            apiKeyEnv: "OPENAI_API_KEY",
+            models: [{ id: "qwen3:32b" }],
+          },
+        },
+      }),
+    );
+    const messages = await collect(
+      query({ prompt: "hi", options: world.options({ model: "local:qwen3:32b", maxBudgetUsd: 0.01 }) }),
+    );
+    const warning = messages.find((m) => m.type === "system" && m.subtype === "informational");
+    expect(warning && "content" in warning ? warning.content : "").toContain("no known price");
+    const result = resultsOf(messages)[0];
+    expect(result).toMatchObject({ subtype: "success", result: "local answer", total_cost_usd: null });
   });
 
   it("initialize is answered: supportedCommands(), supportedModels(), supportedAgents(), mcpServerStatus(), getContextUsage()", async () => {

@@ -83,6 +83,7 @@ export class SdkSession {
   private running: AbortController | undefined;
   private interrupted = false;
   private initSent = false;
+  private unpricedNoticed = false;
   private readonly fallbackSessionId = randomUUID();
   /** The app's uuid of each prompt → its index in the history (`rewind_files`). */
   private readonly promptIndex = new Map<string, number>();
@@ -338,6 +339,14 @@ export class SdkSession {
           this.emit(agent, next.value);
           if (budget !== undefined && isAssistant(next.value)) {
             const cost = this.output.cost();
+            if (cost === null && !this.unpricedNoticed) {
+              // Never a silent limit: a model without a known price cannot be held to a budget.
+              this.unpricedNoticed = true;
+              this.notice(
+                `cannot hold this session to maxBudgetUsd: a model it uses has no known price (set one in ~/.mitsu/models.json)`,
+                "mitsu_budget_unpriced",
+              );
+            }
             if (cost !== null && cost > budget && !stop) {
               stop = { kind: "budget", limitUsd: budget };
               controller.abort();
@@ -425,15 +434,15 @@ export class SdkSession {
     }
   }
 
-  /** A warning for the app about its input, as Claude Code's `system`/`informational` message (and on stderr). */
-  notice(text: string): void {
+  /** A warning for the app, as Claude Code's `system`/`informational` message (and on stderr). */
+  notice(text: string, tag = "mitsu_input_error"): void {
     this.io.stderr.write(`mitsu: ${text}\n`);
     this.send({
       type: "system",
       subtype: "informational",
       level: "warning",
       content: `mitsu ${text}`,
-      tag: "mitsu_input_error",
+      tag,
       uuid: randomUUID(),
       session_id: this.sessionId(),
     });
