@@ -130,64 +130,66 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       "run Bash commands in a sandbox (Linux, bubblewrap): the workspace writable, the rest read-only, no network",
     )
     .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
-    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)");
-  addSdkOptions(program).action(async (words: string[], opts) => {
-    const { readStdin } = await import("./read-stdin.js");
-    const streamInput = opts.inputFormat === "stream-json";
-    const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
-    const argPrompt = [...spilled, ...words].join(" ").trim();
-    const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
-    const options: CliOptions = {
-      prompt,
-      print: opts.print === true,
-      model: opts.model,
-      maxTurns: opts.maxTurns,
-      maxTokens: opts.maxTokens,
-      outputFormat: opts.outputFormat,
-      inputFormat: opts.inputFormat,
-      permissionMode: opts.permissionMode as PermissionMode | undefined,
-      trust: opts.trust === true,
-      allowedTools: splitToolRules(opts.allowedTools ?? []),
-      disallowedTools: splitToolRules(opts.disallowedTools ?? []),
-      addDirs: opts.addDir ?? [],
-      dumpRequests: opts.dumpRequests,
-      toolProtocol: opts.toolProtocol,
-      appendSystemPrompt: opts.appendSystemPrompt,
-      cacheTtl: opts.cacheTtl,
-      continueSession: opts.continue === true,
-      resume: typeof opts.resume === "string" ? opts.resume : undefined,
-      pickSession: opts.resume === true,
-      forkSession: opts.forkSession === true,
-      ...thinkingOption(opts.thinking),
-      hideThinking: opts.hideThinking === true,
-      noSessionLog: opts.sessionLog === false,
-      verbose: opts.verbose === true,
-      sandbox: opts.sandbox === true,
-      mcpConfig: opts.mcpConfig ?? [],
-      strictMcpConfig: opts.strictMcpConfig === true,
-      sdk: sdkFlagsFrom(opts),
-    };
-    const sdkThinking = thinkingBudgetOf(opts);
-    if (sdkThinking !== undefined) options.thinkingBudget = sdkThinking;
-    if (options.sdk?.thinkingOff) delete options.thinkingBudget;
-    if (options.sdk?.noSessionPersistence) options.noSessionLog = true;
-    // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
-    // JSON output for a script): print mode.
-    if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
-      const { interactiveMode } = await import("./interactive-mode.js");
-      exitCode = await interactiveMode(options, { ...io, stdin: io.stdin });
-    } else if (streamInput && options.outputFormat === "stream-json") {
-      // Claude Code's SDK protocol: control requests beside the user messages (the Claude Agent SDK).
-      const { sdkMode } = await import("./sdk/sdk-mode.js");
-      exitCode = await sdkMode(options, io);
-    } else if (streamInput) {
-      const { streamInputMode } = await import("./stream-input-mode.js");
-      exitCode = await streamInputMode(options, io);
-    } else {
-      const { printMode } = await import("./print-mode.js");
-      exitCode = await printMode(options, io);
-    }
-  });
+    .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)")
+    .action(async (words: string[], opts) => {
+      const { readStdin } = await import("./read-stdin.js");
+      const streamInput = opts.inputFormat === "stream-json";
+      const stdin = io.stdin && !streamInput ? await readStdin(io.stdin) : undefined;
+      const argPrompt = [...spilled, ...words].join(" ").trim();
+      const prompt = [argPrompt, stdin?.trim()].filter((s) => s).join("\n\n") || undefined;
+      const options: CliOptions = {
+        prompt,
+        print: opts.print === true,
+        model: opts.model,
+        maxTurns: opts.maxTurns,
+        maxTokens: opts.maxTokens,
+        outputFormat: opts.outputFormat,
+        inputFormat: opts.inputFormat,
+        permissionMode: opts.permissionMode as PermissionMode | undefined,
+        trust: opts.trust === true,
+        allowedTools: splitToolRules(opts.allowedTools ?? []),
+        disallowedTools: splitToolRules(opts.disallowedTools ?? []),
+        addDirs: opts.addDir ?? [],
+        dumpRequests: opts.dumpRequests,
+        toolProtocol: opts.toolProtocol,
+        appendSystemPrompt: opts.appendSystemPrompt,
+        cacheTtl: opts.cacheTtl,
+        continueSession: opts.continue === true,
+        resume: typeof opts.resume === "string" ? opts.resume : undefined,
+        pickSession: opts.resume === true,
+        forkSession: opts.forkSession === true,
+        ...thinkingOption(opts.thinking),
+        hideThinking: opts.hideThinking === true,
+        noSessionLog: opts.sessionLog === false,
+        verbose: opts.verbose === true,
+        sandbox: opts.sandbox === true,
+        mcpConfig: opts.mcpConfig ?? [],
+        strictMcpConfig: opts.strictMcpConfig === true,
+        sdk: sdkFlagsFrom(opts),
+      };
+      const sdkThinking = thinkingBudgetOf(opts);
+      if (sdkThinking !== undefined) options.thinkingBudget = sdkThinking;
+      if (options.sdk?.thinkingOff) delete options.thinkingBudget;
+      if (options.sdk?.noSessionPersistence) options.noSessionLog = true;
+      // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
+      // JSON output for a script): print mode.
+      if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
+        const { interactiveMode } = await import("./interactive-mode.js");
+        exitCode = await interactiveMode(options, { ...io, stdin: io.stdin });
+      } else if (streamInput && options.outputFormat === "stream-json") {
+        // Claude Code's SDK protocol: control requests beside the user messages (the Claude Agent SDK).
+        const { sdkMode } = await import("./sdk/sdk-mode.js");
+        exitCode = await sdkMode(options, io);
+      } else if (streamInput) {
+        const { streamInputMode } = await import("./stream-input-mode.js");
+        exitCode = await streamInputMode(options, io);
+      } else {
+        const { printMode } = await import("./print-mode.js");
+        exitCode = await printMode(options, io);
+      }
+    });
+  // The Claude Agent SDK's flags (src/cli/sdk).
+  addSdkOptions(program);
 
   program
     .command("inspect")
