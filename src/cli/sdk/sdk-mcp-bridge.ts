@@ -130,3 +130,33 @@ export function answerServerMessage(channel: ControlChannel, server: string, mes
         };
   channel.request({ subtype: "mcp_message", server_name: server, message: reply }).catch(() => {});
 }
+
+/**
+ * The in-process servers named in `--mcp-config` (the Python SDK writes them there as
+ * `{"type": "sdk", "name": …}`; the TypeScript SDK names them in `initialize` instead), taken out of the
+ * configuration mitsu's own MCP loader reads. Only inline JSON is looked into; a file is left as it is.
+ */
+export function splitSdkServers(configs: readonly string[]): { configs: string[]; sdkServers: string[] } {
+  const sdkServers: string[] = [];
+  const rest: string[] = [];
+  for (const config of configs) {
+    let parsed: { mcpServers?: Record<string, { type?: unknown }> } | undefined;
+    try {
+      parsed = config.trim().startsWith("{") ? JSON.parse(config) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    const servers = parsed?.mcpServers;
+    if (!servers || typeof servers !== "object") {
+      rest.push(config);
+      continue;
+    }
+    const others: Record<string, unknown> = {};
+    for (const [name, server] of Object.entries(servers)) {
+      if (server?.type === "sdk") sdkServers.push(name);
+      else others[name] = server;
+    }
+    if (Object.keys(others).length > 0) rest.push(JSON.stringify({ ...parsed, mcpServers: others }));
+  }
+  return { configs: rest, sdkServers };
+}

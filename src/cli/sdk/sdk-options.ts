@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
 
 /**
@@ -146,6 +147,15 @@ export function sdkFlagsFrom(opts: Record<string, unknown>): SdkFlags {
     ignored: IGNORED.filter((flag) => opts[attribute(flag)] !== undefined),
   };
   if (typeof opts.systemPrompt === "string") flags.systemPrompt = opts.systemPrompt;
+  if (typeof opts.systemPromptFile === "string") {
+    try {
+      flags.systemPrompt = readFileSync(opts.systemPromptFile, "utf8");
+    } catch (error) {
+      throw new Error(
+        `--system-prompt-file: cannot read ${opts.systemPromptFile} (${(error as Error).message})`,
+      );
+    }
+  }
   if (typeof opts.jsonSchema === "string") {
     const schema = parseJson(opts.jsonSchema, "--json-schema");
     if (typeof schema !== "object" || schema === null || Array.isArray(schema))

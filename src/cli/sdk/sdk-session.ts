@@ -14,7 +14,12 @@ import type { ControlBody, ControlChannel } from "./control-channel.js";
 import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
 import { anyCatalogLimits, anyCatalogPrice } from "./model-usage.js";
 import { createPermissionBridge } from "./permission-bridge.js";
-import { connectSdkMcpServers, type SdkMcpManifest, type SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
+import {
+  connectSdkMcpServers,
+  type SdkMcpManifest,
+  type SdkMcpServerStatus,
+  splitSdkServers,
+} from "./sdk-mcp-bridge.js";
 import { createSdkOutput, type SdkStop } from "./sdk-messages.js";
 import { parseAgents, type SdkAgentDefinition } from "./sdk-options.js";
 import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
@@ -45,7 +50,8 @@ const BUILTIN_TOOLS = [
 
 /** The `initialize` request's fields mitsu reads. */
 interface InitializeRequest {
-  hooks?: Record<string, SdkHookMatcher[]>;
+  /** Null from the Python SDK when there are none. */
+  hooks?: Record<string, SdkHookMatcher[]> | null;
   sdkMcpServers?: string[];
   sdkMcpServerManifests?: Record<string, SdkMcpManifest>;
   jsonSchema?: Record<string, unknown>;
@@ -154,14 +160,17 @@ export class SdkSession {
       io.stderr.write(
         `mitsu: accepted for the Claude Agent SDK, with no effect in mitsu: ${sdk.ignored.join(", ")}\n`,
       );
-    const hooks = createHookBridge(init.hooks, channel);
+    const hooks = createHookBridge(init.hooks ?? undefined, channel);
     if (hooks.unsupported.length > 0)
       io.stderr.write(
         `mitsu: hook events mitsu does not fire (their callbacks never run): ${hooks.unsupported.join(", ")}\n`,
       );
-    const names = Array.isArray(init.sdkMcpServers)
+    // In-process servers: named in initialize (TypeScript SDK) or in --mcp-config as type "sdk" (Python SDK).
+    const split = splitSdkServers(options.mcpConfig);
+    const named = Array.isArray(init.sdkMcpServers)
       ? init.sdkMcpServers.filter((n) => typeof n === "string")
       : [];
+    const names = [...new Set([...named, ...split.sdkServers])];
     const sdkMcp = await connectSdkMcpServers(names, init.sdkMcpServerManifests, channel);
     this.sdkServers = sdkMcp.status;
     const schema = init.jsonSchema ?? sdk.jsonSchema;
@@ -176,7 +185,7 @@ export class SdkSession {
       .join("\n\n");
     const agents = { ...sdk.agents, ...(init.agents ? parseAgents(init.agents) : {}) };
     const removed = sdk.tools ? BUILTIN_TOOLS.filter((t) => !sdk.tools?.includes(t)) : [];
-    const base = agentOptionsFor(options, io, {
+    const base = agentOptionsFor({ ...options, mcpConfig: split.configs }, io, {
       onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
       ...(options.sdk?.permissionPromptStdio
         ? { ask: createPermissionBridge(channel, (mode) => this.setMode(mode)) }
@@ -209,7 +218,7 @@ export class SdkSession {
         requestId,
         // A second initialize (or one after the first prompt): the agent exists; its hooks are not taken in.
         initializeResponse(agent, this.model(), {
-          ...(init.hooks !== undefined ? { hooksApplied: false } : {}),
+          ...(init.hooks ? { hooksApplied: false } : {}),
           manifests: [],
         }),
       );
@@ -223,7 +232,7 @@ export class SdkSession {
       this.channel.respond(
         requestId,
         initializeResponse(agent, this.model(), {
-          ...(init.hooks !== undefined ? { hooksApplied: true } : {}),
+          ...(init.hooks ? { hooksApplied: true } : {}),
           manifests,
         }),
       );
@@ -235,11 +244,6 @@ export class SdkSession {
   /** A user message: queued behind the prompts before it. */
   prompt(content: string | ContentBlock[], uuid?: string): Promise<void> {
     this.queue = this.queue.then(() => this.runPrompt(content, uuid));
-    return this.queue;
-  }
-
-  /** Waits for every queued prompt. */
-  drain(): Promise<void> {
     return this.queue;
   }
 
