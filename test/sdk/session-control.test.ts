@@ -139,6 +139,65 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     expect(resultsOf(second)[0]?.session_id).toBe(first?.session_id);
   });
 
+  it("forkSession: resuming in a new session leaves the first one as it was", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "text", text: "first" }] },
+      { content: [{ type: "text", text: "forked" }] },
+    ]);
+    const first = resultsOf(await collect(query({ prompt: "one", options: world.options() })))[0];
+    const fork = resultsOf(
+      await collect(
+        query({
+          prompt: "two",
+          options: world.options({ resume: first?.session_id ?? "", forkSession: true }),
+        }),
+      ),
+    )[0];
+    expect(fork?.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fork?.session_id).not.toBe(first?.session_id);
+    expect(JSON.stringify(world.sim.requests[1]?.body.messages)).toContain("first");
+  });
+
+  it("interrupt() while canUseTool waits: the app's callback is told to give up (its signal aborts)", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x" } }] },
+    ]);
+    const input = inputQueue();
+    let aborted: Promise<void> | undefined;
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const q = query({
+      prompt: input,
+      options: world.options({
+        canUseTool: (_name, _input, { signal }) => {
+          aborted = new Promise((resolve) =>
+            signal.addEventListener("abort", () => resolve(), { once: true }),
+          );
+          asked();
+          return new Promise(() => {});
+        },
+      }),
+    });
+    input.push(userMessage("run it"));
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const message of q) {
+        if (message.type === "result") {
+          seen.push(message.subtype);
+          input.end();
+        }
+      }
+    })();
+    await wasAsked;
+    await q.interrupt();
+    await aborted;
+    await reading.catch(() => {});
+    expect(seen).toEqual(["error_during_execution"]);
+    expect(world.sim.requests).toHaveLength(1);
+  });
+
   it("structured output: the answer comes through the StructuredOutput tool, validated, as structured_output", async () => {
     const schema = {
       type: "object",
