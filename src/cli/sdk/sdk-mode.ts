@@ -27,7 +27,17 @@ export async function sdkMode(options: CliOptions, io: PrintIo): Promise<number>
   };
   try {
     if (options.prompt) track(session.prompt(options.prompt));
-    const lines = io.stdin ? createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY }) : [];
+    const reader = io.stdin
+      ? createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY })
+      : undefined;
+    const lines = reader ?? [];
+    // Ctrl-C (SIGINT): the running prompt stops as on `interrupt`, nothing more is read, queued prompts do not run.
+    const onAbort = () => {
+      session.stop();
+      reader?.close();
+    };
+    if (io.signal?.aborted) onAbort();
+    io.signal?.addEventListener("abort", onAbort, { once: true });
     for await (const line of lines) {
       const input = readSdkInput(line);
       switch (input.kind) {
@@ -58,7 +68,8 @@ export async function sdkMode(options: CliOptions, io: PrintIo): Promise<number>
     // already read still run to their end.
     channel.close("The app closed standard input.");
     while (inFlight.size > 0) await Promise.all(inFlight);
-    return session.code;
+    io.signal?.removeEventListener("abort", onAbort);
+    return io.signal?.aborted ? 130 : session.code;
   } finally {
     channel.close("The app closed standard input.");
     await session.close();

@@ -90,6 +90,7 @@ export class SdkSession {
   private interrupted = false;
   private initSent = false;
   private unpricedNoticed = false;
+  private stopped = false;
   private readonly fallbackSessionId = randomUUID();
   /** The app's uuid of each prompt → its index in the history (`rewind_files`). */
   private readonly promptIndex = new Map<string, number>();
@@ -299,7 +300,21 @@ export class SdkSession {
     };
   }
 
+  /** Stops the running prompt (as `interrupt` does); the prompts still queued end at once with an error result. */
+  stop(): void {
+    this.stopped = true;
+    if (this.running) {
+      this.interrupted = true;
+      this.running.abort();
+    }
+  }
+
   private async runPrompt(content: string | ContentBlock[], uuid: string | undefined): Promise<void> {
+    if (this.stopped) {
+      this.send(this.failedResult("mitsu was interrupted before this message ran."));
+      this.code = 1;
+      return;
+    }
     let agent: CodingAgent;
     try {
       agent = await this.start();
