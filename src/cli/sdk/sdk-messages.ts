@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import type { PermissionDenial } from "../../harness/index.js";
+import type { CodingAgent, PermissionDenial } from "../../harness/index.js";
 import type { AgentEvent, AgentResult } from "../../loop/agent-event.js";
 import type { Usage } from "../../messages/index.js";
+import { packageVersion } from "../version.js";
 import { type ModelFacts, ModelUsageBook } from "./model-usage.js";
 import { rawStreamEvents } from "./raw-stream-events.js";
 
@@ -203,5 +204,58 @@ function usageOf(u: Usage | undefined) {
     output_tokens: u?.output_tokens ?? 0,
     cache_read_input_tokens: u?.cache_read_input_tokens ?? 0,
     cache_creation_input_tokens: u?.cache_creation_input_tokens ?? 0,
+  };
+}
+
+/** Claude Code's `system`/`init` message: what the session has (tools, servers, commands, agents, skills). */
+export function initMessage(
+  agent: CodingAgent,
+  info: {
+    cwd: string;
+    sessionId: string;
+    model: string;
+    permissionMode: string;
+    mcpServers: ReadonlyArray<{ name: string; status: string }>;
+  },
+) {
+  return {
+    type: "system",
+    subtype: "init",
+    cwd: info.cwd,
+    session_id: info.sessionId,
+    tools: agent.tools.map((t) => t.name),
+    mcp_servers: info.mcpServers.map((s) => ({ name: s.name, status: s.status })),
+    model: info.model,
+    permissionMode: info.permissionMode,
+    slash_commands: agent.skills.skills.map((s) => s.name),
+    agents: agent.agents.agents.map((a) => a.name),
+    skills: agent.skills.skills.filter((s) => s.kind === "skill").map((s) => s.name),
+    plugins: [],
+    // The key's source as Claude Code names it; mitsu has no Claude login ("none" for other providers).
+    apiKeySource: agent.providerName === "anthropic" ? "ANTHROPIC_API_KEY" : "none",
+    claude_code_version: `mitsu ${packageVersion()}`,
+    output_style: "default",
+    uuid: randomUUID(),
+  };
+}
+
+/** The `result` of a prompt that never reached the model (mitsu could not start, an unknown command). */
+export function failedResult(message: string, sessionId: string) {
+  return {
+    type: "result",
+    subtype: "error_during_execution",
+    is_error: true,
+    duration_ms: 0,
+    duration_api_ms: 0,
+    num_turns: 0,
+    errors: [message],
+    stop_reason: null,
+    total_cost_usd: 0,
+    usage: usageOf(undefined),
+    modelUsage: {},
+    permission_denials: [],
+    terminal_reason: "turn_setup_failed",
+    uuid: randomUUID(),
+    session_id: sessionId,
   };
 }

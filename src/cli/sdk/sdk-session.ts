@@ -1,64 +1,22 @@
 import { randomUUID } from "node:crypto";
-import type { AgentDefinition } from "../../agents/index.js";
-import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../harness/index.js";
+import type { CodingAgent, ModelChoice } from "../../harness/index.js";
 import type { AgentEvent, AgentResult } from "../../loop/agent-event.js";
 import { addUsage, type ContentBlock, emptyUsage } from "../../messages/index.js";
 import { PERMISSION_MODES, type PermissionMode } from "../../permissions/permission-mode.js";
-import { isModelAlias, MODEL_ALIASES } from "../../providers/model-catalog.js";
-import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
 import type { PrintIo } from "../print-mode.js";
-import { packageVersion } from "../version.js";
 import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
 import type { ControlBody, ControlChannel } from "./control-channel.js";
-import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
+import { createSdkAgent, type InitializeRequest } from "./create-sdk-agent.js";
 import { anyCatalogLimits, anyCatalogPrice } from "./model-usage.js";
-import { createPermissionBridge } from "./permission-bridge.js";
-import {
-  connectSdkMcpServers,
-  type SdkMcpManifest,
-  type SdkMcpServerStatus,
-  splitSdkServers,
-} from "./sdk-mcp-bridge.js";
-import { createSdkOutput, type SdkStop } from "./sdk-messages.js";
-import { parseAgents, type SdkAgentDefinition } from "./sdk-options.js";
+import type { SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
+import { createSdkOutput, failedResult, initMessage, type SdkStop } from "./sdk-messages.js";
 import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
 import {
-  createStructuredOutput,
-  STRUCTURED_OUTPUT_INSTRUCTION,
+  type createStructuredOutput,
   STRUCTURED_OUTPUT_REMINDER,
   STRUCTURED_OUTPUT_RETRIES,
-  STRUCTURED_OUTPUT_TOOL,
 } from "./structured-output.js";
-
-/** The built-in tools `--tools` may choose among. */
-const BUILTIN_TOOLS = [
-  "Read",
-  "Write",
-  "Edit",
-  "Bash",
-  "Grep",
-  "Glob",
-  "TodoWrite",
-  "BashOutput",
-  "KillShell",
-  "WebFetch",
-  "WebSearch",
-  "Skill",
-  "Task",
-];
-
-/** The `initialize` request's fields mitsu reads. */
-interface InitializeRequest {
-  /** Null from the Python SDK when there are none. */
-  hooks?: Record<string, SdkHookMatcher[]> | null;
-  sdkMcpServers?: string[];
-  sdkMcpServerManifests?: Record<string, SdkMcpManifest>;
-  jsonSchema?: Record<string, unknown>;
-  systemPrompt?: string[];
-  appendSystemPrompt?: string;
-  agents?: Record<string, unknown>;
-}
 
 /** Control requests mitsu answers; any other subtype gets a "not supported by mitsu" error. */
 const SUPPORTED = [
@@ -155,58 +113,12 @@ export class SdkSession {
   }
 
   private async create(init: InitializeRequest): Promise<CodingAgent> {
-    const { options, io, channel } = this;
-    const sdk = options.sdk ?? { ignored: [] };
-    if (sdk.ignored.length > 0)
-      io.stderr.write(
-        `mitsu: accepted for the Claude Agent SDK, with no effect in mitsu: ${sdk.ignored.join(", ")}\n`,
-      );
-    const hooks = createHookBridge(init.hooks ?? undefined, channel);
-    if (hooks.unsupported.length > 0)
-      io.stderr.write(
-        `mitsu: hook events mitsu does not fire (their callbacks never run): ${hooks.unsupported.join(", ")}\n`,
-      );
-    // In-process servers: named in initialize (TypeScript SDK) or in --mcp-config as type "sdk" (Python SDK).
-    const split = splitSdkServers(options.mcpConfig);
-    const named = Array.isArray(init.sdkMcpServers)
-      ? init.sdkMcpServers.filter((n) => typeof n === "string")
-      : [];
-    const names = [...new Set([...named, ...split.sdkServers])];
-    const sdkMcp = await connectSdkMcpServers(names, init.sdkMcpServerManifests, channel);
-    this.sdkServers = sdkMcp.status;
-    const schema = init.jsonSchema ?? sdk.jsonSchema;
-    this.structured = schema ? createStructuredOutput(schema) : undefined;
-    const systemPrompt = init.systemPrompt?.join("\n\n") ?? sdk.systemPrompt;
-    const append = [
-      options.appendSystemPrompt,
-      init.appendSystemPrompt,
-      schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined,
-    ]
-      .filter((t): t is string => typeof t === "string" && t !== "")
-      .join("\n\n");
-    const agents = { ...sdk.agents, ...(init.agents ? parseAgents(init.agents) : {}) };
-    const removed = sdk.tools ? BUILTIN_TOOLS.filter((t) => !sdk.tools?.includes(t)) : [];
-    const base = agentOptionsFor({ ...options, mcpConfig: split.configs }, io, {
-      onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
-      ...(options.sdk?.permissionPromptStdio
-        ? { ask: createPermissionBridge(channel, (mode) => this.setMode(mode)) }
-        : {}),
-    });
-    // Claude Code's aliases (`model: "sonnet"`): Anthropic's models of those names.
-    const alias = options.model !== undefined && isModelAlias(options.model) ? options.model : undefined;
-    return createCodingAgent({
-      ...base,
-      ...(alias ? { model: `anthropic:${MODEL_ALIASES.anthropic[alias]}` } : {}),
-      ...(append !== "" ? { appendSystemPrompt: append } : {}),
-      // An empty system prompt (the SDK's default when the app gives none) keeps mitsu's own: its tools need it.
-      ...(systemPrompt !== undefined && systemPrompt.trim() !== "" ? { systemPrompt } : {}),
-      ...(sdk.settingSources ? { settingSources: sdk.settingSources } : {}),
-      allowedTools: [...(base.allowedTools ?? []), ...(schema ? [STRUCTURED_OUTPUT_TOOL] : [])],
-      disallowedTools: [...(base.disallowedTools ?? []), ...removed],
-      tools: [...sdkMcp.tools, ...(this.structured ? [this.structured.tool] : [])],
-      hooks: hooks.callbacks,
-      agents: Object.entries(agents).map(([name, a]) => agentDefinition(name, a)),
-    });
+    const made = await createSdkAgent(this.options, this.io, this.channel, init, (mode) =>
+      this.setMode(mode),
+    );
+    this.sdkServers = made.sdkServers;
+    this.structured = made.structured;
+    return made.agent;
   }
 
   /** The app's `initialize`: the agent is made with what it carries, and described in the answer. */
@@ -255,49 +167,19 @@ export class SdkSession {
   private sendInit(agent: CodingAgent): void {
     if (this.initSent) return;
     this.initSent = true;
-    this.send({
-      type: "system",
-      subtype: "init",
-      cwd: this.io.cwd,
-      session_id: this.sessionId(),
-      tools: agent.tools.map((t) => t.name),
-      mcp_servers: mcpServerStatuses(agent, this.sdkServers).map((s) => ({ name: s.name, status: s.status })),
-      model: this.model(),
-      permissionMode: this.mode ?? agent.permissionMode.mode,
-      slash_commands: agent.skills.skills.map((s) => s.name),
-      agents: agent.agents.agents.map((a) => a.name),
-      skills: agent.skills.skills.filter((s) => s.kind === "skill").map((s) => s.name),
-      plugins: [],
-      apiKeySource: agent.providerName === "anthropic" ? "ANTHROPIC_API_KEY" : "none",
-      claude_code_version: `mitsu ${packageVersion()}`,
-      output_style: "default",
-      uuid: randomUUID(),
-    });
+    this.send(
+      initMessage(agent, {
+        cwd: this.io.cwd,
+        sessionId: this.sessionId(),
+        model: this.model(),
+        permissionMode: this.mode ?? agent.permissionMode.mode,
+        mcpServers: mcpServerStatuses(agent, this.sdkServers),
+      }),
+    );
   }
 
   private failedResult(message: string) {
-    return {
-      type: "result",
-      subtype: "error_during_execution",
-      is_error: true,
-      duration_ms: 0,
-      duration_api_ms: 0,
-      num_turns: 0,
-      errors: [message],
-      stop_reason: null,
-      total_cost_usd: 0,
-      usage: {
-        input_tokens: 0,
-        output_tokens: 0,
-        cache_read_input_tokens: 0,
-        cache_creation_input_tokens: 0,
-      },
-      modelUsage: {},
-      permission_denials: [],
-      terminal_reason: "turn_setup_failed",
-      uuid: randomUUID(),
-      session_id: this.sessionId(),
-    };
+    return failedResult(message, this.sessionId());
   }
 
   /** Stops the running prompt (as `interrupt` does); the prompts still queued end at once with an error result. */
@@ -575,15 +457,4 @@ export class SdkSession {
 
 function isAssistant(event: AgentEvent): boolean {
   return event.type === "message" && event.message.role === "assistant";
-}
-
-function agentDefinition(name: string, a: SdkAgentDefinition): AgentDefinition {
-  return {
-    name,
-    description: a.description,
-    prompt: a.prompt,
-    ...(a.tools ? { tools: a.tools } : {}),
-    ...(a.disallowedTools ? { disallowedTools: a.disallowedTools } : {}),
-    ...(a.model ? { model: a.model } : {}),
-  };
 }
