@@ -41,7 +41,13 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     for await (const message of q) {
       seen.push(message.type === "result" ? `result:${message.subtype}` : message.type);
       // The init line comes with the first model call: the request is in flight.
-      if (message.type === "system" && message.subtype === "init") await q.interrupt();
+      if (message.type === "system" && message.subtype === "init") {
+        // Control requests mid-turn are answered while the model call is in flight.
+        expect(await q.mcpServerStatus()).toEqual([]);
+        await q.setMaxThinkingTokens(2048);
+        expect((await q.getContextUsage()).totalTokens).toBeGreaterThan(0);
+        await q.interrupt();
+      }
       if (message.type === "result" && seen.filter((s) => s.startsWith("result")).length === 1) {
         expect(message).toMatchObject({ is_error: true, terminal_reason: "aborted_streaming" });
         input.push(userMessage("again"));
