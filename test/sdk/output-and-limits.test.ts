@@ -1,4 +1,4 @@
-import { query, type SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type SDKResultMessage, startup } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { collect, inputQueue, resultsOf, sdkWorld, userMessage } from "./sdk-harness.js";
 
@@ -134,6 +134,13 @@ describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what i
     expect(usage.categories.find((c) => c.id === "system_prompt")?.tokens).toBeGreaterThan(0);
     input.push(userMessage("hi"));
     for await (const message of q) if (message.type === "result") input.end();
+  });
+
+  it("startup() starts mitsu ahead, and its query() answers", async () => {
+    const world = await sdkWorld([{ content: [{ type: "text", text: "warm" }] }]);
+    const warm = await startup({ options: world.options() });
+    const messages = await collect(warm.query("hi"));
+    expect(resultsOf(messages)[0]).toMatchObject({ subtype: "success", result: "warm" });
   });
 
   it("a control request mitsu does not support is answered with an error that says so", async () => {
