@@ -1,4 +1,5 @@
 import type { PermissionMode } from "../permissions/permission-mode.js";
+import type { SdkFlags } from "./sdk/sdk-options.js";
 
 /** What the command line says, after parsing and checking. */
 export interface CliOptions {
@@ -43,6 +44,8 @@ export interface CliOptions {
   strictMcpConfig: boolean;
   /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
   sandbox: boolean;
+  /** The Claude Agent SDK's flags (`--system-prompt`, `--json-schema`, `--max-budget-usd`, …); see `SdkFlags`. */
+  sdk?: SdkFlags;
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;

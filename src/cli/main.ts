@@ -102,6 +102,8 @@ export function errorResult(message: string) {
     subtype: "error_during_execution",
     is_error: true,
     result: message,
+    // Claude Code's error results list their errors; the Claude Agent SDK reads them.
+    errors: [message],
     duration_ms: 0,
     duration_api_ms: 0,
     num_turns: 0,

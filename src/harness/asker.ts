@@ -1,6 +1,6 @@
 import type { UnapprovedHooksFile } from "../hooks/index.js";
 import type { McpApprovalAnswer, McpServerEntry } from "../mcp/index.js";
-import type { PermissionAnswer, PermissionRequest } from "../permissions/index.js";
+import type { PermissionAnswer, PermissionRequest, PermissionVerdict } from "../permissions/index.js";
 import type { TrustQuestion } from "./workspace-trust.js";
 
 /**
@@ -19,7 +19,8 @@ export type Question =
 
 /** The answer to each kind of question. */
 export interface Answers {
-  permission: PermissionAnswer;
+  /** One of the four answers, or a program's detailed verdict (the Agent SDK's `canUseTool` result). */
+  permission: PermissionAnswer | PermissionVerdict;
   trust: boolean;
   "mcp-server": McpApprovalAnswer;
   hooks: boolean;
@@ -55,7 +56,7 @@ export type Answer = Answers[keyof Answers];
 
 /** The older, one-function-per-question options (`ask`, `askTrust`, `mcp.approve`, `approveHooks`). */
 export interface AskCallbacks {
-  ask?: ((request: PermissionRequest) => Promise<PermissionAnswer>) | undefined;
+  ask?: ((request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>) | undefined;
   askTrust?: ((question: TrustQuestion) => Promise<boolean>) | undefined;
   approveMcp?: ((entry: McpServerEntry) => Promise<McpApprovalAnswer>) | undefined;
   approveHooks?: ((file: UnapprovedHooksFile) => Promise<boolean>) | undefined;
@@ -80,7 +81,7 @@ export function askerFromCallbacks(callbacks: AskCallbacks): Asker {
 }
 
 const VALID: { [K in keyof Answers]: readonly Answers[K][] } = {
-  permission: ["allow_once", "allow_always", "deny", "deny_and_stop"],
+  permission: ["allow_once", "allow_always", "deny", "deny_and_stop"] as PermissionAnswer[],
   trust: [true, false],
   "mcp-server": ["approve", "deny", "skip"],
   hooks: [true, false],
@@ -137,7 +138,8 @@ export class Questions {
     try {
       const answer = await this.asker.ask(asked);
       if (signal?.aborted) return refusal;
-      return (VALID[question.kind as K] as readonly unknown[]).includes(answer)
+      return (VALID[question.kind as K] as readonly unknown[]).includes(answer) ||
+        (question.kind === "permission" && isVerdict(answer))
         ? (answer as Answers[K])
         : refusal;
     } catch {
@@ -152,4 +154,11 @@ export class Questions {
   ): ((argument: A) => Promise<Answers[K]>) | undefined {
     return this.canAsk(kind) ? (argument: A) => this.ask(wrap(argument)) : undefined;
   }
+}
+
+/** A detailed permission verdict of the right shape (anything else is a refusal). */
+function isVerdict(answer: unknown): answer is PermissionVerdict {
+  if (typeof answer !== "object" || answer === null) return false;
+  const behavior = (answer as { behavior?: unknown }).behavior;
+  return behavior === "allow" || behavior === "deny";
 }

@@ -14,6 +14,7 @@ import type {
   PermissionChecker,
   PermissionMode,
   PermissionRequest,
+  PermissionVerdict,
 } from "../permissions/index.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
@@ -88,6 +89,13 @@ export interface CodingAgentOptions {
   toolProtocol?: "native" | "xml";
   /** Text appended to the system prompt as its own block. */
   appendSystemPrompt?: string;
+  /**
+   * The system prompt instead of the one mitsu builds (the Claude Agent SDK's `systemPrompt`); a resumed
+   * session keeps the one it was sent with. `appendSystemPrompt` still follows it.
+   */
+  systemPrompt?: string;
+  /** Only the settings files of these levels are read (the Claude Agent SDK's `settingSources`); default all. */
+  settingSources?: Array<"user" | "project" | "local">;
   cacheTtl?: "5m" | "1h";
   /**
    * Run Bash commands inside the bubblewrap sandbox (`--sandbox`); the settings' `sandbox.enabled` also turns it
@@ -99,7 +107,7 @@ export interface CodingAgentOptions {
    * refuses the call and ends the prompt's run with reason `denied` (no further model call): the user's next
    * prompt says what to do instead.
    */
-  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>;
   /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
   onWarning?: (message: string) => void;
   /** The HTTP transport of every provider (a test's, a proxy's). Default `fetch`. */

@@ -176,7 +176,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     hooks: a.activeHooks.hooks,
     callbacks: capabilities.hooks(options.hooks),
     notices,
-    permissionMode: setup.permissionMode.mode,
+    permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
     session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.sessionPath ?? "" }),
   });
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
@@ -302,7 +302,15 @@ function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: T
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },
       ...(early ? { gitSnapshot: early } : {}),
-      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed
+        ? { system: resumed.system }
+        : options.systemPrompt !== undefined
+          ? {
+              system: [options.systemPrompt, options.appendSystemPrompt]
+                .filter((text): text is string => text !== undefined && text !== "")
+                .map((text) => ({ type: "text" as const, text })),
+            }
+          : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
     snapshot = undefined;

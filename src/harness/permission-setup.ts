@@ -86,6 +86,10 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
               reason,
               signal: call.signal,
             });
+            if (typeof answer === "object") {
+              if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              return answer.behavior === "allow";
+            }
             if (answer === "deny_and_stop") return "stop";
             return answer === "allow_once" || answer === "allow_always";
           },

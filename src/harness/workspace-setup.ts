@@ -56,6 +56,7 @@ export async function setUpWorkspace(
     home,
     flag: options.trust === true,
     ...(askTrust ? { ask: askTrust } : {}),
+    ...(options.settingSources ? { settingSources: options.settingSources } : {}),
     notice: warn,
   });
   const { settings, catalog: skills } = loaded;

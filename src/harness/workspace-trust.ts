@@ -21,6 +21,8 @@ export interface WorkspaceTrustOptions {
   ask?: (question: TrustQuestion) => Promise<boolean>;
   /** Where the notice about ignored grants goes (stderr). */
   notice?: (message: string) => void;
+  /** Only the settings files of these levels are read (`--setting-sources`); default all. */
+  settingSources?: ReadonlyArray<"user" | "project" | "local">;
 }
 
 export interface WorkspaceTrust {
@@ -52,7 +54,12 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   // The files are read all at once: start-up waits for the slowest read, not for their sum.
   const load = async (trusted: boolean) => {
     const [settings, catalog, agents] = await Promise.all([
-      loadSettings({ cwd, home, trusted }),
+      loadSettings({
+        cwd,
+        home,
+        trusted,
+        ...(options.settingSources ? { sources: options.settingSources } : {}),
+      }),
       discoverSkills({ cwd, home, trusted }),
       loadAgentDefinitions({ cwd, home, trusted }),
     ]);

@@ -73,6 +73,8 @@ export interface LoadSettingsOptions {
    * `ignored`. A cloned repository must not be able to grant itself permissions.
    */
   trusted?: boolean;
+  /** Only the files of these levels are read (the Claude Agent SDK's `settingSources`); default all three. */
+  sources?: ReadonlyArray<"user" | "project" | "local">;
 }
 
 /**
@@ -94,7 +96,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     { file: join(cwd, ".mitsu", "settings.json"), root: cwd, user: false, kind: "project" as const },
     { file: join(cwd, ".claude", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
     { file: join(cwd, ".mitsu", "settings.local.json"), root: cwd, user: false, kind: "local" as const },
-  ];
+  ].filter((source) => options.sources === undefined || options.sources.includes(source.kind));
   const result: LoadedSettings = {
     rules: { allow: [], ask: [], deny: [] },
     additionalDirectories: [],

@@ -50,6 +50,15 @@ export interface PermissionRequest {
  */
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny" | "deny_and_stop";
 
+/**
+ * An answer with its details, as a program gives it (the Claude Agent SDK's `canUseTool` result): allow with
+ * another input (checked against the tool's schema again) and rules to allow from now on (for the session);
+ * or deny with the message the model reads, and `interrupt` to stop the turn as `deny_and_stop` does.
+ */
+export type PermissionVerdict =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; rules?: string[] }
+  | { behavior: "deny"; message?: string; interrupt?: boolean };
+
 /** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
 export interface RuleLists {
   allow?: ReadonlyArray<PermissionRule | string>;
@@ -77,7 +86,7 @@ export interface PermissionCheckerOptions {
   /** The folder `~/` refers to in CLI and session rules. Default `os.homedir()`. */
   home?: string;
   /** Asks the user. Absent in print mode: a call that would be asked is denied, with a message on how to allow it. */
-  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>;
   /**
    * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
@@ -96,6 +105,8 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /** The permission mode now (the one it started in, or the last `setMode`). */
+  currentMode(): PermissionMode;
   /**
    * The files that Read deny and ask rules cover, as gitignore-style globs relative to `root` (a folder a
    * search runs from; anchored ones start with `/`). Grep and Glob exclude them, so that searching a parent
@@ -231,6 +242,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       facts: stated,
       signal: context.signal,
     });
+    if (typeof answer === "object") return verdictDecision(answer, display, checker);
     if (answer === "deny_and_stop") {
       return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
     }
@@ -264,6 +276,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
   };
+  checker.currentMode = () => state.mode;
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {
@@ -660,4 +673,25 @@ function hostOf(url: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A detailed answer as the loop's decision; its rules are allowed for the session. */
+function verdictDecision(
+  answer: PermissionVerdict,
+  display: string,
+  checker: Pick<PermissionChecker, "allowAlways">,
+): PermissionDecision {
+  if (answer.behavior === "allow") {
+    for (const rule of answer.rules ?? []) checker.allowAlways(rule);
+    return answer.updatedInput ? { behavior: "allow", input: answer.updatedInput } : { behavior: "allow" };
+  }
+  if (answer.behavior === "deny") {
+    return {
+      behavior: "deny",
+      message: answer.message || `The user denied permission to use ${display}.`,
+      ...(answer.interrupt ? { interrupt: true } : {}),
+    };
+  }
+  // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
+  return { behavior: "deny", message: `The user did not allow ${display}.` };
 }

@@ -8,12 +8,14 @@ import {
   OUTPUT_FORMATS,
   splitToolRules,
 } from "../cli-options.js";
+import { addSdkOptions, sdkFlagsFrom, thinkingBudgetOf } from "../sdk/sdk-options.js";
 import { type CommandContext, collect, MODEL_HELP, positiveInt } from "./command-context.js";
 
 /** `--thinking` alone or with a budget of at least 1024 tokens. */
 function thinkingOption(value: unknown): { thinkingBudget?: number } {
-  if (value === undefined) return {};
-  if (value === true) return { thinkingBudget: DEFAULT_THINKING_BUDGET };
+  if (value === undefined || value === "disabled") return {};
+  // The Claude Agent SDK's `--thinking=adaptive`: mitsu's default budget.
+  if (value === true || value === "adaptive") return { thinkingBudget: DEFAULT_THINKING_BUDGET };
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1024)
     throw new InvalidArgumentError("--thinking takes a budget of at least 1024 tokens");
@@ -34,7 +36,8 @@ export function registerPrompt(ctx: CommandContext): void {
     }
     return [...previous, value];
   };
-  promptOptions(ctx.program, rules).action(async (words: string[], opts) => {
+  // The Claude Agent SDK's flags (src/cli/sdk) are the program's own too.
+  addSdkOptions(promptOptions(ctx.program, rules)).action(async (words: string[], opts) => {
     ctx.exitCode = await runPrompt(ctx, [...spilled, ...words], opts);
   });
 }
@@ -166,7 +169,12 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
     sandbox: opts.sandbox === true,
     mcpConfig: opts.mcpConfig ?? [],
     strictMcpConfig: opts.strictMcpConfig === true,
+    sdk: sdkFlagsFrom(opts),
   };
+  const sdkThinking = thinkingBudgetOf(opts);
+  if (sdkThinking !== undefined) options.thinkingBudget = sdkThinking;
+  if (options.sdk?.thinkingOff) delete options.thinkingBudget;
+  if (options.sdk?.noSessionPersistence) options.noSessionLog = true;
   if (opts.acp === true) {
     const { acpCommand } = await import("../acp/acp-command.js");
     return acpCommand(options, io);
@@ -176,6 +184,10 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
   if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
     const { interactiveMode } = await import("../interactive-mode.js");
     return interactiveMode(options, { ...io, stdin: io.stdin });
+  } else if (streamInput && options.outputFormat === "stream-json") {
+    // Claude Code's SDK protocol: control requests beside the user messages (the Claude Agent SDK).
+    const { sdkMode } = await import("../sdk/sdk-mode.js");
+    return sdkMode(options, io);
   } else if (streamInput) {
     const { streamInputMode } = await import("../stream-input-mode.js");
     return streamInputMode(options, io);

@@ -84,7 +84,8 @@ export interface HookRunnerDeps {
   hooks: readonly CommandHook[];
   callbacks: HookCallbacks;
   notices: HookNotices;
-  permissionMode: PermissionMode;
+  /** The mode now: a terminal's cycling or the SDK's set_permission_mode changes it. */
+  permissionMode: () => PermissionMode;
   /** The session's id and file now (hooks are told them as Claude Code tells its hooks). */
   session: () => { id: string; path: string };
 }
@@ -102,7 +103,7 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
         session_id: session.id,
         transcript_path: session.path,
         cwd,
-        permission_mode: deps.permissionMode,
+        permission_mode: deps.permissionMode(),
       };
     },
     notify: (notice) => deps.notices.notify(notice),
