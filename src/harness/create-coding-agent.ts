@@ -461,6 +461,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     // A child's transcript goes beside the conversation's log, linked from it by the Task call's id.
     transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
+    ...(options.compaction !== undefined ? { compaction: options.compaction } : {}),
   });
   // SubagentStop: told when a sub-agent's run ends (its answer is already final).
   const spawn: typeof spawnChild = Object.assign(
@@ -549,11 +550,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   });
   // PreCompact hooks hear of an automatic compaction before its summary is asked for (they cannot stop it).
   const autoCompact: ReplaceHistory = async (messages, info) => {
-    if (compactor.tokens(messages) < compactor.threshold) return undefined;
+    if (info.overflow === undefined && compactor.tokens(messages) < compactor.threshold) return undefined;
     await hookRunner.run("PreCompact", { trigger: "auto", custom_instructions: "" }, { signal: info.signal });
     return compactor.replaceHistory(messages, info);
   };
-  const replaceHistory = options.replaceHistory ?? (compaction.auto === false ? undefined : autoCompact);
+  // With automatic compaction off, a history that would not fit at all is still trimmed (never sent over).
+  const replaceHistory =
+    options.replaceHistory ?? (compaction.auto === false ? compactor.replaceHistory : autoCompact);
   // What the conversation cost: a resumed file's calls, then each call as it answers.
   const price = resolved.entry.price;
   const figures = (usage: Usage): CostFigures => ({
@@ -835,6 +838,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             toolState,
             spawn,
             contextWindow: resolved.entry.contextWindow,
+            requestTokens: compactor.requestTokens,
             prepareRequest: (request, info) => {
               const epoch = pendingEpoch;
               pendingEpoch = undefined;
@@ -845,7 +849,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
             },
             ...(log ? sessionLogHooks(log) : {}),
             ...(options.journal ? { journal: options.journal } : {}),
-            ...(replaceHistory ? { replaceHistory } : {}),
+            replaceHistory,
             signal,
             ...(promptOptions.liveInput !== undefined ? { liveInput: promptOptions.liveInput } : {}),
           };

@@ -9,6 +9,7 @@ import {
   type ToolUseBlock,
   type Usage,
 } from "../messages/index.js";
+import { type PromptTooLong, promptTooLong } from "../providers/http/prompt-too-long.js";
 import type { CallOptions, ModelRequest, Provider } from "../providers/provider.js";
 import type { AgentEvent, AgentPath, AgentResult, AgentStopReason } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
@@ -104,6 +105,13 @@ export interface RunAgentOptions {
   spawn?: Spawner;
   /** The model's context window in tokens, handed to `replaceHistory` (so it can tell how full it is). */
   contextWindow?: number;
+  /**
+   * The estimated size of a request in tokens (the compactor's `requestTokens`). With `contextWindow`, every
+   * prepared request is checked before it is sent: one whose size plus its `maxTokens` would pass the window
+   * makes the loop ask `replaceHistory` again (with `info.overflow`), once; if it still would not fit, the run
+   * ends with a `context_overflow` error and nothing is sent.
+   */
+  requestTokens?: (request: ModelRequest) => number;
 }
 
 type AgentError = { type: string; message: string };
@@ -240,10 +248,11 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
    * Asks `replaceHistory` whether to replace the transcript before this turn's request; swaps in a valid
    * replacement. Returns the run's result when the run has to end.
    */
-  async function* replace(): AsyncGenerator<AgentEvent, AgentResult | undefined> {
+  async function* replace(overflow?: PromptTooLong): AsyncGenerator<AgentEvent, AgentResult | undefined> {
     let replacement: Awaited<ReturnType<ReplaceHistory>>;
     try {
       const info: Parameters<ReplaceHistory>[1] = { turn, usage, signal };
+      if (overflow) info.overflow = overflow;
       if (lastInputTokens !== undefined) info.lastInputTokens = lastInputTokens;
       if (options.contextWindow !== undefined) info.contextWindow = options.contextWindow;
       replacement = await replaceHistory?.(messages, info);
@@ -274,6 +283,7 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       if (replacement.tokensBefore !== undefined) replaced.tokensBefore = replacement.tokensBefore;
       if (replacement.tokensAfter !== undefined) replaced.tokensAfter = replacement.tokensAfter;
       if (replacement.usage) replaced.usage = replacement.usage;
+      if (replacement.notice !== undefined) replaced.notice = replacement.notice;
       await options.onHistoryReplaced?.(replaced);
     } catch (error) {
       return yield* end("error", {
@@ -295,6 +305,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     if (replacement.tokensAfter !== undefined) event.tokensAfter = replacement.tokensAfter;
     if (replacement.usage) event.usage = replacement.usage;
     yield event;
+    if (replacement.notice !== undefined)
+      yield { type: "warning", turn, agentPath, code: "history-trimmed", message: replacement.notice };
     return undefined;
   }
 
@@ -344,6 +356,10 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
     const toolDefinitions = tools.map(toToolDefinition);
     let maxTokens = baseMaxTokens;
     let retried = false;
+    /** Set when the next request must come from a smaller history (the last one was, or would be, too long). */
+    let overflow: PromptTooLong | undefined;
+    /** The history was already made smaller for this request once: a second overflow ends the run. */
+    let shrunk = false;
 
     for (;;) {
       if (signal.aborted) return yield* end("aborted");
@@ -351,7 +367,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       turn++;
 
       if (replaceHistory) {
-        const replaced = yield* replace();
+        const replaced = yield* replace(overflow);
+        overflow = undefined;
         if (replaced) return replaced;
       }
       const choice = options.selectModel?.(state);
@@ -393,6 +410,21 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
         const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
         return yield* end("error", { type: "invalid_transcript", message });
       }
+      const window = options.contextWindow;
+      if (options.requestTokens && window !== undefined) {
+        const size = options.requestTokens(request);
+        if (size + request.maxTokens > window) {
+          if (replaceHistory && !shrunk) {
+            // Not sent: the history is made smaller first, and this turn is asked again.
+            shrunk = true;
+            overflow = {};
+            turn--;
+            continue;
+          }
+          const message = `The request (about ${size} tokens, plus ${request.maxTokens} for the answer) would not fit the model's ${window}-token context window, and the history could not be made smaller; nothing was sent.`;
+          return yield* end("error", { type: "context_overflow", message });
+        }
+      }
       // Only now does the prepared transcript become the history: one that fails the check is never kept.
       messages = [...request.messages];
       newEpoch = undefined;
@@ -432,8 +464,23 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
 
       if (stop === "error") {
         const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
+        const tooLong = promptTooLong(failure);
+        if (tooLong && replaceHistory && !shrunk && !signal.aborted) {
+          // The provider counted more than the estimate did: compact (or trim) and send once more.
+          yield {
+            type: "warning",
+            turn,
+            agentPath,
+            code: "prompt-too-long",
+            message: `The provider refused the request as too long for the context window${tooLong.tokens ? ` (${tooLong.tokens} tokens)` : ""}; compacting and retrying once.`,
+          };
+          shrunk = true;
+          overflow = tooLong;
+          continue;
+        }
         return yield* end("error", { type: failure.type, message: failure.message });
       }
+      shrunk = false;
       if (stop === "aborted" || signal.aborted) {
         const content = sendableContent(message);
         if (content.length > 0) {

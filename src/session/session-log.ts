@@ -105,6 +105,8 @@ export type SessionEntry =
       tokensBefore?: number;
       tokensAfter?: number;
       usage?: Usage;
+      /** Why and how the history was trimmed instead of summarised (reason "trimmed"). */
+      notice?: string;
     }
   | { type: "subagent"; toolUseId: string; path: string }
   | { type: "rewind"; keep: number };
