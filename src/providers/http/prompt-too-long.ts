@@ -7,6 +7,8 @@ export interface PromptTooLong {
 const PATTERNS: RegExp[] = [
   // Anthropic: 400 invalid_request_error "prompt is too long: 204851 tokens > 200000 maximum".
   /prompt is too long/i,
+  // Anthropic, when the prompt fits but not with max_tokens: "input length and `max_tokens` exceed context limit".
+  /exceed context limit/i,
   // OpenAI (Chat, Responses): code context_length_exceeded, "This model's maximum context length is …",
   // "Your input exceeds the context window of this model"; vLLM says the first too.
   /context_length_exceeded/i,
@@ -21,6 +23,7 @@ const PATTERNS: RegExp[] = [
 /** Where the prompt's own size is in those messages. */
 const TOKENS: RegExp[] = [
   /prompt is too long:\s*(\d+)\s*tokens/i,
+  /exceed context limit:\s*(\d+)/i,
   /resulted in\s*(\d+)\s*tokens/i,
   /you requested\s*(\d+)\s*tokens/i,
   /input token count\s*\(?(\d+)\)?/i,
