@@ -8,6 +8,7 @@ import type {
   Usage,
   UserMessage,
 } from "../messages/index.js";
+import { promptTooLong } from "../providers/http/prompt-too-long.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 import { estimateJsonTokens, estimateMessagesTokens, reportedTokens } from "./estimate-tokens.js";
 import { latestPrompt } from "./latest-prompt.js";
@@ -153,13 +154,17 @@ export function compactedHistory(
 
 /** How many times the summary is asked for before the history is trimmed instead. */
 const SUMMARY_ATTEMPTS = 2;
+/** After a summary failed twice, how many compactions trim at once before a summary is asked for again. */
+const SUMMARY_COOLDOWN = 3;
 
 export function createCompactor(options: CompactorOptions): Compactor {
   const window = options.contextWindow;
   const api = options.provider.api;
   const answerRoom = Math.min(options.maxTokens, 32_000);
   const reserve = options.reserveTokens ?? Math.min(16_000, Math.floor(window * 0.1));
-  const limit = Math.max(1, window - options.maxTokens);
+  // The estimate is characters / 4: a margin for what it misses (each block's framing on the wire).
+  const margin = Math.max(200, Math.floor(window * 0.025));
+  const limit = Math.max(1, window - options.maxTokens - margin);
   const threshold = Math.min(
     limit,
     options.threshold === undefined
@@ -175,6 +180,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
    * estimate was short: a dense language, a tokenizer unlike the chars/4 rule). Only ever grows.
    */
   let scale = 1;
+  /** Compactions left that trim without asking for a summary (after one failed twice). */
+  let skipSummaries = 0;
   const fixed = () => estimateJsonTokens(options.base().system) + estimateJsonTokens(options.base().tools);
   const estimate = (messages: readonly Message[]) =>
     Math.ceil(scale * (fixed() + estimateMessagesTokens(messages, api)));
@@ -207,7 +214,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
    * (the kept tail follows the summary verbatim anyway); else a trimmed copy of that part.
    */
   const summarySource = (messages: readonly Message[], removed: readonly Message[], focus?: string) => {
-    const room = window - estimateJsonTokens(summaryPrompt(focus)) - 50;
+    const room = window - estimateJsonTokens(summaryPrompt(focus)) - margin;
     const left = room - estimate(messages);
     if (left >= Math.min(summaryMaxTokens, 1_024))
       return { messages, maxTokens: Math.min(summaryMaxTokens, left) };
@@ -295,10 +302,10 @@ export function createCompactor(options: CompactorOptions): Compactor {
 
   /** Learns from a "prompt too long" answer how far the estimate was short. */
   const learn = (messages: readonly Message[], overflow: NonNullable<ReplaceHistoryInfo["overflow"]>) => {
-    const estimated = estimate(messages);
-    const factor =
-      overflow.tokens !== undefined && overflow.tokens > estimated ? overflow.tokens / estimated : 1.25;
-    scale *= Math.min(4, factor * 1.05);
+    const estimated = Math.max(1, estimate(messages));
+    // Without the provider's count, the refusal still says the request was at least the window less the answer.
+    const real = overflow.tokens ?? window - options.maxTokens;
+    scale *= Math.min(4, Math.max(1.25, real / estimated) * 1.05);
   };
 
   const replaceHistory: ReplaceHistory = async (messages, info) => {
@@ -310,17 +317,26 @@ export function createCompactor(options: CompactorOptions): Compactor {
       return trimmed(messages, "The next request would not fit the context window");
     }
     let failure: Error | undefined;
-    for (let attempt = 0; attempt < SUMMARY_ATTEMPTS && options.auto !== false; attempt++) {
+    // Right after a summary failed twice, the next compactions trim at once: no more calls to a failing model.
+    const attempts = skipSummaries > 0 ? 0 : SUMMARY_ATTEMPTS;
+    skipSummaries = Math.max(0, skipSummaries - 1);
+    for (let attempt = 0; attempt < attempts && options.auto !== false; attempt++) {
       try {
         return await compact(messages, { signal: info.signal });
       } catch (error) {
         if (info.signal.aborted) return undefined;
         failure = error instanceof Error ? error : new Error(String(error));
+        // The summary request itself was too long for the provider's count: learn, and the retry is smaller.
+        const tooLong = promptTooLong({ type: "", message: failure.message });
+        if (tooLong) learn(messages, tooLong);
       }
     }
+    if (failure) skipSummaries = SUMMARY_COOLDOWN;
     const why = failure
       ? `Automatic compaction failed twice (${failure.message})`
-      : "The next request would not fit the context window";
+      : attempts === 0 && options.auto !== false
+        ? "Automatic compaction failed a moment ago"
+        : "The next request would not fit the context window";
     const fallback = trimmed(messages, why);
     // Told only when nothing could be done: a trim says what it did in its notice.
     if (!fallback && failure) options.onError?.(failure);

@@ -43,7 +43,7 @@ export function imageDimensions(base64: string): ImageDimensions | undefined {
     return valid(u32be(head, 16), u32be(head, 20));
   // GIF: the logical screen size, little-endian, right after the signature.
   if (ascii(head, 0, 3) === "GIF") return valid(u16le(head, 6), u16le(head, 8));
-  if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 4) === "WEBP" && head.length >= 30) {
+  if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 4) === "WEBP") {
     const chunk = ascii(head, 12, 4);
     if (chunk === "VP8X") return valid(u24le(head, 24) + 1, u24le(head, 27) + 1);
     if (chunk === "VP8L") {

@@ -194,11 +194,13 @@ export function trimHistory(messages: readonly Message[], options: TrimOptions):
   // 2. The oldest messages go whole, up to the verbatim tail, at a point where no call loses its result.
   let cut = 0;
   let dropped = 0;
+  // The note that opens what remains (with the user's latest words, at most).
+  const noteTokens = 100 + Math.ceil((latestPrompt(out)?.length ?? 0) / 3);
   for (let i = 1; i <= tail && i < out.length; i++) {
     dropped += sizes[i - 1] as number;
     if (hasToolResult(out[i] as Message)) continue;
     cut = i;
-    if (total - dropped <= target) break;
+    if (total - dropped + noteTokens <= target) break;
   }
   if (cut > 0) {
     const removed = out.slice(0, cut);
