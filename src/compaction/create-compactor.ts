@@ -10,7 +10,12 @@ import type {
 } from "../messages/index.js";
 import { promptTooLong } from "../providers/http/prompt-too-long.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
-import { estimateJsonTokens, estimateMessagesTokens, reportedTokens } from "./estimate-tokens.js";
+import {
+  estimateJsonTokens,
+  estimateMessagesTokens,
+  estimateStableTokens,
+  reportedTokens,
+} from "./estimate-tokens.js";
 import { latestPrompt } from "./latest-prompt.js";
 import { splitHistory } from "./split-history.js";
 import { extractSummary, summaryMessage, summaryPrompt } from "./summary-prompt.js";
@@ -182,7 +187,10 @@ export function createCompactor(options: CompactorOptions): Compactor {
   let scale = 1;
   /** Compactions left that trim without asking for a summary (after one failed twice). */
   let skipSummaries = 0;
-  const fixed = () => estimateJsonTokens(options.base().system) + estimateJsonTokens(options.base().tools);
+  const fixed = () => {
+    const base = options.base();
+    return estimateStableTokens(base.system) + estimateStableTokens(base.tools);
+  };
   const estimate = (messages: readonly Message[]) =>
     Math.ceil(scale * (fixed() + estimateMessagesTokens(messages, api)));
   const tokens = (messages: readonly Message[]) =>
@@ -190,8 +198,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const requestTokens: Compactor["requestTokens"] = (request) =>
     Math.ceil(
       scale *
-        (estimateJsonTokens(request.system) +
-          estimateJsonTokens(request.tools) +
+        (estimateStableTokens(request.system) +
+          estimateStableTokens(request.tools) +
           estimateMessagesTokens(request.messages, api)),
     );
   // The verbatim tail is at most half of the transcript: a compaction always frees at least half of it.

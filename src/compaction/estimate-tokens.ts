@@ -14,6 +14,37 @@ export function estimateJsonTokens(value: unknown): number {
   return json === undefined ? 0 : Math.ceil(json.length / CHARS_PER_TOKEN);
 }
 
+/** Estimates of stable values (a session's system prompt and tools, the same arrays every turn). */
+const stableCache = new WeakMap<object, number>();
+
+/** `estimateJsonTokens` of a value that is never changed once made (system blocks, tool definitions): made once. */
+export function estimateStableTokens(value: object): number {
+  let tokens = stableCache.get(value);
+  if (tokens === undefined) {
+    tokens = estimateJsonTokens(value);
+    stableCache.set(value, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * The length of `JSON.stringify(text)` without making that string: the quotes, and one more character for each
+ * one JSON escapes (`\n`, `\"`, …; five more for the other control characters). A 100 KB tool result is measured
+ * without a 100 KB copy.
+ */
+export function jsonStringLength(text: string): number {
+  let length = text.length + 2;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 92 || c === 10 || c === 13 || c === 9 || c === 8 || c === 12) length++;
+    else if (c < 32) length += 5;
+  }
+  return length;
+}
+
+/** The characters of a text block's JSON (`{"type":"text","text":…}`), its other fields (cache_control) aside. */
+const textChars = (text: string) => 22 + jsonStringLength(text);
+
 /**
  * What an image block costs: by its pixels, read from its header, with the provider's rule (see `imageTokens`),
  * never by the length of its base64 (a 3 MB PNG is about 1,600 tokens, not a million).
@@ -24,17 +55,25 @@ export function estimateImageTokens(block: ImageBlock, api?: string): number {
 }
 
 function toolResultTokens(block: ToolResultBlock, api: string | undefined): number {
-  if (typeof block.content === "string") return estimateJsonTokens(block);
-  let tokens = estimateJsonTokens({ ...block, content: [] });
-  for (const part of block.content)
-    tokens += part.type === "image" ? estimateImageTokens(part, api) : estimateJsonTokens(part);
-  return tokens;
+  // {"type":"tool_result","tool_use_id":"…","content":…} and "is_error":true when set.
+  let chars = 48 + block.tool_use_id.length + (block.is_error ? 16 : 0);
+  let tokens = 0;
+  if (typeof block.content === "string") chars += jsonStringLength(block.content);
+  else
+    for (const part of block.content) {
+      if (part.type === "image") tokens += estimateImageTokens(part, api);
+      else if (part.type === "text") chars += textChars(part.text) + 1;
+      else chars += (JSON.stringify(part)?.length ?? 0) + 1;
+    }
+  return tokens + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
-/** The estimated tokens of one content block (images by their pixels, the rest by its JSON). */
+/** The estimated tokens of one content block (images by their pixels, the rest by the length of its JSON). */
 export function estimateBlockTokens(block: ContentBlock, api?: string): number {
   if (block.type === "image") return estimateImageTokens(block, api);
   if (block.type === "tool_result") return toolResultTokens(block, api);
+  if (block.type === "text" && block.cache_control === undefined && block.meta === undefined)
+    return Math.ceil(textChars(block.text) / CHARS_PER_TOKEN);
   return estimateJsonTokens(block);
 }
 
