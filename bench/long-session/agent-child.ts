@@ -75,7 +75,10 @@ async function session(): Promise<Record<string, unknown>> {
       if (rss > peak.rss) {
         const m = process.memoryUsage();
         const detail = `heapTotal ${m.heapTotal >> 20} heapUsed ${m.heapUsed >> 20} external ${m.external >> 20} arrayBuffers ${m.arrayBuffers >> 20}`;
-        Object.assign(peak, { rss, at: `${event.type} turn ${"turn" in event ? event.turn : "?"} (${detail})` });
+        Object.assign(peak, {
+          rss,
+          at: `${event.type} turn ${"turn" in event ? event.turn : "?"} (${detail})`,
+        });
       }
     }
     if (env.MITSU_BENCH_MEMLOG && event.type === "turn-start" && event.turn % 10 === 0) {
@@ -96,7 +99,9 @@ async function session(): Promise<Record<string, unknown>> {
   if (env.MITSU_BENCH_SNAPSHOT) {
     (globalThis as { gc?: () => void }).gc?.();
     const m = process.memoryUsage();
-    process.stderr.write(`after gc: rss ${m.rss >> 20} heapUsed ${m.heapUsed >> 20} external ${m.external >> 20} arrayBuffers ${m.arrayBuffers >> 20}\n`);
+    process.stderr.write(
+      `after gc: rss ${m.rss >> 20} heapUsed ${m.heapUsed >> 20} external ${m.external >> 20} arrayBuffers ${m.arrayBuffers >> 20}\n`,
+    );
     const { writeHeapSnapshot } = await import("node:v8");
     writeHeapSnapshot(env.MITSU_BENCH_SNAPSHOT);
   }

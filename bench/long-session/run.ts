@@ -255,7 +255,9 @@ async function main(): Promise<void> {
     const honest = await session(root, false);
     // MITSU_BENCH_ONLY=honest: the one session, for profiling it.
     if (process.env.MITSU_BENCH_ONLY === "honest") {
-      console.log(`honest: peak RSS ${mb(honest.maxRssMb)}, CPU per turn ${(honest.cpuMs / TURNS).toFixed(1)} ms, largest ${n(honest.largest)}, compactions ${honest.compactions}`);
+      console.log(
+        `honest: peak RSS ${mb(honest.maxRssMb)}, CPU per turn ${(honest.cpuMs / TURNS).toFixed(1)} ms, largest ${n(honest.largest)}, compactions ${honest.compactions}`,
+      );
       return;
     }
     const under = await session(root, true);
