@@ -269,7 +269,9 @@ describe("a provider's 'prompt too long' compacts and retries once instead of en
 
 describe("images are counted by their pixels (issue 21, item 6)", () => {
   it("a 3 MB PNG that was Read no longer makes automatic compaction wipe the conversation", async () => {
-    const { agent, sim: server } = await setup({ steps: 1, png: true }, { reportUsage: "none" });
+    // Usage reported honestly, by a server that prices the image as the provider does (and refuses a request
+    // over the window).
+    const { agent, sim: server } = await setup({ steps: 1, png: true }, { contextWindow: WINDOW });
     const { result, events } = await drain(agent.prompt("what is in shot.png?"));
     expect(result.reason).toBe("end_turn");
     // Before: the PNG's base64 counted as ~1,000,000 tokens of text, and the history was compacted to one message.
@@ -278,6 +280,9 @@ describe("images are counted by their pixels (issue 21, item 6)", () => {
     const second = server.requests[1] as LoggedRequest;
     expect(JSON.stringify(second.body.messages[2])).toContain('"type":"image"');
     expect(agent.compactionThreshold).toBeLessThan(WINDOW);
+    const u = second.usage as SimUsage;
+    const imageTokens = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
+    expect(imageTokens).toBeLessThan(WINDOW);
     await agent.close();
   });
 });

@@ -63,7 +63,7 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
-  const blocks = cacheBlocks(body);
+  const blocks = cacheBlocks(body, options.charsPerToken);
   const overflow = overflowOf(
     ctx,
     body.model,

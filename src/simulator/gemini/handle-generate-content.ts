@@ -1,4 +1,5 @@
 import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { promptText } from "../prefix-cache.js";
 import { reportedTokens } from "../reported-usage.js";
 import {
@@ -73,7 +74,10 @@ async function serveTurn(
 ): Promise<void> {
   const { body, model } = request;
   const maxTokens = body.generationConfig?.maxOutputTokens;
-  const prompt = promptText([body.tools ?? [], body.systemInstruction ?? null, ...body.contents]);
+  const prompt = promptText(
+    [body.tools ?? [], body.systemInstruction ?? null, ...body.contents],
+    imageReplacer("gemini", ctx.options.charsPerToken),
+  );
   const overflow = overflowOf(ctx, model, prompt.length, maxTokens, false);
   if (overflow) {
     const message = `The input token count (${overflow.promptTokens}) exceeds the maximum number of tokens allowed (${overflow.window}).`;

@@ -1,4 +1,5 @@
 import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
 import { promptText } from "../prefix-cache.js";
@@ -43,7 +44,7 @@ async function serveTurn(
   const overflow = overflowOf(
     ctx,
     body.model,
-    promptText([body.tools ?? [], ...body.messages]).length,
+    promptText([body.tools ?? [], ...body.messages], imageReplacer("openai", options.charsPerToken)).length,
     maxTokens,
     true,
   );

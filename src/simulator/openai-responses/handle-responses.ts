@@ -1,4 +1,5 @@
 import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
 import { promptText } from "../prefix-cache.js";
@@ -41,7 +42,8 @@ async function serveTurn(
   const { options } = ctx;
   const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
   const prompt = [body.tools ?? [], body.instructions ?? null, ...input];
-  if (overflowOf(ctx, body.model, promptText(prompt).length, body.max_output_tokens ?? undefined, true)) {
+  const promptChars = promptText(prompt, imageReplacer("openai", ctx.options.charsPerToken)).length;
+  if (overflowOf(ctx, body.model, promptChars, body.max_output_tokens ?? undefined, true)) {
     return sendOpenAIError(ex, requestId, 400, {
       message: "Your input exceeds the context window of this model. Please adjust your input and try again.",
       type: "invalid_request_error",
