@@ -7,6 +7,13 @@
  * turn, largest request against the window (the server's own count), requests refused, compactions, the
  * cache-read share. Then resume: the time and memory to open sessions of 10 MB and 100 MB (written the way a
  * long session writes them: Reads, results, a compaction every few turns) and of the session just run.
+ *
+ * To find where the bytes go (environment of `node dist-bench/bench/long-session/run.js`):
+ *  - MITSU_BENCH_ONLY=honest: only the honest session, one line of figures;
+ *  - MITSU_BENCH_NODE_ARGS="--expose-gc --max-semi-space-size=2": flags of the measured process;
+ *  - MITSU_BENCH_ALLOCPROF=file: a sampling profile of every allocation of the session (collected ones too);
+ *  - MITSU_BENCH_PEAKLOG=1 / MITSU_BENCH_MEMLOG=1: the event at which RSS peaked / memory every 10 turns;
+ *  - MITSU_BENCH_SNAPSHOT=file (with --expose-gc): a heap snapshot after a full GC at the end.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
