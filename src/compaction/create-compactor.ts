@@ -84,7 +84,10 @@ export interface CompactionPreview {
 export interface Compactor {
   /** The threshold in tokens above which the automatic step compacts. */
   readonly threshold: number;
-  /** The most input tokens a request may have: the window less the room its answer needs (`maxTokens`). */
+  /**
+   * The most input tokens a request may have: the window less the room its answer needs (`maxTokens`, at most
+   * half the window) and a small margin for what the estimate misses.
+   */
   readonly limit: number;
   /**
    * The size of the next request with these messages: the larger of what the server reported and the
@@ -165,11 +168,13 @@ const SUMMARY_COOLDOWN = 3;
 export function createCompactor(options: CompactorOptions): Compactor {
   const window = options.contextWindow;
   const api = options.provider.api;
-  const answerRoom = Math.min(options.maxTokens, 32_000);
+  // The answer's room, at most half the window: a model configured with max_tokens as large as its window
+  // (some local models) must still get requests, not a compaction before each one.
+  const answerRoom = Math.min(options.maxTokens, 32_000, Math.floor(window / 2));
   const reserve = options.reserveTokens ?? Math.min(16_000, Math.floor(window * 0.1));
   // The estimate is characters / 4: a margin for what it misses (each block's framing on the wire).
   const margin = Math.max(200, Math.floor(window * 0.025));
-  const limit = Math.max(1, window - options.maxTokens - margin);
+  const limit = Math.max(1, window - Math.min(options.maxTokens, Math.floor(window / 2)) - margin);
   const threshold = Math.min(
     limit,
     options.threshold === undefined

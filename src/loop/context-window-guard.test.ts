@@ -37,6 +37,20 @@ describe("the loop checks every request against the window before sending it", (
     expect(provider.requests).toHaveLength(0);
   });
 
+  it("a model whose max_tokens is its whole window (some local models) still gets requests that fit", async () => {
+    const provider = new TestProvider([textTurn("done")]);
+    const { result } = await collect({
+      provider,
+      model: "m",
+      messages: [short],
+      maxTokens: 8_192,
+      contextWindow: 8_192,
+      requestTokens: size,
+    });
+    expect(result.reason).toBe("end_turn");
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it("asks replaceHistory once more (info.overflow) and sends what then fits", async () => {
     const provider = new TestProvider([textTurn("done")]);
     const asked: ReplaceHistoryInfo[] = [];

@@ -107,7 +107,8 @@ export interface RunAgentOptions {
   contextWindow?: number;
   /**
    * The estimated size of a request in tokens (the compactor's `requestTokens`). With `contextWindow`, every
-   * prepared request is checked before it is sent: one whose size plus its `maxTokens` would pass the window
+   * prepared request is checked before it is sent: one whose size plus its `maxTokens` (at most half the window)
+   * would pass the window
    * makes the loop ask `replaceHistory` again (with `info.overflow`), once; if it still would not fit, the run
    * ends with a `context_overflow` error and nothing is sent.
    */
@@ -413,7 +414,8 @@ export async function* runAgent(options: RunAgentOptions): AsyncGenerator<AgentE
       const window = options.contextWindow;
       if (options.requestTokens && window !== undefined) {
         const size = options.requestTokens(request);
-        if (size + request.maxTokens > window) {
+        // The answer's room counts (the APIs refuse input + max_tokens over the window), at most half the window.
+        if (size + Math.min(request.maxTokens, Math.floor(window / 2)) > window) {
           if (replaceHistory && !shrunk) {
             // Not sent: the history is made smaller first, and this turn is asked again.
             shrunk = true;
