@@ -1,3 +1,4 @@
+import { type CompactionSettings, createCompactor } from "../compaction/create-compactor.js";
 import { createContext } from "../context/create-context.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
@@ -26,7 +27,10 @@ export interface SubagentTranscriptInfo {
 }
 
 /** A child's session-log hooks (see `RunAgentOptions`), and `close`, called once when the child's run ends. */
-export type SubagentTranscript = Pick<RunAgentOptions, "onMessage" | "onToolStart" | "onToolResult"> & {
+export type SubagentTranscript = Pick<
+  RunAgentOptions,
+  "onMessage" | "onToolStart" | "onToolResult" | "onHistoryReplaced"
+> & {
   close?: () => void;
 };
 
@@ -63,6 +67,12 @@ export interface SubagentSpawnerOptions {
   transcript?: (info: SubagentTranscriptInfo) => SubagentTranscript | undefined;
   journal?: Journal;
   liveInput?: boolean;
+  /**
+   * How a child's own history is kept under its model's window (when the window is known): compacted like the
+   * parent's (a summary, else a deterministic trim) with these settings; `false` turns the summary off, and
+   * only a history that would not fit at all is trimmed. Default: compaction with the defaults.
+   */
+  compaction?: CompactionSettings | false;
 }
 
 /**
@@ -177,6 +187,19 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(request.agent !== undefined ? { agent: request.agent } : {}),
       ...(request.description !== undefined ? { description: request.description } : {}),
     });
+    // The child's history is its own to keep under its window, as the parent's is (a summary, else a trim).
+    const compactor =
+      model.contextWindow === undefined
+        ? undefined
+        : createCompactor({
+            ...(options.compaction === false ? { auto: false } : (options.compaction ?? {})),
+            provider: model.provider,
+            model: model.model,
+            contextWindow: model.contextWindow,
+            maxTokens: maxTokensFor(model),
+            base: () => ({ system: context.system, tools: context.tools }),
+            ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+          });
     const run = runAgent({
       provider: model.provider,
       model: model.model,
@@ -195,6 +218,10 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(transcript?.onMessage ? { onMessage: transcript.onMessage } : {}),
       ...(transcript?.onToolStart ? { onToolStart: transcript.onToolStart } : {}),
       ...(transcript?.onToolResult ? { onToolResult: transcript.onToolResult } : {}),
+      ...(transcript?.onHistoryReplaced ? { onHistoryReplaced: transcript.onHistoryReplaced } : {}),
+      ...(compactor
+        ? { replaceHistory: compactor.replaceHistory, requestTokens: compactor.requestTokens }
+        : {}),
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
     });

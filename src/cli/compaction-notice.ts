@@ -8,6 +8,8 @@ export function compactionNotice(info: {
   tokensAfter?: number | undefined;
   usage?: Usage | undefined;
   automatic?: boolean;
+  /** "trimmed": the history was made smaller without a summary (the warning that follows says why). */
+  reason?: string | undefined;
 }): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const parts = [`${info.before} messages → ${info.after}`];
@@ -19,5 +21,6 @@ export function compactionNotice(info: {
     const share = sent > 0 ? Math.round((100 * u.cache_read_input_tokens) / sent) : 0;
     parts.push(`summary ${n(u.output_tokens)} tokens, ${share}% of its input read from the cache`);
   }
-  return `${info.automatic ? "context compacted automatically" : "compacted"}: ${parts.join("; ")}`;
+  const what = info.reason === "trimmed" ? "context trimmed (no summary)" : "context compacted automatically";
+  return `${info.automatic || info.reason === "trimmed" ? what : "compacted"}: ${parts.join("; ")}`;
 }

@@ -159,17 +159,21 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
   let previous: ModelRequest | undefined;
   let changeReason: string | undefined;
   /** The newest user message as the loop gave it and as we sent it: a retry of the same turn reuses it. */
-  let lastPrepared: { index: number; rawKey: string; sentKey: string; sent: UserMessage } | undefined;
+  let lastPrepared: { index: number; raw: Message; sent: UserMessage } | undefined;
 
   const withReminders = async (request: ModelRequest, turn: number): Promise<Message[]> => {
     const index = request.messages.length - 1;
     const newest = request.messages[index];
     if (newest === undefined || newest.role !== "user") return request.messages;
-    const key = messageKeyOf(newest);
     if (lastPrepared && lastPrepared.index === index) {
-      // Already prepared (the loop stored what we returned), or the same turn again without it.
-      if (key === lastPrepared.sentKey) return request.messages;
-      if (key === lastPrepared.rawKey) return [...request.messages.slice(0, index), lastPrepared.sent];
+      // Already prepared (the loop stored what we returned), or the same turn again without it: by identity
+      // first (the common case, no serialising of a large message), then by content.
+      const { raw, sent } = lastPrepared;
+      if (newest === sent) return request.messages;
+      if (newest === raw) return [...request.messages.slice(0, index), sent];
+      const key = messageKeyOf(newest);
+      if (key === messageKeyOf(sent)) return request.messages;
+      if (key === messageKeyOf(raw)) return [...request.messages.slice(0, index), sent];
     }
     // A message at an index the previous request already had is history: never rewrite it.
     if (previous && index < previous.messages.length) return request.messages;
@@ -184,7 +188,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       newest,
       found.map((r) => r.block),
     );
-    lastPrepared = { index, rawKey: key, sentKey: messageKeyOf(sent), sent };
+    lastPrepared = { index, raw: newest, sent };
     return [...request.messages.slice(0, index), sent];
   };
 

@@ -102,6 +102,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   readonly runTools: Tool<never>[];
   readonly checkpoints: PromptCheckpoints;
   readonly replaceHistory: ReplaceHistory | undefined;
+  readonly requestTokens: ((request: ModelRequest) => number) | undefined;
   readonly maxTurns: number;
   readonly defaultMaxTokens: number;
   readonly logging: boolean;
@@ -135,6 +136,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.runTools = parts.runTools;
     this.checkpoints = parts.checkpoints;
     this.replaceHistory = parts.replaceHistory;
+    this.requestTokens = parts.compactor.requestTokens;
     this.maxTurns = parts.maxTurns;
     this.defaultMaxTokens = parts.defaultMaxTokens;
     this.logging = parts.logging;

@@ -3,10 +3,11 @@ import {
   appendFileSync,
   chmodSync,
   closeSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   statSync,
   truncateSync,
 } from "node:fs";
@@ -105,6 +106,8 @@ export type SessionEntry =
       tokensBefore?: number;
       tokensAfter?: number;
       usage?: Usage;
+      /** Why and how the history was trimmed instead of summarised (reason "trimmed"). */
+      notice?: string;
     }
   | { type: "subagent"; toolUseId: string; path: string }
   | { type: "rewind"; keep: number };
@@ -141,6 +144,38 @@ function tighten(path: string, mode: number): void {
     if (owned && (stats.mode & 0o077) !== 0) chmodSync(path, mode);
   } catch {
     // gone, or not ours to change: it stays as it is
+  }
+}
+
+/**
+ * The file's last line when the file does not end with a newline (its start and text), read backwards 64 KB at a
+ * time; undefined when the file is empty or ends with a newline.
+ */
+function lastLine(path: string): { start: number; text: string } | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, size - 1);
+    if (byte[0] === NEWLINE) return undefined;
+    const chunks: Buffer[] = [];
+    let end = size;
+    for (;;) {
+      const from = Math.max(0, end - 65_536);
+      const chunk = Buffer.alloc(end - from);
+      readSync(fd, chunk, 0, chunk.length, from);
+      const newline = chunk.lastIndexOf(NEWLINE);
+      if (newline !== -1) {
+        chunks.unshift(chunk.subarray(newline + 1));
+        return { start: from + newline + 1, text: Buffer.concat(chunks).toString("utf8") };
+      }
+      chunks.unshift(chunk);
+      if (from === 0) return { start: 0, text: Buffer.concat(chunks).toString("utf8") };
+      end = from;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -234,14 +269,14 @@ export class SessionLog {
     const lock = held ?? lockSession(path);
     if ("heldBy" in lock) throw new SessionInUseError(path, lock.heldBy);
     try {
-      const bytes = readFileSync(path);
-      if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
-        const start = bytes.lastIndexOf(NEWLINE) + 1;
+      // Only the last line is read (a 100 MB session is not read again to check its end).
+      const last = lastLine(path);
+      if (last !== undefined) {
         // Killed between a line and its newline: the line is whole (a prefix of a JSON object never parses)
         // and `loadSession` loaded it, so it is finished, not cut — cutting it would drop a message the resumed
         // transcript holds (or, for a header alone, leave a file with no header).
-        if (parsesAsJson(bytes.subarray(start).toString("utf8"))) appendFileSync(path, "\n");
-        else truncateSync(path, start);
+        if (parsesAsJson(last.text)) appendFileSync(path, "\n");
+        else truncateSync(path, last.start);
       }
       tighten(path, 0o600);
       tighten(dirname(path), 0o700);

@@ -76,6 +76,7 @@ export function createSpawn(deps: SpawnDeps): SubagentSpawner {
       return log ? openSubagentLog(log, info) : undefined;
     },
     ...(deps.journal ? { journal: deps.journal } : {}),
+    ...(options.compaction !== undefined ? { compaction: options.compaction } : {}),
   });
   const { hooks } = deps;
   return Object.assign(
