@@ -13,9 +13,11 @@ export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 10 * 60_000;
 export const DEFAULT_MAX_MCP_TOOLS_PER_SERVER = 500;
 /**
  * `MITSU_MCP_MAX_TOOL_BYTES`' default: the most bytes of MCP tool definitions (name, description, schema as JSON)
- * sent in one request, all servers together. 1 MiB is about 250,000 tokens: more than a whole context window.
+ * sent in one request, all servers together. 256 KiB is about 64,000 tokens, a third of a 200k context window: a
+ * capped list still leaves the conversation room (1 MiB, about 250,000 tokens, was more than a whole window, so
+ * every request would have been refused as too long before it was sent).
  */
-export const DEFAULT_MAX_MCP_TOOL_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_MCP_TOOL_BYTES = 256 * 1024;
 
 export interface McpLimits {
   timeoutMs: number;

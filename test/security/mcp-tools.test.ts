@@ -107,12 +107,12 @@ describe("an MCP server's tool list", () => {
   it("all MCP tool definitions together are capped in bytes, the notice naming each server that lost tools", async () => {
     const f = folders();
     const config = join(f.root, "servers.json");
-    // 3 servers × 200 tools × 4 KB: 2.4 MB of definitions.
+    // 3 servers × 60 tools × ~2.2 KB (descriptions are cut at 2,048 characters): well over 256 KiB of definitions.
     f.json(config, {
       mcpServers: {
-        a: server("--count", "200", "--pad", "4000"),
-        b: server("--count", "200", "--pad", "4000"),
-        c: server("--count", "200", "--pad", "4000"),
+        a: server("--count", "60", "--pad", "4000"),
+        b: server("--count", "60", "--pad", "4000"),
+        c: server("--count", "60", "--pad", "4000"),
       },
     });
     const { sim, env } = await simulator([text("Hi.")]);
@@ -122,10 +122,10 @@ describe("an MCP server's tool list", () => {
     });
     expect(run.code).toBe(0);
     const sent = sim.requests[0]!.body.tools.filter((t: { name: string }) => t.name.startsWith("mcp__"));
-    expect(JSON.stringify(sent).length).toBeLessThanOrEqual(1024 * 1024);
-    expect(sent.length).toBeGreaterThan(200);
+    expect(JSON.stringify(sent).length).toBeLessThanOrEqual(256 * 1024);
+    expect(sent.length).toBeGreaterThan(60);
     expect(run.stderr).toMatch(
-      /MCP server "c" lists 200 tools; \d+ were left out \(the MCP tool definitions are capped at 1 MiB in all\)/,
+      /MCP server "c" lists 60 tools; \d+ were left out \(the MCP tool definitions are capped at 256 KiB in all\)/,
     );
     expect(run.stderr).not.toContain('MCP server "a" lists');
   });
