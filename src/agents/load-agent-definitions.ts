@@ -2,7 +2,7 @@ import type { Dirent } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isModelAlias } from "../providers/model-catalog.js";
+import { toModelAlias } from "../providers/model-alias.js";
 import { listDir } from "../skills/list-dir.js";
 import type { AgentDefinition, AgentSource, AgentWarning } from "./agent-definition.js";
 import { BUILTIN_AGENTS } from "./builtin-agents.js";
@@ -69,7 +69,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
           const model = agent.model?.trim();
           if (agent.source !== "project" || model === undefined || model === "" || model === "inherit")
             return agent;
-          if (isModelAlias(model)) return agent;
+          if (toModelAlias(model) !== undefined) return agent;
           ignored.push(`agent ${JSON.stringify(agent.name)} model ${JSON.stringify(model)} in ${agent.path}`);
           const { model: _dropped, ...rest } = agent;
           return rest;

@@ -1,6 +1,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { parseJsonc } from "../permissions/parse-jsonc.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
 import { HOOK_EVENTS, type HookEventName } from "./hook-event.js";
 
@@ -71,7 +72,8 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
     seen.add(real);
     let raw: unknown;
     try {
-      const value = JSON.parse((await readFile(real, "utf8")).replace(/^\uFEFF/, "")) as unknown;
+      // JSONC, as the settings are read (see loadSettings).
+      const value = parseJsonc(await readFile(real, "utf8"));
       if (value === null || typeof value !== "object") continue;
       raw = (value as { hooks?: unknown }).hooks;
     } catch (error) {
