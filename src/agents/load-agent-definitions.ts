@@ -97,16 +97,25 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   return { agents, warnings, ignored };
 }
 
+/** How deep below an agents folder files are read (Claude Code reads its subfolders: `agents/review/x.md`). */
+const MAX_DEPTH = 4;
+
 async function readRoot(
   dir: string,
   source: AgentSource,
   warnings: AgentWarning[],
+  depth = 0,
 ): Promise<AgentDefinition[]> {
   const entries = await listDir(dir, warnings);
   const agents: AgentDefinition[] = [];
   for (const entry of entries) {
-    if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".md")) continue;
+    if (entry.name.startsWith(".")) continue;
     const path = join(dir, entry.name);
+    if (depth < MAX_DEPTH && (await isDirectory(entry, path))) {
+      agents.push(...(await readRoot(path, source, warnings, depth + 1)));
+      continue;
+    }
+    if (!entry.name.toLowerCase().endsWith(".md")) continue;
     if (!(await isFile(entry, path))) continue;
     let text: string;
     try {
@@ -129,9 +138,16 @@ async function readRoot(
         skipped: false,
       });
     }
+    for (const notice of read.notices) warnings.push({ path, ...notice, skipped: false });
     agents.push(read.agent);
   }
   return agents;
+}
+
+async function isDirectory(entry: Dirent, path: string): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 /** Follows symbolic links, as users link shared agent files into a project. */

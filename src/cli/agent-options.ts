@@ -29,6 +29,7 @@ export function agentOptionsFor(
     maxTurns: options.maxTurns,
     ...(options.thinkingBudget !== undefined ? { thinkingBudget: options.thinkingBudget } : {}),
     verboseHooks: options.verbose,
+    verboseNotices: options.verbose,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

@@ -158,6 +158,12 @@ export interface CodingAgentOptions {
   /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
   verboseHooks?: boolean;
   /**
+   * Also warn of the notices about skill, command and agent files that did load (an unquoted value, an unknown
+   * tool name left out): `--verbose`. Without it only skipped files are warned of; `mitsu skills` / `mitsu agents`
+   * list everything.
+   */
+  verboseNotices?: boolean;
+  /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).
    */

@@ -210,9 +210,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
-  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
+  // Notices about files that did load go to --verbose (and `mitsu skills` / `mitsu agents`), not every start.
+  const shown = (w: { skipped: boolean }) => w.skipped || options.verboseNotices === true;
+  for (const warning of skills.warnings.filter(shown)) warn(`${warning.path}: ${warning.message}`);
 
-  for (const warning of loadedAgents.warnings) warn(formatAgentWarning(warning));
+  for (const warning of loadedAgents.warnings.filter(shown)) warn(formatAgentWarning(warning));
   // Agents defined in code beat the files' (an embedder's choice is the most specific).
   const codeAgents = options.agents ?? [];
   const agents = {

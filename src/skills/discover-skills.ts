@@ -7,7 +7,7 @@ import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js
 import { specialFileKind } from "../fs/special-file-kind.js";
 import { listDir } from "./list-dir.js";
 import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
-import { isError, readCommand, readSkill } from "./read-fields.js";
+import { type FieldError, isError, readCommand, readSkill } from "./read-fields.js";
 import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
 
 export interface DiscoverOptions {
@@ -183,18 +183,17 @@ async function readSkillRoot(root: Root, warnings: SkillWarning[]): Promise<Skil
       continue;
     }
     const files = await listFiles(dir);
-    const skill = readSkill(parsed.data, {
-      body: parsed.body,
-      path,
-      dir,
-      folder: entry.name,
-      source: root.source,
-      files,
-    });
+    const notices: FieldError[] = [];
+    const skill = readSkill(
+      parsed.data,
+      { body: parsed.body, path, dir, folder: entry.name, source: root.source, files },
+      notices,
+    );
     if (isError(skill)) {
       warnings.push({ path, field: skill.field, message: skill.message, skipped: true });
       continue;
     }
+    for (const notice of notices) warnings.push({ path, ...notice, skipped: false });
     noteRepairs(path, parsed.repaired, warnings);
     skills.push(skill);
   }
@@ -213,7 +212,8 @@ async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Co
       }
       if (!entry.name.toLowerCase().endsWith(".md")) continue;
       const name = [...namespace, entry.name.slice(0, -3)].join(":");
-      const bad = [...namespace, entry.name.slice(0, -3)].find((part) => !/^[A-Za-z0-9][\w.-]*$/.test(part));
+      // `git:commit.md` is Claude Code's other way to write a namespace: the same `/git:commit`.
+      const bad = [...namespace, entry.name.slice(0, -3)].find((part) => !/^[A-Za-z0-9][\w.:-]*$/.test(part));
       if (bad !== undefined) {
         warnings.push({
           path,
@@ -239,7 +239,8 @@ async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Co
 }
 
 function noteRepairs(path: string, repaired: string[], warnings: SkillWarning[]): void {
-  for (const field of repaired) {
+  // `argument-hint: [file] [message]` is how Claude Code's own docs write it: no notice for that one.
+  for (const field of repaired.filter((f) => f !== "argument-hint")) {
     warnings.push({
       path,
       field,

@@ -57,7 +57,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   if (end < 0) {
     return { ok: false, field: "frontmatter", message: "the opening `---` has no closing `---` line" };
   }
-  const yamlLines = lines.slice(1, end);
+  // `description: {{DESCRIPTION}}` (a template's placeholder) would read as a YAML mapping: it is text.
+  const yamlLines = lines.slice(1, end).map(quoteTemplate);
   const body = trimBody(lines.slice(end + 1).join("\n"));
 
   // Most frontmatter is a few `key: text` lines: read without loading the yaml package (see readSimpleYaml).
@@ -90,6 +91,15 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const where =
     line === undefined ? "" : ` at line ${line + 1}${first.col === undefined ? "" : `, column ${first.col}`}`;
   return { ok: false, field: key ?? "frontmatter", message: `invalid YAML${where}: ${first.message}` };
+}
+
+/** A text field's unquoted `{{…}}` value, quoted. */
+function quoteTemplate(line: string): string {
+  const match = /^([A-Za-z][\w-]*):[ \t]+(\{\{.*)$/.exec(line);
+  const key = match?.[1];
+  const value = match?.[2]?.trimEnd();
+  if (key === undefined || value === undefined || !TEXT_FIELDS.has(key)) return line;
+  return `${key}: '${value.replaceAll("'", "''")}'`;
 }
 
 /** The top-level field whose value holds line `index` (the nearest unindented `key:` at or above it). */

@@ -28,6 +28,8 @@ export interface Skill {
   /** `user-invocable: false` hides the skill from `/` and `/help`; the model can still call it. */
   userInvocable: boolean;
   argumentHint?: string;
+  /** `arguments:` in the frontmatter: the positional arguments' names, for `$name` in the body. */
+  argumentNames?: string[];
   /** The model that answers while the skill runs: `/name` sends with it; loaded by the model, the rest of the run does. */
   model?: string;
   license?: string;
@@ -49,6 +51,8 @@ export interface Command {
   /** From the frontmatter, else the body's first line (headings' `#` removed). */
   description?: string;
   argumentHint?: string;
+  /** `arguments:` in the frontmatter: the positional arguments' names, for `$name` in the body. */
+  argumentNames?: string[];
   allowedTools?: string[];
   model?: string;
   body: string;
