@@ -30,6 +30,7 @@ export function agentOptionsFor(
     ...(options.thinkingBudget !== undefined ? { thinkingBudget: options.thinkingBudget } : {}),
     verboseHooks: options.verbose,
     verboseNotices: options.verbose,
+    ...(options.pluginDirs?.length ? { pluginDirs: options.pluginDirs } : {}),
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

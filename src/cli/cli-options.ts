@@ -43,6 +43,8 @@ export interface CliOptions {
   strictMcpConfig: boolean;
   /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
   sandbox: boolean;
+  /** `--plugin-dir` values: plugin folders loaded for this run. */
+  pluginDirs?: string[];
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;

@@ -129,6 +129,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--mcp-config <file>", "MCP servers from this file or JSON string (repeatable)", collect)
     .option("--strict-mcp-config", "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)")
+    .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect)
     .action(async (words: string[], opts) => {
       const { readStdin } = await import("./read-stdin.js");
       const streamInput = opts.inputFormat === "stream-json";
@@ -163,6 +164,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         sandbox: opts.sandbox === true,
         mcpConfig: opts.mcpConfig ?? [],
         strictMcpConfig: opts.strictMcpConfig === true,
+        ...(opts.pluginDir ? { pluginDirs: opts.pluginDir as string[] } : {}),
       };
       // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
       // JSON output for a script): print mode.
@@ -241,6 +243,16 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     .action(async () => {
       const { skillsCommand } = await import("./skills-command.js");
       exitCode = await skillsCommand(io);
+    });
+
+  program
+    .command("plugin")
+    .description("plugins and marketplaces in Claude Code's format: mitsu plugin help")
+    .argument("[words...]", "marketplace add|list|remove|update, install, uninstall, enable, disable, list")
+    .allowUnknownOption()
+    .action(async (words: string[]) => {
+      const { pluginCommand } = await import("./plugin-command.js");
+      exitCode = await pluginCommand(words, io);
     });
 
   program

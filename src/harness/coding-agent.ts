@@ -164,6 +164,12 @@ export interface CodingAgentOptions {
    */
   verboseNotices?: boolean;
   /**
+   * `--plugin-dir`: plugin folders loaded for this run (their hooks and MCP servers run: naming them approves
+   * them), besides the installed and enabled ones. `plugins: false` loads no plugin at all.
+   */
+  pluginDirs?: string[];
+  plugins?: false;
+  /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).
    */

@@ -100,6 +100,7 @@ import type {
 import { createDumpingFetch } from "./dumping-fetch.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelChoice, modelSpecFor } from "./model-choice.js";
+import { loadPluginsFor } from "./plugin-capability.js";
 import { createProxyFetch, proxyConfigured } from "./proxy-fetch.js";
 import { rewindPointsOf } from "./rewind-points.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
@@ -130,6 +131,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const home = options.home ?? homedir();
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
+  // Installed and enabled plugins (and --plugin-dir ones): folders, hooks and MCP servers for the loaders below.
+  const plugins = await loadPluginsFor(options, where);
+  for (const warning of plugins.warnings) warn(warning);
   // What the workspace's own files grant counts only once the user trusts it (see loadWorkspace).
   const {
     settings,
@@ -144,6 +148,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     flag: options.trust === true,
     ...(options.askTrust ? { ask: options.askTrust } : {}),
     notice: warn,
+    plugins: plugins.contributions,
   });
   for (const ignored of settings.ignoredEnv) {
     warn(
@@ -166,6 +171,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           ...(mcpOptions?.strict ? { strict: true } : {}),
           // A project's .mcp.json counts only in a trusted folder; there each server is still approved one by one.
           projectTrusted: trusted,
+          extraServers: plugins.contributions.mcpServers,
           ...(mcpOptions?.approve ? { approve: mcpOptions.approve } : {}),
           // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
           oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),
@@ -307,7 +313,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   // An untrusted folder's were read already, for the trust question.
   const loadedHooks = workspaceHooks ?? (await loadHooks({ ...where, trusted }));
   for (const warning of loadedHooks.warnings) warn(warning);
-  const activeHooks = [...loadedHooks.hooks];
+  const activeHooks = [...loadedHooks.hooks, ...plugins.contributions.hooks];
   const skippedHooks: UnapprovedHooksFile[] = [];
   for (const file of loadedHooks.unapproved) {
     if (!trusted) {

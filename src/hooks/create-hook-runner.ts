@@ -97,7 +97,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
           command: hook.command,
           input,
           cwd: options.cwd,
-          env: options.env,
+          env: hook.env ? { ...options.env, ...hook.env } : options.env,
           timeoutMs: hook.timeoutMs,
           ...(signal ? { signal } : {}),
         }),

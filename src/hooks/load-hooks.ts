@@ -17,6 +17,8 @@ export interface CommandHook {
   timeoutMs: number;
   /** The settings file it comes from. */
   source: string;
+  /** Added to the hook's environment (a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`). */
+  env?: Record<string, string>;
 }
 
 /** A project settings file whose hooks wait for the user's approval. */

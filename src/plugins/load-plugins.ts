@@ -1,0 +1,173 @@
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { type CommandHook, parseHooks } from "../hooks/load-hooks.js";
+import { McpConfigError, type McpServerEntry } from "../mcp/mcp-server-config.js";
+import { parseServerEntry } from "../mcp/parse-mcp-config.js";
+import { pluginFingerprint } from "./plugin-fingerprint.js";
+import { marketplaceAddArgument, readPluginSettings } from "./plugin-settings.js";
+import { pluginDataDir, readInstalledPlugins, readKnownMarketplaces } from "./plugin-store.js";
+import { type Plugin, readPlugin } from "./read-plugin.js";
+
+/** A folder (or a single file) of one plugin's commands, agents or skills, and the plugin that names them. */
+export interface PluginRoot {
+  path: string;
+  plugin: string;
+}
+
+/**
+ * What enabled plugins add to the loaders mitsu already has: folders for skill and command discovery and for the
+ * agent files, hooks for the hook runner, MCP servers for the MCP start-up. A plugin is nothing else, so it can
+ * become a harness capability as it is.
+ */
+export interface PluginContributions {
+  skills: PluginRoot[];
+  commands: PluginRoot[];
+  agents: PluginRoot[];
+  hooks: CommandHook[];
+  mcpServers: McpServerEntry[];
+}
+
+export interface LoadedPlugin {
+  /** `name@marketplace`, or `name` for a `--plugin-dir` one. */
+  id: string;
+  plugin: Plugin;
+  /** Whether its hooks and MCP servers run (approved as they are now). */
+  runs: boolean;
+}
+
+export interface LoadedPlugins {
+  plugins: LoadedPlugin[];
+  contributions: PluginContributions;
+  /** Problems and notices, one line each (a plugin's hooks held back, a suggested marketplace). */
+  warnings: string[];
+}
+
+export interface LoadPluginsOptions {
+  cwd: string;
+  home?: string;
+  /** `--plugin-dir`: plugins loaded for this run, approved by naming them. */
+  pluginDirs?: readonly string[];
+}
+
+export function emptyContributions(): PluginContributions {
+  return { skills: [], commands: [], agents: [], hooks: [], mcpServers: [] };
+}
+
+/**
+ * The enabled plugins and what they add. Installed plugins (`~/.mitsu/plugins/installed_plugins.json`) are enabled
+ * as recorded; the user's `enabledPlugins` setting turns one on or off; a project's turns one off, never on (a
+ * repository does not enable code the user did not choose for it): a project's `true` for a plugin that is not
+ * enabled, or not installed, and its `extraKnownMarketplaces`, are only offered, in a notice. A plugin's hooks and
+ * MCP servers run only while its fingerprint is the one the user approved by installing or enabling it; its
+ * commands, agents and skills load either way.
+ */
+export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPlugins> {
+  const home = resolve(options.home ?? homedir());
+  const warnings: string[] = [];
+  const contributions = emptyContributions();
+  const plugins: LoadedPlugin[] = [];
+  const [installed, settings, known] = await Promise.all([
+    readInstalledPlugins(home),
+    readPluginSettings(options.cwd, home),
+    readKnownMarketplaces(home),
+  ]);
+
+  const add = async (id: string, plugin: Plugin, approved: string | "always") => {
+    for (const warning of plugin.warnings) warnings.push(`plugin ${id}: ${warning}`);
+    const runs = approved === "always" || (await pluginFingerprint(plugin)) === approved;
+    if (!runs && (plugin.hooks.length > 0 || plugin.mcpServers.length > 0)) {
+      warnings.push(
+        `plugin ${id}: its hooks or MCP servers changed since you approved them, so they do not run; run \`mitsu plugin enable ${id}\` to approve them as they are now`,
+      );
+    }
+    plugins.push({ id, plugin, runs });
+    addContributions(contributions, plugin, { data: pluginDataDir(home, id), runs, warnings, id });
+  };
+
+  for (const dir of options.pluginDirs ?? []) {
+    const plugin = await readPlugin(resolve(options.cwd, dir));
+    await add(plugin.name, plugin, "always");
+  }
+  for (const [id, record] of Object.entries(installed).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const userSays = settings.user[id];
+    let enabled = userSays ?? record.enabled;
+    const projectOff = settings.project.find((p) => p.id === id && !p.enabled);
+    if (projectOff) enabled = false;
+    if (!enabled) {
+      const projectOn = settings.project.find((p) => p.id === id && p.enabled);
+      if (projectOn) {
+        warnings.push(
+          `${projectOn.file} enables the plugin ${id}, which you have disabled: \`mitsu plugin enable ${id}\` to use it`,
+        );
+      }
+      continue;
+    }
+    if (plugins.some((p) => p.plugin.name === record.name)) continue; // a --plugin-dir of the same name wins
+    const plugin = await readPlugin(record.installPath);
+    await add(id, plugin, record.approvedFingerprint);
+  }
+  for (const { id, enabled, file } of settings.project) {
+    if (enabled && installed[id] === undefined) {
+      warnings.push(`${file} suggests the plugin ${id}: \`mitsu plugin install ${id}\` to install it`);
+    }
+  }
+  for (const { name, source, file } of settings.marketplaces) {
+    if (known[name] !== undefined) continue;
+    const argument = marketplaceAddArgument(source);
+    warnings.push(
+      `${file} suggests the plugin marketplace ${JSON.stringify(name)}${argument ? `: \`mitsu plugin marketplace add ${argument}\` to add it` : ""} (mitsu adds none by itself)`,
+    );
+  }
+  return { plugins, contributions, warnings };
+}
+
+/** One plugin's folders, hooks and servers, with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled in. */
+function addContributions(
+  into: PluginContributions,
+  plugin: Plugin,
+  at: { data: string; runs: boolean; warnings: string[]; id: string },
+): void {
+  const name = plugin.name;
+  into.commands.push(...plugin.commands.map((path) => ({ path, plugin: name })));
+  into.agents.push(...plugin.agents.map((path) => ({ path, plugin: name })));
+  into.skills.push(...plugin.skills.map((path) => ({ path, plugin: name })));
+  if (!at.runs) return;
+  const fill = (text: string) =>
+    text
+      .replaceAll("${CLAUDE_PLUGIN_ROOT}", plugin.root)
+      .replaceAll("${MITSU_PLUGIN_ROOT}", plugin.root)
+      .replaceAll("${CLAUDE_PLUGIN_DATA}", at.data)
+      .replaceAll("${MITSU_PLUGIN_DATA}", at.data);
+  const env = {
+    CLAUDE_PLUGIN_ROOT: plugin.root,
+    MITSU_PLUGIN_ROOT: plugin.root,
+    CLAUDE_PLUGIN_DATA: at.data,
+    MITSU_PLUGIN_DATA: at.data,
+  };
+  for (const { source, hooks } of plugin.hooks) {
+    for (const hook of parseHooks(hooks, source, at.warnings)) {
+      into.hooks.push({ ...hook, command: fill(hook.command), env, source: `plugin ${at.id} (${source})` });
+    }
+  }
+  for (const { source, servers } of plugin.mcpServers) {
+    for (const [server, entry] of Object.entries(servers)) {
+      try {
+        const config = parseServerEntry(server, fillDeep(entry, fill));
+        // Claude Code's name for a plugin's server, so its tools are `mcp__plugin_<plugin>_<server>__<tool>`.
+        into.mcpServers.push({ name: `plugin_${name}_${server}`, scope: "plugin", source, config });
+      } catch (error) {
+        if (!(error instanceof McpConfigError)) throw error;
+        at.warnings.push(`plugin ${at.id}: ${error.message} (in ${source}); skipped`);
+      }
+    }
+  }
+}
+
+function fillDeep(value: unknown, fill: (text: string) => string): unknown {
+  if (typeof value === "string") return fill(value);
+  if (Array.isArray(value)) return value.map((item) => fillDeep(item, fill));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fillDeep(v, fill)]));
+  }
+  return value;
+}
