@@ -132,12 +132,11 @@ function addContributions(
   into.agents.push(...plugin.agents.map((path) => ({ path, plugin: name })));
   into.skills.push(...plugin.skills.map((path) => ({ path, plugin: name })));
   if (!at.runs) return;
+  // `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (or mitsu's names), as Claude Code fills them in.
   const fill = (text: string) =>
-    text
-      .replaceAll("${CLAUDE_PLUGIN_ROOT}", plugin.root)
-      .replaceAll("${MITSU_PLUGIN_ROOT}", plugin.root)
-      .replaceAll("${CLAUDE_PLUGIN_DATA}", at.data)
-      .replaceAll("${MITSU_PLUGIN_DATA}", at.data);
+    text.replace(/\$\{(?:CLAUDE|MITSU)_PLUGIN_(ROOT|DATA)\}/g, (_m, what: string) =>
+      what === "ROOT" ? plugin.root : at.data,
+    );
   const env = {
     CLAUDE_PLUGIN_ROOT: plugin.root,
     MITSU_PLUGIN_ROOT: plugin.root,
