@@ -26,6 +26,10 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["mcp", "the MCP servers: state, tools, and why one failed"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
+  [
+    "plugin",
+    "plugins and marketplaces: /plugin list, install <p>@<m>, marketplace add <src>, … (next session)",
+  ],
   ["resume", "pick one of this folder's sessions and continue it"],
   [
     "rewind",
@@ -44,6 +48,8 @@ export interface BuiltinContext {
   signal?: AbortSignal;
   /** Clears the terminal (absent when the output is not a terminal). */
   clearScreen?: () => void;
+  /** Where the `/plugin` words run (`mitsu plugin`'s actions for this folder and home); absent: not offered. */
+  plugin?: (words: string[]) => Promise<void>;
 }
 
 /**
@@ -97,6 +103,11 @@ export async function runBuiltinCommand(
       return "done";
     case "context":
       write(`${contextReport(context.agent)}\n`);
+      return "done";
+    case "plugin":
+    case "plugins":
+      if (!context.plugin) return undefined;
+      await context.plugin(args.split(/\s+/).filter(Boolean));
       return "done";
     default:
       return undefined;

@@ -13,6 +13,7 @@ import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
+import { slashPlugin } from "./slash-plugin.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls } from "./terminal-text.js";
 import { conversationRenderer } from "./tui/conversation-renderer.js";
@@ -243,6 +244,7 @@ export async function interactiveSession(
           clear: () => agent.clear(),
           signal: run.signal,
           ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
+          plugin: (words) => slashPlugin(words, io, write, style),
         }).finally(() => {
           run = undefined;
         });

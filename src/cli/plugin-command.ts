@@ -49,6 +49,21 @@ export async function pluginCommand(words: string[], io: PrintIo): Promise<numbe
       }
     };
   }
+  const failed = await runPluginWords(words, options, (text) => io.stdout.write(text));
+  if (failed === undefined) return 0;
+  io.stderr.write(`mitsu: ${stripControls(failed)}\n`);
+  return 1;
+}
+
+/**
+ * The words of `mitsu plugin …` (and of `/plugin …` in a session) run against `options`: undefined when done, else
+ * why it could not be done.
+ */
+export async function runPluginWords(
+  words: readonly string[],
+  options: PluginActionOptions,
+  writeHelp: (text: string) => void,
+): Promise<string | undefined> {
   const [first, second, third] = words;
   const need = (value: string | undefined, what: string): string => {
     if (value === undefined) throw new PluginError(`Missing ${what}: mitsu plugin help`);
@@ -69,13 +84,12 @@ export async function pluginCommand(words: string[], io: PrintIo): Promise<numbe
     else if (first === "enable" || first === "disable") {
       await setPluginEnabled(need(second, "the plugin"), first === "enable", options);
     } else if (first === "list" || first === undefined) await listPlugins(options);
-    else if (first === "help" || first === "--help" || first === "-h") io.stdout.write(HELP);
+    else if (first === "help" || first === "--help" || first === "-h") writeHelp(HELP);
     else throw new PluginError(`Unknown command: mitsu plugin ${first} (mitsu plugin help)`);
-    return 0;
+    return undefined;
   } catch (error) {
     if (error instanceof PluginError || error instanceof MarketplaceError || error instanceof GitCloneError) {
-      io.stderr.write(`mitsu: ${stripControls(error.message)}\n`);
-      return 1;
+      return error.message;
     }
     throw error;
   }

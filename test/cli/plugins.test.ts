@@ -3,6 +3,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { runBuiltinCommand } from "../../src/cli/builtin-commands.js";
+import { slashPlugin } from "../../src/cli/slash-plugin.js";
+import { createStyle } from "../../src/cli/style.js";
+import type { CodingAgent } from "../../src/harness/index.js";
 import { mcpToolName } from "../../src/mcp/mcp-tool-name.js";
 import { pluginDataDir } from "../../src/plugins/plugin-store.js";
 import type { Simulator } from "../../src/simulator/index.js";
@@ -212,5 +216,32 @@ describe("plugins from a local git marketplace, through the mitsu command", () =
     expect(offline.stderr).toMatch(
       /Cannot clone GitHub repository acme\/claude-plugins: .*GitHub could not be reached/,
     );
+  });
+
+  it("/plugin in a session: a folder marketplace added where it is, a plugin installed, the list shown", async () => {
+    const { root, cwd, home } = tempWorkspace({ empty: true });
+    const market = join(root, "folder-market");
+    cpSync(FIXTURE, market, { recursive: true });
+    let out = "";
+    const style = createStyle(false);
+    const context = {
+      agent: {} as CodingAgent,
+      style,
+      write: (t: string) => {
+        out += t;
+      },
+      clear: async () => {},
+      plugin: (words: string[]) => slashPlugin(words, { cwd, home }, (t) => (out += t), style),
+    };
+    expect(await runBuiltinCommand("plugin", context, `marketplace add ${market}`)).toBe("done");
+    expect(await runBuiltinCommand("plugin", context, `install feature-team@${MARKET}`)).toBe("done");
+    expect(await runBuiltinCommand("plugin", context, "")).toBe("done");
+    expect(await runBuiltinCommand("plugin", context, "install nothing@nowhere")).toBe("done");
+    expect(out).toContain(`Added marketplace ${MARKET} (4 plugins)`);
+    expect(out).toContain(`feature-team@${MARKET} 1.0.0  [enabled]`);
+    expect(out).toContain("start mitsu again to use the change");
+    expect(out).toContain('✖ No marketplace named "nowhere"');
+    // A folder marketplace is read where it is: nothing cloned.
+    expect(existsSync(join(home, ".mitsu", "plugins", "marketplaces", MARKET))).toBe(false);
   });
 });
