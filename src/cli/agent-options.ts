@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks"> & {
+  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks" | "approvePlugin"> & {
     /** The interactive question about project MCP servers, the OAuth login. */
     mcp?: Pick<Exclude<CodingAgentOptions["mcp"], false | undefined>, "approve" | "oauth">;
   },

@@ -20,6 +20,7 @@ import { conversationRenderer } from "./tui/conversation-renderer.js";
 import { hooksApprovalQuestion } from "./tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "./tui/mcp-approval-question.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
+import { pluginApprovalQuestion } from "./tui/plugin-approval-question.js";
 import type { Screen } from "./tui/screen.js";
 import { trustQuestion } from "./tui/trust-question.js";
 import { turnFooter } from "./turn-footer.js";
@@ -106,6 +107,15 @@ export async function interactiveSession(
             return yes;
           },
           onWarning: warn,
+          approvePlugin: async (approval) => {
+            const yes = await screen.ask(pluginApprovalQuestion(approval));
+            write(
+              style.dim(
+                `plugin ${showControls(approval.id)}: ${yes ? "approved" : "its hooks and MCP servers not run"}\n`,
+              ),
+            );
+            return yes;
+          },
           approveHooks: async (file) => {
             const yes = await screen.ask(hooksApprovalQuestion(file));
             write(style.dim(`hooks of ${showControls(file.file)}: ${yes ? "approved" : "not run"}\n`));

@@ -15,6 +15,7 @@ import type {
   PermissionMode,
   PermissionRequest,
 } from "../permissions/index.js";
+import type { PluginApproval } from "../plugins/load-plugins.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
@@ -169,6 +170,11 @@ export interface CodingAgentOptions {
    */
   pluginDirs?: string[];
   plugins?: false;
+  /**
+   * Asked at start-up about an installed plugin whose hooks or MCP servers changed since the user approved it (an
+   * update); a yes is remembered. Without it such a plugin's hooks and servers do not run, and a warning says so.
+   */
+  approvePlugin?: (approval: PluginApproval) => Promise<boolean>;
   /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).

@@ -6,9 +6,13 @@ import type { CodingAgentOptions } from "./coding-agent.js";
  * `pluginDirs` (see `loadPlugins`). One call, so that plugins can become one of the harness's capabilities.
  */
 export async function loadPluginsFor(
-  options: Pick<CodingAgentOptions, "plugins" | "pluginDirs">,
+  options: Pick<CodingAgentOptions, "plugins" | "pluginDirs" | "approvePlugin">,
   where: { cwd: string; home: string },
 ): Promise<LoadedPlugins> {
   if (options.plugins === false) return { plugins: [], contributions: emptyContributions(), warnings: [] };
-  return loadPlugins({ ...where, ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}) });
+  return loadPlugins({
+    ...where,
+    ...(options.pluginDirs ? { pluginDirs: options.pluginDirs } : {}),
+    ...(options.approvePlugin ? { approve: options.approvePlugin } : {}),
+  });
 }

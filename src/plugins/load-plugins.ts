@@ -3,9 +3,15 @@ import { resolve } from "node:path";
 import { type CommandHook, parseHooks } from "../hooks/load-hooks.js";
 import { McpConfigError, type McpServerEntry } from "../mcp/mcp-server-config.js";
 import { parseServerEntry } from "../mcp/parse-mcp-config.js";
+import { describePlugin } from "./describe-plugin.js";
 import { pluginFingerprint } from "./plugin-fingerprint.js";
 import { marketplaceAddArgument, readPluginSettings } from "./plugin-settings.js";
-import { pluginDataDir, readInstalledPlugins, readKnownMarketplaces } from "./plugin-store.js";
+import {
+  pluginDataDir,
+  readInstalledPlugins,
+  readKnownMarketplaces,
+  writeInstalledPlugins,
+} from "./plugin-store.js";
 import { type Plugin, readPlugin } from "./read-plugin.js";
 
 /** A folder (or a single file) of one plugin's commands, agents or skills, and the plugin that names them. */
@@ -42,11 +48,23 @@ export interface LoadedPlugins {
   warnings: string[];
 }
 
+/** An installed plugin whose hooks or MCP servers changed since the user approved it: what it runs now. */
+export interface PluginApproval {
+  id: string;
+  /** Its hooks' and servers' commands, one line each (see `describePlugin`). */
+  lines: string[];
+}
+
 export interface LoadPluginsOptions {
   cwd: string;
   home?: string;
   /** `--plugin-dir`: plugins loaded for this run, approved by naming them. */
   pluginDirs?: readonly string[];
+  /**
+   * Asks the user about a plugin that changed since approval (interactive mode); a yes is recorded as the new
+   * approval. Absent (print mode), the changed hooks and servers do not run, with a notice.
+   */
+  approve?: (approval: PluginApproval) => Promise<boolean>;
 }
 
 export function emptyContributions(): PluginContributions {
@@ -74,8 +92,24 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
 
   const add = async (id: string, plugin: Plugin, approved: string | "always") => {
     for (const warning of plugin.warnings) warnings.push(`plugin ${id}: ${warning}`);
-    const runs = approved === "always" || (await pluginFingerprint(plugin)) === approved;
-    if (!runs && (plugin.hooks.length > 0 || plugin.mcpServers.length > 0)) {
+    const fingerprint = approved === "always" ? approved : await pluginFingerprint(plugin);
+    let runs = fingerprint === approved;
+    const runsSomething = plugin.hooks.length > 0 || plugin.mcpServers.length > 0;
+    if (
+      !runs &&
+      runsSomething &&
+      options.approve &&
+      (await options.approve({ id, lines: describePlugin(plugin) }))
+    ) {
+      const records = await readInstalledPlugins(home);
+      const record = records[id];
+      if (record) {
+        record.approvedFingerprint = fingerprint;
+        await writeInstalledPlugins(home, records);
+      }
+      runs = true;
+    }
+    if (!runs && runsSomething) {
       warnings.push(
         `plugin ${id}: its hooks or MCP servers changed since you approved them, so they do not run; run \`mitsu plugin enable ${id}\` to approve them as they are now`,
       );
