@@ -37,6 +37,7 @@ import { summarizeCall } from "../loop/summarize-call.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { createMcpOAuth, startProjectMcp } from "../mcp/index.js";
+import { renderMcpInstructions } from "../mcp/mcp-instructions.js";
 import {
   addUsage,
   type ContentBlock,
@@ -480,6 +481,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     { firstRequest: spawnChild.firstRequest },
   );
 
+  // The MCP servers' `instructions`, as Claude Code sends them: a section at the end of the system prompt.
+  const systemExtra = [renderMcpInstructions(mcp?.servers.instructions ?? []), options.appendSystemPrompt]
+    .filter((text) => text !== undefined && text !== "")
+    .join("\n\n");
   const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>
     createContext({
       cwd,
@@ -489,7 +494,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       skills: () => renderSkillsList(skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: [todoReminderSource()],
-      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(systemExtra ? { extra: systemExtra } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env,
       git: { env: scrubbed, secretEnv },

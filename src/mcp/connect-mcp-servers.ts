@@ -66,6 +66,8 @@ export interface McpServers {
   /** The servers' prompts as slash commands, sorted by name. */
   readonly prompts: McpPrompt[];
   readonly status: McpServerStatus[];
+  /** The connected servers' `instructions` (of `initialize`), by server name, sorted by name. */
+  readonly instructions: Array<{ server: string; text: string }>;
   /** Names of the servers whose tool list changed since the last `applyChanges()` (`notifications/tools/list_changed`). */
   readonly pendingChanges: string[];
   /**
@@ -156,6 +158,14 @@ export async function connectMcpServers(
     },
     get pendingChanges() {
       return [...pending].sort(compareNames);
+    },
+    get instructions() {
+      return connections
+        .flatMap((c) => {
+          const text = c.instructions?.trim();
+          return text ? [{ server: c.name, text }] : [];
+        })
+        .sort((a, b) => compareNames(a.server, b.server));
     },
     applyChanges() {
       if (pending.size === 0) return undefined;

@@ -131,6 +131,10 @@ describe("plugins from a local git marketplace, through the mitsu command", () =
     // The MCP server started from the plugin, with its data folder, and its tool did its job.
     const tools = sim.requests[0]!.body.tools.map((t: { name: string }) => t.name);
     expect(tools).toContain(NOTE_TOOL);
+    // Its instructions reach the model as Claude Code sends them: a section of the system prompt.
+    expect(sim.requests[0]!.body.system.at(-1).text).toContain(
+      "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## plugin_notes-server_notes\nKeep notes short.",
+    );
     expect(readFileSync(join(pluginDataDir(home, `notes-server@${MARKET}`), "notes.txt"), "utf8")).toBe(
       "ship it\n",
     );
