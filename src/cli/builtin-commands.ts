@@ -26,6 +26,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["mcp", "the MCP servers: state, tools, and why one failed"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
+  ["output-style", "the output styles and the one in use; /output-style <name> sets it (next session)"],
   [
     "plugin",
     "plugins and marketplaces: /plugin list, install <p>@<m>, marketplace add <src>, … (next session)",
@@ -50,6 +51,8 @@ export interface BuiltinContext {
   clearScreen?: () => void;
   /** Where the `/plugin` words run (`mitsu plugin`'s actions for this folder and home); absent: not offered. */
   plugin?: (words: string[]) => Promise<void>;
+  /** Where `/output-style [name]` runs; absent: not offered. */
+  outputStyle?: (args: string) => Promise<void>;
 }
 
 /**
@@ -103,6 +106,10 @@ export async function runBuiltinCommand(
       return "done";
     case "context":
       write(`${contextReport(context.agent)}\n`);
+      return "done";
+    case "output-style":
+      if (!context.outputStyle) return undefined;
+      await context.outputStyle(args);
       return "done";
     case "plugin":
     case "plugins":

@@ -13,6 +13,7 @@ import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
+import { slashOutputStyle } from "./slash-output-style.js";
 import { slashPlugin } from "./slash-plugin.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls } from "./terminal-text.js";
@@ -255,6 +256,7 @@ export async function interactiveSession(
           signal: run.signal,
           ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
           plugin: (words) => slashPlugin(words, io, write, style),
+          outputStyle: (args) => slashOutputStyle(args, io, write, style),
         }).finally(() => {
           run = undefined;
         });

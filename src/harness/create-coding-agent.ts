@@ -19,6 +19,7 @@ import {
   takeGitSnapshot,
   todoReminderSource,
 } from "../context/index.js";
+import { loadOutputStyles, renderOutputStyle } from "../context/output-style.js";
 import {
   approveHooksFile,
   createHookRunner,
@@ -481,8 +482,15 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     { firstRequest: spawnChild.firstRequest },
   );
 
-  // The MCP servers' `instructions`, as Claude Code sends them: a section at the end of the system prompt.
-  const systemExtra = [renderMcpInstructions(mcp?.servers.instructions ?? []), options.appendSystemPrompt]
+  // The output style (settings' `outputStyle`) and the MCP servers' `instructions`, as Claude Code sends them:
+  // sections at the end of the system prompt, fixed for the session.
+  const outputStyles = await loadOutputStyles({ cwd, home, plugins: plugins.contributions.outputStyles });
+  for (const warning of outputStyles.warnings) warn(warning);
+  const systemExtra = [
+    outputStyles.active ? renderOutputStyle(outputStyles.active) : undefined,
+    renderMcpInstructions(mcp?.servers.instructions ?? []),
+    options.appendSystemPrompt,
+  ]
     .filter((text) => text !== undefined && text !== "")
     .join("\n\n");
   const makeContext = (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> =>

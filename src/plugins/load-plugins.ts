@@ -29,6 +29,7 @@ export interface PluginContributions {
   skills: PluginRoot[];
   commands: PluginRoot[];
   agents: PluginRoot[];
+  outputStyles: PluginRoot[];
   hooks: CommandHook[];
   mcpServers: McpServerEntry[];
 }
@@ -68,7 +69,7 @@ export interface LoadPluginsOptions {
 }
 
 export function emptyContributions(): PluginContributions {
-  return { skills: [], commands: [], agents: [], hooks: [], mcpServers: [] };
+  return { skills: [], commands: [], agents: [], outputStyles: [], hooks: [], mcpServers: [] };
 }
 
 /**
@@ -165,6 +166,7 @@ function addContributions(
   into.commands.push(...plugin.commands.map((path) => ({ path, plugin: name })));
   into.agents.push(...plugin.agents.map((path) => ({ path, plugin: name })));
   into.skills.push(...plugin.skills.map((path) => ({ path, plugin: name })));
+  into.outputStyles.push(...plugin.outputStyles.map((path) => ({ path, plugin: name })));
   if (!at.runs) return;
   // `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (or mitsu's names), as Claude Code fills them in.
   const fill = (text: string) =>

@@ -17,6 +17,8 @@ export interface Plugin {
   agents: string[];
   /** Folders of skills (`<name>/SKILL.md`), that exist. */
   skills: string[];
+  /** Folders of output styles (`*.md`), that exist. */
+  outputStyles: string[];
   /** Each hooks configuration: `{Event: [groups]}` as in a settings file's `hooks`, and where it was written. */
   hooks: Array<{ source: string; hooks: Record<string, unknown> }>;
   /** Each MCP configuration: `{name: {command, args, …}}` as in `.mcp.json`'s `mcpServers`, and where. */
@@ -54,6 +56,7 @@ export async function readPlugin(dir: string): Promise<Plugin> {
     commands: [],
     agents: [],
     skills: [],
+    outputStyles: [],
     hooks: [],
     mcpServers: [],
     warnings,
@@ -78,11 +81,12 @@ export async function readPlugin(dir: string): Promise<Plugin> {
     }
     return real;
   };
-  const paths = async (key: "commands" | "agents" | "skills"): Promise<string[]> => {
+  const paths = async (key: "commands" | "agents" | "skills" | "outputStyles"): Promise<string[]> => {
     const written = manifest[key];
     const list = written === undefined ? [] : Array.isArray(written) ? written : [written];
     const out: string[] = [];
-    for (const entry of [`./${key}`, ...list]) {
+    const folder = key === "outputStyles" ? "output-styles" : key;
+    for (const entry of [`./${folder}`, ...list]) {
       if (typeof entry !== "string") {
         warnings.push(`${manifestFile}: ${key} must be a path or a list of paths; an entry was ignored`);
         continue;
@@ -95,6 +99,7 @@ export async function readPlugin(dir: string): Promise<Plugin> {
   plugin.commands = await paths("commands");
   plugin.agents = await paths("agents");
   plugin.skills = (await paths("skills")).filter((p) => !p.toLowerCase().endsWith(".md"));
+  plugin.outputStyles = (await paths("outputStyles")).filter((p) => !p.toLowerCase().endsWith(".md"));
 
   const configs = async (
     key: "hooks" | "mcpServers",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { runBuiltinCommand } from "../../src/cli/builtin-commands.js";
+import { slashOutputStyle } from "../../src/cli/slash-output-style.js";
 import { slashPlugin } from "../../src/cli/slash-plugin.js";
 import { createStyle } from "../../src/cli/style.js";
 import type { CodingAgent } from "../../src/harness/index.js";
@@ -247,5 +248,39 @@ describe("plugins from a local git marketplace, through the mitsu command", () =
     expect(out).toContain('✖ No marketplace named "nowhere"');
     // A folder marketplace is read where it is: nothing cloned.
     expect(existsSync(join(home, ".mitsu", "plugins", "marketplaces", MARKET))).toBe(false);
+  });
+
+  it("output styles: the settings' outputStyle puts the style in the system prompt; /output-style lists and sets it", async () => {
+    const s = await simulatorEnv({ script: [text("ok")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace({ empty: true });
+    // The shape of Claude Code's documented output-style file.
+    mkdirSync(join(cwd, ".claude", "output-styles"), { recursive: true });
+    writeFileSync(
+      join(cwd, ".claude", "output-styles", "terse.md"),
+      "---\nname: Terse\ndescription: Short answers, no preamble\nkeep-coding-instructions: true\n---\n\n# Terse\n\nAnswer in at most three sentences.\n",
+    );
+    let out = "";
+    const style = createStyle(false);
+    const context = {
+      agent: {} as CodingAgent,
+      style,
+      write: (t: string) => {
+        out += t;
+      },
+      clear: async () => {},
+      outputStyle: (args: string) => slashOutputStyle(args, { cwd, home }, (t) => (out += t), style),
+    };
+    await runBuiltinCommand("output-style", context, "");
+    expect(out).toContain("Output style: default");
+    expect(out).toContain("  Terse  Short answers, no preamble");
+    await runBuiltinCommand("output-style", context, "terse");
+    expect(JSON.parse(readFileSync(join(cwd, ".mitsu", "settings.local.json"), "utf8"))).toEqual({
+      outputStyle: "Terse",
+    });
+    const run = await runMitsu(["-p", "hi"], { cwd, home, env: s.env });
+    expect(run.code).toBe(0);
+    const system = sim.requests[0]!.body.system.map((b: { text: string }) => b.text).join("\n");
+    expect(system).toContain("# Output style: Terse\n\n# Terse\n\nAnswer in at most three sentences.");
   });
 });
