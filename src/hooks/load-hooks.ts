@@ -8,6 +8,19 @@ import { HOOK_EVENTS, type HookEventName } from "./hook-event.js";
 /** Claude Code's default: a command hook that runs longer than this is killed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
+/** Events Claude Code documents that mitsu does not fire (their hooks are named as such, not as unknown). */
+const CLAUDE_CODE_ONLY_EVENTS = new Set([
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "SubagentStart",
+  "Setup",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "ConfigChange",
+  "TeammateIdle",
+  "TaskCompleted",
+]);
+
 /** One `type: "command"` hook from a settings file. */
 export interface CommandHook {
   event: HookEventName;
@@ -107,7 +120,11 @@ export function parseHooks(raw: unknown, file: string, warnings: string[]): Comm
   const hooks: CommandHook[] = [];
   for (const [event, groups] of Object.entries(raw as Record<string, unknown>)) {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      warnings.push(`${file}: unknown hook event "${event}"; ignored`);
+      warnings.push(
+        CLAUDE_CODE_ONLY_EVENTS.has(event)
+          ? `${file}: hooks.${event}: mitsu does not fire this Claude Code event yet; its hooks do not run`
+          : `${file}: unknown hook event "${event}"; ignored`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
