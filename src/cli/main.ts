@@ -1,5 +1,10 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../permissions/permission-mode.js";
+import {
+  CLAUDE_ONLY_MODES,
+  fromClaudeMode,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from "../permissions/permission-mode.js";
 import {
   type CliOptions,
   DEFAULT_THINKING_BUDGET,
@@ -84,7 +89,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
       new Option(
         "--permission-mode <mode>",
         'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
-      ).choices(PERMISSION_MODES),
+      ).choices([...PERMISSION_MODES, ...CLAUDE_ONLY_MODES]),
     )
     .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
     .option(
@@ -144,7 +149,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
         maxTokens: opts.maxTokens,
         outputFormat: opts.outputFormat,
         inputFormat: opts.inputFormat,
-        permissionMode: opts.permissionMode as PermissionMode | undefined,
+        permissionMode: claudeMode(opts.permissionMode, io),
         trust: opts.trust === true,
         allowedTools: splitToolRules(opts.allowedTools ?? []),
         disallowedTools: splitToolRules(opts.disallowedTools ?? []),
@@ -380,7 +385,12 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     )
     .option("--url <url>", "the URL the Restate server reaches this worker at (default http://<host>:<port>)")
     .option("--model <model>", MODEL_HELP)
-    .addOption(new Option("--permission-mode <mode>", "the permission mode").choices(PERMISSION_MODES))
+    .addOption(
+      new Option("--permission-mode <mode>", "the permission mode").choices([
+        ...PERMISSION_MODES,
+        ...CLAUDE_ONLY_MODES,
+      ]),
+    )
     .option("--allowedTools <rules...>", "rules that allow (comma- or space-separated)")
     .option("--disallowedTools <rules...>", "rules that deny (comma- or space-separated)")
     .option("--max-turns <n>", "model calls per prompt", positiveInt)
@@ -416,7 +426,9 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
           ...((opts.model ?? program.opts().model)
             ? { model: (opts.model ?? program.opts().model) as string }
             : {}),
-          ...(opts.permissionMode ? { permissionMode: opts.permissionMode as PermissionMode } : {}),
+          ...(opts.permissionMode
+            ? { permissionMode: claudeMode(opts.permissionMode, io) as PermissionMode }
+            : {}),
           allowedTools: splitToolRules(opts.allowedTools ?? []),
           disallowedTools: splitToolRules(opts.disallowedTools ?? []),
           ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),
@@ -523,6 +535,18 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     return 1;
   }
   return exitCode;
+}
+
+/** `--permission-mode` as Claude Code's scripts pass it: `dontAsk` and `auto` become `default`, with a notice. */
+function claudeMode(mode: string | undefined, io: PrintIo): PermissionMode | undefined {
+  if (mode === undefined) return undefined;
+  const mapped = fromClaudeMode(mode);
+  if (mapped !== mode) {
+    io.stderr.write(
+      `mitsu: --permission-mode ${mode} is Claude Code's; mitsu has no such mode and uses ${mapped}\n`,
+    );
+  }
+  return mapped;
 }
 
 /** `--output-format json` or `stream-json` anywhere in argv (read before parsing, for parse errors). */

@@ -2,7 +2,12 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { JsoncError, lineOf, parseJsonc } from "./parse-jsonc.js";
-import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
+import {
+  CLAUDE_ONLY_MODES,
+  fromClaudeMode,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from "./permission-mode.js";
 import {
   type PermissionRule,
   PermissionRuleError,
@@ -297,11 +302,9 @@ function applySettings(
  * and `auto` (a classifier decides) have no mitsu equivalent and become `default`, which asks instead — never a
  * mode that grants more than the file meant.
  */
-const CLAUDE_MODES: Record<string, PermissionMode> = {
-  ...Object.fromEntries(PERMISSION_MODES.map((mode) => [mode, mode])),
-  dontAsk: "default",
-  auto: "default",
-};
+const CLAUDE_MODES: Record<string, PermissionMode> = Object.fromEntries(
+  [...PERMISSION_MODES, ...CLAUDE_ONLY_MODES].map((mode) => [mode, fromClaudeMode(mode)!]),
+);
 
 /** A list setting's items (each checked by the caller); a value that is not a list is one warning. */
 function stringList(value: unknown, key: string, at: Place, warnings: string[]): unknown[] {
