@@ -142,4 +142,48 @@ describe("loadPlugins", () => {
       `plugin loose: ${join(dir, ".claude-plugin/plugin.json")}: commands "../outside/commands" leaves the plugin's folder; ignored`,
     ]);
   });
+
+  it("loads the plugins Claude Code installed, enabled as Claude Code enables them", async () => {
+    const cache = join(home, ".claude", "plugins", "cache", "official");
+    await files(cache, {
+      "mine/1.0.0/commands/a.md": "A.",
+      "team/abc123/commands/b.md": "B.",
+      "elsewhere/1.0.0/commands/c.md": "C.",
+      "repo-only/1.0.0/commands/d.md": "D.",
+    });
+    // installed_plugins.json version 2, as Claude Code 2.1 writes it.
+    await files(home, {
+      ".claude/plugins/installed_plugins.json": JSON.stringify({
+        version: 2,
+        plugins: {
+          "mine@official": [{ scope: "user", installPath: join(cache, "mine/1.0.0"), version: "1.0.0" }],
+          "team@official": [
+            {
+              scope: "project",
+              projectPath: cwd,
+              installPath: join(cache, "team/abc123"),
+              version: "abc123",
+            },
+          ],
+          "elsewhere@official": [
+            { scope: "local", projectPath: join(base, "other"), installPath: join(cache, "elsewhere/1.0.0") },
+          ],
+          "repo-only@official": [{ scope: "user", installPath: join(cache, "repo-only/1.0.0") }],
+        },
+      }),
+      ".claude/settings.json": JSON.stringify({
+        enabledPlugins: { "mine@official": true, "elsewhere@official": true },
+      }),
+    });
+    await files(cwd, {
+      ".claude/settings.json": JSON.stringify({
+        enabledPlugins: { "team@official": true, "repo-only@official": true },
+      }),
+    });
+    const loaded = await loadPlugins({ cwd, home });
+    // A project's settings enable the install the user made for this folder, not a user-wide one it names.
+    expect(loaded.plugins.map((p) => p.id)).toEqual(["mine@official", "team@official"]);
+    expect(loaded.contributions.commands.map((c) => c.plugin)).toEqual(["mine", "team"]);
+    expect(loaded.warnings).toEqual([]);
+  });
 });

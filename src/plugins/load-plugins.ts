@@ -1,8 +1,9 @@
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { type CommandHook, parseHooks } from "../hooks/load-hooks.js";
 import { McpConfigError, type McpServerEntry } from "../mcp/mcp-server-config.js";
 import { parseServerEntry } from "../mcp/parse-mcp-config.js";
+import { readClaudeCodePlugins } from "./claude-code-plugins.js";
 import { describePlugin } from "./describe-plugin.js";
 import { pluginFingerprint } from "./plugin-fingerprint.js";
 import { marketplaceAddArgument, readPluginSettings } from "./plugin-settings.js";
@@ -91,7 +92,12 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
     readKnownMarketplaces(home),
   ]);
 
-  const add = async (id: string, plugin: Plugin, approved: string | "always") => {
+  const add = async (
+    id: string,
+    plugin: Plugin,
+    approved: string | "always",
+    data = pluginDataDir(home, id),
+  ) => {
     for (const warning of plugin.warnings) warnings.push(`plugin ${id}: ${warning}`);
     const fingerprint = approved === "always" ? approved : await pluginFingerprint(plugin);
     let runs = fingerprint === approved;
@@ -116,7 +122,7 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
       );
     }
     plugins.push({ id, plugin, runs });
-    addContributions(contributions, plugin, { data: pluginDataDir(home, id), runs, warnings, id });
+    addContributions(contributions, plugin, { data, runs, warnings, id });
   };
 
   for (const dir of options.pluginDirs ?? []) {
@@ -138,11 +144,26 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
       continue;
     }
     if (plugins.some((p) => p.plugin.name === record.name)) continue; // a --plugin-dir of the same name wins
-    const plugin = await readPlugin(record.installPath);
+    const plugin = await readPlugin(record.installPath, record.name);
     await add(id, plugin, record.approvedFingerprint);
   }
+  // Claude Code's own installs, so an existing set-up carries over: enabled as Claude Code enables them (the user's
+  // `enabledPlugins`; a project's too for an install the user made for this folder), approved by that install.
+  const fromClaude = await readClaudeCodePlugins(home, options.cwd);
+  for (const { id, installPath, scope } of fromClaude) {
+    if (installed[id] !== undefined) continue; // mitsu's own install of it wins
+    const projectSays = settings.project.filter((p) => p.id === id);
+    const enabled =
+      !projectSays.some((p) => !p.enabled) &&
+      (settings.user[id] === true || (scope !== "user" && projectSays.some((p) => p.enabled)));
+    if (!enabled) continue;
+    const plugin = await readPlugin(installPath, id.slice(0, id.lastIndexOf("@")) || id);
+    if (plugins.some((p) => p.plugin.name === plugin.name)) continue;
+    // Claude Code's data folder for it (`~/.claude/plugins/data/<id>`), so its state carries over too.
+    await add(id, plugin, "always", join(home, ".claude", "plugins", "data", id.replace(/[^\w.-]/g, "-")));
+  }
   for (const { id, enabled, file } of settings.project) {
-    if (enabled && installed[id] === undefined) {
+    if (enabled && installed[id] === undefined && !fromClaude.some((p) => p.id === id)) {
       warnings.push(`${file} suggests the plugin ${id}: \`mitsu plugin install ${id}\` to install it`);
     }
   }

@@ -28,12 +28,13 @@ export interface Plugin {
 }
 
 /**
- * Reads a plugin folder. The manifest is optional (the folder's name is then the plugin's); its `commands`,
+ * Reads a plugin folder. The manifest is optional (`fallbackName`, else the folder's name, is then the plugin's:
+ * Claude Code's cache keeps a plugin in a folder named after its version); its `commands`,
  * `agents` and `skills` (a path or a list) add to the default `commands/`, `agents/` and `skills/` folders; `hooks`
  * (a file or an inline object) adds to `hooks/hooks.json`; `mcpServers` (a file or inline) adds to `.mcp.json`.
  * A path that leaves the plugin's folder is refused with a warning. Never throws for a bad file.
  */
-export async function readPlugin(dir: string): Promise<Plugin> {
+export async function readPlugin(dir: string, fallbackName?: string): Promise<Plugin> {
   const root = await realpath(resolve(dir)).catch(() => resolve(dir));
   const warnings: string[] = [];
   const manifestFile = join(root, ".claude-plugin", "plugin.json");
@@ -49,7 +50,9 @@ export async function readPlugin(dir: string): Promise<Plugin> {
     }
   }
   const name =
-    typeof manifest.name === "string" && manifest.name.trim() !== "" ? manifest.name.trim() : basename(root);
+    typeof manifest.name === "string" && manifest.name.trim() !== ""
+      ? manifest.name.trim()
+      : (fallbackName ?? basename(root));
   const plugin: Plugin = {
     name,
     root,
