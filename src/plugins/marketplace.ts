@@ -25,6 +25,12 @@ export interface Marketplace {
   warnings: string[];
 }
 
+/**
+ * A marketplace's or plugin's name: it becomes a folder under `~/.mitsu/plugins`, so never `.`, `..` or a path
+ * (a marketplace naming itself `..` would have an update remove the whole plugins folder).
+ */
+const SAFE_NAME = /^[A-Za-z0-9][\w.-]*$/;
+
 export class MarketplaceError extends Error {
   override name = "MarketplaceError";
 }
@@ -51,8 +57,10 @@ export async function readMarketplace(root: string): Promise<Marketplace> {
   } catch (error) {
     throw new MarketplaceError(`${file}: invalid JSON (${(error as Error).message})`);
   }
-  if (!isObject(value) || typeof value.name !== "string" || !/^[\w.-]+$/.test(value.name)) {
-    throw new MarketplaceError(`${file}: must be an object with a "name" (letters, digits, "-", "_", ".")`);
+  if (!isObject(value) || typeof value.name !== "string" || !SAFE_NAME.test(value.name)) {
+    throw new MarketplaceError(
+      `${file}: must be an object with a "name" (letters, digits, "-", "_", ".", starting with a letter or digit)`,
+    );
   }
   if (!Array.isArray(value.plugins)) throw new MarketplaceError(`${file}: "plugins" must be a list`);
   const metadata = isObject(value.metadata) ? value.metadata : {};
@@ -60,7 +68,7 @@ export async function readMarketplace(root: string): Promise<Marketplace> {
   const warnings: string[] = [];
   const plugins: MarketplaceEntry[] = [];
   value.plugins.forEach((raw, index) => {
-    if (!isObject(raw) || typeof raw.name !== "string" || !/^[\w.-]+$/.test(raw.name)) {
+    if (!isObject(raw) || typeof raw.name !== "string" || !SAFE_NAME.test(raw.name)) {
       warnings.push(`${file}: plugins[${index}] has no usable "name"; skipped`);
       return;
     }

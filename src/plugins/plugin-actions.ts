@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cp, mkdir, realpath, rename, rm, stat } from "node:fs/promises";
+import { cp, lstat, mkdir, realpath, rename, rm, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describePlugin } from "./describe-plugin.js";
@@ -360,21 +360,47 @@ async function fetchPlugin(
     }
     await cp(from, dest, {
       recursive: true,
-      filter: (path) => !relative(from, path).split(sep).includes(".git"),
+      verbatimSymlinks: true,
+      filter: (path) => keepInCopy(from, path),
     });
     return;
   }
   const clone = join(pluginsHome(home), "marketplaces", `.plugin-${randomBytes(4).toString("hex")}`);
   try {
     await cloneSource(source, clone, source.ref);
-    const from = source.subdir ? resolve(clone, source.subdir) : clone;
+    const from = await realpath(source.subdir ? resolve(clone, source.subdir) : clone).catch(() => {
+      throw new PluginError(
+        `The plugin ${entry.name}'s folder ${source.subdir} is missing from its repository`,
+      );
+    });
+    if (!isInside(await realpath(clone), from)) {
+      throw new PluginError(`The plugin ${entry.name}'s folder ${source.subdir} lies outside its repository`);
+    }
     await cp(from, dest, {
       recursive: true,
-      filter: (path) => !relative(clone, path).split(sep).includes(".git"),
+      verbatimSymlinks: true,
+      filter: (path) => keepInCopy(from, path),
     });
   } finally {
     await rm(clone, { recursive: true, force: true });
   }
+}
+
+function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return !(rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel));
+}
+
+/**
+ * What an install copies of a plugin's folder: not `.git`, and no symbolic link that leads out of the plugin (a
+ * `commands/notes.md` linked to `~/.ssh/id_rsa` would send the key to the model when the command is used).
+ */
+async function keepInCopy(root: string, path: string): Promise<boolean> {
+  if (relative(root, path).split(sep).includes(".git")) return false;
+  const info = await lstat(path).catch(() => undefined);
+  if (!info?.isSymbolicLink()) return true;
+  const target = await realpath(path).catch(() => undefined);
+  return target !== undefined && isInside(await realpath(root), target);
 }
 
 async function cloneSource(
