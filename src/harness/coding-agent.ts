@@ -8,6 +8,7 @@ import type { Journal } from "../loop/journal.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { McpApprovalAnswer, McpOAuthProvider, McpServerEntry, ProjectMcp } from "../mcp/index.js";
+import type { McpElicit } from "../mcp/mcp-elicitation.js";
 import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/index.js";
 import type {
   PermissionAnswer,
@@ -144,6 +145,8 @@ export interface CodingAgentOptions {
         strict?: boolean;
         approve?: (entry: McpServerEntry) => Promise<McpApprovalAnswer>;
         oauth?: (server: string, url: string) => McpOAuthProvider;
+        /** Answers a server's elicitation (a question to the user mid-call); absent (print mode), declined. */
+        elicit?: McpElicit;
       }
     | false;
   /**

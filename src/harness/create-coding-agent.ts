@@ -174,6 +174,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
           // A project's .mcp.json counts only in a trusted folder; there each server is still approved one by one.
           projectTrusted: trusted,
           extraServers: plugins.contributions.mcpServers,
+          ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
           ...(mcpOptions?.approve ? { approve: mcpOptions.approve } : {}),
           // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
           oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),

@@ -5,6 +5,7 @@ import type { Tool } from "../loop/tool.js";
 import { mitsuClientInfo } from "./client-info.js";
 import { compareNames } from "./load-mcp-config.js";
 import type { McpConnection, McpConnectionState, McpOAuthProvider } from "./mcp-connection.js";
+import type { McpElicit } from "./mcp-elicitation.js";
 import { type McpLimits, mcpLimitsFromEnv } from "./mcp-limits.js";
 import type { McpPrompt } from "./mcp-prompt.js";
 import {
@@ -53,6 +54,8 @@ export interface ConnectMcpServersOptions {
   onWarning?: (message: string) => void;
   /** Sent in `initialize`. Default `mitsu` and the package's version. */
   clientInfo?: { name: string; version: string };
+  /** Who answers a server's elicitation (a question to the user mid-call); absent, each is declined. */
+  elicit?: McpElicit;
 }
 
 /** What `connectMcpServers` gives: the tools and prompts of the servers that connected, and how each stands. */
@@ -115,6 +118,7 @@ export async function connectMcpServers(
         clientInfo: options.clientInfo ?? mitsuClientInfo(),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.elicit ? { elicit: options.elicit } : {}),
         onToolsChanged: (connection) => {
           pending.add(connection.name);
           for (const listener of listeners) listener(connection.name);
