@@ -17,6 +17,7 @@ import {
   startProjectMcp,
   userMcpFile,
 } from "../mcp/index.js";
+import { loadPlugins } from "../plugins/load-plugins.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle } from "./style.js";
@@ -35,12 +36,15 @@ export async function mcpListCommand(
 ): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const warnings: string[] = [];
+  // Enabled plugins' servers (approved as installed) are listed and started as a session starts them.
+  const { contributions } = await loadPlugins({ cwd: io.cwd, home: io.home });
   const mcp = await startProjectMcp({
     cwd: io.cwd,
     home: io.home,
     env: io.env,
     configFiles: options.configFiles,
     strict: options.strict,
+    extraServers: contributions.mcpServers,
     onWarning: (message) => warnings.push(message),
   });
   try {

@@ -84,6 +84,9 @@ describe("plugins from a local git marketplace, through the mitsu command", () =
     expect(skills.stdout).toContain("/commit-kit:git:log  [plugin commit-kit]");
     expect(skills.stdout).toContain("/feature-team:feature  [plugin feature-team]");
     expect(skills.stdout).toMatch(/commit-kit:changelog-writer {2}\[plugin commit-kit\]/);
+    mkdirSync(cwd, { recursive: true });
+    const mcp = await runMitsu(["mcp", "list"], { cwd, home });
+    expect(mcp.stdout).toMatch(/plugin_notes-server_notes\s+stdio\s+plugin\s+connected/);
     const agents = await runMitsu(["agents"], { cwd, home });
     expect(agents.stdout).toContain("feature-team:code-explorer  [plugin feature-team]");
 
