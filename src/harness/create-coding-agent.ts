@@ -108,6 +108,7 @@ import { rewindPointsOf } from "./rewind-points.js";
 import { sessionLogHooks } from "./session-log-hooks.js";
 import { legacySessionsDir, sessionsDir } from "./sessions-dir.js";
 import { openSubagentLog } from "./subagent-log.js";
+import { withSubagentStartContext } from "./subagent-start-hook.js";
 import { withCheckpoints } from "./with-checkpoints.js";
 import { loadWorkspace } from "./workspace-trust.js";
 
@@ -473,9 +474,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     transcript: (info) => (log ? openSubagentLog(log, info) : undefined),
     ...(options.journal ? { journal: options.journal } : {}),
   });
+  // SubagentStart: told when a sub-agent starts (matched on its type; its context goes to the sub-agent);
   // SubagentStop: told when a sub-agent's run ends (its answer is already final).
   const spawn: typeof spawnChild = Object.assign(
     async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      args[0] = await withSubagentStartContext(hookRunner, args[0], args[1]);
       const result = yield* spawnChild(...args);
       if (hookRunner.has("SubagentStop")) await hookRunner.run("SubagentStop", { stop_hook_active: false });
       return result;

@@ -11,7 +11,6 @@ import {
 import { type CommandHook, compileMatcher, DEFAULT_HOOK_TIMEOUT_MS } from "./load-hooks.js";
 import { runCommandHook } from "./run-command-hook.js";
 
-/** What the hooks of one event came to, all of them together. */
 /**
  * What the matcher of a non-tool event is matched against, as Claude Code documents it: SessionStart's `source`
  * (`startup`, `resume`, `clear`, `compact`), PreCompact's `trigger` (`manual`, `auto`), SessionEnd's `reason`.
@@ -21,8 +20,10 @@ const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
   SessionStart: "source",
   PreCompact: "trigger",
   SessionEnd: "reason",
+  SubagentStart: "agent_type",
 };
 
+/** What the hooks of one event came to, all of them together. */
 export interface HookResult {
   /**
    * Set when a hook blocked (exit 2, `decision: "block"`, or a PreToolUse `permissionDecision: "deny"`): the

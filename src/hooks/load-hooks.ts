@@ -12,7 +12,6 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 const CLAUDE_CODE_ONLY_EVENTS = new Set([
   "PostToolUseFailure",
   "PermissionRequest",
-  "SubagentStart",
   "Setup",
   "WorktreeCreate",
   "WorktreeRemove",

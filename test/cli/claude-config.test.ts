@@ -53,4 +53,48 @@ describe("Claude Code's published settings start mitsu", () => {
       "--permission-mode dontAsk is Claude Code's; mitsu has no such mode and uses default",
     );
   });
+
+  it("a SubagentStart hook (matched on the agent's type) adds its context to that sub-agent's prompt", async () => {
+    const task = (id: string, type: string) => ({
+      content: [
+        {
+          type: "tool_use" as const,
+          id,
+          name: "Task",
+          input: { description: "look", prompt: "Where is X?", subagent_type: type },
+        },
+      ],
+    });
+    const s = await simulatorEnv({
+      script: [
+        task("t1", "Explore"),
+        text("in x.ts"),
+        task("t2", "general-purpose"),
+        text("done"),
+        text("ok"),
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace({ empty: true });
+    mkdirSync(cwd, { recursive: true });
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    const answer = JSON.stringify({
+      hookSpecificOutput: { hookEventName: "SubagentStart", additionalContext: "Prefer rg." },
+    });
+    writeFileSync(
+      join(home, ".claude", "settings.json"),
+      JSON.stringify({
+        hooks: {
+          SubagentStart: [{ matcher: "Explore", hooks: [{ type: "command", command: `echo '${answer}'` }] }],
+        },
+      }),
+    );
+    const run = await runMitsu(["-p", "find X"], { cwd, home, env: s.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("SubagentStart");
+    const explore = JSON.stringify(sim.requests[1]!.body.messages);
+    expect(explore).toContain("Where is X?");
+    expect(explore).toContain("Prefer rg.");
+    expect(JSON.stringify(sim.requests[3]!.body.messages)).not.toContain("Prefer rg.");
+  });
 });
