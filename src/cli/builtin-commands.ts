@@ -123,7 +123,9 @@ export async function runBuiltinCommand(
 
 /** `/help`: the built-ins, then the discovered commands and skills. */
 export function builtinHelp(agent: CodingAgent, style: Style): string {
-  const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
+  // Aligned on the short names: a long one (`/output-style`) pushes only its own description, so the others keep
+  // their room on a narrow terminal.
+  const width = Math.min(9, Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1)));
   const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
   return [
     style.bold("Built-in commands"),

@@ -15,6 +15,7 @@ import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import { slashOutputStyle } from "./slash-output-style.js";
 import { slashPlugin } from "./slash-plugin.js";
+import { readStatusLineSetting, runStatusLine, statusLineInput } from "./status-line-command.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls } from "./terminal-text.js";
 import { conversationRenderer } from "./tui/conversation-renderer.js";
@@ -161,7 +162,19 @@ export async function interactiveSession(
     write(banner(agent, io.cwd, style, agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(agent.history, style));
-    screen.setFooter(sessionStatus(agent));
+    // The settings' `statusLine` command (Claude Code's), when there is one, draws the status line instead.
+    const statusLine = await readStatusLineSetting(io.cwd, io.home);
+    const footer = () => {
+      screen.setFooter(sessionStatus(agent));
+      if (!statusLine) return;
+      const at = { sessionId: agent.sessionId, cwd: io.cwd, model: agent.model, costUsd: agent.cost().usd };
+      void runStatusLine(statusLine.command, statusLineInput({ ...at, version: packageVersion() }), io).then(
+        (line) => {
+          if (line) screen.setFooter(line);
+        },
+      );
+    };
+    footer();
 
     const onSignal = () => {
       stopRun();
@@ -300,7 +313,7 @@ export async function interactiveSession(
         const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
         write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
         if (input.closed) break;
-        screen.setFooter(sessionStatus(agent));
+        footer();
         if (result.reason === "denied") {
           // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
           // (Esc or an empty answer: back to the prompt, nothing sent).
