@@ -26,6 +26,11 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["mcp", "the MCP servers: state, tools, and why one failed"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
+  ["output-style", "the output styles and the one in use; /output-style <name> sets it (next session)"],
+  [
+    "plugin",
+    "plugins and marketplaces: /plugin list, install <p>@<m>, marketplace add <src>, … (next session)",
+  ],
   ["resume", "pick one of this folder's sessions and continue it"],
   [
     "rewind",
@@ -44,6 +49,10 @@ export interface BuiltinContext {
   signal?: AbortSignal;
   /** Clears the terminal (absent when the output is not a terminal). */
   clearScreen?: () => void;
+  /** Where the `/plugin` words run (`mitsu plugin`'s actions for this folder and home); absent: not offered. */
+  plugin?: (words: string[]) => Promise<void>;
+  /** Where `/output-style [name]` runs; absent: not offered. */
+  outputStyle?: (args: string) => Promise<void>;
 }
 
 /**
@@ -98,6 +107,15 @@ export async function runBuiltinCommand(
     case "context":
       write(`${contextReport(context.agent)}\n`);
       return "done";
+    case "output-style":
+      if (!context.outputStyle) return undefined;
+      await context.outputStyle(args);
+      return "done";
+    case "plugin":
+    case "plugins":
+      if (!context.plugin) return undefined;
+      await context.plugin(args.split(/\s+/).filter(Boolean));
+      return "done";
     default:
       return undefined;
   }
@@ -105,7 +123,9 @@ export async function runBuiltinCommand(
 
 /** `/help`: the built-ins, then the discovered commands and skills. */
 export function builtinHelp(agent: CodingAgent, style: Style): string {
-  const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
+  // Aligned on the short names: a long one (`/output-style`) pushes only its own description, so the others keep
+  // their room on a narrow terminal.
+  const width = Math.min(9, Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1)));
   const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
   return [
     style.bold("Built-in commands"),

@@ -46,6 +46,8 @@ export interface CliOptions {
   sandbox: boolean;
   /** The Claude Agent SDK's flags (`--system-prompt`, `--json-schema`, `--max-budget-usd`, …); see `SdkFlags`. */
   sdk?: SdkFlags;
+  /** `--plugin-dir` values: plugin folders loaded for this run. */
+  pluginDirs?: string[];
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;
@@ -59,7 +61,7 @@ export const DEFAULT_THINKING_BUDGET = 8000;
  * or `mcp__server__tool`) with an optional `(specifier)`. A word of another shape ends the rules: it is the prompt.
  */
 export function looksLikeToolRule(word: string): boolean {
-  return /^([A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?)(\(.*\))?$/s.test(word);
+  return /^([A-Z][A-Za-z0-9_]*|mcp__(\*|[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?))(\(.*\))?$/s.test(word);
 }
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → ["Read", "Bash(git log:*)", "Edit"]: commas and spaces split, but not inside parentheses. */

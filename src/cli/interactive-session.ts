@@ -13,10 +13,14 @@ import { rewind } from "./rewind-command.js";
 import { formatSessionList, pickSession as pickFromList } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
+import { slashOutputStyle } from "./slash-output-style.js";
+import { slashPlugin } from "./slash-plugin.js";
+import { readStatusLineSetting, runStatusLine, statusLineInput } from "./status-line-command.js";
 import type { Style } from "./style.js";
-import { stripControls } from "./terminal-text.js";
+import { showControls, stripControls } from "./terminal-text.js";
 import { conversationRenderer } from "./tui/conversation-renderer.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
+import { pluginApprovalQuestion } from "./tui/plugin-approval-question.js";
 import type { Screen } from "./tui/screen.js";
 import { terminalAsker } from "./tui/terminal-asker.js";
 import { turnFooter } from "./turn-footer.js";
@@ -45,6 +49,8 @@ interface TerminalEnv {
   /** `-r` alone and `/resume`: the session the user picks (undefined: none). */
   pick: () => Promise<string | undefined>;
   markdown: Promise<Awaited<typeof import("./markdown/index.js")> | undefined>;
+  /** Redraws the status line: the session's, or the settings' `statusLine` command's first line. */
+  footer: () => void;
 }
 
 /**
@@ -96,9 +102,22 @@ export async function interactiveSession(
       style,
       write,
       open: (chosen) =>
-        createCodingAgent({ ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }), asker }),
+        createCodingAgent({
+          ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }),
+          asker,
+          approvePlugin: async (approval) => {
+            const yes = await screen.ask(pluginApprovalQuestion(approval));
+            write(
+              style.dim(
+                `plugin ${showControls(approval.id)}: ${yes ? "approved" : "its hooks and MCP servers not run"}\n`,
+              ),
+            );
+            return yes;
+          },
+        }),
       pick: () => pickSession(io, screen, style, warn),
       markdown,
+      footer: () => screen.setFooter(sessionStatus(session.agent)),
     };
     let startWith = session.options;
     if (session.options.pickSession) {
@@ -114,7 +133,20 @@ export async function interactiveSession(
     write(banner(session.agent, io.cwd, style, session.agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(session.agent.history, style));
-    screen.setFooter(sessionStatus(session.agent));
+    // The settings' `statusLine` command (Claude Code's), when there is one, draws the status line instead.
+    const statusLine = await readStatusLineSetting(io.cwd, io.home);
+    env.footer = () => {
+      const agent = session.agent;
+      screen.setFooter(sessionStatus(agent));
+      if (!statusLine) return;
+      const at = { sessionId: agent.sessionId, cwd: io.cwd, model: agent.model, costUsd: agent.cost().usd };
+      void runStatusLine(statusLine.command, statusLineInput({ ...at, version: packageVersion() }), io).then(
+        (line) => {
+          if (line) screen.setFooter(line);
+        },
+      );
+    };
+    env.footer();
     const onSignal = () => {
       stopRun();
       input.close();
@@ -204,6 +236,8 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
       clear: () => session.agent.clear(),
       signal: session.run.signal,
       ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
+      plugin: (words) => slashPlugin(words, io, write, style),
+      outputStyle: (args) => slashOutputStyle(args, io, write, style),
     }).finally(() => {
       session.run = undefined;
     });
@@ -354,7 +388,7 @@ async function turn(
   const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
   write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
   if (screen.input.closed) return "exit";
-  screen.setFooter(sessionStatus(agent));
+  env.footer();
   if (result.reason !== "denied") return undefined;
   // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
   // (Esc or an empty answer: back to the prompt, nothing sent).

@@ -5,6 +5,7 @@ import type { CommandContext } from "./commands/command-context.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerPlugin } from "./commands/plugin.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRemote } from "./commands/remote.js";
 import { registerSkills } from "./commands/skills.js";
@@ -31,6 +32,7 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     registerInspect,
     registerAgents,
     registerSkills,
+    registerPlugin,
     registerDemo,
     registerMcp,
     registerWorker,

@@ -17,6 +17,7 @@ import {
   startProjectMcp,
   userMcpFile,
 } from "../mcp/index.js";
+import { loadPlugins } from "../plugins/load-plugins.js";
 import { mcpSessionEnv } from "./mcp-session-env.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { PrintIo } from "./print-mode.js";
@@ -38,6 +39,8 @@ export async function mcpListCommand(
   const warnings: string[] = [];
   // An untrusted folder's servers are listed as such, never started (as a session would not start them).
   const { env, trusted, repositoryEnv } = await mcpSessionEnv(io);
+  // Enabled plugins' servers (approved as installed) are listed and started as a session starts them.
+  const { contributions } = await loadPlugins({ cwd: io.cwd, home: io.home });
   const mcp = await startProjectMcp({
     cwd: io.cwd,
     home: io.home,
@@ -46,6 +49,7 @@ export async function mcpListCommand(
     configFiles: options.configFiles,
     strict: options.strict,
     projectTrusted: trusted,
+    extraServers: contributions.mcpServers,
     onWarning: (message) => warnings.push(message),
   });
   try {

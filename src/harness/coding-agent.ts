@@ -8,6 +8,7 @@ import type { Journal } from "../loop/journal.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { McpApprovalAnswer, McpOAuthProvider, McpServerEntry, ProjectMcp } from "../mcp/index.js";
+import type { McpElicit } from "../mcp/mcp-elicitation.js";
 import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/index.js";
 import type {
   PermissionAnswer,
@@ -16,6 +17,7 @@ import type {
   PermissionRequest,
   PermissionVerdict,
 } from "../permissions/index.js";
+import type { PluginApproval } from "../plugins/load-plugins.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
@@ -156,6 +158,8 @@ export interface CodingAgentOptions {
         strict?: boolean;
         approve?: (entry: McpServerEntry) => Promise<McpApprovalAnswer>;
         oauth?: (server: string, url: string) => McpOAuthProvider;
+        /** Answers a server's elicitation (a question to the user mid-call); absent (print mode), declined. */
+        elicit?: McpElicit;
       }
     | false;
   /**
@@ -170,6 +174,23 @@ export interface CodingAgentOptions {
   approveHooks?: (file: UnapprovedHooksFile) => Promise<boolean>;
   /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
   verboseHooks?: boolean;
+  /**
+   * Also warn of the notices about skill, command and agent files that did load (an unquoted value, an unknown
+   * tool name left out): `--verbose`. Without it only skipped files are warned of; `mitsu skills` / `mitsu agents`
+   * list everything.
+   */
+  verboseNotices?: boolean;
+  /**
+   * `--plugin-dir`: plugin folders loaded for this run (their hooks and MCP servers run: naming them approves
+   * them), besides the installed and enabled ones. `plugins: false` loads no plugin at all.
+   */
+  pluginDirs?: string[];
+  plugins?: false;
+  /**
+   * Asked at start-up about an installed plugin whose hooks or MCP servers changed since the user approved it (an
+   * update); a yes is remembered. Without it such a plugin's hooks and servers do not run, and a warning says so.
+   */
+  approvePlugin?: (approval: PluginApproval) => Promise<boolean>;
   /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type Context, createContext, type GitSnapshot, takeGitSnapshot } from "../context/index.js";
+import { loadOutputStyles, renderOutputStyle } from "../context/output-style.js";
 import { withPostToolHooks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
 import { toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
+import { renderMcpInstructions } from "../mcp/mcp-instructions.js";
 import type { TextBlock } from "../messages/index.js";
 import { SessionLog } from "../session/index.js";
 import { renderSkillsList } from "../skills/index.js";
@@ -173,7 +175,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const notices = new HookNotices(warn, options.verboseHooks === true);
   const hookRunner = createHarnessHookRunner({
     setup,
-    hooks: a.activeHooks.hooks,
+    hooks: [...a.activeHooks.hooks, ...setup.plugins.hooks],
     callbacks: capabilities.hooks(options.hooks),
     notices,
     permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
@@ -208,7 +210,22 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     journal: options.journal,
   });
   const toolState = new ToolState();
-  const makeContext = contextFactory(a, tools, toolState);
+  // The output style (settings' `outputStyle`) and the MCP servers' `instructions`, as Claude Code sends them:
+  // sections at the end of the system prompt, fixed for the session.
+  const outputStyles = await loadOutputStyles({
+    cwd: setup.cwd,
+    home: setup.home,
+    plugins: setup.plugins.outputStyles,
+  });
+  for (const warning of outputStyles.warnings) warn(warning);
+  const systemExtra = [
+    outputStyles.active ? renderOutputStyle(outputStyles.active) : undefined,
+    renderMcpInstructions(a.mcp()?.servers.instructions ?? []),
+    options.appendSystemPrompt,
+  ]
+    .filter((text) => text !== undefined && text !== "")
+    .join("\n\n");
+  const makeContext = contextFactory(a, tools, toolState, systemExtra);
 
   // The session to continue is locked and read now: its system prompt is the one to send again.
   const sessionChoice = options.session ?? {};
@@ -284,7 +301,13 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
  * How the agent makes a context: for the conversation (a resumed one sends its old system prompt again), for
  * `/clear`, for a preview. Only the first uses the git snapshot taken at start-up: a later one is a new start.
  */
-function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: ToolState) {
+function contextFactory(
+  a: Assembly,
+  tools: readonly Tool<never>[],
+  toolState: ToolState,
+  /** What follows mitsu's own system prompt: the output style, the MCP servers' instructions, `appendSystemPrompt`. */
+  systemExtra: string,
+) {
   const { options, setup, models, capabilities } = a;
   let snapshot = a.gitSnapshot;
   return async (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> => {
@@ -297,7 +320,7 @@ function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: T
       skills: () => renderSkillsList(setup.skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),
-      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(systemExtra ? { extra: systemExtra } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },

@@ -2,8 +2,8 @@ import { compareNames } from "./load-mcp-config.js";
 import type { McpScope } from "./mcp-server-config.js";
 import { mcpServerPart, secondServerPart } from "./mcp-tool-name.js";
 
-/** Which server keeps a plain part when two share it: the user's own first, then the command line's, then a project's. */
-const SCOPE_RANK: Record<McpScope, number> = { user: 0, cli: 1, project: 2 };
+/** Which server keeps a plain part when two share it: the user's own first, then the command line's, then an installed plugin's (the user approved it), then a project's. */
+const SCOPE_RANK: Record<McpScope, number> = { user: 0, cli: 1, plugin: 2, project: 3 };
 
 /** A server that could not have its plain part, for a warning. */
 export interface RenamedServer {

@@ -7,6 +7,7 @@ import { capMcpToolBytes, count, sizeName } from "./cap-mcp-tools.js";
 import { mitsuClientInfo } from "./client-info.js";
 import { compareNames } from "./load-mcp-config.js";
 import type { McpConnection, McpConnectionState, McpOAuthProvider } from "./mcp-connection.js";
+import type { McpElicit } from "./mcp-elicitation.js";
 import { type McpLimits, mcpLimitsFromEnv } from "./mcp-limits.js";
 import type { McpPrompt } from "./mcp-prompt.js";
 import {
@@ -55,6 +56,8 @@ export interface ConnectMcpServersOptions {
   onWarning?: (message: string) => void;
   /** Sent in `initialize`. Default `mitsu` and the package's version. */
   clientInfo?: { name: string; version: string };
+  /** Who answers a server's elicitation (a question to the user mid-call); absent, each is declined. */
+  elicit?: McpElicit;
 }
 
 /** What `connectMcpServers` gives: the tools and prompts of the servers that connected, and how each stands. */
@@ -68,6 +71,8 @@ export interface McpServers {
   /** The servers' prompts as slash commands, sorted by name. */
   readonly prompts: McpPrompt[];
   readonly status: McpServerStatus[];
+  /** The connected servers' `instructions` (of `initialize`), by server name, sorted by name. */
+  readonly instructions: Array<{ server: string; text: string }>;
   /** Names of the servers whose tool list changed since the last `applyChanges()` (`notifications/tools/list_changed`). */
   readonly pendingChanges: string[];
   /**
@@ -115,6 +120,7 @@ export async function connectMcpServers(
         clientInfo: options.clientInfo ?? mitsuClientInfo(),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.elicit ? { elicit: options.elicit } : {}),
         onToolsChanged: (connection) => {
           pending.add(connection.name);
           for (const listener of listeners) listener(connection.name);
@@ -165,6 +171,14 @@ export async function connectMcpServers(
     },
     get pendingChanges() {
       return [...pending].sort(compareNames);
+    },
+    get instructions() {
+      return connections
+        .flatMap((c) => {
+          const text = c.instructions?.trim();
+          return text ? [{ server: c.name, text }] : [];
+        })
+        .sort((a, b) => compareNames(a.server, b.server));
     },
     applyChanges() {
       if (pending.size === 0) return undefined;

@@ -27,6 +27,8 @@ export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "
   configFiles?: readonly string[];
   /** `--strict-mcp-config`. */
   strict?: boolean;
+  /** Servers of enabled plugins: started like the user's (installing the plugin approved them). */
+  extraServers?: readonly McpServerEntry[];
   /**
    * Whether the user trusts the project folder (workspace trust). Default true. Untrusted, the project's
    * `.mcp.json` servers are neither asked about nor started (a repository grants itself nothing); they are
@@ -77,6 +79,7 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
     home,
     ...(options.configFiles ? { configFiles: options.configFiles } : {}),
     ...(options.strict ? { strict: true } : {}),
+    ...(options.extraServers ? { extraServers: options.extraServers } : {}),
   });
   const warn = options.onWarning ?? (() => {});
   for (const problem of loaded.problems) warn(problem.message);

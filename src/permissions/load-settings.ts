@@ -1,7 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
+import { JsoncError, lineOf, parseJsonc } from "./parse-jsonc.js";
+import {
+  CLAUDE_ONLY_MODES,
+  fromClaudeMode,
+  PERMISSION_MODES,
+  type PermissionMode,
+} from "./permission-mode.js";
 import {
   type PermissionRule,
   PermissionRuleError,
@@ -82,8 +88,11 @@ export interface LoadSettingsOptions {
  * `~/.claude/settings.json`, `~/.mitsu/settings.json` (user), `.claude/settings.json`, `.mitsu/settings.json`
  * (project, shared in git), `.claude/settings.local.json`, `.mitsu/settings.local.json` (project, untracked).
  * Claude Code's files are read so that an existing set-up works unchanged; mitsu's own file of each level wins.
- * A missing file is skipped; a file that exists but cannot be used throws a `SettingsError` naming it, since
- * silently dropping someone's deny rules would be worse than stopping. Read here: `permissions`, `env`, `model`.
+ * A missing file is skipped. As in Claude Code, a settings file never stops mitsu: it is read as JSON with comments
+ * (JSONC), and a file that cannot be read, or an entry that cannot be used (a malformed rule, a key of the wrong
+ * shape), is left out with one warning naming the file, the line and the key — never silently. Only a malformed
+ * `sandbox` section still throws a `SettingsError` (the user asked for containment; mitsu does not guess).
+ * Read here: `permissions`, `env`, `model`.
  * What the project's files grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
@@ -110,13 +119,18 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
   };
   for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw new SettingsError(`Cannot read settings file ${file}: ${error.message}`);
+      if (error.code !== "ENOENT" && error.code !== "ENOTDIR") {
+        result.warnings.push(
+          `${file}: cannot be read (${error.code ?? error.message}); its settings are ignored`,
+        );
+      }
+      return undefined;
     });
     // When the project is the home folder, its settings.json is the user file: read it once.
     if (text === undefined || result.files.includes(file)) continue;
     result.files.push(file);
-    const parsed = parseSettings(text, file);
+    const parsed = parseSettings(text, file, result.warnings);
+    if (parsed === undefined) continue;
     // The home folder as the project: its files are the user's own.
     const grants = user || root === home || options.trusted === true;
     try {
@@ -135,8 +149,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     } catch (error) {
       throw new SettingsError((error as Error).message);
     }
-    applySettings(parsed.permissions, { source: file, root, home }, result, grants);
-    applyEnvAndModel(parsed.top, file, user || root === home, grants, result);
+    const at = (key: string, needle?: string) => settingsPlace(text, file, key, needle);
+    applySettings(parsed.permissions, { source: file, root, home }, result, grants, at);
+    applyEnvAndModel(parsed.top, file, user || root === home, grants, result, at);
   }
   return result;
 }
@@ -147,6 +162,20 @@ interface PermissionsSection {
   deny?: unknown;
   defaultMode?: unknown;
   additionalDirectories?: unknown;
+}
+
+/** `<file>:<line>: <key>` — where a warning about a settings entry points (the line where `needle` or the key is). */
+type Place = (key: string, needle?: string) => string;
+
+function settingsPlace(text: string, file: string, key: string, needle?: string): string {
+  const last =
+    key
+      .replace(/\[\d+\]$/, "")
+      .split(".")
+      .pop() ?? key;
+  const keyLine = lineOf(text, JSON.stringify(last));
+  const line = (needle === undefined ? undefined : lineOf(text, needle)) ?? keyLine;
+  return `${file}${line === undefined ? "" : `:${line}`}: ${key}`;
 }
 
 /**
@@ -160,30 +189,40 @@ function applyEnvAndModel(
   user: boolean,
   grants: boolean,
   into: LoadedSettings,
+  at: Place,
 ): void {
   if (top.env !== undefined) {
-    if (!isObject(top.env) || Object.values(top.env).some((v) => typeof v !== "string")) {
-      throw new SettingsError(`"env" in settings file ${file} must be an object of strings.`);
-    }
-    for (const [key, value] of Object.entries(top.env as Record<string, string>)) {
-      const refused = user ? undefined : refusedProjectEnv(key);
-      if (refused) {
-        into.ignoredEnv.push(`${file}: ${key}`);
-        into.warnings.push(`${file}: ${key} is ignored: ${refused} (set it in ~/.mitsu/settings.json)`);
-      } else if (!user && !grants) {
-        into.ignored.push(`env ${key}=${JSON.stringify(shortened(value))} in ${file}`);
-      } else {
-        into.env[key] = value;
-        if (!user && !into.projectEnvKeys.includes(key)) into.projectEnvKeys.push(key);
+    if (!isObject(top.env)) {
+      into.warnings.push(`${at("env")} must be an object of strings; ignored`);
+    } else {
+      for (const [key, raw] of Object.entries(top.env)) {
+        // Claude Code takes `"MAX_THINKING_TOKENS": 8000` and `"DISABLE_TELEMETRY": true` as their text.
+        if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean") {
+          into.warnings.push(`${at(`env.${key}`)} must be text or a number; skipped`);
+          continue;
+        }
+        const value = String(raw);
+        const refused = user ? undefined : refusedProjectEnv(key);
+        if (refused) {
+          into.ignoredEnv.push(`${file}: ${key}`);
+          into.warnings.push(`${file}: ${key} is ignored: ${refused} (set it in ~/.mitsu/settings.json)`);
+        } else if (!user && !grants) {
+          into.ignored.push(`env ${key}=${JSON.stringify(shortened(value))} in ${file}`);
+        } else {
+          into.env[key] = value;
+          if (!user && !into.projectEnvKeys.includes(key)) into.projectEnvKeys.push(key);
+        }
       }
     }
   }
   if (top.model !== undefined) {
     if (typeof top.model !== "string" || top.model.trim() === "") {
-      throw new SettingsError(`"model" in settings file ${file} must be a model name.`);
+      into.warnings.push(`${at("model")} must be a model name; ignored`);
+    } else if (!user && !grants) {
+      into.ignored.push(`model ${JSON.stringify(top.model)} in ${file}`);
+    } else {
+      into.model = top.model;
     }
-    if (!user && !grants) into.ignored.push(`model ${JSON.stringify(top.model)} in ${file}`);
-    else into.model = top.model;
   }
 }
 
@@ -195,18 +234,29 @@ function shortened(value: string): string {
 function parseSettings(
   text: string,
   file: string,
-): { top: Record<string, unknown>; permissions: PermissionsSection | undefined; sandbox: unknown } {
+  warnings: string[],
+):
+  | { top: Record<string, unknown>; permissions: PermissionsSection | undefined; sandbox: unknown }
+  | undefined {
   let value: unknown;
   try {
-    // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
-    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+    // JSONC, as Claude Code reads it: comments and trailing commas are fine, and so is a byte order mark.
+    value = parseJsonc(text);
   } catch (error) {
-    throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
+    const line = error instanceof JsoncError && error.line !== undefined ? `:${error.line}` : "";
+    warnings.push(
+      `${file}${line}: invalid JSON (${(error as Error).message}); this file's settings are ignored`,
+    );
+    return undefined;
   }
-  if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
+  if (!isObject(value)) {
+    warnings.push(`${file}: must contain a JSON object; this file's settings are ignored`);
+    return undefined;
+  }
   if (value.permissions === undefined) return { top: value, permissions: undefined, sandbox: value.sandbox };
   if (!isObject(value.permissions)) {
-    throw new SettingsError(`"permissions" in settings file ${file} must be an object.`);
+    warnings.push(`${settingsPlace(text, file, "permissions")} must be an object; ignored`);
+    return { top: value, permissions: undefined, sandbox: value.sandbox };
   }
   return { top: value, permissions: value.permissions as PermissionsSection, sandbox: value.sandbox };
 }
@@ -216,39 +266,57 @@ function applySettings(
   origin: RuleOrigin,
   into: LoadedSettings,
   grants: boolean,
+  at: Place,
 ): void {
   if (!section) return;
   const file = origin.source;
   for (const behavior of ["allow", "ask", "deny"] as const) {
-    const list = stringList(section[behavior], `permissions.${behavior}`, file);
+    const list = stringList(section[behavior], `permissions.${behavior}`, at, into.warnings);
     list.forEach((text, index) => {
+      const key = `permissions.${behavior}[${index}]`;
+      if (typeof text !== "string") {
+        into.warnings.push(`${at(key)} is not a rule (a string); skipped`);
+        return;
+      }
       try {
-        const rule = parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`);
+        const rule = parsePermissionRule(text, origin, `${key} in ${file}`);
         if (behavior === "allow" && !grants) {
           into.ignored.push(`permissions.allow ${JSON.stringify(rule.text)} in ${file}`);
           return;
         }
         into.rules[behavior].push(rule);
       } catch (error) {
-        if (error instanceof PermissionRuleError) throw new SettingsError(error.message);
-        throw error;
+        if (!(error instanceof PermissionRuleError)) throw error;
+        // One bad rule costs only itself, as in Claude Code: the file's other rules still apply.
+        into.warnings.push(`${at(key, JSON.stringify(text))}: ${error.message}; skipped`);
       }
     });
   }
   if (section.defaultMode !== undefined) {
-    const mode = section.defaultMode;
-    if (typeof mode !== "string" || !(PERMISSION_MODES as readonly string[]).includes(mode)) {
-      throw new SettingsError(
-        `permissions.defaultMode in settings file ${file} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(mode)}.`,
+    const written = section.defaultMode;
+    const mode = typeof written === "string" ? CLAUDE_MODES[written] : undefined;
+    if (typeof written === "string" && mode !== undefined && mode !== written) {
+      into.warnings.push(
+        `${at("permissions.defaultMode")} ${JSON.stringify(written)} is Claude Code's; mitsu has no such mode and uses "${mode}" (it asks where that mode would decide alone)`,
       );
     }
-    if (!grants) into.ignored.push(`permissions.defaultMode ${JSON.stringify(mode)} in ${file}`);
+    if (mode === undefined) {
+      into.warnings.push(
+        `${at("permissions.defaultMode")} must be one of ${PERMISSION_MODES.join(", ")}; got ${JSON.stringify(written)}; ignored`,
+      );
+    } else if (!grants) into.ignored.push(`permissions.defaultMode ${JSON.stringify(written)} in ${file}`);
     else {
-      into.defaultMode = mode as PermissionMode;
+      into.defaultMode = mode;
       into.defaultModeSource = file;
     }
   }
-  for (const folder of stringList(section.additionalDirectories, "permissions.additionalDirectories", file)) {
+  for (const folder of stringList(
+    section.additionalDirectories,
+    "permissions.additionalDirectories",
+    at,
+    into.warnings,
+  )) {
+    if (typeof folder !== "string") continue;
     if (!grants) {
       into.ignored.push(`permissions.additionalDirectories ${JSON.stringify(folder)} in ${file}`);
       continue;
@@ -258,12 +326,23 @@ function applySettings(
   }
 }
 
-function stringList(value: unknown, key: string, file: string): string[] {
+/**
+ * Claude Code's permission modes as mitsu's: its own four are themselves; `dontAsk` (deny what is not allowed)
+ * and `auto` (a classifier decides) have no mitsu equivalent and become `default`, which asks instead — never a
+ * mode that grants more than the file meant.
+ */
+const CLAUDE_MODES: Record<string, PermissionMode> = Object.fromEntries(
+  [...PERMISSION_MODES, ...CLAUDE_ONLY_MODES].map((mode) => [mode, fromClaudeMode(mode)!]),
+);
+
+/** A list setting's items (each checked by the caller); a value that is not a list is one warning. */
+function stringList(value: unknown, key: string, at: Place, warnings: string[]): unknown[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
-    throw new SettingsError(`${key} in settings file ${file} must be an array of strings.`);
+  if (!Array.isArray(value)) {
+    warnings.push(`${at(key)} must be an array of strings; ignored`);
+    return [];
   }
-  return value as string[];
+  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

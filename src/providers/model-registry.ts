@@ -1,5 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
+import { expandModelAlias } from "./model-alias.js";
 import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { catalogPrice, type ModelPrice } from "./model-prices.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
@@ -93,7 +94,9 @@ export function resolveModel(
   options: ResolveModelOptions = {},
 ): ResolvedModel {
   const config = loadModelsConfig(options.home);
-  const { providerName, model } = splitSpec(spec, config.providers);
+  // Claude Code's aliases (`opus`, `sonnet[1m]`, `opusplan`) name a model; they are never sent as an id.
+  const families = Object.fromEntries(Object.entries(BUILTIN_PROVIDERS).map(([name, p]) => [name, p.family]));
+  const { providerName, model } = splitSpec(expandModelAlias(spec, families), config.providers);
   const builtin = BUILTIN_PROVIDERS[providerName];
   const custom = config.providers[providerName];
   if (!builtin && !custom) {

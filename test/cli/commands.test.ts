@@ -14,7 +14,7 @@ function addCommand(cwd: string): void {
   mkdirSync(join(cwd, ".mitsu", "commands"), { recursive: true });
   writeFileSync(
     join(cwd, ".mitsu", "commands", "deploy.md"),
-    "---\ndescription: Deploy to an environment\nargument-hint: <env>\n---\nDeploy the app to $1. Full arguments: $ARGUMENTS\n",
+    "---\ndescription: Deploy to an environment\nargument-hint: <env>\n---\nDeploy the app to $0. Full arguments: $ARGUMENTS\n",
   );
 }
 

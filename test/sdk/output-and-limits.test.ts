@@ -157,9 +157,9 @@ describe("the Claude Agent SDK's query() driving mitsu: messages, limits, what i
   it("an option mitsu cannot honour fails at once, naming the flag", async () => {
     const world = await sdkWorld([]);
     const failure = await collect(
-      query({ prompt: "hi", options: world.options({ plugins: [{ type: "local", path: "/nowhere" }] }) }),
+      query({ prompt: "hi", options: world.options({ extraArgs: { "task-budget": "5" } }) }),
     ).catch((error: Error) => error);
-    expect(String(failure)).toContain("--plugin-dir");
+    expect(String(failure)).toContain("--task-budget");
     expect(world.sim.requests).toHaveLength(0);
   });
 

@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../../permissions/permission-mode.js";
 import {
   type CliOptions,
   DEFAULT_THINKING_BUDGET,
@@ -9,7 +8,14 @@ import {
   splitToolRules,
 } from "../cli-options.js";
 import { addSdkOptions, sdkFlagsFrom, thinkingBudgetOf } from "../sdk/sdk-options.js";
-import { type CommandContext, collect, MODEL_HELP, positiveInt } from "./command-context.js";
+import {
+  type CommandContext,
+  claudeMode,
+  collect,
+  MODEL_HELP,
+  PERMISSION_MODE_CHOICES,
+  positiveInt,
+} from "./command-context.js";
 
 /** `--thinking` alone or with a budget of at least 1024 tokens. */
 function thinkingOption(value: unknown): { thinkingBudget?: number } {
@@ -74,7 +80,7 @@ function promptOptions(program: Command, rules: (value: string, previous?: strin
         new Option(
           "--permission-mode <mode>",
           'what tools may do without asking (default: permissions.defaultMode of trusted settings, else "default")',
-        ).choices(PERMISSION_MODES),
+        ).choices(PERMISSION_MODE_CHOICES),
       )
       .option("--trust", "trust this folder for this run: its own settings and skills may grant permissions")
       .option(
@@ -128,6 +134,7 @@ function promptOptions(program: Command, rules: (value: string, previous?: strin
         "--strict-mcp-config",
         "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)",
       )
+      .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect)
       // `mitsu acp [options]` arrives here as `[options] --acp` (see main's parse): the options are this command's.
       .addOption(new Option("--acp").hideHelp())
   );
@@ -149,7 +156,7 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
     maxTokens: opts.maxTokens,
     outputFormat: opts.outputFormat,
     inputFormat: opts.inputFormat,
-    permissionMode: opts.permissionMode as PermissionMode | undefined,
+    permissionMode: claudeMode(opts.permissionMode, io),
     trust: opts.trust === true,
     allowedTools: splitToolRules(opts.allowedTools ?? []),
     disallowedTools: splitToolRules(opts.disallowedTools ?? []),
@@ -169,6 +176,7 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
     sandbox: opts.sandbox === true,
     mcpConfig: opts.mcpConfig ?? [],
     strictMcpConfig: opts.strictMcpConfig === true,
+    ...(opts.pluginDir ? { pluginDirs: opts.pluginDir as string[] } : {}),
     sdk: sdkFlagsFrom(opts),
   };
   const sdkThinking = thinkingBudgetOf(opts);

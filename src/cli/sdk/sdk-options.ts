@@ -46,8 +46,7 @@ export interface SdkAgentDefinition {
  * relies on (never a silent difference).
  */
 const UNSUPPORTED: Record<string, string> = {
-  "--plugin-dir": "Claude Code plugins are not supported by mitsu",
-  "--plugin-dir-no-mcp": "Claude Code plugins are not supported by mitsu",
+  "--plugin-dir-no-mcp": "a plugin without its MCP servers is not supported by mitsu (use --plugin-dir)",
   "--channels": "MCP channels are not supported by mitsu",
   "--agent": "running the main thread as a named agent is not supported by mitsu",
   "--task-budget": "task budgets are not supported by mitsu (use --max-budget-usd)",

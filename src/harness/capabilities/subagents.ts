@@ -15,6 +15,7 @@ import type { Capability } from "../capability.js";
 import type { CodingAgentOptions } from "../coding-agent.js";
 import type { ModelSetup } from "../model-setup.js";
 import { openSubagentLog } from "../subagent-log.js";
+import { withSubagentStartContext } from "../subagent-start-hook.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
 /** The Task tool: the model starts a sub-agent of one of the agent types. */
@@ -81,6 +82,8 @@ export function createSpawn(deps: SpawnDeps): SubagentSpawner {
   const { hooks } = deps;
   return Object.assign(
     async function* (...args: Parameters<Spawner>): ReturnType<Spawner> {
+      // SubagentStart: told when a sub-agent starts (matched on its type; its context goes to the sub-agent).
+      args[0] = await withSubagentStartContext(hooks, args[0], args[1]);
       const result = yield* spawnChild(...args);
       if (hooks.has("SubagentStop")) await hooks.run("SubagentStop", { stop_hook_active: false });
       return result;
