@@ -79,7 +79,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   it("a paste of three lines is one prompt, not three", async () => {
     const t = await start({ script: [text("One prompt."), text("Unexpected second.")] });
     t.m.paste("line one\nline two\nline three");
-    await new Promise((r) => setTimeout(r, 100));
+    await t.m.waitFor("line three");
     t.m.press("enter");
     await t.m.waitFor("One prompt.");
     await t.m.waitFor(/ out/);
@@ -181,7 +181,6 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await t.m.type("/hel");
     // The list of matches shows under the editor as the name is typed (its description with it).
     await t.m.waitFor("this list");
-    await new Promise((resolve) => setTimeout(resolve, 150));
     t.m.press("tab");
     await t.m.waitFor(/\/help\s*\n/);
     t.m.press("enter");
@@ -230,6 +229,41 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(t.sim.requests[1]?.body.messages).toHaveLength(1);
   });
 
+  it("keys typed at 0 ms are applied in order, whatever the completion list is doing", async () => {
+    const t = await start({ script: [text("Old answer."), text("Second answer."), text("Third answer.")] });
+    const cleared = async (before: string) => {
+      await t.m.waitFor(
+        () => !t.m.screen().includes(before) && t.m.screen().includes("(a new conversation)"),
+      );
+      expect(t.m.screen()).not.toMatch(/\/cle\S*clear|\/clea\S*agents/);
+    };
+    await send(t.m, "first");
+    await t.m.waitFor("Old answer.");
+    // The list shows for "/cl"; the rest of the name and Enter come in one chunk, before any completion runs.
+    await t.m.type("/cl");
+    await t.m.waitFor("start a new conversation");
+    t.m.write("ear\r");
+    await cleared("Old answer.");
+    await send(t.m, "second");
+    await t.m.waitFor("Second answer.");
+    // The whole command in one write.
+    t.m.write("/clear\r");
+    await cleared("Second answer.");
+    await send(t.m, "third");
+    await t.m.waitFor("Third answer.");
+    // Byte by byte, one write each, no delay.
+    await t.m.type("/clear\r", 0);
+    await cleared("Third answer.");
+    await quit(t.m);
+    // Three prompts, each the first of a new conversation: no garbled command went to the model.
+    expect(t.sim.requests.map((r) => userTexts(t.sim, t.sim.requests.indexOf(r)).at(-1))).toEqual([
+      "first",
+      "second",
+      "third",
+    ]);
+    expect(t.sim.requests.every((r) => r.body.messages.length === 1)).toBe(true);
+  });
+
   it("Esc takes a queued prompt back into the editor without stopping the turn", async () => {
     const t = await start({
       script: [text(`Slow: ${"word ".repeat(150)}`), text("Edited one answered.")],
@@ -276,9 +310,13 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await m.waitFor("Fine.");
     // Narrower still: everything is drawn again at the new width.
     m.resize(24, 20);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     await send(m, "/help");
-    await m.waitFor("leave mitsu");
+    const fits = () =>
+      m
+        .screen()
+        .split("\n")
+        .every((row) => row.length <= 24);
+    await m.waitFor(() => m.screen().includes("leave mitsu") && fits());
     for (const row of m.screen().split("\n")) expect(row.length).toBeLessThanOrEqual(24);
     await quit(m);
   });

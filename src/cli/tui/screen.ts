@@ -11,6 +11,7 @@ import {
 import type { LineInput, ReadOptions } from "../line-input.js";
 import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
+import { applyKeysInOrder } from "./keys-in-order.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { createQuestionDialog, type Question } from "./question-dialog.js";
@@ -115,7 +116,9 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     { paddingX: 1, autocompleteMaxVisible: 8 },
   );
-  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
+  const completion = createPromptAutocomplete({ commands: options.commands, cwd: options.cwd });
+  editor.setAutocompleteProvider(completion);
+  applyKeysInOrder(editor, completion);
   for (const prompt of options.history.prompts) editor.addToHistory(prompt);
   slot.addChild(editor);
   tui.addChild(chat);
