@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
@@ -351,6 +352,18 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     return undefined;
   }
 
+  /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
+  async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
+    const real = await Promise.all(workspaceRoots.map(realBase));
+    return readsOnlyInWorkspace(bash, {
+      cwd,
+      home,
+      roots: [...new Set([...workspaceRoots, ...real])],
+      readRules: [...deny, ...ask].filter((rule) => ruleAppliesToTool(rule, "Read", "read")),
+      realBase,
+    });
+  }
+
   const preApprovedRules = new Map<string, PermissionRule>();
   function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
@@ -411,6 +424,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     ) {
       return { behavior: "allow" };
     }
+    // `ls`, `cat`, `grep`, `git status` …, proven to only read, and only inside the workspace.
+    if (tool.name === "Bash" && facts.bash && (await readOnlyHere(facts.bash))) return { behavior: "allow" };
     if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
       return { behavior: "allow" };
     }

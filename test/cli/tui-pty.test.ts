@@ -120,7 +120,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   });
 
   it("approves a tool call with the single key 1", async () => {
-    const t = await start({ script: [bash("echo approved-run"), text("Ran it.")] });
+    const t = await start({ script: [bash("sleep 0; echo approved-run"), text("Ran it.")] });
     await send(t.m, "run it");
     await t.m.waitFor("Do you want to proceed?");
     expect(t.m.screen()).toContain("echo approved-run");
@@ -299,7 +299,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   it("a narrow terminal: wide text, a long command's question and /help all fit, nothing crashes", async () => {
     const wide = `一二三四五六七八九十 🙂🙂🙂 ${"x".repeat(120)}\tTAB | a | b |\n\n| col | col |\n|---|---|\n| 一二三 | ${"y".repeat(60)} |\n`;
     const { m } = await start(
-      { script: [text(wide), bash(`echo ${"long-argument ".repeat(12)}`), text("Fine.")] },
+      { script: [text(wide), bash(`sleep 0; echo ${"long-argument ".repeat(12)}`), text("Fine.")] },
       { size: { cols: 32, rows: 20 }, ready: "/help" },
     );
     await send(m, "wide");
