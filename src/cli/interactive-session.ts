@@ -90,7 +90,7 @@ export async function interactiveSession(
             const answer = await permissions.ask(request);
             // "Always" lasts beyond this session, as in Claude Code: the rules go to the project's local settings.
             if (answer === "allow_always" && request.suggestedRules.length > 0) {
-              await saveLocalAllowRules(io.cwd, request.suggestedRules).then(
+              await saveLocalAllowRules(io.cwd, request.suggestedRules, { home: io.home }).then(
                 (file) => write(style.dim(`  saved ${request.suggestedRules.join(", ")} to ${file}\n`)),
                 (error: Error) => warn(error.message),
               );

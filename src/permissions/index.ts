@@ -1,5 +1,6 @@
 export * from "./describe-tool-call.js";
 export * from "./load-settings.js";
+export * from "./own-rules.js";
 export * from "./parse-bash-command.js";
 export * from "./permission-checker.js";
 export * from "./permission-mode.js";

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { readOwnRules } from "./own-rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
 import {
   type PermissionRule,
@@ -127,7 +128,9 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     } catch (error) {
       throw new SettingsError((error as Error).message);
     }
-    applySettings(parsed.permissions, { source: file, root, home }, result, grants);
+    // Rules mitsu saved here on the user's own "always" are the user's, trusted folder or not.
+    const own = !grants && kind === "local" ? await readOwnRules(file, home) : undefined;
+    applySettings(parsed.permissions, { source: file, root, home }, result, grants, own);
     applyEnvAndModel(parsed.top, file, user || root === home, result);
   }
   return result;
@@ -188,6 +191,7 @@ function applySettings(
   origin: RuleOrigin,
   into: LoadedSettings,
   grants: boolean,
+  own?: ReadonlySet<string>,
 ): void {
   if (!section) return;
   const file = origin.source;
@@ -196,7 +200,7 @@ function applySettings(
     list.forEach((text, index) => {
       try {
         const rule = parsePermissionRule(text, origin, `permissions.${behavior}[${index}] in ${file}`);
-        if (behavior === "allow" && !grants) {
+        if (behavior === "allow" && !grants && !own?.has(text)) {
           into.ignored.push(`permissions.allow ${JSON.stringify(rule.text)} in ${file}`);
           return;
         }

@@ -1,6 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
+import { findGitDirs } from "./git-dir.js";
 import type { BashAnalysis } from "./parse-bash-command.js";
 import { fileRuleMatches, type PermissionRule } from "./permission-rule.js";
 import { readOnlyAnalysis, readOnlyReads } from "./read-only-command.js";
@@ -84,30 +85,14 @@ const GIT_RUNS =
 
 /** Whether the repository around `cwd` (its config, and a worktree's common one) names no program git runs. */
 async function gitRunsNothing(cwd: string): Promise<boolean> {
-  let dir = cwd;
-  for (;;) {
-    const dotGit = join(dir, ".git");
-    const found = await stat(dotGit).catch(() => undefined);
-    if (found) {
-      let gitDir = dotGit;
-      if (!found.isDirectory()) {
-        const pointer = /^gitdir:\s*(.+)$/m.exec(await readFile(dotGit, "utf8").catch(() => ""));
-        if (!pointer?.[1]) return false;
-        gitDir = resolve(dir, pointer[1].trim());
-      }
-      const common = await readFile(join(gitDir, "commondir"), "utf8")
-        .then((text) => resolve(gitDir, text.trim()))
-        .catch(() => gitDir);
-      for (const folder of new Set([gitDir, common])) {
-        for (const name of ["config", "config.worktree"]) {
-          const text = await readFile(join(folder, name), "utf8").catch(() => "");
-          if (GIT_RUNS.test(text)) return false;
-        }
-      }
-      return true;
+  const dirs = await findGitDirs(cwd);
+  if (dirs === null) return false;
+  if (dirs === undefined) return true; // not in a repository: git reads no repository configuration
+  for (const folder of new Set([dirs.gitDir, dirs.commonDir])) {
+    for (const name of ["config", "config.worktree"]) {
+      const text = await readFile(join(folder, name), "utf8").catch(() => "");
+      if (GIT_RUNS.test(text)) return false;
     }
-    const parent = dirname(dir);
-    if (parent === dir) return true; // not in a repository: git reads no repository configuration
-    dir = parent;
   }
+  return true;
 }

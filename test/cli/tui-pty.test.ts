@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
@@ -131,6 +132,34 @@ describe("the interactive screen in a pseudo-terminal", () => {
     const result = t.sim.requests[1]?.body.messages[2].content[0];
     expect(result.is_error).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain("approved-run");
+  });
+
+  it('rules saved on "always" are the user\'s: the next start asks no trust question and runs the command; git ignores the file', async () => {
+    const t = await start({
+      script: [bash("touch first.txt"), text("Made one."), bash("touch second.txt"), text("Made two.")],
+    });
+    execFileSync("git", ["init", "-q"], { cwd: t.cwd });
+    await send(t.m, "make one");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.type("2");
+    await t.m.waitFor("Made one.");
+    expect(t.m.screen()).toContain("saved Bash(touch:*)");
+    await quit(t.m);
+    expect(readFileSync(join(t.cwd, ".git", "info", "exclude"), "utf8")).toContain(
+      "/.mitsu/settings.local.json",
+    );
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: t.cwd, encoding: "utf8" })).not.toContain(
+      "settings.local.json",
+    );
+
+    const again = t.launch();
+    await again.waitFor("/help for commands");
+    expect(again.screen()).not.toContain("Do you trust");
+    await send(again, "make two");
+    await again.waitFor("Made two.");
+    expect(again.screen()).not.toContain("Do you want to proceed?");
+    expect(existsSync(join(t.cwd, "second.txt"))).toBe(true);
+    await quit(again);
   });
 
   it("a prompt typed during a turn is shown as queued and sent when the turn ends", async () => {
