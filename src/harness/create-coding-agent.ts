@@ -209,6 +209,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     : settings.defaultMode
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
+  for (const warning of resolved.warnings ?? []) warn(warning);
   for (const warning of settings.warnings) warn(warning);
   for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
 

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { jsonErrorPlace } from "./json-error-place.js";
 import { readOwnRules } from "./own-rules.js";
 import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
 import {
@@ -176,7 +177,10 @@ function parseSettings(
     // Editors on Windows save JSON with a byte order mark, which JSON.parse rejects.
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
-    throw new SettingsError(`Invalid JSON in settings file ${file}: ${(error as Error).message}`);
+    const place = jsonErrorPlace(text.replace(/^\uFEFF/, ""));
+    throw new SettingsError(
+      `Invalid JSON in settings file ${file}${place ? ` at ${place}` : `: ${(error as Error).message}`}`,
+    );
   }
   if (!isObject(value)) throw new SettingsError(`Settings file ${file} must contain a JSON object.`);
   if (value.permissions === undefined) return { top: value, permissions: undefined, sandbox: value.sandbox };

@@ -317,6 +317,18 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(userTexts(t.sim, 1).at(-1)).toBe("second");
   });
 
+  it("with no API key, the error is printed on a clean line, not over the editor's border", async () => {
+    const where = tempWorkspace();
+    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
+    running.push(m);
+    expect(await m.exit).toBe(1);
+    const line = m
+      .screen()
+      .split("\n")
+      .find((row) => row.includes("No API key"));
+    expect(line).toBe("mitsu: No API key for anthropic: set ANTHROPIC_API_KEY");
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

@@ -340,9 +340,14 @@ export function createScreen(options: ScreenOptions): Screen {
       footer.line = "";
       // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
       // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
-      (tui as unknown as { doRender(): void }).doRender();
+      const internals = tui as unknown as { doRender(): void; previousLines: string[] };
+      internals.doRender();
       process.removeListener("exit", restore);
+      const empty = internals.previousLines.length === 0;
       tui.stop();
+      // pi-tui leaves the first row of a frame that shrinks to nothing (the editor's top border when mitsu stops
+      // before the conversation starts): cleared, so that an error printed next starts on a clean line.
+      if (empty) options.stdout.write("\r\x1b[J");
     },
   };
 }
