@@ -1,9 +1,11 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { createMcpOAuth } from "../mcp/index.js";
+import type { PermissionMode } from "../permissions/index.js";
 import { saveLocalAllowRules } from "../permissions/save-local-rules.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
+import { bangContext, runBangCommand } from "./bang-command.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import type { InteractiveIo } from "./interactive-io.js";
@@ -71,9 +73,35 @@ export async function interactiveSession(
         // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
         const queued = screen.queued.take();
         if (queued.length > 0) return screen.edit(queued.join("\n"));
-        if (run) stopRun();
+        if (run) return stopRun();
+        // Esc twice at an empty prompt: go back to an earlier prompt (/rewind), as in Claude Code.
+        const now = Date.now();
+        if (input.partialLine === "" && now - lastEscape < DOUBLE_ESCAPE_MS) {
+          lastEscape = 0;
+          return screen.submit("/rewind");
+        }
+        lastEscape = now;
+      },
+      cycleMode: () => {
+        if (!agent) return;
+        const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
+        if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
+        const next = order[(order.indexOf(mode ?? agent.permissionMode.mode) + 1) % order.length]!;
+        mode = next;
+        agent.permissions.setMode(next);
+        showStatus();
       },
     });
+    let lastEscape = 0;
+    /** The permission mode Shift-Tab chose (undefined: the one the agent started in); kept when the agent reopens. */
+    let mode: PermissionMode | undefined;
+    const showStatus = () => {
+      const now = mode ?? agent.permissionMode.mode;
+      const shown = now === "default" ? "" : ` · ${MODE_NAMES[now]} (shift+tab to cycle)`;
+      screen.setFooter(`${sessionStatus(agent)}${shown}`);
+    };
+    /** What `!cmd` ran since the last prompt: sent with the next one. */
+    const bangOutputs: string[] = [];
     /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
     let leftDuringRun = false;
     screen.onClose(() => {
@@ -84,6 +112,11 @@ export async function interactiveSession(
     /** A "no" to the trust question holds for this mitsu: /resume and /clear open the agent again, not the question. */
     let trustDeclined = false;
     const open = (chosen: CliOptions) =>
+      openAgent(chosen).then((opened) => {
+        if (mode !== undefined) opened.permissions.setMode(mode);
+        return opened;
+      });
+    const openAgent = (chosen: CliOptions) =>
       createCodingAgent(
         agentOptionsFor(chosen, io, {
           ask: async (request) => {
@@ -149,7 +182,7 @@ export async function interactiveSession(
     write(banner(agent, io.cwd, style, agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(agent.history, style));
-    screen.setFooter(sessionStatus(agent));
+    showStatus();
 
     const onSignal = () => {
       stopRun();
@@ -236,6 +269,30 @@ export async function interactiveSession(
           }
           continue;
         }
+        const bang = /^!([\s\S]*)$/.exec(line.trim());
+        if (bang) {
+          const command = bang[1]!.trim();
+          if (command === "") {
+            run = undefined;
+            continue;
+          }
+          screen.indicator.start("Running");
+          const result = await runBangCommand(command, {
+            cwd: io.cwd,
+            env: agent.childEnv,
+            signal: run.signal,
+          }).finally(() => {
+            run = undefined;
+            screen.indicator.stop();
+          });
+          const output = `${result.stdout}${result.stderr}`.trimEnd();
+          if (output !== "") write(`${stripControls(output)}\n`);
+          if (result.code !== 0) {
+            write(style.dim(result.code === null ? "(stopped)\n" : `(exit code ${result.code})\n`));
+          }
+          bangOutputs.push(bangContext(command, result));
+          continue;
+        }
         const text = await promptText(line, {
           agent,
           style,
@@ -260,6 +317,14 @@ export async function interactiveSession(
           run = undefined;
           write(style.red(`${stripControls(prepared.error)}\n`));
           continue;
+        }
+        // What the user ran with `!` since the last prompt goes first: the model sees it and what came of it.
+        if (bangOutputs.length > 0) {
+          const before = bangOutputs.splice(0).join("\n");
+          prepared.prompt =
+            typeof prepared.prompt === "string"
+              ? `${before}\n\n${prepared.prompt}`
+              : [{ type: "text", text: before }, ...prepared.prompt];
         }
         const render = conversationRenderer(agent, style, screen, io, options, await markdown);
         const startedAt = Date.now();
@@ -286,7 +351,7 @@ export async function interactiveSession(
         const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
         write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
         if (input.closed) break;
-        screen.setFooter(sessionStatus(agent));
+        showStatus();
         if (result.reason === "denied") {
           // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
           // (Esc or an empty answer: back to the prompt, nothing sent).
@@ -302,6 +367,8 @@ export async function interactiveSession(
       }
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
+      // How to come back, as the last line on the terminal.
+      if (agent.sessionId) write(style.dim(`\nresume this conversation with: mitsu -r ${agent.sessionId}\n`));
       await agent.close();
     }
     return io.signal?.aborted || leftDuringRun ? 130 : 0;
@@ -309,6 +376,17 @@ export async function interactiveSession(
     input.close();
   }
 }
+
+/** Two Esc presses this close at an empty prompt open /rewind. */
+const DOUBLE_ESCAPE_MS = 800;
+
+/** The permission modes as the status line names them. */
+const MODE_NAMES: Record<PermissionMode, string> = {
+  default: "default mode",
+  acceptEdits: "⏵⏵ accept edits on",
+  plan: "⏸ plan mode on",
+  bypassPermissions: "bypass permissions on",
+};
 
 /** A sent prompt as the conversation shows it: `> ` before its first line, its other lines indented. */
 function echoPrompt(prompt: string, style: Style): string {

@@ -329,6 +329,84 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(line).toBe("mitsu: No API key for anthropic: set ANTHROPIC_API_KEY");
   });
 
+  it("Shift-Tab cycles the permission mode: in accept edits a Write runs without a question", async () => {
+    const t = await start({
+      script: [
+        {
+          content: [
+            { type: "tool_use" as const, name: "Write", input: { file_path: "notes.txt", content: "hi\n" } },
+          ],
+        },
+        text("Written."),
+      ],
+    });
+    t.m.press("shift-tab");
+    await t.m.waitFor("accept edits on (shift+tab to cycle)");
+    await send(t.m, "write it");
+    await t.m.waitFor("Written.");
+    expect(t.m.screen()).not.toContain("Do you want to");
+    expect(readFileSync(join(t.cwd, "notes.txt"), "utf8")).toBe("hi\n");
+    t.m.press("shift-tab");
+    await t.m.waitFor("plan mode on");
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => !/plan mode on|accept edits on/.test(t.m.screen().split("\n").at(-1) ?? ""));
+    await quit(t.m);
+  });
+
+  it("!cmd runs a shell command; its output goes with the next prompt; on exit mitsu says how to resume", async () => {
+    const t = await start({ script: [text("Seen it.")] });
+    await send(t.m, "!echo bang-output-42");
+    await t.m.waitFor(/^bang-output-42$/m);
+    expect(t.sim.requests).toHaveLength(0);
+    await send(t.m, "what did it print?");
+    await t.m.waitFor("Seen it.");
+    const sent = JSON.stringify(t.sim.requests[0]?.body.messages.at(-1));
+    expect(sent).toContain("<bash-input>echo bang-output-42</bash-input>");
+    expect(sent).toContain("<bash-stdout>bang-output-42</bash-stdout>");
+    expect(sent).toContain("what did it print?");
+    await quit(t.m);
+    const projects = join(t.home, ".mitsu", "projects");
+    const sessions = readdirSync(join(projects, readdirSync(projects)[0]!, "sessions"));
+    const id = JSON.parse(
+      readFileSync(join(projects, readdirSync(projects)[0]!, "sessions", sessions[0]!), "utf8").split(
+        "\n",
+      )[0]!,
+    ).id;
+    expect(t.m.screen()).toContain(`resume this conversation with: mitsu -r ${id}`);
+  });
+
+  it("Ctrl-R searches earlier prompts; Esc Esc opens rewind; /help lists the keys", async () => {
+    const t = await start({ script: [text("First."), text("Second."), text("Again.")] });
+    await send(t.m, "alpha prompt");
+    await t.m.waitFor("First.");
+    await send(t.m, "beta prompt");
+    await t.m.waitFor("Second.");
+    t.m.press("ctrl-r");
+    await t.m.waitFor("search history:");
+    await t.m.type("alp");
+    await t.m.waitFor(/search history: alp/);
+    t.m.press("enter");
+    await t.m.waitFor(() => !t.m.screen().includes("search history:"));
+    t.m.press("enter");
+    await t.m.waitFor("Again.");
+    expect(userTexts(t.sim, 2).at(-1)).toBe("alpha prompt");
+    t.m.press("escape");
+    t.m.press("escape");
+    await t.m.waitFor("rewind to which prompt?");
+    expect(t.m.screen()).toMatch(/1\. alpha prompt/);
+    t.m.press("enter");
+    await send(t.m, "/help");
+    await t.m.waitFor("Keys");
+    await t.m.waitFor("Shift-Tab");
+    const rows = t.m.screen().split("\n");
+    const column = (name: string) => {
+      const row = rows.find((r) => r.startsWith(`  ${name} `)) ?? "";
+      return row.length - row.slice(name.length + 2).trimStart().length;
+    };
+    expect(column("/clear")).toBe(column("Shift-Tab"));
+    await quit(t.m);
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

@@ -16,6 +16,8 @@ const KEYS = {
   "ctrl-c": "\x03",
   "ctrl-d": "\x04",
   "ctrl-o": "\x0f",
+  "ctrl-r": "\x12",
+  "shift-tab": "\x1b[Z",
   "shift-enter": "\x1b[27;2;13~",
 } as const;
 

@@ -11,6 +11,7 @@ import {
 import type { LineInput, ReadOptions } from "../line-input.js";
 import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
+import { HistorySearch } from "./history-search.js";
 import { applyKeysInOrder } from "./keys-in-order.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
@@ -36,6 +37,8 @@ export interface ScreenKeys {
   interrupt(): void;
   /** Esc, when no dialog or completion list takes it. */
   escape(): void;
+  /** Shift-Tab at the prompt: the next permission mode. */
+  cycleMode?(): void;
 }
 
 /**
@@ -81,6 +84,8 @@ export interface Screen {
   text(from: number, to: number): string;
   /** Puts `text` in the editor, after what is there (queued prompts taken back to edit). */
   edit(text: string): void;
+  /** Sends `text` as if typed and sent (to the waiting read, else queued): a key that stands for a command. */
+  submit(text: string): void;
   /** Called once the input ends (Ctrl-D, `input.close()`). */
   onClose(listener: () => void): void;
   /** Empties the conversation and the terminal (`/clear`). */
@@ -100,6 +105,7 @@ export function createScreen(options: ScreenOptions): Screen {
   const indicator = new WorkingIndicator(style, render);
   const queued = new QueuedInput(style, render);
   const label = new Text("", 0, 0);
+  const searchLine = new Text("", 0, 0);
   const slot = new Container();
   const footer = new FooterLine(style);
   const editor = new Editor(
@@ -126,13 +132,14 @@ export function createScreen(options: ScreenOptions): Screen {
   tui.addChild(indicator);
   tui.addChild(queued);
   tui.addChild(label);
+  tui.addChild(searchLine);
   tui.addChild(slot);
   tui.addChild(footer);
   tui.setFocus(editor);
 
   // The editor as a LineInput.
   let closed = false;
-  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
+  let waiting: { finish: (text: string | undefined) => void; fresh: boolean; main: boolean } | undefined;
   const closeInput = () => {
     if (closed) return;
     closed = true;
@@ -143,8 +150,9 @@ export function createScreen(options: ScreenOptions): Screen {
   };
   const closeListeners: Array<() => void> = [];
   editor.onSubmit = (text) => {
-    if (text.trim() === "") return;
     const deliver = waiting;
+    // Enter at an empty editor sends nothing, but answers a question's read ("Enter for none").
+    if (text.trim() === "" && (!deliver || deliver.main)) return;
     if (deliver) {
       waiting = undefined;
       deliver.finish(text);
@@ -164,6 +172,7 @@ export function createScreen(options: ScreenOptions): Screen {
       return new Promise<string | undefined>((resolve) => {
         const entry = {
           fresh: readOptions.fresh === true,
+          main: prompt.trim() === ">",
           finish: (text: string | undefined) => {
             signal?.removeEventListener("abort", onAbort);
             label.setText("");
@@ -199,7 +208,25 @@ export function createScreen(options: ScreenOptions): Screen {
     | { from: number; to: number; collapsed: string; full: string; expanded: boolean }
     | undefined;
 
+  const search = new HistorySearch({
+    prompts: () => options.history.prompts,
+    getText: () => editor.getText(),
+    setText: (text) => editor.setText(text),
+    show: (line) => {
+      searchLine.setText(line === "" ? "" : style.dim(line));
+      render();
+    },
+  });
+
   tui.addInputListener((data) => {
+    if (!dialog && search.handle(data)) {
+      render();
+      return { consume: true };
+    }
+    if (!dialog && matchesKey(data, "shift+tab")) {
+      keys.cycleMode?.();
+      return { consume: true };
+    }
     if (matchesKey(data, "ctrl+c")) {
       keys.interrupt();
       return { consume: true };
@@ -220,6 +247,12 @@ export function createScreen(options: ScreenOptions): Screen {
         return { consume: true };
       }
       return undefined;
+    }
+    // Two Esc presses that arrive as one chunk (a fast double press) are two presses, not Alt-Esc.
+    if (data === "\x1b\x1b" && !editor.isShowingAutocomplete()) {
+      keys.escape();
+      keys.escape();
+      return { consume: true };
     }
     if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
       keys.escape();
@@ -285,6 +318,9 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     text(from, to) {
       return chat.text(from, to);
+    },
+    submit(text) {
+      editor.onSubmit?.(text);
     },
     edit(text) {
       const now = editor.getText();
