@@ -407,6 +407,87 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await quit(t.m);
   });
 
+  it("a Write's and an Edit's input is not repeated: it streams, goes, and the dialog and the result show it once", async () => {
+    const content = Array.from({ length: 30 }, (_, i) => `row ${i + 1} of the file`).join("\n");
+    const tool = (name: string, input: Record<string, string>) => ({
+      content: [{ type: "tool_use" as const, name, input }],
+    });
+    const t = await start(
+      {
+        script: [
+          tool("Write", { file_path: "big.txt", content: `${content}\n` }),
+          tool("Edit", {
+            file_path: "big.txt",
+            old_string: "row 3 of the file",
+            new_string: "row three, edited",
+          }),
+          text("Both done."),
+        ],
+      },
+      { size: { rows: 40 } },
+    );
+    await send(t.m, "write and edit");
+    await t.m.waitFor("Do you want to proceed?");
+    // The dialog's title is on screen, not pushed off by the file's content printed above it.
+    await t.m.waitFor("Create file big.txt");
+    t.m.press("enter");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.waitFor("row three, edited");
+    t.m.press("enter");
+    await t.m.waitFor("Both done.");
+    const screen = t.m.screen();
+    expect(screen).toContain("Created big.txt (30 lines");
+    // No raw input above the calls (`content: row 1…`, `new_string: …`); the edit's diff once, in its result.
+    expect(screen).not.toMatch(/content: |new_string: /);
+    expect(screen.split("+row three, edited").length - 1).toBe(1);
+    await quit(t.m);
+  });
+
+  it("Ctrl-O shows every collapsed output whole (the full transcript), and again in part", async () => {
+    const t = await start({
+      script: [bash("seq 1 40; sleep 0"), bash("seq 101 140; sleep 0"), text("Counted twice.")],
+    });
+    await send(t.m, "count twice");
+    await t.m.waitFor("Do you want to proceed?");
+    t.m.press("enter");
+    await t.m.waitFor(/seq 101 140[\s\S]*Do you want to proceed\?/);
+    t.m.press("enter");
+    await t.m.waitFor("Counted twice.");
+    expect(t.m.screen()).not.toMatch(/^\s+20$/m);
+    expect(t.m.screen()).not.toMatch(/^\s+120$/m);
+    t.m.press("ctrl-o");
+    await t.m.waitFor(() => /^\s+20$/m.test(t.m.screen()) && /^\s+120$/m.test(t.m.screen()));
+    t.m.press("ctrl-o");
+    await t.m.waitFor(() => !/^\s+20$/m.test(t.m.screen()) && !/^\s+120$/m.test(t.m.screen()));
+    await quit(t.m);
+  });
+
+  it("a resized terminal draws the answers again at the new width: a table fits, a paragraph unwraps", async () => {
+    const paragraph = `Resizing ${"works well enough ".repeat(6)}end.`;
+    const table = "| name | value |\n|---|---|\n| alpha | one two three four five six seven eight nine |\n";
+    const t = await start({ script: [text(`${paragraph}\n\n${table}`)] }, { size: { cols: 60, rows: 30 } });
+    await send(t.m, "draw");
+    await t.m.waitFor(/ out/);
+    const onOneRow = () =>
+      t.m
+        .screen()
+        .split("\n")
+        .some((row) => row.includes("Resizing") && row.includes("end."));
+    expect(onOneRow()).toBe(false);
+    t.m.resize(200, 30);
+    await t.m.waitFor(onOneRow);
+    t.m.resize(40, 30);
+    // At 40 columns the table is drawn for 40 columns: each of its rows fits and keeps its borders.
+    await t.m.waitFor(() => {
+      const rows = t.m
+        .screen()
+        .split("\n")
+        .filter((row) => /[│┌└├]/.test(row));
+      return rows.length > 0 && rows.every((row) => row.length <= 40 && /[│┐┘┤]\s*$/.test(row));
+    });
+    await quit(t.m);
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

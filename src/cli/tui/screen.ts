@@ -75,10 +75,15 @@ export interface Screen {
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
   /**
-   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then), and
-   * in part again with the next Ctrl-O. Only the last one set is kept.
+   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
+   * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
    */
   setExpandable(from: number, to: number, full: string): void;
+  /**
+   * The conversation between two marks was drawn for the terminal's width (an answer drawn as Markdown: its
+   * paragraphs wrapped, its tables fitted): when the width changes, it is drawn again by `draw(width)`.
+   */
+  setRedrawable(from: number, to: number, draw: (width: number) => string): void;
   readonly mark: number;
   /** The conversation's text between two marks, as written. */
   text(from: number, to: number): string;
@@ -204,9 +209,33 @@ export function createScreen(options: ScreenOptions): Screen {
 
   let keys: ScreenKeys = { interrupt: () => {}, escape: () => {} };
   let dialog: { cancel(): void } | undefined;
-  let expandable:
-    | { from: number; to: number; collapsed: string; full: string; expanded: boolean }
-    | undefined;
+  /** Parts of the conversation that Ctrl-O expands or a new width draws again, in order, not overlapping. */
+  let regions: Region[] = [];
+  let expanded = false;
+  /** Replaces a region's lines; the regions below it move with the lines. */
+  const replaceRegion = (region: Region, text: string) => {
+    if (region.to > chat.mark) return;
+    const size = lineCount(text);
+    chat.replace(region.from, region.to, text);
+    const delta = region.from + size - region.to;
+    region.to = region.from + size;
+    for (const other of regions) {
+      if (other !== region && other.from >= region.to - delta) {
+        other.from += delta;
+        other.to += delta;
+      }
+    }
+  };
+  const addRegion = (region: Region) => {
+    regions = regions.filter((r) => r.to <= region.from);
+    regions.push(region);
+    if (regions.length > MAX_REGIONS) regions.shift();
+  };
+  chat.onWidthChange((width) => {
+    for (const region of [...regions].reverse()) {
+      if (region.draw) replaceRegion(region, region.draw(width));
+    }
+  });
 
   const search = new HistorySearch({
     prompts: () => options.history.prompts,
@@ -233,11 +262,10 @@ export function createScreen(options: ScreenOptions): Screen {
     }
     if (matchesKey(data, "ctrl+o")) {
       // Shows the last output shown in part whole, and in part again on the next press.
-      if (expandable) {
-        const next = expandable.expanded ? expandable.collapsed : expandable.full;
-        chat.replace(expandable.from, expandable.to, next);
-        expandable.to = expandable.from + lineCount(next);
-        expandable.expanded = !expandable.expanded;
+      expanded = !expanded;
+      for (const region of [...regions].reverse()) {
+        if (region.full === undefined || region.collapsed === undefined) continue;
+        replaceRegion(region, expanded ? region.full : region.collapsed);
       }
       return { consume: true };
     }
@@ -355,11 +383,18 @@ export function createScreen(options: ScreenOptions): Screen {
       return answer;
     },
     setExpandable(from, to, full) {
-      expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
+      const region: Region = { from, to, collapsed: chat.text(from, to), full };
+      addRegion(region);
+      // In the full view, what comes next is shown whole too.
+      if (expanded) replaceRegion(region, full);
+    },
+    setRedrawable(from, to, draw) {
+      addRegion({ from, to, draw });
     },
     clear() {
       chat.clear();
-      expandable = undefined;
+      regions = [];
+      expanded = false;
       // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
       terminal.write("\x1b[2J\x1b[3J\x1b[H");
       tui.requestRender(true);
@@ -387,6 +422,18 @@ export function createScreen(options: ScreenOptions): Screen {
     },
   };
 }
+
+/** A part of the conversation drawn again: expanded (Ctrl-O) or at a new width. */
+interface Region {
+  from: number;
+  to: number;
+  collapsed?: string;
+  full?: string;
+  draw?: (width: number) => string;
+}
+
+/** Regions kept at most (the oldest are forgotten: their text stays as it was drawn). */
+const MAX_REGIONS = 500;
 
 /** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */
 function lineCount(text: string): number {
