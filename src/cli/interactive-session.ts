@@ -222,6 +222,7 @@ export async function interactiveSession(
                 `now ${agent.provider.api}:${agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
               ),
             );
+            showStatus();
           } catch (error) {
             write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
             agent = await open(
@@ -266,6 +267,7 @@ export async function interactiveSession(
             await agent.close();
             agent = next;
             write(banner(agent, io.cwd, style, agent.history.length));
+            showStatus();
           }
           continue;
         }

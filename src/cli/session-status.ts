@@ -45,9 +45,11 @@ export function costReport(agent: CodingAgent): string {
   if (cost.last) out.push(line("last call", cost.last));
   for (const [path, f] of Object.entries(cost.subagents)) out.push(line(`  sub-agent ${path}`, f));
   const p = agent.price;
+  // 0.1 × 3 is 0.30000000000000004 in floating point: six significant digits are the price.
+  const usd = (v: number) => String(Number(v.toPrecision(6)));
   out.push(
     p
-      ? `prices (USD per million tokens): ${p.input} in, ${p.output} out, ${p.cacheWrite5m} cache write 5m, ${p.cacheWrite1h} 1h, ${p.cacheRead} cache read; set others in ~/.mitsu/models.json`
+      ? `prices (USD per million tokens): ${usd(p.input)} in, ${usd(p.output)} out, ${usd(p.cacheWrite5m)} cache write 5m, ${usd(p.cacheWrite1h)} 1h, ${usd(p.cacheRead)} cache read; set others in ~/.mitsu/models.json`
       : 'this model\'s price is unknown: set it in ~/.mitsu/models.json ("price": {"input": …, "output": …})',
   );
   return out.join("\n");

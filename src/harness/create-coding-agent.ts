@@ -323,7 +323,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       skippedHooks.push(file);
     }
   }
-  if (skippedHooks.length > 0) {
+  // An untrusted folder's hooks were named already, by the workspace notice that came with `workspaceHooks`.
+  if (skippedHooks.length > 0 && (trusted || workspaceHooks === undefined)) {
     const why = trusted
       ? "their project settings file is not approved; run mitsu interactively there to approve"
       : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
@@ -336,6 +337,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     );
   }
   let sessionId: string = randomUUID();
+  /** When the next session file is (to be) created: its name, told to hooks before it exists. */
+  let logStart: Date | undefined;
   let log: SessionLog | undefined;
   /** The history index of the user prompt now running (checkpoints are keyed by it). */
   let promptIndex: number | undefined;
@@ -359,7 +362,9 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     base: () => ({
       // The session file's id, as Claude Code gives its hooks (a copy made for a session in use has its own).
       session_id: log?.header.id ?? sessionId,
-      transcript_path: log?.path ?? "",
+      // Before the first prompt's file exists (SessionStart, UserPromptSubmit): where it will be written.
+      transcript_path:
+        log?.path ?? (logging ? SessionLog.pathFor(dir, sessionId, (logStart ??= new Date())) : ""),
       cwd,
       permission_mode: permissionMode.mode,
     }),
@@ -515,6 +520,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       cwd,
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
+      now: (logStart ??= new Date()),
     });
   let history: Message[] = [];
   if (toResume && !logging) {
@@ -992,6 +998,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       // The earlier conversation's file is done with: another mitsu may continue it now.
       log?.close();
       log = undefined;
+      logStart = undefined;
     },
     async close() {
       if (closed) return;

@@ -13,6 +13,7 @@ import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
 import { HistorySearch } from "./history-search.js";
 import { applyKeysInOrder } from "./keys-in-order.js";
+import { countPastedLinesRight } from "./paste-count.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { createQuestionDialog, type Question } from "./question-dialog.js";
@@ -130,6 +131,7 @@ export function createScreen(options: ScreenOptions): Screen {
   const completion = createPromptAutocomplete({ commands: options.commands, cwd: options.cwd });
   editor.setAutocompleteProvider(completion);
   applyKeysInOrder(editor, completion);
+  countPastedLinesRight(editor);
   for (const prompt of options.history.prompts) editor.addToHistory(prompt);
   slot.addChild(editor);
   tui.addChild(chat);
@@ -302,8 +304,7 @@ export function createScreen(options: ScreenOptions): Screen {
     const onClose = () => shown.cancel();
     closeListeners.push(onClose);
     dialog = shown;
-    const labelBefore = indicator.currentLabel;
-    indicator.setLabel("Waiting for your answer");
+    indicator.hold("Waiting for your answer");
     slot.clear();
     slot.addChild(shown);
     tui.setFocus(shown);
@@ -314,7 +315,7 @@ export function createScreen(options: ScreenOptions): Screen {
       signal?.removeEventListener("abort", onAbort);
       closeListeners.splice(closeListeners.indexOf(onClose), 1);
       dialog = undefined;
-      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
+      indicator.hold(undefined);
       slot.clear();
       slot.addChild(editor);
       tui.setFocus(editor);
