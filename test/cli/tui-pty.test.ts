@@ -488,6 +488,25 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await quit(t.m);
   });
 
+  it("a large paste counts its lines right; the status line follows /model; a waiting question says so", async () => {
+    const t = await start({ script: [text("Pasted."), bash("sleep 0; echo x"), text("Ran.")] });
+    const pasted = `${Array.from({ length: 20 }, (_, i) => `pasted line ${i + 1}`).join("\n")}\n`;
+    t.m.paste(pasted);
+    await t.m.waitFor("[paste #1 +20 lines]");
+    t.m.press("enter");
+    await t.m.waitFor("Pasted.");
+    expect(userTexts(t.sim, 0).at(-1)?.split("\n")).toHaveLength(20);
+    await send(t.m, "/model claude-opus-5-5");
+    await t.m.waitFor(/^anthropic:claude-opus-5-5 · /m);
+    await send(t.m, "run");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.waitFor("Waiting for your answer");
+    expect(t.m.screen()).not.toContain("Running Bash…");
+    t.m.press("enter");
+    await t.m.waitFor("Ran.");
+    await quit(t.m);
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

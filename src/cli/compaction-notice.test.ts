@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { compactionNotice } from "./compaction-notice.js";
+import { costReport } from "./session-status.js";
+
+describe("the numbers /compact and /cost print", () => {
+  it("a compaction that shrank the context reads as an arrow; one whose two measures would read as growth says what each is", () => {
+    expect(compactionNotice({ before: 40, after: 6, tokensBefore: 150_000, tokensAfter: 12_000 })).toBe(
+      "compacted: 40 messages → 6; ~150,000 → ~12,000 tokens",
+    );
+    const grown = compactionNotice({ before: 4, after: 3, tokensBefore: 150, tokensAfter: 7291 });
+    expect(grown).not.toContain("→ ~7,291");
+    expect(grown).toContain("context ~150 tokens before; the next request ~7,291 with the summary");
+  });
+
+  it("/cost prints prices without floating-point noise", () => {
+    const agent = {
+      cost: () => ({
+        calls: 0,
+        usd: 0,
+        usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        subagents: {},
+      }),
+      price: { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.1 * 3 },
+    };
+    const report = costReport(agent as never);
+    expect(report).toContain("0.3 cache read");
+    expect(report).not.toContain("0.30000000000000004");
+  });
+});
