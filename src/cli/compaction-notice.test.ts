@@ -17,7 +17,12 @@ describe("the numbers /compact and /cost print", () => {
       cost: () => ({
         calls: 0,
         usd: 0,
-        usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+        usage: {
+          input_tokens: 0,
+          output_tokens: 0,
+          cache_read_input_tokens: 0,
+          cache_creation_input_tokens: 0,
+        },
         subagents: {},
       }),
       price: { input: 3, output: 15, cacheWrite5m: 3.75, cacheWrite1h: 6, cacheRead: 0.1 * 3 },

@@ -225,7 +225,11 @@ describe("mitsu -p", () => {
   it("a command's single 100,000-character output line is cut by characters, not printed whole", async () => {
     const s = await simulatorEnv({
       script: [
-        { content: [{ type: "tool_use", name: "Bash", input: { command: "head -c 100000 /dev/zero | tr '\\0' x" } }] },
+        {
+          content: [
+            { type: "tool_use", name: "Bash", input: { command: "head -c 100000 /dev/zero | tr '\\0' x" } },
+          ],
+        },
         { content: [{ type: "text", text: "Long." }] },
       ],
     });
