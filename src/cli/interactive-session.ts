@@ -9,10 +9,11 @@ import { bangContext, runBangCommand } from "./bang-command.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import type { InteractiveIo } from "./interactive-io.js";
+import { modelChoices } from "./model-choices.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
-import { formatSessionList, pickSession } from "./session-list.js";
+import { formatSessionList, sessionItems } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import type { Style } from "./style.js";
@@ -163,15 +164,12 @@ export async function interactiveSession(
     /** `-r` alone and `/resume`: the sessions of this folder, and the one the user picks (undefined: none). */
     const pick = async (): Promise<string | undefined> => {
       const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
-      write(`${formatSessionList(sessions, style)}\n`);
-      if (sessions.length === 0) return undefined;
-      for (;;) {
-        const answer = await input.read("resume which? (number or id; Enter for none) ", { fresh: true });
-        if (answer === undefined || answer.trim() === "") return undefined;
-        const chosen = pickSession(sessions, answer);
-        if (chosen) return chosen.path;
-        write(style.red(`no session "${answer.trim()}" in the list\n`));
+      if (sessions.length === 0) {
+        write(`${formatSessionList(sessions, style)}\n`);
+        return undefined;
       }
+      // A searchable list: the first prompt as typed, how long ago, turns, cost (Esc: none).
+      return screen.pick("Resume a conversation", sessionItems(sessions), undefined);
     };
     let startWith = options;
     if (options.pickSession) {
@@ -203,9 +201,17 @@ export async function interactiveSession(
         run = new AbortController();
         const modelSwitch = /^\/model(?:\s+(\S+))?\s*$/.exec(line.trim());
         if (modelSwitch) {
-          const spec = modelSwitch[1];
-          if (!spec) {
-            write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+          const current = `${agent.providerName}:${agent.model}`;
+          // Without a name: a list of the configured providers' models to pick from.
+          const spec =
+            modelSwitch[1] ??
+            (await screen.pick(
+              `Switch the model (now ${current})`,
+              modelChoices(io.env, io.home, current).map((choice) => ({ label: choice, value: choice })),
+              undefined,
+            ));
+          if (!spec || spec === current) {
+            write(`model: ${current} (/model provider:model switches)\n`);
             continue;
           }
           // The conversation goes on with the other model: the same session file, its history and system.
@@ -267,6 +273,7 @@ export async function interactiveSession(
             await agent.close();
             agent = next;
             write(banner(agent, io.cwd, style, agent.history.length));
+            write(resumedRecap(agent.history, style));
             showStatus();
           }
           continue;

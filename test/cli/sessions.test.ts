@@ -53,7 +53,7 @@ describe("finding, resuming and forking sessions", () => {
     expect(lines[0]).toMatch(/^1\. .*1 turn +\$0\.\d+ +beta question/);
     expect(lines[1]).toMatch(/^2\. .*alpha question/);
 
-    // At a terminal: pick number 2 (alpha); the next prompt carries alpha's exchange.
+    // At a terminal: pick alpha; the next prompt carries alpha's exchange.
     const keyboard = new FakeTty();
     const screen = new Screen();
     const exit = main(["-r"], {
@@ -64,8 +64,12 @@ describe("finding, resuming and forking sessions", () => {
       home,
       env: { PATH: process.env.PATH, ...s.env },
     });
-    await screen.waitFor("resume which?");
-    keyboard.write("2\r");
+    // A searchable list: typing narrows it to alpha's session, Enter picks it.
+    await screen.waitFor("Resume a conversation");
+    expect(screen.text).toContain("beta question");
+    keyboard.write("alpha");
+    await screen.waitFor("search: alpha");
+    keyboard.write("\r");
     await screen.waitFor("resumed 2 messages");
     keyboard.write("more\r");
     await screen.waitFor("A2");

@@ -507,6 +507,40 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await quit(t.m);
   });
 
+  it("/resume is a searchable list titled by the prompt as typed (Esc cancels, a pick shows its recap); /model lists the models", async () => {
+    const t = await start({ script: [text("Read it."), text("Other."), text("Back.")] });
+    await send(t.m, "summarise @README.md");
+    await t.m.waitFor("Read it.");
+    await send(t.m, "/clear");
+    await t.m.waitFor("(a new conversation)");
+    await send(t.m, "other topic");
+    await t.m.waitFor("Other.");
+    await send(t.m, "/resume");
+    await t.m.waitFor("Resume a conversation");
+    await t.m.waitFor("summarise README.md");
+    expect(t.m.screen()).not.toContain("<file path");
+    expect(t.m.screen()).toMatch(/summarise README\.md\s+\S+ ago · 1 turn · \$/);
+    t.m.press("escape");
+    await t.m.waitFor(() => !t.m.screen().includes("type to search"));
+    await send(t.m, "/resume");
+    await t.m.waitFor("Resume a conversation");
+    await t.m.type("summ");
+    await t.m.waitFor("search: summ");
+    t.m.press("enter");
+    await t.m.waitFor(/resumed \d+ messages[\s\S]*> summarise README\.md\nRead it\./);
+    await send(t.m, "/model");
+    await t.m.waitFor("Switch the model");
+    expect(t.m.screen()).toContain("anthropic:claude-opus-5-5");
+    await t.m.type("opus-5-5");
+    t.m.press("enter");
+    await t.m.waitFor(/^anthropic:claude-opus-5-5 · /m);
+    await send(t.m, "back");
+    await t.m.waitFor("Back.");
+    await quit(t.m);
+    expect(JSON.stringify(t.sim.requests[2]?.body.messages)).toContain("summarise README.md");
+    expect(t.sim.requests[2]?.body.model).toBe("claude-opus-5-5");
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

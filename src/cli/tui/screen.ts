@@ -13,6 +13,7 @@ import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
 import { HistorySearch } from "./history-search.js";
 import { applyKeysInOrder } from "./keys-in-order.js";
+import { createListPicker, type PickerItem } from "./list-picker.js";
 import { countPastedLinesRight } from "./paste-count.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
@@ -75,6 +76,8 @@ export interface Screen {
   remember(prompt: string): void;
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
+  /** A searchable list in place of the editor (see `createListPicker`): the value picked, or `escape`. */
+  pick<A>(title: string, items: readonly PickerItem<A>[], escape: A): Promise<A>;
   /**
    * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
    * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
@@ -296,9 +299,15 @@ export function createScreen(options: ScreenOptions): Screen {
   });
 
   let questions: Promise<unknown> = Promise.resolve();
-  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
-    if (signal?.aborted || closed) return question.escape;
-    const shown = createQuestionDialog(question, { style, onChange: render });
+  const showQuestion = <A>(question: Question<A>, signal?: AbortSignal): Promise<A> =>
+    showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
+  const showDialog = async <A>(
+    make: () => Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void },
+    escape: A,
+    signal?: AbortSignal,
+  ): Promise<A> => {
+    if (signal?.aborted || closed) return escape;
+    const shown = make();
     const onAbort = () => shown.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     const onClose = () => shown.cancel();
@@ -380,6 +389,13 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     ask(question, signal) {
       const answer = questions.then(() => showQuestion(question, signal));
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
+    pick(title, items, escape) {
+      const answer = questions.then(() =>
+        showDialog(() => createListPicker(title, items, escape, { style, onChange: render }), escape),
+      );
       questions = answer.catch(() => undefined);
       return answer;
     },
