@@ -131,6 +131,10 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     { paddingX: 1, autocompleteMaxVisible: 8 },
   );
+  // pi-tui styles the editor's border one cell at a time (`ESC[2m─ESC[22m` a hundred times, 1.1 KB a row):
+  // drawn again under every frame of a streaming answer, it was most of the bytes sent to the terminal.
+  const renderEditor = editor.render.bind(editor);
+  editor.render = (width: number) => renderEditor(width).map(joinStyledRuns);
   const completion = createPromptAutocomplete({ commands: options.commands, cwd: options.cwd });
   editor.setAutocompleteProvider(completion);
   applyKeysInOrder(editor, completion);
@@ -298,6 +302,7 @@ export function createScreen(options: ScreenOptions): Screen {
     return undefined;
   });
 
+  let refreshTimer: NodeJS.Timeout | undefined;
   let questions: Promise<unknown> = Promise.resolve();
   const showQuestion = <A>(question: Question<A>, signal?: AbortSignal): Promise<A> =>
     showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
@@ -374,7 +379,15 @@ export function createScreen(options: ScreenOptions): Screen {
     setTail(component) {
       chat.setTail(component);
     },
-    refresh: render,
+    refresh() {
+      // A streaming block redraws at most every STREAM_FRAME_MS: a delta every few milliseconds need not be a
+      // frame each (fewer, larger steps; the bytes sent to the terminal fall with them).
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = undefined;
+        render();
+      }, STREAM_FRAME_MS);
+    },
     status(line) {
       live.setText(line);
       render();
@@ -451,6 +464,20 @@ interface Region {
 
 /** Regions kept at most (the oldest are forgotten: their text stays as it was drawn). */
 const MAX_REGIONS = 500;
+
+/** How often a streaming block is drawn again, at most. */
+const STREAM_FRAME_MS = 50;
+
+/** A run of one character each wrapped in the same style (`ESC[2m─ESC[22m…`), as one styled run. */
+const STYLED_RUN = /(\x1b\[[\d;]*m)([^\x1b])(\x1b\[[\d;]*m)(?:\1\2\3)+/g;
+
+export function joinStyledRuns(line: string): string {
+  if (!line.includes("\x1b[")) return line;
+  return line.replace(STYLED_RUN, (run: string, open: string, char: string, close: string) => {
+    const count = run.length / (open.length + char.length + close.length);
+    return `${open}${char.repeat(count)}${close}`;
+  });
+}
 
 /** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */
 function lineCount(text: string): number {
