@@ -339,6 +339,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   let sessionId: string = randomUUID();
   /** When the next session file is (to be) created: its name, told to hooks before it exists. */
   let logStart: Date | undefined;
+  const logDate = () => {
+    logStart ??= new Date();
+    return logStart;
+  };
   let log: SessionLog | undefined;
   /** The history index of the user prompt now running (checkpoints are keyed by it). */
   let promptIndex: number | undefined;
@@ -363,8 +367,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       // The session file's id, as Claude Code gives its hooks (a copy made for a session in use has its own).
       session_id: log?.header.id ?? sessionId,
       // Before the first prompt's file exists (SessionStart, UserPromptSubmit): where it will be written.
-      transcript_path:
-        log?.path ?? (logging ? SessionLog.pathFor(dir, sessionId, (logStart ??= new Date())) : ""),
+      transcript_path: log?.path ?? (logging ? SessionLog.pathFor(dir, sessionId, logDate()) : ""),
       cwd,
       permission_mode: permissionMode.mode,
     }),
@@ -520,7 +523,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       cwd,
       model: `${resolved.provider.api}:${resolved.model}`,
       system: context.system,
-      now: (logStart ??= new Date()),
+      now: logDate(),
     });
   let history: Message[] = [];
   if (toResume && !logging) {

@@ -22,12 +22,12 @@ const VISIBLE = 10;
 
 /**
  * A searchable list in the editor's place (`/resume`, `mitsu -r`, `/model`): typing filters it (every word must
- * appear), ↑/↓ move, Enter picks, Esc answers `escape`.
+ * appear), ↑/↓ move, Enter picks, Esc answers `none`.
  */
 export function createListPicker<A>(
   title: string,
   items: readonly PickerItem<A>[],
-  escape: A,
+  none: A,
   options: { style: Style; onChange: () => void },
 ): ListPicker<A> {
   const { style, onChange } = options;
@@ -51,12 +51,12 @@ export function createListPicker<A>(
   };
   return {
     answer,
-    cancel: () => settle(escape),
+    cancel: () => settle(none),
     invalidate() {},
     handleInput(data) {
       if (done) return;
       const shown = filtered();
-      if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) settle(escape);
+      if (matchesKey(data, "escape") || matchesKey(data, "ctrl+c")) settle(none);
       else if (matchesKey(data, "enter")) {
         const item = shown[selected];
         if (item) settle(item.value);

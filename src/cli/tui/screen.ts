@@ -77,7 +77,7 @@ export interface Screen {
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
   /** A searchable list in place of the editor (see `createListPicker`): the value picked, or `escape`. */
-  pick<A>(title: string, items: readonly PickerItem<A>[], escape: A): Promise<A>;
+  pick<A>(title: string, items: readonly PickerItem<A>[], none: A): Promise<A>;
   /**
    * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
    * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
@@ -308,10 +308,10 @@ export function createScreen(options: ScreenOptions): Screen {
     showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
   const showDialog = async <A>(
     make: () => Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void },
-    escape: A,
+    none: A,
     signal?: AbortSignal,
   ): Promise<A> => {
-    if (signal?.aborted || closed) return escape;
+    if (signal?.aborted || closed) return none;
     const shown = make();
     const onAbort = () => shown.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -405,9 +405,9 @@ export function createScreen(options: ScreenOptions): Screen {
       questions = answer.catch(() => undefined);
       return answer;
     },
-    pick(title, items, escape) {
+    pick(title, items, none) {
       const answer = questions.then(() =>
-        showDialog(() => createListPicker(title, items, escape, { style, onChange: render }), escape),
+        showDialog(() => createListPicker(title, items, none, { style, onChange: render }), none),
       );
       questions = answer.catch(() => undefined);
       return answer;
