@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compactionNotice } from "./compaction-notice.js";
-import { costReport } from "./session-status.js";
+import { costReport, sessionStatus } from "./session-status.js";
 
 describe("the numbers /compact and /cost print", () => {
   it("a compaction that shrank the context reads as an arrow; one whose two measures would read as growth says what each is", () => {
@@ -30,5 +30,16 @@ describe("the numbers /compact and /cost print", () => {
     const report = costReport(agent as never);
     expect(report).toContain("0.3 cache read");
     expect(report).not.toContain("0.30000000000000004");
+  });
+
+  it("the status line says 'price unknown' for a model without a price, not '$?'", () => {
+    const agent = {
+      provider: { api: "openai-chat" },
+      model: "local-model",
+      contextWindow: () => ({ limit: 32_000, used: undefined }),
+      cost: () => ({ usd: undefined, last: undefined }),
+    };
+    const line = sessionStatus(agent as never);
+    expect(line).toBe("openai-chat:local-model · context – of 32k · price unknown");
   });
 });

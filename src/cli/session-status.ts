@@ -31,7 +31,8 @@ export function sessionStatus(agent: CodingAgent): string {
   );
   const share = cacheHitShare(cost.last);
   if (share !== undefined) parts.push(`cache ${share}%`);
-  parts.push(formatUsd(cost.usd));
+  // "$?" read as a shell's exit status: a model without a price in the catalog or models.json says so.
+  parts.push(cost.usd === undefined ? "price unknown" : formatUsd(cost.usd));
   return parts.join(" · ");
 }
 
