@@ -541,6 +541,23 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(t.sim.requests[2]?.body.model).toBe("claude-opus-5-5");
   });
 
+  it("a retry is said while it waits and goes once the answer comes", async () => {
+    const t = await start({
+      script: [
+        {
+          content: [{ type: "text" as const, text: "After the retry." }],
+          fault: { kind: "http", status: 529, retryAfterMs: 1500 },
+        },
+      ],
+    });
+    await send(t.m, "hi");
+    await t.m.waitFor("retrying in");
+    await t.m.waitFor("After the retry.");
+    await t.m.waitFor(/ out/);
+    expect(t.m.screen()).not.toContain("retrying in");
+    await quit(t.m);
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");

@@ -6,6 +6,7 @@ import { errorHint } from "../error-hint.js";
 import { refusalNote } from "../refusal-note.js";
 import type { Style } from "../style.js";
 import { createSubagentRenderer } from "../subagent-renderer.js";
+import { stripControls } from "../terminal-text.js";
 import { createTextRenderer, readSummary, renderResult } from "../text-renderer.js";
 import { LiveInputTail } from "./live-input-tail.js";
 import type { Screen } from "./screen.js";
@@ -113,9 +114,24 @@ export function conversationRenderer(
     liveInput = undefined;
     screen.setTail(undefined);
   };
+  /** A retry is said under the conversation while it waits, and goes once the call goes on. */
+  let retrying = false;
   return (event: AgentEvent) => {
     track(screen, event);
     if ((event.agentPath?.length ?? 0) === 0) {
+      if (event.type === "retry") {
+        retrying = true;
+        screen.status(
+          style.yellow(
+            `↻ ${stripControls(event.reason)}; retrying in ${Math.max(1, Math.round(event.delayMs / 1000))} s (attempt ${event.attempt})`,
+          ),
+        );
+        return;
+      }
+      if (retrying && event.type !== "stream-stalled") {
+        retrying = false;
+        screen.status("");
+      }
       if (event.type === "tool-input-start" && streamsInput(event.name)) {
         liveInput = { id: event.id, tail: new LiveInputTail(event.name, style) };
         screen.setTail(liveInput.tail);
