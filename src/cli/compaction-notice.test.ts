@@ -42,4 +42,33 @@ describe("the numbers /compact and /cost print", () => {
     const line = sessionStatus(agent as never);
     expect(line).toBe("openai-chat:local-model · context – of 32k · price unknown");
   });
+
+  it("/cost names a sub-agent by its type and description, not its tool id", () => {
+    const usage = {
+      input_tokens: 10,
+      output_tokens: 2,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    };
+    const agent = {
+      cost: () => ({ calls: 2, usd: 0.01, usage, subagents: { toolu_task1: { usd: 0.005, usage } } }),
+      price: undefined,
+      history: [
+        {
+          role: "assistant",
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_task1",
+              name: "Task",
+              input: { subagent_type: "Explore", description: "find the auth code", prompt: "…" },
+            },
+          ],
+        },
+      ],
+    };
+    const report = costReport(agent as never);
+    expect(report).toContain("sub-agent Explore: find the auth code: $0.0050");
+    expect(report).not.toContain("toolu_task1");
+  });
 });

@@ -1,4 +1,5 @@
 import type { CodingAgent, CostFigures } from "../harness/index.js";
+import { stripControls } from "./terminal-text.js";
 
 /** Dollars as a status line shows them: cents below $10, whole cents above; "$?" when the price is unknown. */
 export function formatUsd(usd: number | undefined): string {
@@ -44,7 +45,11 @@ export function costReport(agent: CodingAgent): string {
     `${name}: ${formatUsd(f.usd)} — ${n(f.usage.input_tokens)} in, ${n(f.usage.output_tokens)} out, ${n(f.usage.cache_read_input_tokens)} cache read, ${n(f.usage.cache_creation_input_tokens)} cache write`;
   const out = [line(`session (${cost.calls} calls)`, cost)];
   if (cost.last) out.push(line("last call", cost.last));
-  for (const [path, f] of Object.entries(cost.subagents)) out.push(line(`  sub-agent ${path}`, f));
+  const names = subagentNames(agent);
+  for (const [path, f] of Object.entries(cost.subagents)) {
+    const id = path.split("/").at(-1) ?? path;
+    out.push(line(`  sub-agent ${names.get(id) ?? path}`, f));
+  }
   const p = agent.price;
   // 0.1 × 3 is 0.30000000000000004 in floating point: six significant digits are the price.
   const usd = (v: number) => String(Number(v.toPrecision(6)));
@@ -63,4 +68,20 @@ export function contextReport(agent: CodingAgent): string {
   const n = (v: number) => v.toLocaleString("en-US");
   const head = `context: ~${n(breakdown.totals.tokens)} of ${n(window.limit)} tokens (${Math.round((100 * breakdown.totals.tokens) / window.limit)}%)${window.used !== undefined ? `; the last request was ${n(window.used)}` : ""}${agent.compactionThreshold !== undefined ? `; compaction at ~${n(agent.compactionThreshold)}` : ""}`;
   return `${head}\n\n${breakdown.text}`;
+}
+
+/** The Task calls of the conversation, by id, as `/cost` names their sub-agents: `Explore: find the auth code`. */
+function subagentNames(agent: CodingAgent): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const message of agent.history ?? []) {
+    if (message.role !== "assistant") continue;
+    for (const block of message.content) {
+      if (block.type !== "tool_use" || block.name !== "Task") continue;
+      const input = block.input as { description?: unknown; subagent_type?: unknown };
+      const type = typeof input.subagent_type === "string" ? input.subagent_type : "sub-agent";
+      const what = typeof input.description === "string" ? `: ${input.description}` : "";
+      names.set(block.id, stripControls(`${type}${what}`).replace(/\s+/g, " ").slice(0, 80));
+    }
+  }
+  return names;
 }
