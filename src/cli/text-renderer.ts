@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { compactionNotice } from "./compaction-notice.js";
-import { refusalNote } from "./refusal-note.js";
+import { denialNote, refusalNote } from "./refusal-note.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
@@ -173,6 +173,19 @@ export function createTextRenderer(options: TextRendererOptions): (event: AgentE
    */
   const renderChild = (event: AgentEvent) => {
     if (event.type === "warning") return notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
+    if (event.type === "tool-call-end") {
+      const denied = denialNote(event.result);
+      if (!denied) return;
+      eraseStatus();
+      newline();
+      out(
+        style.yellow(
+          `${"  ".repeat(event.agentPath.length)}↳ ${summarize(event.block)} — ${stripControls(denied)}\n`,
+        ),
+      );
+      lastCall = undefined;
+      return;
+    }
     if (event.type !== "tool-call-start") return;
     eraseStatus();
     newline();
