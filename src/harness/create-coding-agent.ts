@@ -580,7 +580,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     bySubagent.set(key, addUsage(bySubagent.get(key) ?? emptyUsage(), usage));
   };
   /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
-  let pendingEpoch: { reason: string } | undefined;
+  let pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
   let closed = false;
   /** How the next SessionStart names the conversation's start; undefined once it has fired. */
   let sessionSource: "startup" | "resume" | "clear" | undefined = toResume ? "resume" : "startup";
@@ -981,6 +981,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       log?.appendEntry({ type: "rewind", keep: toPromptIndex });
       history = history.slice(0, toPromptIndex);
       used = undefined;
+      // Going back is a sanctioned change of the history: the next request starts a new prefix epoch (the cache
+      // still reads the part kept), not a "broken prefix"; the first prompt's instructions stay unless it went.
+      pendingEpoch = {
+        reason: "rewound to an earlier prompt",
+        ...(toPromptIndex > 0 ? { keepReminders: true } : {}),
+      };
       const store = checkpointsOf();
       if (rewindOptions.restoreFiles)
         return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
