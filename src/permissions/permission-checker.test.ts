@@ -118,6 +118,7 @@ describe("read-only commands inside the workspace run without asking (as in Clau
       "cat ../outside.txt",
       "cat keys/id_rsa",
       "grep -r x keys",
+
       "find / -name id_rsa",
       "wc -l < /etc/passwd",
       "ls > listing.txt",
@@ -136,6 +137,17 @@ describe("read-only commands inside the workspace run without asking (as in Clau
       "npm test",
     ]) {
       expect(await check(...bash(command), ctx), command).toMatchObject({ behavior: "deny" });
+    }
+    // A search that follows links could leave the workspace through one: asked, without any rule.
+    const plain = checker();
+    expect(await plain(...bash("grep -r secret src"), ctx)).toEqual({ behavior: "allow" });
+    for (const command of [
+      "grep -R secret src",
+      "rg -L secret src",
+      "find -L src -name id_rsa",
+      "du -L src",
+    ]) {
+      expect(await plain(...bash(command), ctx), command).toMatchObject({ behavior: "deny" });
     }
     // The same lines with --add-dir: the other folder is the workspace too.
     const other = join(base, "other");

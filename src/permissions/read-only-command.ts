@@ -93,6 +93,20 @@ const PATTERN_OPTIONS: Record<string, RegExp> = {
   rg: /^(-e|--regexp|-g|--glob|--iglob)$/,
   find: /^-(name|iname|path|ipath|wholename|iwholename|regex|iregex|lname|ilname)$/,
 };
+/**
+ * Options that make a search follow symbolic links (`grep -R`, `rg -L`, `find -L`): a link inside the workspace
+ * would take it outside, where the paths it names do not say.
+ */
+const FOLLOWS_LINKS: Record<string, RegExp> = {
+  grep: /^(-[a-zA-Z]*R[a-zA-Z]*|--dereference-recursive)$/,
+  egrep: /^(-[a-zA-Z]*R[a-zA-Z]*|--dereference-recursive)$/,
+  fgrep: /^(-[a-zA-Z]*R[a-zA-Z]*|--dereference-recursive)$/,
+  rg: /^(-[a-zA-Z]*L[a-zA-Z]*|--follow)$/,
+  find: /^(-L|-H|-follow)$/,
+  tree: /^-[a-zA-Z]*l[a-zA-Z]*$/,
+  du: /^(-[a-zA-Z]*L[a-zA-Z]*|--dereference)$/,
+};
+
 /** Programs that read a whole folder below where they start: without a path, the working folder. */
 const SEARCHES = /^(grep|egrep|fgrep|rg|find|tree|du|git)$/;
 
@@ -141,6 +155,8 @@ export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined
     if (program === undefined) return undefined;
     if (program === "git") reads.runsGit = true;
     if (NO_FILE_ARGS.has(program)) continue;
+    const follows = FOLLOWS_LINKS[program];
+    if (follows && args.some((arg) => follows.test(arg))) return undefined;
     const patternOption = PATTERN_OPTIONS[program];
     const explicitPattern =
       /grep$|^rg$/.test(program) && args.some((a) => /^(-e|--regexp|-f|--file)/.test(a));
