@@ -210,7 +210,8 @@ export async function interactiveSession(
               modelChoices(io.env, io.home, current).map((choice) => ({ label: choice, value: choice })),
               undefined,
             ));
-          if (!spec || spec === current) {
+          // Picked from the list, the model in use is no switch; named, it opens the agent again (as before).
+          if (!spec || (modelSwitch[1] === undefined && spec === current)) {
             write(`model: ${current} (/model provider:model switches)\n`);
             continue;
           }
