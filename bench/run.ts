@@ -8,3 +8,4 @@ await import("./mcp-startup/run.js");
 await import("./markdown/run.js");
 await import("./startup/run.js");
 await import("./durable/run.js");
+await import("./terminal-bytes/run.js");

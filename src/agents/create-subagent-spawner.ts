@@ -8,8 +8,8 @@ import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
 import { type Tool, toToolDefinition } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { isReadOnlyCommand } from "../permissions/read-only-command.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
-import { isReadOnlyCommand } from "./read-only-command.js";
 import { type ResolvedAgentModel, resolveAgentModel } from "./resolve-agent-model.js";
 
 /** What a child's transcript is opened with (see `SubagentSpawnerOptions.transcript`). */

@@ -5,7 +5,6 @@ export * from "./format-agents-report.js";
 export * from "./format-subagent-result.js";
 export * from "./load-agent-definitions.js";
 export * from "./read-agent-file.js";
-export * from "./read-only-command.js";
 export * from "./resolve-agent-model.js";
 export * from "./subagent-environment.js";
 export * from "./task-tool.js";

@@ -121,19 +121,44 @@ export async function runBuiltinCommand(
   }
 }
 
-/** `/help`: the built-ins, then the discovered commands and skills. */
+/** The keys of the interactive screen, for `/help`. */
+export const KEYS_HELP: ReadonlyArray<readonly [keys: string, what: string]> = [
+  ["Enter", "send (Shift-Enter, Ctrl-J or \\ then Enter: a new line)"],
+  ["Esc / Ctrl-C", "stop the run; Esc takes queued prompts back to edit"],
+  ["Esc Esc", "go back to an earlier prompt (/rewind), at an empty prompt"],
+  ["Shift-Tab", "cycle the permission mode: default, accept edits, plan"],
+  ["!command", "run a shell command yourself; its output goes with your next prompt"],
+  ["↑ / ↓", "earlier prompts of this project"],
+  ["Ctrl-R", "search the earlier prompts"],
+  ["Tab", "complete a /command or an @file"],
+  ["Ctrl-O", "show the last collapsed output whole"],
+  ["Ctrl-D", "leave (at an empty prompt; also Ctrl-C twice, /exit)"],
+];
+
+/** `/help`: the built-ins, the discovered commands and skills, and the keys, in one column layout. */
 export function builtinHelp(agent: CodingAgent, style: Style): string {
-  // Aligned on the short names: a long one (`/output-style`) pushes only its own description, so the others keep
-  // their room on a narrow terminal.
-  const width = Math.min(9, Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1)));
-  const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
+  const { skills, commands } = agent.skills;
+  const discovered = [...skills.filter((s) => s.userInvocable), ...commands]
+    .map((entry): [string, string] => [
+      `/${entry.name}${entry.argumentHint ? ` ${entry.argumentHint}` : ""}`,
+      (entry.description ?? "").replace(/\s+/g, " ").trim(),
+    ])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const builtins = BUILTIN_COMMANDS.map(([name, text]): [string, string] => [`/${name}`, text]);
+  const all = [...builtins, ...discovered, ...KEYS_HELP];
+  const width = Math.min(28, Math.max(...all.map(([left]) => left.length)));
+  const rows = (list: ReadonlyArray<readonly [string, string]>) =>
+    list.map(([left, text]) => stripControls(`  ${left.padEnd(width)}  ${text}`).trimEnd());
   return [
     style.bold("Built-in commands"),
-    ...builtins,
+    ...rows(builtins),
     "",
     style.bold("Commands and skills"),
-    stripControls(formatSlashHelp(agent.skills)),
+    ...(discovered.length > 0 ? rows(discovered) : [`  ${stripControls(formatSlashHelp(agent.skills))}`]),
     ...mcpPromptHelp(agent, style),
+    "",
+    style.bold("Keys"),
+    ...rows(KEYS_HELP),
   ].join("\n");
 }
 

@@ -13,8 +13,14 @@ export function compactionNotice(info: {
 }): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const parts = [`${info.before} messages → ${info.after}`];
-  if (info.tokensBefore !== undefined && info.tokensAfter !== undefined)
-    parts.push(`~${n(info.tokensBefore)} → ~${n(info.tokensAfter)} tokens`);
+  if (info.tokensBefore !== undefined && info.tokensAfter !== undefined) {
+    // Two measures (the last request's count, an estimate of the next): an arrow to a larger number read as growth.
+    parts.push(
+      info.tokensAfter < info.tokensBefore
+        ? `~${n(info.tokensBefore)} → ~${n(info.tokensAfter)} tokens`
+        : `context ~${n(info.tokensBefore)} tokens before; the next request ~${n(info.tokensAfter)} with the summary, system prompt and tools`,
+    );
+  }
   const u = info.usage;
   if (u) {
     const sent = u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;

@@ -29,6 +29,9 @@ export function errorHint(
   if (error.type === "permission_error" || status === 403) {
     return `The key may not use this model: check ${env ? env.key : entry} and the model name.`;
   }
+  if (error.type === "not_found_error" || status === 404) {
+    return `Not found: check the model name (--model provider:model, or /model at the terminal)${env ? ` and ${env.baseURL} (if set)` : ` and the baseURL in ${entry}`}.`;
+  }
   if (error.type === "network_error" && error.message.includes("(idle timeout)")) {
     return `The server stopped sending: a slow model may need a longer idleTimeoutMs in ${entry}.`;
   }

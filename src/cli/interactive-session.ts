@@ -1,16 +1,19 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { createMcpOAuth } from "../mcp/index.js";
+import type { PermissionMode } from "../permissions/index.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
+import { bangContext, runBangCommand } from "./bang-command.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
 import { confirmForeignSession } from "./confirm-foreign-session.js";
 import type { InteractiveIo } from "./interactive-io.js";
+import { modelChoices } from "./model-choices.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
-import { formatSessionList, pickSession as pickFromList } from "./session-list.js";
+import { formatSessionList, sessionItems } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
 import { slashOutputStyle } from "./slash-output-style.js";
@@ -37,6 +40,12 @@ interface TerminalSession {
   insteadRead: AbortController | undefined;
   /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
   leftDuringRun: boolean;
+  /** When Esc was last pressed at an empty prompt (two in a row open /rewind). */
+  lastEscape: number;
+  /** The permission mode Shift-Tab chose (undefined: the one the agent started in); kept when the agent reopens. */
+  mode: PermissionMode | undefined;
+  /** What `!cmd` ran since the last prompt: sent with the next one. */
+  bangOutputs: string[];
 }
 
 /** What the steps of the conversation use: the terminal and how to open an agent. */
@@ -73,6 +82,9 @@ export async function interactiveSession(
     emptyInterrupts: 0,
     insteadRead: undefined,
     leftDuringRun: false,
+    lastEscape: 0,
+    mode: undefined,
+    bangOutputs: [],
   };
   setCommands(() => slashCommands(session.agent));
   // The answers are drawn as Markdown; the renderer loads while the agent opens. (One that fails to load leaves
@@ -88,7 +100,7 @@ export async function interactiveSession(
       session.run?.abort(new Error("interrupted"));
       permissions.cancel();
     };
-    bindKeys(session, screen, style, stopRun);
+    bindKeys(session, screen, style, stopRun, () => env.footer());
     const asker = terminalAsker(screen, permissions, style);
     const oauth = createMcpOAuth({
       home: io.home,
@@ -102,23 +114,29 @@ export async function interactiveSession(
       style,
       write,
       open: (chosen) =>
-        createCodingAgent({
-          ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }),
-          asker,
-          approvePlugin: async (approval) => {
-            const yes = await screen.ask(pluginApprovalQuestion(approval));
-            write(
-              style.dim(
-                `plugin ${showControls(approval.id)}: ${yes ? "approved" : "its hooks and MCP servers not run"}\n`,
-              ),
-            );
-            return yes;
-          },
+        openAgent(chosen).then((opened) => {
+          if (session.mode !== undefined) opened.permissions.setMode(session.mode);
+          return opened;
         }),
       pick: () => pickSession(io, screen, style, warn),
       markdown,
-      footer: () => screen.setFooter(sessionStatus(session.agent)),
+      footer: () => screen.setFooter(statusWithMode(session)),
     };
+    function openAgent(chosen: CliOptions): Promise<CodingAgent> {
+      return createCodingAgent({
+        ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }),
+        asker,
+        approvePlugin: async (approval) => {
+          const yes = await screen.ask(pluginApprovalQuestion(approval));
+          write(
+            style.dim(
+              `plugin ${showControls(approval.id)}: ${yes ? "approved" : "its hooks and MCP servers not run"}\n`,
+            ),
+          );
+          return yes;
+        },
+      });
+    }
     let startWith = session.options;
     if (session.options.pickSession) {
       const path = await env.pick();
@@ -137,7 +155,7 @@ export async function interactiveSession(
     const statusLine = await readStatusLineSetting(io.cwd, io.home);
     env.footer = () => {
       const agent = session.agent;
-      screen.setFooter(sessionStatus(agent));
+      screen.setFooter(statusWithMode(session));
       if (!statusLine) return;
       const at = { sessionId: agent.sessionId, cwd: io.cwd, model: agent.model, costUsd: agent.cost().usd };
       void runStatusLine(statusLine.command, statusLineInput({ ...at, version: packageVersion() }), io).then(
@@ -156,6 +174,10 @@ export async function interactiveSession(
       await converse(session, env);
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
+      // How to come back, as the last line on the terminal.
+      if (session.agent.sessionId) {
+        write(style.dim(`\nresume this conversation with: mitsu -r ${session.agent.sessionId}\n`));
+      }
       await session.agent.close();
     }
     return io.signal?.aborted || session.leftDuringRun ? 130 : 0;
@@ -165,7 +187,13 @@ export async function interactiveSession(
 }
 
 /** Ctrl-C stops a run (or clears the line; twice at an empty prompt leaves); Esc takes queued prompts back. */
-function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRun: () => void): void {
+function bindKeys(
+  session: TerminalSession,
+  screen: Screen,
+  style: Style,
+  stopRun: () => void,
+  showStatus: () => void,
+): void {
   const { input } = screen;
   screen.onKeys({
     interrupt: () => {
@@ -182,7 +210,24 @@ function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRu
       // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
       const queued = screen.queued.take();
       if (queued.length > 0) return screen.edit(queued.join("\n"));
-      if (session.run) stopRun();
+      if (session.run) return stopRun();
+      // Esc twice at an empty prompt: go back to an earlier prompt (/rewind), as in Claude Code.
+      const now = Date.now();
+      if (input.partialLine === "" && now - session.lastEscape < DOUBLE_ESCAPE_MS) {
+        session.lastEscape = 0;
+        return screen.submit("/rewind");
+      }
+      session.lastEscape = now;
+    },
+    cycleMode: () => {
+      const { agent } = session;
+      if (!agent) return;
+      const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
+      if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
+      const next = order[(order.indexOf(session.mode ?? agent.permissionMode.mode) + 1) % order.length]!;
+      session.mode = next;
+      agent.permissions.setMode(next);
+      showStatus();
     },
   });
   screen.onClose(() => {
@@ -192,7 +237,7 @@ function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRu
   });
 }
 
-/** The sessions of this folder, and the one the user picks (undefined: none). */
+/** The sessions of this folder, and the one the user picks from a searchable list (undefined: none; Esc). */
 async function pickSession(
   io: InteractiveIo,
   screen: Screen,
@@ -200,16 +245,32 @@ async function pickSession(
   warn: (message: string) => void,
 ): Promise<string | undefined> {
   const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
-  screen.write(`${formatSessionList(sessions, style)}\n`);
-  if (sessions.length === 0) return undefined;
-  for (;;) {
-    const answer = await screen.input.read("resume which? (number or id; Enter for none) ", { fresh: true });
-    if (answer === undefined || answer.trim() === "") return undefined;
-    const chosen = pickFromList(sessions, answer);
-    if (chosen) return chosen.path;
-    screen.write(style.red(`no session "${answer.trim()}" in the list\n`));
+  if (sessions.length === 0) {
+    screen.write(`${formatSessionList(sessions, style)}\n`);
+    return undefined;
   }
+  // The first prompt as typed, how long ago, turns, cost.
+  return screen.pick("Resume a conversation", sessionItems(sessions), undefined);
 }
+
+/** The status line, with the permission mode when it is not the default one (Shift-Tab cycles it). */
+function statusWithMode(session: TerminalSession): string {
+  const { agent } = session;
+  const now = session.mode ?? agent.permissionMode.mode;
+  const shown = now === "default" ? "" : ` · ${MODE_NAMES[now]} (shift+tab to cycle)`;
+  return `${sessionStatus(agent)}${shown}`;
+}
+
+/** Two Esc presses this close at an empty prompt open /rewind. */
+const DOUBLE_ESCAPE_MS = 800;
+
+/** The permission modes as the status line names them. */
+const MODE_NAMES: Record<PermissionMode, string> = {
+  default: "default mode",
+  acceptEdits: "⏵⏵ accept edits on",
+  plan: "⏸ plan mode on",
+  bypassPermissions: "bypass permissions on",
+};
 
 /** Reads prompts and runs them until the user leaves. */
 async function converse(session: TerminalSession, env: TerminalEnv): Promise<void> {
@@ -227,6 +288,10 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
     session.run = new AbortController();
     if (await sessionCommand(line.trim(), session, env)) {
       session.run = undefined;
+      continue;
+    }
+    if (line.trim().startsWith("!")) {
+      await bangCommand(line.trim().slice(1).trim(), session, env);
       continue;
     }
     const text = await promptText(line, {
@@ -277,6 +342,8 @@ async function sessionCommand(line: string, session: TerminalSession, env: Termi
       await session.agent.close();
       session.agent = next;
       write(banner(session.agent, env.io.cwd, style, session.agent.history.length));
+      write(resumedRecap(session.agent.history, style));
+      env.footer();
     }
     return true;
   }
@@ -291,10 +358,21 @@ async function switchModel(
 ): Promise<void> {
   const { style, write } = env;
   const { agent } = session;
-  if (!spec) {
-    write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+  const current = `${agent.providerName}:${agent.model}`;
+  // Without a name: a list of the configured providers' models to pick from.
+  const picked =
+    spec ??
+    (await env.screen.pick(
+      `Switch the model (now ${current})`,
+      modelChoices(env.io.env, env.io.home, current).map((choice) => ({ label: choice, value: choice })),
+      undefined,
+    ));
+  // Picked from the list, the model in use is no switch; named, it opens the agent again (as before).
+  if (!picked || (spec === undefined && picked === current)) {
+    write(`model: ${current} (/model provider:model switches)\n`);
     return;
   }
+  spec = picked;
   const path = agent.sessionPath;
   const thinkingBefore = agent.thinkingBudget;
   const chosen = { ...session.options, model: spec, continueSession: false, pickSession: false };
@@ -308,6 +386,7 @@ async function switchModel(
         `now ${session.agent.provider.api}:${session.agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
       ),
     );
+    env.footer();
   } catch (error) {
     write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
     const { options } = session;
@@ -362,6 +441,14 @@ async function turn(
     session.run = undefined;
     write(style.red(`${stripControls(prepared.error)}\n`));
     return undefined;
+  }
+  // What the user ran with `!` since the last prompt goes first: the model sees it and what came of it.
+  if (session.bangOutputs.length > 0) {
+    const before = session.bangOutputs.splice(0).join("\n");
+    prepared.prompt =
+      typeof prepared.prompt === "string"
+        ? `${before}\n\n${prepared.prompt}`
+        : [{ type: "text", text: before }, ...prepared.prompt];
   }
   const render = conversationRenderer(agent, style, screen, io, session.options, await env.markdown);
   const startedAt = Date.now();
@@ -488,4 +575,29 @@ function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number):
   const { mode, origin } = agent.permissionMode;
   const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
   return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+}
+
+/** `!command`: runs the user's own shell command; its output is shown, and sent with the next prompt. */
+async function bangCommand(command: string, session: TerminalSession, env: TerminalEnv): Promise<void> {
+  const { io, screen, style, write } = env;
+  const run = session.run;
+  if (command === "" || !run) {
+    session.run = undefined;
+    return;
+  }
+  screen.indicator.start("Running");
+  const result = await runBangCommand(command, {
+    cwd: io.cwd,
+    env: session.agent.childEnv,
+    signal: run.signal,
+  }).finally(() => {
+    session.run = undefined;
+    screen.indicator.stop();
+  });
+  const output = `${result.stdout}${result.stderr}`.trimEnd();
+  if (output !== "") write(`${stripControls(output)}\n`);
+  if (result.code !== 0) {
+    write(style.dim(result.code === null ? "(stopped)\n" : `(exit code ${result.code})\n`));
+  }
+  session.bangOutputs.push(bangContext(command, result));
 }

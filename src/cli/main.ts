@@ -58,16 +58,18 @@ async function parse(program: Command, argv: string[], io: PrintIo, exitCode: ()
   // A script that asked for JSON gets its usage errors as JSON too.
   const jsonOutput = wantsJson(argv);
   let usageError: string | undefined;
+  /** Whether the parser printed its error itself (an error thrown in an action, like --thinking's, is not). */
+  let errorShown = false;
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
-    ...(jsonOutput
-      ? {
-          outputError: (s: string) => {
-            usageError = s.trim();
-          },
-        }
-      : {}),
+    outputError: (s: string, write: (s: string) => void) => {
+      if (jsonOutput) usageError = s.trim();
+      else {
+        errorShown = true;
+        write(s);
+      }
+    },
   });
   for (const sub of program.commands) sub.exitOverride();
   // `mitsu acp [options]`: mitsu's own options (model, permissions, trust…) for every session it serves.
@@ -81,9 +83,9 @@ async function parse(program: Command, argv: string[], io: PrintIo, exitCode: ()
       io.stdout.write(`${terminalJson(errorResult(message))}\n`);
       return typeof code === "number" ? code : 1;
     }
-    if (typeof code === "number") return code;
+    if (typeof code === "number" && (code === 0 || errorShown)) return code;
     io.stderr.write(`mitsu: ${stripControls(message)}\n`);
-    return 1;
+    return typeof code === "number" ? code : 1;
   }
   return exitCode();
 }

@@ -91,8 +91,12 @@ export interface Context {
 /** What the loop tells `prepareRequest` (the loop's `PrepareRequestInfo`; `warn` and `newEpoch` optional). */
 export interface PrepareInfo {
   turn: number;
-  /** This request follows a history replacement: a new prefix epoch, named by `reason` in the diagnostics. */
-  newEpoch?: { reason: string };
+  /**
+   * This request follows a history replacement: a new prefix epoch, named by `reason` in the diagnostics.
+   * `keepReminders`: the messages that carried the project instructions and the skills list are still there
+   * (a rewind to a later prompt), so they are not sent again.
+   */
+  newEpoch?: { reason: string; keepReminders?: boolean };
   /** Where warnings found while preparing go (the loop yields them as `warning` events), besides `onWarning`. */
   warn?: (code: string, message: string) => void;
 }
@@ -219,7 +223,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       previous = undefined;
       lastPrepared = undefined;
       // The removed messages carried the project instructions and the skills list: they are sent again.
-      reminders.reset();
+      if (!info.newEpoch.keepReminders) reminders.reset();
     }
     const messages = await withReminders(request, info.turn);
     let prepared: ModelRequest = { ...request, messages };

@@ -52,6 +52,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   });
   const setup = await setUpWorkspace(options, questions);
   const models = await setUpModels(options, setup);
+  // A model the catalog does not know is named at start-up (a typo otherwise shows first as a 404).
+  for (const warning of models.resolved.warnings ?? []) setup.warn(warning);
   const { cwd, home, warn } = setup;
   // A new session's system prompt holds a git snapshot: its git processes start now and run while the rest is
   // assembled (a resumed session sends its old system prompt again and takes none).
@@ -179,7 +181,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     callbacks: capabilities.hooks(options.hooks),
     notices,
     permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
-    session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.sessionPath ?? "" }),
+    session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.hookTranscriptPath ?? "" }),
   });
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
   const permissions = setUpPermissions({
@@ -289,8 +291,9 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     logging,
     sessionId,
     resumed: toResume !== undefined,
-    newLog: (id, system) =>
-      SessionLog.create(dir, { id, cwd, model: `${resolved.provider.api}:${resolved.model}`, system }),
+    newLog: (id, system, now) =>
+      SessionLog.create(dir, { id, cwd, model: `${resolved.provider.api}:${resolved.model}`, system, now }),
+    logPath: (id, now) => SessionLog.pathFor(dir, id, now),
     maxTurns,
     defaultMaxTokens,
   });

@@ -81,7 +81,9 @@ export interface HarnessParts {
   sessionId: string;
   /** Whether the conversation continues a session file (SessionStart's source is then `resume`). */
   resumed: boolean;
-  newLog: (id: string, system: TextBlock[]) => SessionLog;
+  newLog: (id: string, system: TextBlock[], now: Date) => SessionLog;
+  /** Where a new session file of this id, made at `now`, is written. */
+  logPath: (id: string, now: Date) => string;
   maxTurns: number;
   defaultMaxTokens: number;
 }
@@ -117,7 +119,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   closed = false;
   thinkingBudget: number | undefined;
   used: number | undefined;
-  pendingEpoch: { reason: string } | undefined;
+  pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
+  /** When the next session file is (to be) created: its name, told to hooks before it exists. */
+  private logStart: Date | undefined;
   sessionSource: "startup" | "resume" | "clear" | undefined;
   stopRun: ((reason: string) => void) | undefined;
   private sessionUuid: string;
@@ -211,6 +215,14 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   get price() {
     return this.models.resolved.entry.price;
   }
+  /** The session file hooks are told of: before the first prompt's file exists (SessionStart), where it will be. */
+  get hookTranscriptPath(): string {
+    return this.log?.path ?? (this.logging ? this.parts.logPath(this.sessionUuid, this.logDate()) : "");
+  }
+  private logDate(): Date {
+    this.logStart ??= new Date();
+    return this.logStart;
+  }
   /** The id hooks are told: the session file's (a copy made for a session in use has its own), else the new one's. */
   get hookSessionId(): string {
     return this.log?.header.id ?? this.sessionUuid;
@@ -224,7 +236,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   newLog(): SessionLog {
     // The id hooks were already told (SessionStart fires before the file is written).
-    return this.parts.newLog(this.sessionUuid, this.context.system);
+    return this.parts.newLog(this.sessionUuid, this.context.system, this.logDate());
   }
   applyToolChanges(): string | undefined {
     const reason = this.capabilities.toolsChanged();
@@ -369,6 +381,12 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.log?.appendEntry({ type: "rewind", keep: toPromptIndex });
     this.history = this.history.slice(0, toPromptIndex);
     this.used = undefined;
+    // Going back is a sanctioned change of the history: the next request starts a new prefix epoch (the cache
+    // still reads the part kept), not a "broken prefix"; the first prompt's instructions stay unless it went.
+    this.pendingEpoch = {
+      reason: "rewound to an earlier prompt",
+      ...(toPromptIndex > 0 ? { keepReminders: true } : {}),
+    };
     const store = this.checkpoints.current();
     if (rewindOptions.restoreFiles)
       return store?.restoreFrom(toPromptIndex, this.rewindRoots()) ?? { restored: [], notRestored: [] };
@@ -389,6 +407,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     // The earlier conversation's file is done with: another mitsu may continue it now.
     this.log?.close();
     this.log = undefined;
+    this.logStart = undefined;
   }
   async close(): Promise<void> {
     if (this.closed) return;

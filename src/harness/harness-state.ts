@@ -45,7 +45,7 @@ export interface HarnessState {
   /** The top-level agent's input tokens of its last request; undefined before the first answer. */
   used: number | undefined;
   /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
-  pendingEpoch: { reason: string } | undefined;
+  pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
   /** How the next SessionStart names the conversation's start; undefined once it has fired. */
   sessionSource: "startup" | "resume" | "clear" | undefined;
   /** Stops the prompt now running (a hook's `continue: false`). */

@@ -49,7 +49,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
         // local settings, whichever front-end answered.
         const rules = request.suggestedRules;
         if (answer === "allow_always" && rules.length > 0 && deps.questions.answeredBySeam("permission")) {
-          await saveLocalAllowRules(setup.cwd, rules).then(
+          await saveLocalAllowRules(setup.cwd, rules, { home: setup.home }).then(
             (file) => deps.questions.notify(`saved ${rules.join(", ")} to ${file}`),
             (error: Error) => setup.warn(error.message),
           );

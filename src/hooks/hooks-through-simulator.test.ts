@@ -393,7 +393,7 @@ describe("hooks through the harness and the simulator", () => {
     const skipped = await createCodingAgent({ ...base, onWarning: (m) => warnings.push(m) });
     await drain(skipped.prompt("go"));
     expect(() => readFileSync(join(cwd, "ran.txt"))).toThrow();
-    expect(warnings.join("\n")).toContain("hooks not run");
+    expect(warnings.join("\n")).toContain("what its own files grant was ignored");
     expect(warnings.join("\n")).toContain("touch ran.txt");
     expect(warnings.join("\n")).toContain("not trusted");
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadSettings } from "./load-settings.js";
 import { sandboxAutoAllows } from "./sandbox-settings.js";
+import { saveLocalAllowRules } from "./save-local-rules.js";
 
 let base: string;
 let home: string;
@@ -24,6 +25,19 @@ const write = (path: string, value: unknown) =>
   writeFile(path, typeof value === "string" ? value : JSON.stringify(value));
 
 describe("loadSettings", () => {
+  it("counts the rules mitsu saved on the user's \"always\" in an untrusted folder, not the file's others", async () => {
+    await write(join(project, ".mitsu", "settings.local.json"), { permissions: { allow: ["Bash(curl:*)"] } });
+    await saveLocalAllowRules(project, ["Bash(npm test:*)"], { home });
+    const settings = await loadSettings({ cwd: project, home });
+    expect(settings.rules.allow.map((rule) => rule.text)).toEqual(["Bash(npm test:*)"]);
+    expect(settings.ignored).toEqual([
+      `permissions.allow "Bash(curl:*)" in ${join(project, ".mitsu", "settings.local.json")}`,
+    ]);
+    // Another user's home knows nothing of it.
+    const other = await loadSettings({ cwd: project, home: join(base, "other-home") });
+    expect(other.rules.allow).toEqual([]);
+  });
+
   it("grants nothing from an untrusted project: allow rules, defaultMode and folders are listed as ignored", async () => {
     await write(join(home, ".mitsu", "settings.json"), { permissions: { allow: ["Bash(ls:*)"] } });
     await write(join(project, ".mitsu", "settings.json"), {

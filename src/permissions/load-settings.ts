@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { readOwnRules } from "./own-rules.js";
 import { JsoncError, lineOf, parseJsonc } from "./parse-jsonc.js";
 import {
   CLAUDE_ONLY_MODES,
@@ -149,8 +150,10 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     } catch (error) {
       throw new SettingsError((error as Error).message);
     }
+    // Rules mitsu saved here on the user's own "always" are the user's, trusted folder or not.
+    const own = !grants && kind === "local" ? await readOwnRules(file, home) : undefined;
     const at = (key: string, needle?: string) => settingsPlace(text, file, key, needle);
-    applySettings(parsed.permissions, { source: file, root, home }, result, grants, at);
+    applySettings(parsed.permissions, { source: file, root, home }, result, grants, at, own);
     applyEnvAndModel(parsed.top, file, user || root === home, grants, result, at);
   }
   return result;
@@ -267,6 +270,7 @@ function applySettings(
   into: LoadedSettings,
   grants: boolean,
   at: Place,
+  own?: ReadonlySet<string>,
 ): void {
   if (!section) return;
   const file = origin.source;
@@ -280,7 +284,7 @@ function applySettings(
       }
       try {
         const rule = parsePermissionRule(text, origin, `${key} in ${file}`);
-        if (behavior === "allow" && !grants) {
+        if (behavior === "allow" && !grants && !own?.has(text)) {
           into.ignored.push(`permissions.allow ${JSON.stringify(rule.text)} in ${file}`);
           return;
         }

@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
@@ -386,7 +387,7 @@ function factFinder(state: CheckerState) {
 
 /** Which rules cover a call's facts, and what "always" would add. */
 function ruleMatcher(state: CheckerState) {
-  const { home, cwd, allowRules, workspaceRoots, ownFolders, realBase } = state;
+  const { home, cwd, deny, ask, allowRules, workspaceRoots, ownFolders, realBase } = state;
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
     if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
@@ -484,6 +485,18 @@ function ruleMatcher(state: CheckerState) {
     return undefined;
   }
 
+  /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
+  async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
+    const real = await Promise.all(workspaceRoots.map(realBase));
+    return readsOnlyInWorkspace(bash, {
+      cwd,
+      home,
+      roots: [...new Set([...workspaceRoots, ...real])],
+      readRules: [...deny, ...ask].filter((rule) => ruleAppliesToTool(rule, "Read", "read")),
+      realBase,
+    });
+  }
+
   const commandAllowed = (command: BashAnalysis["commands"][number]) =>
     [command.words, ...command.through].some((words) =>
       allowRules.some((rule) => bashCommandMatches(rule, words)),
@@ -527,6 +540,7 @@ function ruleMatcher(state: CheckerState) {
   }
 
   return {
+    readOnlyHere,
     firstMatch,
     allowed,
     writeAllowed,
@@ -544,7 +558,7 @@ function decider(
   options: PermissionCheckerOptions,
 ) {
   const { home, cwd, deny, ask } = state;
-  const { firstMatch, allowed, editableWithoutRule, protectedWrite } = matcher;
+  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere } = matcher;
   const preApprovedRules = new Map<string, PermissionRule>();
   function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
@@ -606,6 +620,8 @@ function decider(
     ) {
       return { behavior: "allow" };
     }
+    // `ls`, `cat`, `grep`, `git status` …, proven to only read, and only inside the workspace.
+    if (tool.name === "Bash" && facts.bash && (await readOnlyHere(facts.bash))) return { behavior: "allow" };
     if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
       return { behavior: "allow" };
     }

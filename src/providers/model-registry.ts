@@ -38,6 +38,11 @@ export interface ResolvedModel {
   provider: Provider;
   model: string;
   entry: ModelEntry;
+  /**
+   * What the user should hear before the first request: a model id of a built-in provider that the catalog does
+   * not know (a typo fails with 404 only at the first request), a request that goes out without a key.
+   */
+  warnings?: string[];
 }
 
 export interface ResolveModelOptions {
@@ -147,7 +152,18 @@ export function resolveModel(
     authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
-  return { provider, model, entry };
+  const warnings: string[] = [];
+  if (builtin && !limits) {
+    warnings.push(
+      `"${model}" is not in mitsu's catalog of ${providerName} models: if the name is wrong, the first request fails with 404 (not found); choose another with --model (or /model)`,
+    );
+  }
+  if (builtin && apiKey === undefined && authToken === undefined && baseURL !== undefined) {
+    warnings.push(
+      `no ${builtin.keyEnv.join(" or ")} is set: requests to ${baseURL} go out without an API key`,
+    );
+  }
+  return warnings.length > 0 ? { provider, model, entry, warnings } : { provider, model, entry };
 }
 
 /** The base a models.json price amends when the catalog has none: a field it leaves out costs nothing. */

@@ -208,6 +208,11 @@ export class SessionLog {
     private readonly lock: SessionLock | undefined,
   ) {}
 
+  /** The file `create` makes for session `id` at `now`: hooks that fire before it exists are told where it will be. */
+  static pathFor(dir: string, id: string, now: Date): string {
+    return join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`);
+  }
+
   /** Creates `<dir>/<date>-<id>.jsonl` with its header line, in the current format. */
   static create(
     dir: string,
@@ -233,7 +238,7 @@ export class SessionLog {
       ...(info.system ? { system: info.system } : {}),
       ...(info.parent ? { parent: info.parent } : {}),
     };
-    return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, []);
+    return SessionLog.start(SessionLog.pathFor(dir, id, now), header, []);
   }
 
   /** A new file with `header` and `messages`, locked; the lines are written at once, then synced. */

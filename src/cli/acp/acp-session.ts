@@ -323,8 +323,8 @@ export class AcpSession {
     }
     // "Always" lasts beyond the session, as at the terminal: the rules go to the project's local settings.
     if (answer === "allow_always" && request.suggestedRules.length > 0) {
-      await saveLocalAllowRules(this.setup.cwd, request.suggestedRules).catch((error: Error) =>
-        this.setup.warn(error.message),
+      await saveLocalAllowRules(this.setup.cwd, request.suggestedRules, { home: this.setup.home }).catch(
+        (error: Error) => this.setup.warn(error.message),
       );
     }
     return answer;

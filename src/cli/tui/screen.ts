@@ -11,6 +11,10 @@ import {
 import type { LineInput, ReadOptions } from "../line-input.js";
 import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
+import { HistorySearch } from "./history-search.js";
+import { applyKeysInOrder } from "./keys-in-order.js";
+import { createListPicker, type PickerItem } from "./list-picker.js";
+import { countPastedLinesRight } from "./paste-count.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { createQuestionDialog, type Question } from "./question-dialog.js";
@@ -35,6 +39,8 @@ export interface ScreenKeys {
   interrupt(): void;
   /** Esc, when no dialog or completion list takes it. */
   escape(): void;
+  /** Shift-Tab at the prompt: the next permission mode. */
+  cycleMode?(): void;
 }
 
 /**
@@ -70,16 +76,25 @@ export interface Screen {
   remember(prompt: string): void;
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
+  /** A searchable list in place of the editor (see `createListPicker`): the value picked, or `escape`. */
+  pick<A>(title: string, items: readonly PickerItem<A>[], none: A): Promise<A>;
   /**
-   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then), and
-   * in part again with the next Ctrl-O. Only the last one set is kept.
+   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
+   * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
    */
   setExpandable(from: number, to: number, full: string): void;
+  /**
+   * The conversation between two marks was drawn for the terminal's width (an answer drawn as Markdown: its
+   * paragraphs wrapped, its tables fitted): when the width changes, it is drawn again by `draw(width)`.
+   */
+  setRedrawable(from: number, to: number, draw: (width: number) => string): void;
   readonly mark: number;
   /** The conversation's text between two marks, as written. */
   text(from: number, to: number): string;
   /** Puts `text` in the editor, after what is there (queued prompts taken back to edit). */
   edit(text: string): void;
+  /** Sends `text` as if typed and sent (to the waiting read, else queued): a key that stands for a command. */
+  submit(text: string): void;
   /** Called once the input ends (Ctrl-D, `input.close()`). */
   onClose(listener: () => void): void;
   /** Empties the conversation and the terminal (`/clear`). */
@@ -99,42 +114,228 @@ export function createScreen(options: ScreenOptions): Screen {
   const indicator = new WorkingIndicator(style, render);
   const queued = new QueuedInput(style, render);
   const label = new Text("", 0, 0);
+  const searchLine = new Text("", 0, 0);
   const slot = new Container();
   const footer = new FooterLine(style);
-  const editor = promptEditor(tui, options);
+  const editor = new Editor(
+    tui,
+    {
+      borderColor: (s) => style.dim(s),
+      selectList: {
+        selectedPrefix: (s) => style.cyan(s),
+        selectedText: (s) => style.cyan(s),
+        description: (s) => style.dim(s),
+        scrollInfo: (s) => style.dim(s),
+        noMatch: (s) => style.dim(s),
+      },
+    },
+    { paddingX: 1, autocompleteMaxVisible: 8 },
+  );
+  // pi-tui styles the editor's border one cell at a time (`ESC[2m─ESC[22m` a hundred times, 1.1 KB a row):
+  // drawn again under every frame of a streaming answer, it was most of the bytes sent to the terminal.
+  const renderEditor = editor.render.bind(editor);
+  editor.render = (width: number) => renderEditor(width).map(joinStyledRuns);
+  const completion = createPromptAutocomplete({ commands: options.commands, cwd: options.cwd });
+  editor.setAutocompleteProvider(completion);
+  applyKeysInOrder(editor, completion);
+  countPastedLinesRight(editor);
+  for (const prompt of options.history.prompts) editor.addToHistory(prompt);
   slot.addChild(editor);
   tui.addChild(chat);
   tui.addChild(live);
   tui.addChild(indicator);
   tui.addChild(queued);
   tui.addChild(label);
+  tui.addChild(searchLine);
   tui.addChild(slot);
   tui.addChild(footer);
   tui.setFocus(editor);
 
-  const state: ScreenState = {
-    keys: { interrupt: () => {}, escape: () => {} },
-    dialog: undefined,
-    expandable: undefined,
+  // The editor as a LineInput.
+  let closed = false;
+  let waiting: { finish: (text: string | undefined) => void; fresh: boolean; main: boolean } | undefined;
+  const closeInput = () => {
+    if (closed) return;
+    closed = true;
+    const deliver = waiting;
+    waiting = undefined;
+    deliver?.finish(undefined);
+    for (const listener of closeListeners) listener();
+  };
+  const closeListeners: Array<() => void> = [];
+  editor.onSubmit = (text) => {
+    const deliver = waiting;
+    // Enter at an empty editor sends nothing, but answers a question's read ("Enter for none").
+    if (text.trim() === "" && (!deliver || deliver.main)) return;
+    if (deliver) {
+      waiting = undefined;
+      deliver.finish(text);
+    } else queued.push(text);
+  };
+  const input: LineInput = {
+    get closed() {
+      return closed;
+    },
+    get partialLine() {
+      return editor.getText();
+    },
+    read(prompt: string, readOptions: ReadOptions = {}) {
+      const { signal } = readOptions;
+      if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      return new Promise<string | undefined>((resolve) => {
+        const entry = {
+          fresh: readOptions.fresh === true,
+          main: prompt.trim() === ">",
+          finish: (text: string | undefined) => {
+            signal?.removeEventListener("abort", onAbort);
+            label.setText("");
+            render();
+            resolve(text);
+          },
+        };
+        const onAbort = () => {
+          if (waiting !== entry) return;
+          waiting = undefined;
+          entry.finish(undefined);
+        };
+        waiting = entry;
+        signal?.addEventListener("abort", onAbort, { once: true });
+        // The main prompt is the editor itself; a question's words stand above it.
+        label.setText(prompt.trim() === ">" ? "" : style.yellow(prompt.trimEnd()));
+        render();
+      });
+    },
+    clearLine() {
+      editor.setText("");
+      render();
+    },
+    onInterrupt(handler) {
+      keys.interrupt = handler;
+    },
+    close: closeInput,
   };
 
-  const { input, closeInput, closeListeners, isClosed } = editorInput(
-    editor,
-    queued,
-    label,
-    style,
-    render,
-    (handler) => {
-      state.keys.interrupt = handler;
-    },
-  );
-  listenForKeys(tui, chat, editor, state, closeInput);
-
-  let questions: Promise<unknown> = Promise.resolve();
-  const showQuestion = questionShower({ tui, slot, editor, indicator, style, render }, state, {
-    closeListeners,
-    isClosed,
+  let keys: ScreenKeys = { interrupt: () => {}, escape: () => {} };
+  let dialog: { cancel(): void } | undefined;
+  /** Parts of the conversation that Ctrl-O expands or a new width draws again, in order, not overlapping. */
+  let regions: Region[] = [];
+  let expanded = false;
+  /** Replaces a region's lines; the regions below it move with the lines. */
+  const replaceRegion = (region: Region, text: string) => {
+    if (region.to > chat.mark) return;
+    const size = lineCount(text);
+    chat.replace(region.from, region.to, text);
+    const delta = region.from + size - region.to;
+    region.to = region.from + size;
+    for (const other of regions) {
+      if (other !== region && other.from >= region.to - delta) {
+        other.from += delta;
+        other.to += delta;
+      }
+    }
+  };
+  const addRegion = (region: Region) => {
+    regions = regions.filter((r) => r.to <= region.from);
+    regions.push(region);
+    if (regions.length > MAX_REGIONS) regions.shift();
+  };
+  chat.onWidthChange((width) => {
+    for (const region of [...regions].reverse()) {
+      if (region.draw) replaceRegion(region, region.draw(width));
+    }
   });
+
+  const search = new HistorySearch({
+    prompts: () => options.history.prompts,
+    getText: () => editor.getText(),
+    setText: (text) => editor.setText(text),
+    show: (line) => {
+      searchLine.setText(line === "" ? "" : style.dim(line));
+      render();
+    },
+  });
+
+  tui.addInputListener((data) => {
+    if (!dialog && search.handle(data)) {
+      render();
+      return { consume: true };
+    }
+    if (!dialog && matchesKey(data, "shift+tab")) {
+      keys.cycleMode?.();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+c")) {
+      keys.interrupt();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+o")) {
+      // Shows the last output shown in part whole, and in part again on the next press.
+      expanded = !expanded;
+      for (const region of [...regions].reverse()) {
+        if (region.full === undefined || region.collapsed === undefined) continue;
+        replaceRegion(region, expanded ? region.full : region.collapsed);
+      }
+      return { consume: true };
+    }
+    if (dialog) {
+      if (matchesKey(data, "ctrl+d")) {
+        closeInput();
+        return { consume: true };
+      }
+      return undefined;
+    }
+    // Two Esc presses that arrive as one chunk (a fast double press) are two presses, not Alt-Esc.
+    if (data === "\x1b\x1b" && !editor.isShowingAutocomplete()) {
+      keys.escape();
+      keys.escape();
+      return { consume: true };
+    }
+    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
+      keys.escape();
+      return { consume: true };
+    }
+    if (matchesKey(data, "ctrl+d") && editor.getText() === "") {
+      closeInput();
+      return { consume: true };
+    }
+    return undefined;
+  });
+
+  let refreshTimer: NodeJS.Timeout | undefined;
+  let questions: Promise<unknown> = Promise.resolve();
+  const showQuestion = <A>(question: Question<A>, signal?: AbortSignal): Promise<A> =>
+    showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
+  const showDialog = async <A>(
+    make: () => Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void },
+    none: A,
+    signal?: AbortSignal,
+  ): Promise<A> => {
+    if (signal?.aborted || closed) return none;
+    const shown = make();
+    const onAbort = () => shown.cancel();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const onClose = () => shown.cancel();
+    closeListeners.push(onClose);
+    dialog = shown;
+    indicator.hold("Waiting for your answer");
+    slot.clear();
+    slot.addChild(shown);
+    tui.setFocus(shown);
+    render();
+    try {
+      return await shown.answer;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      closeListeners.splice(closeListeners.indexOf(onClose), 1);
+      dialog = undefined;
+      indicator.hold(undefined);
+      slot.clear();
+      slot.addChild(editor);
+      tui.setFocus(editor);
+      render();
+    }
+  };
 
   tui.start();
   // A crash past every finally (an uncaught exception) must not leave the user's terminal raw, with bracketed
@@ -161,6 +362,9 @@ export function createScreen(options: ScreenOptions): Screen {
     text(from, to) {
       return chat.text(from, to);
     },
+    submit(text) {
+      editor.onSubmit?.(text);
+    },
     edit(text) {
       const now = editor.getText();
       editor.setText(now === "" ? text : `${now}\n${text}`);
@@ -175,7 +379,15 @@ export function createScreen(options: ScreenOptions): Screen {
     setTail(component) {
       chat.setTail(component);
     },
-    refresh: render,
+    refresh() {
+      // A streaming block redraws at most every STREAM_FRAME_MS: a delta every few milliseconds need not be a
+      // frame each (fewer, larger steps; the bytes sent to the terminal fall with them).
+      if (refreshTimer) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = undefined;
+        render();
+      }, STREAM_FRAME_MS);
+    },
     status(line) {
       live.setText(line);
       render();
@@ -193,18 +405,32 @@ export function createScreen(options: ScreenOptions): Screen {
       questions = answer.catch(() => undefined);
       return answer;
     },
+    pick(title, items, none) {
+      const answer = questions.then(() =>
+        showDialog(() => createListPicker(title, items, none, { style, onChange: render }), none),
+      );
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
     setExpandable(from, to, full) {
-      state.expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
+      const region: Region = { from, to, collapsed: chat.text(from, to), full };
+      addRegion(region);
+      // In the full view, what comes next is shown whole too.
+      if (expanded) replaceRegion(region, full);
+    },
+    setRedrawable(from, to, draw) {
+      addRegion({ from, to, draw });
     },
     clear() {
       chat.clear();
-      state.expandable = undefined;
+      regions = [];
+      expanded = false;
       // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
       terminal.write("\x1b[2J\x1b[3J\x1b[H");
       tui.requestRender(true);
     },
     onKeys(next) {
-      state.keys = next;
+      keys = next;
     },
     stop() {
       indicator.stop();
@@ -215,200 +441,42 @@ export function createScreen(options: ScreenOptions): Screen {
       footer.line = "";
       // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
       // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
-      (tui as unknown as { doRender(): void }).doRender();
+      const internals = tui as unknown as { doRender(): void; previousLines: string[] };
+      internals.doRender();
       process.removeListener("exit", restore);
+      const empty = internals.previousLines.length === 0;
       tui.stop();
+      // pi-tui leaves the first row of a frame that shrinks to nothing (the editor's top border when mitsu stops
+      // before the conversation starts): cleared, so that an error printed next starts on a clean line.
+      if (empty) options.stdout.write("\r\x1b[J");
     },
   };
 }
 
-/** What the screen's key handling and questions share. */
-interface ScreenState {
-  keys: ScreenKeys;
-  dialog: { cancel(): void } | undefined;
-  expandable: { from: number; to: number; collapsed: string; full: string; expanded: boolean } | undefined;
+/** A part of the conversation drawn again: expanded (Ctrl-O) or at a new width. */
+interface Region {
+  from: number;
+  to: number;
+  collapsed?: string;
+  full?: string;
+  draw?: (width: number) => string;
 }
 
-/** The prompt editor: its colours, the completion of commands and files, the history of earlier prompts. */
-function promptEditor(tui: TUI, options: ScreenOptions): Editor {
-  const { style } = options;
-  const editor = new Editor(
-    tui,
-    {
-      borderColor: (s) => style.dim(s),
-      selectList: {
-        selectedPrefix: (s) => style.cyan(s),
-        selectedText: (s) => style.cyan(s),
-        description: (s) => style.dim(s),
-        scrollInfo: (s) => style.dim(s),
-        noMatch: (s) => style.dim(s),
-      },
-    },
-    { paddingX: 1, autocompleteMaxVisible: 8 },
-  );
-  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
-  for (const prompt of options.history.prompts) editor.addToHistory(prompt);
-  return editor;
-}
+/** Regions kept at most (the oldest are forgotten: their text stays as it was drawn). */
+const MAX_REGIONS = 500;
 
-/** The editor as a `LineInput`: a line typed while nobody reads waits in the queue. */
-function editorInput(
-  editor: Editor,
-  queued: QueuedInput,
-  label: Text,
-  style: Style,
-  render: () => void,
-  onInterrupt: (handler: () => void) => void,
-) {
-  let closed = false;
-  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
-  const closeInput = () => {
-    if (closed) return;
-    closed = true;
-    const deliver = waiting;
-    waiting = undefined;
-    deliver?.finish(undefined);
-    for (const listener of closeListeners) listener();
-  };
-  const closeListeners: Array<() => void> = [];
-  editor.onSubmit = (text) => {
-    if (text.trim() === "") return;
-    const deliver = waiting;
-    if (deliver) {
-      waiting = undefined;
-      deliver.finish(text);
-    } else queued.push(text);
-  };
-  const input: LineInput = {
-    get closed() {
-      return closed;
-    },
-    get partialLine() {
-      return editor.getText();
-    },
-    read(prompt: string, readOptions: ReadOptions = {}) {
-      const { signal } = readOptions;
-      if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
-      if (closed || signal?.aborted) return Promise.resolve(undefined);
-      return new Promise<string | undefined>((resolve) => {
-        const entry = {
-          fresh: readOptions.fresh === true,
-          finish: (text: string | undefined) => {
-            signal?.removeEventListener("abort", onAbort);
-            label.setText("");
-            render();
-            resolve(text);
-          },
-        };
-        const onAbort = () => {
-          if (waiting !== entry) return;
-          waiting = undefined;
-          entry.finish(undefined);
-        };
-        waiting = entry;
-        signal?.addEventListener("abort", onAbort, { once: true });
-        // The main prompt is the editor itself; a question's words stand above it.
-        label.setText(prompt.trim() === ">" ? "" : style.yellow(prompt.trimEnd()));
-        render();
-      });
-    },
-    clearLine() {
-      editor.setText("");
-      render();
-    },
-    onInterrupt,
-    close: closeInput,
-  };
+/** How often a streaming block is drawn again, at most. */
+const STREAM_FRAME_MS = 50;
 
-  return { input, closeInput, closeListeners, isClosed: () => closed };
-}
+/** A run of one character each wrapped in the same style (`ESC[2m─ESC[22m…`), as one styled run. */
+const STYLED_RUN = /(\x1b\[[\d;]*m)([^\x1b])(\x1b\[[\d;]*m)(?:\1\2\3)+/g;
 
-/** Ctrl-C, Ctrl-O (the last output whole, or in part), Esc and Ctrl-D (ends the input at an empty editor). */
-function listenForKeys(
-  tui: TUI,
-  chat: ChatLog,
-  editor: Editor,
-  state: ScreenState,
-  closeInput: () => void,
-): void {
-  tui.addInputListener((data) => {
-    if (matchesKey(data, "ctrl+c")) {
-      state.keys.interrupt();
-      return { consume: true };
-    }
-    if (matchesKey(data, "ctrl+o")) {
-      // Shows the last output shown in part whole, and in part again on the next press.
-      if (state.expandable) {
-        const next = state.expandable.expanded ? state.expandable.collapsed : state.expandable.full;
-        chat.replace(state.expandable.from, state.expandable.to, next);
-        state.expandable.to = state.expandable.from + lineCount(next);
-        state.expandable.expanded = !state.expandable.expanded;
-      }
-      return { consume: true };
-    }
-    if (state.dialog) {
-      if (matchesKey(data, "ctrl+d")) {
-        closeInput();
-        return { consume: true };
-      }
-      return undefined;
-    }
-    if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
-      state.keys.escape();
-      return { consume: true };
-    }
-    if (matchesKey(data, "ctrl+d") && editor.getText() === "") {
-      closeInput();
-      return { consume: true };
-    }
-    return undefined;
+export function joinStyledRuns(line: string): string {
+  if (!line.includes("\x1b[")) return line;
+  return line.replace(STYLED_RUN, (run: string, open: string, char: string, close: string) => {
+    const count = run.length / (open.length + char.length + close.length);
+    return `${open}${char.repeat(count)}${close}`;
   });
-}
-
-/** Shows one question at a time in place of the editor, until it is answered (or withdrawn). */
-function questionShower(
-  parts: {
-    tui: TUI;
-    slot: Container;
-    editor: Editor;
-    indicator: WorkingIndicator;
-    style: Style;
-    render: () => void;
-  },
-  state: ScreenState,
-  input: { closeListeners: Array<() => void>; isClosed: () => boolean },
-) {
-  const { tui, slot, editor, indicator, style, render } = parts;
-  const { closeListeners } = input;
-  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
-    if (signal?.aborted || input.isClosed()) return question.escape;
-    const shown = createQuestionDialog(question, { style, onChange: render });
-    const onAbort = () => shown.cancel();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const onClose = () => shown.cancel();
-    closeListeners.push(onClose);
-    state.dialog = shown;
-    const labelBefore = indicator.currentLabel;
-    indicator.setLabel("Waiting for your answer");
-    slot.clear();
-    slot.addChild(shown);
-    tui.setFocus(shown);
-    render();
-    try {
-      return await shown.answer;
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      closeListeners.splice(closeListeners.indexOf(onClose), 1);
-      state.dialog = undefined;
-      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
-      slot.clear();
-      slot.addChild(editor);
-      tui.setFocus(editor);
-      render();
-    }
-  };
-
-  return showQuestion;
 }
 
 /** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */

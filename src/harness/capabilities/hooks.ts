@@ -45,7 +45,8 @@ export async function loadActiveHooks(setup: WorkspaceSetup, questions: Question
       skipped.push(file);
     }
   }
-  if (skipped.length > 0) {
+  // An untrusted folder's hooks were named already, by the workspace notice that came with `workspaceHooks`.
+  if (skipped.length > 0 && (trusted || setup.workspaceHooks === undefined)) {
     const why = trusted
       ? "their project settings file is not approved; run mitsu interactively there to approve"
       : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
