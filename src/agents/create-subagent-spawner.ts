@@ -1,4 +1,5 @@
 import { createContext } from "../context/create-context.js";
+import type { ReminderSource } from "../context/reminder-engine.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
@@ -123,6 +124,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
         tools: tools.map((t) => toToolDefinition(t)),
         system: own,
         dateChange: false,
+        ...(request.inbox ? { sources: [inboxSource(request.inbox)] } : {}),
         ...(options.home !== undefined ? { home: options.home } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
@@ -182,7 +184,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       model: model.model,
       system: context.system,
       tools,
-      messages: [promptMessage(request)],
+      messages: [...(request.history ?? []), promptMessage(request)],
       maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
       maxTokens: maxTokensFor(model),
       ...(model.contextWindow !== undefined ? { contextWindow: model.contextWindow } : {}),
@@ -219,6 +221,18 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
   return spawner;
 }
 
+/** A running child's messages from its parent (`SpawnRequest.inbox`), one reminder per request that has any. */
+function inboxSource(inbox: () => string[]): ReminderSource {
+  return {
+    name: "subagent-inbox",
+    collect: () => {
+      const texts = inbox();
+      if (texts.length === 0) return undefined;
+      return texts.map((text) => `A message from the agent that started you:\n${text}`).join("\n\n");
+    },
+  };
+}
+
 function promptMessage(request: SpawnRequest): Message {
   return { role: "user", content: [{ type: "text", text: request.prompt }] };
 }
@@ -233,11 +247,14 @@ class SpawnError extends Error {
   }
 }
 
+/** The tools that start or manage sub-agents: a child gets them only while it may nest. */
+const AGENT_TOOLS = new Set(["Task", "TaskOutput", "TaskStop", "SendMessage"]);
+
 /** The parent's tools the request names (all when it names none), in the parent's order; `Task` only if `nests`. */
 function childTools(parent: readonly Tool<never>[], request: SpawnRequest, nests: boolean): Tool<never>[] {
   const wanted = request.tools ? new Set(request.tools) : undefined;
   return parent.filter((tool) => {
-    if (tool.name === "Task" && !nests) return false;
+    if (AGENT_TOOLS.has(tool.name) && !nests) return false;
     return wanted ? wanted.has(tool.name) : true;
   });
 }

@@ -67,6 +67,9 @@ describe("createCodingAgent", () => {
       "WebSearch",
       "Skill",
       "Task",
+      "TaskOutput",
+      "TaskStop",
+      "SendMessage",
     ]);
     expect(agent.contextWindow()).toEqual({ limit: 200_000, used: undefined });
     expect(agent.sessionPath).toBeUndefined();

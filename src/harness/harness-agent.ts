@@ -27,6 +27,7 @@ import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type { HookNotices } from "./capabilities/hooks.js";
+import { backgroundAgentsOf } from "./capabilities/subagents.js";
 import type { CapabilityList } from "./capability-list.js";
 import type {
   CodingAgent,
@@ -196,6 +197,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   get shells() {
     return this.parts.shells;
+  }
+  get backgroundAgents() {
+    return backgroundAgentsOf(this.capabilities.list);
   }
   get sandbox() {
     return this.parts.sandbox;

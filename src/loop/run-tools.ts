@@ -203,7 +203,10 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     const invalid = validateInput(tool, input);
     if (invalid) return errorResult(id, invalid);
     const toolContext: ToolContext = { signal, toolUseId: id, state, agentPath, progress };
-    if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+    if (options.spawn) {
+      toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+      toolContext.spawner = options.spawn;
+    }
     if (tool.check) {
       try {
         const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;

@@ -1,6 +1,6 @@
 import type { ImageBlock, JsonSchema, TextBlock, ToolDefinition } from "../messages/index.js";
 import type { AgentPath } from "./agent-event.js";
-import type { Spawn } from "./spawn.js";
+import type { Spawn, Spawner } from "./spawn.js";
 import type { ToolState } from "./tool-state.js";
 
 /** What a tool returns: plain text, or text and image blocks. Throwing `ToolError` (or anything) makes an `is_error` result. */
@@ -24,6 +24,11 @@ export interface ToolContext {
    * in its result when it is absent.
    */
   spawn?: Spawn;
+  /**
+   * The run's spawner itself, for a child that outlives this call (a background sub-agent): the tool chooses its
+   * `agentPath` and `signal`, and receives its events. Present when `spawn` is.
+   */
+  spawner?: Spawner;
   /**
    * A tool may report what it is doing (e.g. a command's output as it arrives); the loop turns each call into a
    * `tool-progress` event. Never required, never awaited: a tool works the same without it, and a call after

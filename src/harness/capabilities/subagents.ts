@@ -1,6 +1,10 @@
 import {
   type AgentDefinitions,
+  BackgroundAgents,
+  createSendMessageTool,
   createSubagentSpawner,
+  createTaskOutputTool,
+  createTaskStopTool,
   createTaskTool,
   type SubagentSpawner,
   subagentEnvironment,
@@ -17,12 +21,40 @@ import type { ModelSetup } from "../model-setup.js";
 import { openSubagentLog } from "../subagent-log.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
-/** The Task tool: the model starts a sub-agent of one of the agent types. */
-export function subagentsCapability(agents: AgentDefinitions, toolNames: () => string[]): Capability {
+/** The sub-agents capability, with the conversation's agents (background and kept ones). */
+export interface SubagentsCapability extends Capability {
+  readonly background: BackgroundAgents;
+}
+
+/**
+ * The Task tool (the model starts a sub-agent of one of the agent types, in the foreground or the background),
+ * TaskOutput, TaskStop and SendMessage; the reminder that carries a background agent's answer into the next
+ * request; closing stops the agents still running.
+ */
+export function subagentsCapability(
+  agents: AgentDefinitions,
+  toolNames: () => string[],
+): SubagentsCapability {
+  const background = new BackgroundAgents();
+  const tools = [
+    createTaskTool({ agents: agents.agents, toolNames, background }),
+    createTaskOutputTool(background),
+    createTaskStopTool(background),
+    createSendMessageTool(background),
+  ] as unknown as Tool<never>[];
   return {
     name: "subagents",
-    tools: [createTaskTool({ agents: agents.agents, toolNames }) as unknown as Tool<never>],
+    background,
+    tools,
+    reminders: [background.reminderSource()],
+    close: () => background.close(),
   };
+}
+
+/** The conversation's sub-agents, from the sub-agents capability in `list`. */
+export function backgroundAgentsOf(list: readonly Capability[]): BackgroundAgents | undefined {
+  const found = list.find((c): c is SubagentsCapability => c.name === "subagents" && "background" in c);
+  return found?.background;
 }
 
 export interface SpawnDeps {
