@@ -14,7 +14,9 @@ describe("a resumed session's background agents", () => {
     result("t2", backgroundStartedText("a00000002", "general-purpose")),
     {
       role: "user",
-      content: [{ type: "text", text: '<system-reminder>\n<background-agent id="a00000001" agent="Explore">' }],
+      content: [
+        { type: "text", text: '<system-reminder>\n<background-agent id="a00000001" agent="Explore">' },
+      ],
     },
   ];
 
