@@ -5,7 +5,7 @@ import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
@@ -121,7 +121,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       const context = await createContext({
         cwd: options.cwd,
         model: model.model,
-        tools: tools.map((t) => toToolDefinition(t)),
+        tools: definitionsOf(tools),
         system: own,
         dateChange: false,
         ...(request.inbox ? { sources: [inboxSource(request.inbox)] } : {}),
@@ -212,7 +212,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
     const raw: ModelRequest = {
       model: model.model,
       system: context.system,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       messages: [promptMessage(request)],
       maxTokens: maxTokensFor(model),
     };

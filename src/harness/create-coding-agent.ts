@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { type Context, createContext, type GitSnapshot, takeGitSnapshot } from "../context/index.js";
 import { withPostToolHooks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
-import { toToolDefinition } from "../loop/tool.js";
+import { definitionsOf } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import type { TextBlock } from "../messages/index.js";
 import { SessionLog } from "../session/index.js";
@@ -19,6 +19,7 @@ import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
+import { withToolSearch } from "./capabilities/tool-search.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
 import { CostMeter } from "./cost-meter.js";
@@ -84,7 +85,10 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     todoCapability(),
   ]);
   // The embedder's capabilities come after the built-in ones; MCP's tools come last, in their fixed order.
-  const later = new CapabilityList([...(options.capabilities ?? []), mcp]);
+  const later = new CapabilityList([
+    ...(options.capabilities ?? []),
+    withToolSearch(mcp, models.resolved.entry.contextWindow, setup.env),
+  ]);
   const capabilities = new CapabilityList([...builtin.list, ...later.list]);
   // Every start runs now, concurrently (MCP servers connect while the rest is assembled); all are awaited before
   // the agent is handed out, so `tools` is complete and stable from the first request.
@@ -291,7 +295,7 @@ function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: T
       cwd: setup.cwd,
       home: setup.home,
       model: models.resolved.model,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       skills: () => renderSkillsList(setup.skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),

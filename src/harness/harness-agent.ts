@@ -7,7 +7,7 @@ import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { summarizeCall } from "../loop/summarize-call.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { ProjectMcp } from "../mcp/index.js";
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from "../messages/index.js";
@@ -335,7 +335,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     const request: ModelRequest = {
       model: this.model,
       system: preview.system,
-      tools: this.tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(this.tools),
       messages: appendPrompt(this.history, text),
       maxTokens: this.defaultMaxTokens,
     };

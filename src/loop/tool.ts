@@ -85,6 +85,11 @@ export interface Tool<Input = Record<string, unknown>> {
    * Must not throw and must not touch the disk: it runs on validated input before anything is allowed.
    */
   permissionFacts?(input: Input): PermissionFacts;
+  /**
+   * Not sent as a definition (large tool sets: the model finds it with a search tool, which returns its schema);
+   * a call to it by name is still validated against `inputSchema` and run as usual.
+   */
+  deferred?: boolean;
   /** A short human summary of a call for the terminal, e.g. `Read src/a.ts`. */
   summarize?(input: Input): string;
 }
@@ -102,4 +107,9 @@ export function toToolDefinition(tool: Tool<never>): ToolDefinition {
   };
   if (tool.eagerInputStreaming !== undefined) def.eager_input_streaming = tool.eagerInputStreaming;
   return def;
+}
+
+/** The definitions a request carries: every tool's but the deferred ones', in order. */
+export function definitionsOf(tools: readonly Tool<never>[]): ToolDefinition[] {
+  return tools.filter((tool) => tool.deferred !== true).map((tool) => toToolDefinition(tool));
 }

@@ -124,6 +124,7 @@ const ALLOWED_BY_DEFAULT = new Set([
   "BashOutput",
   "KillShell",
   "ListMcpResources",
+  "ToolSearch",
   "ReadMcpResource",
 ]);
 /**

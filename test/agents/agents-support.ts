@@ -50,7 +50,12 @@ export function cleanDirs() {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function codingAgentOn(sim: Simulator, model: string, extra: Partial<CodingAgentOptions> = {}) {
+export async function codingAgentOn(
+  sim: Simulator,
+  model: string,
+  extra: Partial<CodingAgentOptions> & { toolSearchOff?: boolean } = {},
+) {
+  const { toolSearchOff, ...rest } = extra;
   const root = mkdtempSync(join(tmpdir(), "mitsu-agents2-"));
   dirs.push(root);
   const cwd = join(root, "ws");
@@ -65,8 +70,9 @@ export async function codingAgentOn(sim: Simulator, model: string, extra: Partia
     OPENAI_BASE_URL: `${sim.url}/v1`,
     GEMINI_API_KEY: "sim-key",
     GEMINI_BASE_URL: sim.url,
+    ...(toolSearchOff ? { MITSU_TOOL_SEARCH: "false" } : {}),
   };
-  const options: CodingAgentOptions = { cwd, home, env, model, ...extra };
+  const options: CodingAgentOptions = { cwd, home, env, model, ...rest };
   return { cwd, home, agent: await createCodingAgent(options) };
 }
 
