@@ -255,6 +255,8 @@ function childTools(parent: readonly Tool<never>[], request: SpawnRequest, nests
   const wanted = request.tools ? new Set(request.tools) : undefined;
   return parent.filter((tool) => {
     if (AGENT_TOOLS.has(tool.name) && !nests) return false;
+    // Plan approval is the main agent's conversation with the user.
+    if (tool.name === "ExitPlanMode") return false;
     return wanted ? wanted.has(tool.name) : true;
   });
 }

@@ -76,12 +76,13 @@ describe("capabilities", () => {
     const agent = await createCodingAgent(await options([callNow, text("Noon.")], { capabilities: [clock] }));
     expect(started).toBe(true);
     // After the built-in tools, in order: the cache prefix.
-    expect(agent.tools.map((t) => t.name).slice(-6)).toEqual([
+    expect(agent.tools.map((t) => t.name).slice(-7)).toEqual([
       "Skill",
       "Task",
       "TaskOutput",
       "TaskStop",
       "SendMessage",
+      "ExitPlanMode",
       "Now",
     ]);
     const slash = agent.expandSlash("/time Tokyo");

@@ -70,6 +70,7 @@ describe("createCodingAgent", () => {
       "TaskOutput",
       "TaskStop",
       "SendMessage",
+      "ExitPlanMode",
     ]);
     expect(agent.contextWindow()).toEqual({ limit: 200_000, used: undefined });
     expect(agent.sessionPath).toBeUndefined();

@@ -15,6 +15,7 @@ import { builtinToolsCapability } from "./capabilities/builtin-tools.js";
 import { compactionStep } from "./capabilities/compaction.js";
 import { createHarnessHookRunner, HookNotices, loadActiveHooks } from "./capabilities/hooks.js";
 import { mcpCapability } from "./capabilities/mcp.js";
+import { planModeCapability } from "./capabilities/plan-mode.js";
 import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
@@ -83,6 +84,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
     todoCapability(),
+    planModeCapability({
+      questions,
+      mode: setup.permissionMode,
+      permissions: () => late.permissions?.permissions,
+    }),
   ]);
   // The embedder's capabilities come after the built-in ones; MCP's tools come last, in their fixed order.
   const later = new CapabilityList([

@@ -110,6 +110,7 @@ describe("mitsu inspect", () => {
       "TaskOutput",
       "TaskStop",
       "SendMessage",
+      "ExitPlanMode",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
   });
