@@ -176,18 +176,17 @@ export class BackgroundAgents {
     return record;
   }
 
-  /** Resolves when a background run ends (or at once when none runs). */
+  /** Resolves when a background agent ends (its answer is ready), or at once when none runs. */
   async waitAny(signal?: AbortSignal): Promise<void> {
-    const running = this.running().map((r) => this.#runs.get(r.id)?.done);
-    if (running.length === 0) return;
+    if (this.running().length === 0 || signal?.aborted) return;
     await new Promise<void>((resolve) => {
-      const off = () => resolve();
-      signal?.addEventListener("abort", off, { once: true });
-      Promise.race(running).then(() => {
-        signal?.removeEventListener("abort", off);
-        // Let the run's own bookkeeping (status, listeners) settle first.
-        setImmediate(resolve);
-      });
+      const done = () => {
+        off();
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      const off = this.onFinished(done);
+      signal?.addEventListener("abort", done, { once: true });
     });
   }
 
@@ -259,6 +258,16 @@ export class BackgroundAgents {
       // The whole transcript, as the run ends it (a continuation's starts with the earlier one).
       if (result.messages.length > 0) record.messages = [...result.messages];
       else record.messages = record.messages.slice(0, Math.max(base, record.messages.length));
+      // Messages sent while it made its last model call: it goes on with them, in its own transcript.
+      const pending = record.inbox.splice(0);
+      if (pending.length > 0 && !controller.signal.aborted && statusOf(result) === "completed") {
+        this.#run(record, spawner, {
+          ...record.request,
+          prompt: pending.join("\n\n"),
+          history: record.messages,
+        });
+        return;
+      }
       record.result = result;
       record.endedAt = performance.now();
       record.status = controller.signal.aborted ? "stopped" : statusOf(result);

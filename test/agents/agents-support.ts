@@ -72,7 +72,7 @@ export async function codingAgentOn(
     GEMINI_BASE_URL: sim.url,
     ...(toolSearchOff ? { MITSU_TOOL_SEARCH: "false" } : {}),
   };
-  const options: CodingAgentOptions = { cwd, home, env, model, ...rest };
+  const options: CodingAgentOptions = { cwd, home, model, ...rest, env: { ...env, ...rest.env } };
   return { cwd, home, agent: await createCodingAgent(options) };
 }
 

@@ -102,7 +102,7 @@ export function createSpawn(deps: SpawnDeps): SubagentSpawner {
     ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
     maxTurns: deps.maxTurns,
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
-    maxDepth: options.maxAgentDepth ?? 1,
+    maxDepth: options.maxAgentDepth ?? agentDepthFrom(setup.env),
     transcript: (info) => {
       const log = deps.log();
       return log ? openSubagentLog(log, info) : undefined;
@@ -118,4 +118,13 @@ export function createSpawn(deps: SpawnDeps): SubagentSpawner {
     },
     { firstRequest: spawnChild.firstRequest },
   );
+}
+
+/**
+ * How deep sub-agents nest when `maxAgentDepth` is not given: `MITSU_MAX_AGENT_DEPTH`, else 1 — a sub-agent
+ * cannot start its own, as in Claude Code.
+ */
+export function agentDepthFrom(env: Record<string, string | undefined>): number {
+  const value = Number(env.MITSU_MAX_AGENT_DEPTH);
+  return Number.isInteger(value) && value >= 1 ? value : 1;
 }
