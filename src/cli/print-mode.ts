@@ -154,6 +154,8 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
       ...(io.signal ? { signal: io.signal } : {}),
       liveInput: options.outputFormat !== "json",
     };
+    // A background agent's messages go to stream-json as they come, tagged with the Task call that started it.
+    if (options.outputFormat === "stream-json") agent.backgroundAgents?.onEvent((event) => render(event));
     // Background agents still running when the answer ends are waited for; each end starts a turn.
     const run = withBackgroundAgents(
       agent.prompt(prepared.prompt, promptOptions),

@@ -47,6 +47,34 @@ describe("background agents in print mode (mitsu -p)", () => {
     expect(count(last, "There are 7 files.")).toBe(1);
   });
 
+  it("--output-format stream-json: the background agent's messages are lines tagged with its Task call", async () => {
+    const routed = await routedSimulator(
+      [bgTask, text("Started."), text("7 files.")],
+      [{ ...text("There are 7 files."), latencyMs: 200 }],
+    );
+    sim = routed.sim;
+    const { cwd, home } = tempWorkspace();
+    const env = { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url };
+    const out = await runMitsu(["-p", "count", "--output-format", "stream-json", "--verbose"], {
+      cwd,
+      home,
+      env,
+    });
+    expect(out.code).toBe(0);
+    const lines = out.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const child = lines.filter((l) => l.parent_tool_use_id === "call_bg");
+    expect(
+      child.some(
+        (l) => l.type === "assistant" && JSON.stringify(l.message.content).includes("There are 7 files."),
+      ),
+    ).toBe(true);
+    expect(lines.at(-1).type).toBe("result");
+    expect(lines.at(-1).result).toBe("7 files.");
+  });
+
   it("MITSU_BACKGROUND_WAIT=0: the result comes after the answer; the agent is stopped", async () => {
     const routed = await routedSimulator(
       [bgTask, text("Started it.")],
