@@ -12,6 +12,8 @@ describe("a resumed session's background agents", () => {
     { role: "user", content: [{ type: "text", text: "go" }] },
     result("t1", backgroundStartedText("a00000001", "Explore")),
     result("t2", backgroundStartedText("a00000002", "general-purpose")),
+    result("t3", backgroundStartedText("a00000003", "Explore")),
+    result("t4", "Stopped agent a00000003 (Explore: look)."),
     {
       role: "user",
       content: [

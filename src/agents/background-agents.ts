@@ -291,7 +291,8 @@ export function backgroundStartedText(id: string, agent: string): string {
 }
 
 const STARTED = /Started \S+ agent in the background: agent id (a[0-9a-f]{8})\./g;
-const ENDED = /<background-agent id="(a[0-9a-f]{8})"/g;
+/** Its end as the main agent learned it: the reminder or TaskOutput's report, or TaskStop's result. */
+const ENDED = /(?:<background-agent id="|Stopped agent )(a[0-9a-f]{8})/g;
 
 /** The background agents a transcript started whose end it never received. */
 export function lostBackgroundAgents(messages: readonly Message[]): string[] {

@@ -152,3 +152,34 @@ describe.each(PROVIDERS)("background sub-agents on %s", (_name, model) => {
     await agent.close();
   });
 });
+
+describe("a background agent in the session log", () => {
+  it("resuming a session whose background agent was still running tells the model it is gone", async () => {
+    const routed = await routedSimulator(
+      [bgTask("call_bg", "A long question."), text("It runs."), text("I will start it again.")],
+      [{ ...text("never"), latencyMs: 30_000 }],
+    );
+    sim = routed.sim;
+    const first = await codingAgentOn(sim, "anthropic:claude-sonnet-4-5");
+    await drain(first.agent.prompt("start it"));
+    const id = first.agent.backgroundAgents?.running()[0]?.id;
+    expect(id).toMatch(/^a[0-9a-f]{8}$/);
+    // The process ends with the agent still running (close stops it).
+    await first.agent.close();
+
+    const { createCodingAgent } = await import("../../src/harness/create-coding-agent.js");
+    const second = await createCodingAgent({
+      cwd: first.cwd,
+      home: first.home,
+      model: "anthropic:claude-sonnet-4-5",
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
+      session: { continue: true },
+    });
+    await drain(second.prompt("where is its answer?"));
+    const last = bodyText(sim, sim.requests.length - 1);
+    expect(last).toContain(
+      `still running when the previous session ended; they were stopped and their answers are lost: ${id}`,
+    );
+    await second.close();
+  });
+});
