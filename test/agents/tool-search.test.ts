@@ -136,3 +136,30 @@ describe.each(PROVIDERS)("2,000 MCP tools on %s", (name, model) => {
     await agent.close();
   }, 60_000);
 });
+
+describe("deferred tools in a new conversation", () => {
+  it("MITSU_TOOL_SEARCH=true defers even a few tools; /clear's new conversation gets the listing again", async () => {
+    sim = await startSimulator({
+      script: [turn([{ type: "text", text: "One." }]), turn([{ type: "text", text: "Two." }])],
+    });
+    const config = JSON.stringify({
+      mcpServers: { many: { command: process.execPath, args: [SERVER, "--count", "5"] } },
+    });
+    const { agent } = await codingAgentOn(sim, "anthropic:claude-sonnet-4-5", {
+      mcp: { configFiles: [config], strict: true },
+      session: { log: false },
+      env: { MITSU_TOOL_SEARCH: "true" },
+    });
+    await drain(agent.prompt("one"));
+    await agent.clear();
+    await drain(agent.prompt("two"));
+    for (const r of sim.requests) {
+      const body = JSON.stringify(r.body);
+      expect(body.split("These tools are available but not loaded").length - 1).toBe(1);
+      expect(body).toContain(
+        "mcp__many__tool_0004_create_warehouse: Creates a warehouse record in business system 4.",
+      );
+    }
+    await agent.close();
+  });
+});

@@ -55,8 +55,10 @@ export function withToolSearch(
   let listed = false;
   const listing: ReminderSource = {
     name: "deferred-tools",
-    collect: () => {
-      if (listed || !decide()) return undefined;
+    // Once per conversation: its first user message (a new one after /clear), or the first request of a resumed
+    // one (the engine drops it if the transcript already holds it), and again after compaction (`reset`).
+    collect: (state) => {
+      if (!decide() || (listed && !state.firstUserMessage)) return undefined;
       listed = true;
       return deferredListing(deferrable(), LISTING_SHARE * contextWindow * 4);
     },
