@@ -94,6 +94,7 @@ export { createBashOutputTool } from "./tools/bash-output-tool.js";
 export { createBashTool } from "./tools/bash-tool.js";
 export { type BuiltinToolsOptions, createBuiltinTools } from "./tools/create-builtin-tools.js";
 export { createEditTool } from "./tools/edit-tool.js";
+export { createExitPlanModeTool, type ExitPlanModeOptions } from "./tools/exit-plan-mode-tool.js";
 export { createGlobTool } from "./tools/glob-tool.js";
 export { createGrepTool } from "./tools/grep-tool.js";
 export { createKillShellTool } from "./tools/kill-shell-tool.js";
@@ -108,6 +109,7 @@ export {
 } from "./tools/sandbox.js";
 export { getTodos, TODO_LIST, type TodoItem } from "./tools/todo-list.js";
 export { createTodoWriteTool } from "./tools/todo-write-tool.js";
+export { createToolSearchTool, searchTools, type ToolSearchInput } from "./tools/tool-search-tool.js";
 export { createWebFetchTool, type WebFetchToolOptions } from "./tools/web-fetch-tool.js";
 export {
   createWebSearchTool,
