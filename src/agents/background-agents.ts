@@ -199,9 +199,9 @@ export class BackgroundAgents {
   /**
    * The reminder source for the main agent's context: each background agent that ended since the last request
    * is reported once, with its answer (then it counts as delivered). On a resumed session's first request it
-   * also names the background agents the earlier process left running: they are gone.
+   * also names the background agents the earlier process left running: they are gone (`notify` tells the user).
    */
-  reminderSource(): ReminderSource {
+  reminderSource(notify?: (message: string) => void): ReminderSource {
     let first = true;
     return {
       name: "background-agents",
@@ -211,6 +211,7 @@ export class BackgroundAgents {
           first = false;
           const lost = lostBackgroundAgents(state.messages).filter((id) => !this.#records.has(id));
           if (lost.length > 0) {
+            notify?.(`background agents still running when the session ended are gone: ${lost.join(", ")}`);
             parts.push(
               `These background agents were still running when the previous session ended; they were stopped and their answers are lost: ${lost.join(", ")}. Start them again if their work is still needed.`,
             );

@@ -168,7 +168,9 @@ describe("a background agent in the session log", () => {
     await first.agent.close();
 
     const { createCodingAgent } = await import("../../src/harness/create-coding-agent.js");
+    const warnings: string[] = [];
     const second = await createCodingAgent({
+      onWarning: (message) => warnings.push(message),
       cwd: first.cwd,
       home: first.home,
       model: "anthropic:claude-sonnet-4-5",

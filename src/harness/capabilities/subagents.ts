@@ -42,11 +42,15 @@ export function subagentsCapability(
     createTaskStopTool(background),
     createSendMessageTool(background),
   ] as unknown as Tool<never>[];
+  let warn: ((message: string) => void) | undefined;
   return {
     name: "subagents",
     background,
     tools,
-    reminders: [background.reminderSource()],
+    start: (start) => {
+      warn = start.warn;
+    },
+    reminders: [background.reminderSource((message) => warn?.(message))],
     close: () => background.close(),
   };
 }
