@@ -22,6 +22,7 @@ import type {
 } from "../permissions/index.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
+
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
 import type { BackgroundShells } from "../tools/background-shells.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
