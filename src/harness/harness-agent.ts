@@ -11,6 +11,7 @@ import { definitionsOf, type Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { ProjectMcp } from "../mcp/index.js";
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from "../messages/index.js";
+import { emptyUsage } from "../messages/index.js";
 import type { PermissionChecker } from "../permissions/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { SessionLog } from "../session/index.js";
@@ -132,6 +133,11 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.notices = parts.notices;
     this.canUseTool = parts.canUseTool;
     this.spawn = parts.spawn;
+    // A background agent's model calls are not in any prompt's stream: they are counted as they come.
+    backgroundAgentsOf(parts.capabilities.list)?.onEvent((event) => {
+      if (event.type !== "message" || event.message.role !== "assistant" || !event.message.usage) return;
+      this.meter.count({ ...emptyUsage(), ...event.message.usage }, event.agentPath);
+    });
     this.toolState = parts.toolState;
     this.runTools = parts.runTools;
     this.checkpoints = parts.checkpoints;

@@ -88,6 +88,11 @@ describe.each(PROVIDERS)("background sub-agents on %s", (_name, model) => {
     expect(last.role).toBe("user");
     expect(JSON.stringify(last)).toContain(MARK);
 
+    // Its model call is in the session's cost, under its own path.
+    const byAgent = Object.values(agent.cost().subagents);
+    expect(byAgent).toHaveLength(1);
+    expect(byAgent[0]!.usage.output_tokens).toBeGreaterThan(0);
+
     // The next prompt's request carries the history as it was sent: still exactly once, never added again.
     await drain(agent.prompt("and again?"));
     const fifth = bodyText(sim, sim.requests.length - 1);
