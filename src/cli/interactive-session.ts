@@ -189,6 +189,7 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
       const finished = session.agent.backgroundAgents?.undelivered() ?? [];
       if (finished.length === 0) continue;
       const prompt = finishedPrompt(finished);
+      screen.setFooter(sessionStatus(session.agent));
       write(`${screen.atLineStart ? "" : "\n"}${style.dim(`● ${prompt}`)}\n`);
       const next = await turn({ text: prompt, fromServer: true }, session, env);
       if (next === "exit") break;

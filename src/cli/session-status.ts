@@ -18,7 +18,8 @@ const k = (tokens: number) => (tokens >= 1000 ? `${Math.round(tokens / 1000)}k` 
 
 /**
  * The status line under each run: model, how full the context window is, the last request's cache-hit share
- * and what the session has cost, e.g. `anthropic:claude-sonnet-5-5 · context 34% of 200k · cache 97% · $0.42`.
+ * and what the session has cost, e.g. `anthropic:claude-sonnet-5-5 · context 34% of 200k · cache 97% · $0.42`, then
+ * how many background agents run, if any.
  */
 export function sessionStatus(agent: CodingAgent): string {
   const window = agent.contextWindow();
@@ -32,6 +33,8 @@ export function sessionStatus(agent: CodingAgent): string {
   const share = cacheHitShare(cost.last);
   if (share !== undefined) parts.push(`cache ${share}%`);
   parts.push(formatUsd(cost.usd));
+  const running = agent.backgroundAgents?.running().length ?? 0;
+  if (running > 0) parts.push(`${running} background agent${running === 1 ? "" : "s"}`);
   return parts.join(" · ");
 }
 

@@ -58,6 +58,8 @@ describe("a background agent at the terminal", () => {
     });
     keyboard.write("count the files in the background\r");
     await screen.waitFor("Started an agent.");
+    // The status line under the run counts it while it runs.
+    await screen.waitFor("1 background agent");
     // Nobody types: the agent's end starts the next turn by itself.
     await screen.waitFor("The agent counted 7 files.", 1, 15_000);
     expect(screen.text).toMatch(
