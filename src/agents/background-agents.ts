@@ -54,6 +54,8 @@ export class BackgroundAgents {
   readonly #records = new Map<string, AgentRecord>();
   readonly #runs = new Map<string, { controller: AbortController; done: Promise<AgentResult> }>();
   readonly #finished = new Set<FinishedListener>();
+  /** The spawner each agent was started with: a message from the user (`/tasks send`) continues it with it. */
+  readonly #spawners = new Map<string, Spawner>();
   readonly #events = new Set<(event: AgentEvent, record: AgentRecord) => void>();
 
   /** Every agent, in start order. */
@@ -87,10 +89,16 @@ export class BackgroundAgents {
   }
 
   /** Keeps a foreground agent's finished run, so `SendMessage` can continue it. */
-  keep(entry: Omit<AgentRecord, "id" | "status" | "delivered" | "inbox" | "messages"> & { id?: string }) {
+  keep(
+    entry: Omit<AgentRecord, "id" | "status" | "delivered" | "inbox" | "messages"> & {
+      id?: string;
+      spawner?: Spawner;
+    },
+  ) {
+    const { spawner, ...rest } = entry;
     const result = entry.result;
     const record: AgentRecord = {
-      ...entry,
+      ...rest,
       id: entry.id ?? newAgentId(),
       status: result ? statusOf(result) : "completed",
       messages: result ? [...result.messages] : [],
@@ -98,6 +106,7 @@ export class BackgroundAgents {
       inbox: [],
     };
     this.#records.set(record.id, record);
+    if (spawner) this.#spawners.set(record.id, spawner);
     return record;
   }
 
@@ -117,6 +126,7 @@ export class BackgroundAgents {
       inbox: [],
     };
     this.#records.set(record.id, record);
+    this.#spawners.set(record.id, start.spawner);
     this.#run(record, start.spawner, start.request);
     return record;
   }
@@ -132,13 +142,14 @@ export class BackgroundAgents {
       record.inbox.push(message);
       return `Message queued for agent ${id}: it reads it before its next model call.`;
     }
-    if (!spawner) throw new Error("Sub-agents cannot be started here.");
+    const through = spawner ?? this.#spawners.get(id);
+    if (!through) throw new Error("Sub-agents cannot be started here.");
     const request: SpawnRequest = { ...record.request, prompt: message, history: record.messages };
     Object.assign(record, { status: "running", delivered: false, startedAt: performance.now() });
     (record as { background: boolean }).background = true;
     delete record.endedAt;
     delete record.result;
-    this.#run(record, spawner, request);
+    this.#run(record, through, request);
     return `Agent ${id} continues in the background with your message; its answer will reach you when it ends.`;
   }
 

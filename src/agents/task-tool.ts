@@ -121,6 +121,7 @@ export function createTaskTool(options: TaskToolOptions): Tool<TaskToolInput> {
         startedAt: started,
         endedAt: performance.now(),
         request,
+        ...(context.spawner ? { spawner: context.spawner } : {}),
       });
       return { ...output, content: withAgentId(output.content, record.id) };
     },

@@ -71,4 +71,54 @@ describe("a background agent at the terminal", () => {
     keyboard.write("/exit\r");
     expect(await exit).toBe(0);
   });
+
+  it("/tasks lists the agents; /tasks send, show and stop act on one", async () => {
+    const routed = await routedSimulator(
+      [
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "call_bg",
+              name: "Task",
+              input: {
+                description: "slow count",
+                prompt: "How many?",
+                subagent_type: "Explore",
+                run_in_background: true,
+              },
+            },
+          ],
+        },
+        text("Started an agent."),
+      ],
+      [{ ...text("never shown"), latencyMs: 30_000 }],
+    );
+    sim = routed.sim;
+    const { cwd, home } = tempWorkspace();
+    const keyboard = new FakeTty();
+    const screen = new VirtualScreen();
+    const exit = main([], {
+      stdin: keyboard,
+      stdout: screen,
+      stderr: new VirtualScreen(),
+      cwd,
+      home,
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
+    });
+    keyboard.write("start a slow agent\r");
+    await screen.waitFor("Started an agent.");
+    keyboard.write("/tasks\r");
+    await screen.waitFor("Explore: slow count (background");
+    const id = /(a[0-9a-f]{8}) {2}running/.exec(screen.text)?.[1];
+    expect(id).toBeDefined();
+    keyboard.write(`/tasks send ${id} also count the tests\r`);
+    await screen.waitFor(`Message queued for agent ${id}`);
+    keyboard.write(`/tasks stop ${id}\r`);
+    await screen.waitFor(`Stopped ${id}.`);
+    keyboard.write(`/tasks show ${id}\r`);
+    await screen.waitFor("> How many?");
+    keyboard.write("/exit\r");
+    expect(await exit).toBe(0);
+  });
 });
