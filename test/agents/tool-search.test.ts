@@ -25,6 +25,8 @@ const mcp = () => ({
   },
   allowedTools: ["mcp__many"],
   session: { log: false as const },
+  // Main's per-server and per-request caps on MCP tools (500 tools, 256 KiB) would cut the 2,000 before deferral.
+  env: { MITSU_MCP_MAX_TOOLS: "10000", MITSU_MCP_MAX_TOOL_BYTES: "100000000" },
 });
 const turn = (content: SimTurn["content"]): SimTurn => ({ content });
 const size = (i: number) => JSON.stringify(sim!.requests[i]!.body).length;
