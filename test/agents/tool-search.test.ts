@@ -126,16 +126,22 @@ describe.each(PROVIDERS)("2,000 MCP tools on %s", (name, model) => {
   }, 60_000);
 
   it("without deferral (MITSU_TOOL_SEARCH=false) every definition is sent", async () => {
-    sim = await startSimulator({ script: [turn([{ type: "text", text: "Hi." }])] });
+    // Previewed, not sent: 470,000 tokens of definitions do not fit a 200k window (a request checked against the
+    // window before it is sent would be refused).
+    sim = await startSimulator({ script: [] });
     const { agent } = await codingAgentOn(sim, model, { ...mcp(), toolSearchOff: true });
-    await drain(agent.prompt("hi"));
-    const names = toolNames(sim.requests[0]!.body as Record<string, unknown>);
+    const request = await agent.previewRequest("hi");
+    const names = request.tools.map((t) => t.name);
     expect(names.filter((n) => n.startsWith("mcp__many__"))).toHaveLength(COUNT);
     expect(names).not.toContain("ToolSearch");
+    const deferred = await codingAgentOn(sim, model, mcp());
+    const small = await deferred.agent.previewRequest("hi");
+    expect(small.tools.some((t) => t.name.startsWith("mcp__"))).toBe(false);
     figures.push(
-      `[${name}] not deferred: first request ${kb(size(0))} (${inputTokens(sim.requests[0]!.usage!).toLocaleString("en-US")} tokens)`,
+      `[${name}] the first request's tools: ${kb(JSON.stringify(request.tools).length)} without deferral, ${kb(JSON.stringify(small.tools).length)} with it`,
     );
     await agent.close();
+    await deferred.agent.close();
   }, 60_000);
 });
 
