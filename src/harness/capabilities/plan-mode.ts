@@ -47,6 +47,13 @@ export function planModeCapability(deps: PlanModeDeps): Capability {
     });
     if (answer === "allow_once") return { approve: "default" };
     if (answer === "allow_always") return { approve: "acceptEdits" };
+    // A program's detailed verdict (the Agent SDK's canUseTool result, on a harness that takes one): a deny's
+    // message is the user's feedback.
+    const verdict = answer as unknown as { behavior?: string; message?: unknown };
+    if (typeof verdict === "object" && verdict !== null) {
+      if (verdict.behavior === "allow") return { approve: "default" };
+      return { refine: typeof verdict.message === "string" ? verdict.message : "" };
+    }
     return { refine: "" };
   };
   const setMode = (mode: PermissionMode) => {
