@@ -42,11 +42,6 @@ const toolNames = (body: Record<string, unknown>): string[] => {
     return [String(t.name ?? fn?.name)];
   });
 };
-const inputTokens = (u: {
-  input_tokens: number;
-  cache_read_input_tokens?: number;
-  cache_creation_input_tokens?: number;
-}) => u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 describe.each(PROVIDERS)("2,000 MCP tools on %s", (name, model) => {
