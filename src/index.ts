@@ -94,6 +94,7 @@ export { createBashOutputTool } from "./tools/bash-output-tool.js";
 export { createBashTool } from "./tools/bash-tool.js";
 export { type BuiltinToolsOptions, createBuiltinTools } from "./tools/create-builtin-tools.js";
 export { createEditTool } from "./tools/edit-tool.js";
+export { createExitPlanModeTool, type ExitPlanModeOptions } from "./tools/exit-plan-mode-tool.js";
 export type { CommandTerminal, FileAccess } from "./tools/file-access.js";
 export { createGlobTool } from "./tools/glob-tool.js";
 export { createGrepTool } from "./tools/grep-tool.js";
@@ -112,6 +113,7 @@ export {
 export { holdPlaceholders, releasePlaceholders, type SandboxMask } from "./tools/sandbox-masks.js";
 export { getTodos, TODO_LIST, type TodoItem } from "./tools/todo-list.js";
 export { createTodoWriteTool } from "./tools/todo-write-tool.js";
+export { createToolSearchTool, searchTools, type ToolSearchInput } from "./tools/tool-search-tool.js";
 export { createWebFetchTool, type WebFetchToolOptions } from "./tools/web-fetch-tool.js";
 export {
   createWebSearchTool,

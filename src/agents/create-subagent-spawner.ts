@@ -1,11 +1,12 @@
 import { type CompactionSettings, createCompactor } from "../compaction/create-compactor.js";
 import { createContext } from "../context/create-context.js";
+import type { ReminderSource } from "../context/reminder-engine.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import { isReadOnlyCommand } from "../permissions/read-only-command.js";
@@ -130,9 +131,10 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       const context = await createContext({
         cwd: options.cwd,
         model: model.model,
-        tools: tools.map((t) => toToolDefinition(t)),
+        tools: definitionsOf(tools),
         system: own,
         dateChange: false,
+        ...(request.inbox ? { sources: [inboxSource(request.inbox)] } : {}),
         ...(options.home !== undefined ? { home: options.home } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
@@ -205,7 +207,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       model: model.model,
       system: context.system,
       tools,
-      messages: [promptMessage(request)],
+      messages: [...(request.history ?? []), promptMessage(request)],
       maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
       maxTokens: maxTokensFor(model),
       ...(model.contextWindow !== undefined ? { contextWindow: model.contextWindow } : {}),
@@ -237,13 +239,25 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
     const raw: ModelRequest = {
       model: model.model,
       system: context.system,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       messages: [promptMessage(request)],
       maxTokens: maxTokensFor(model),
     };
     return { provider: model.provider, request: await context.prepareRequest(raw, { turn: 1 }) };
   };
   return spawner;
+}
+
+/** A running child's messages from its parent (`SpawnRequest.inbox`), one reminder per request that has any. */
+function inboxSource(inbox: () => string[]): ReminderSource {
+  return {
+    name: "subagent-inbox",
+    collect: () => {
+      const texts = inbox();
+      if (texts.length === 0) return undefined;
+      return texts.map((text) => `A message from the agent that started you:\n${text}`).join("\n\n");
+    },
+  };
 }
 
 function promptMessage(request: SpawnRequest): Message {
@@ -260,11 +274,16 @@ class SpawnError extends Error {
   }
 }
 
+/** The tools that start or manage sub-agents: a child gets them only while it may nest. */
+const AGENT_TOOLS = new Set(["Task", "TaskOutput", "TaskStop", "SendMessage"]);
+
 /** The parent's tools the request names (all when it names none), in the parent's order; `Task` only if `nests`. */
 function childTools(parent: readonly Tool<never>[], request: SpawnRequest, nests: boolean): Tool<never>[] {
   const wanted = request.tools ? new Set(request.tools) : undefined;
   return parent.filter((tool) => {
-    if (tool.name === "Task" && !nests) return false;
+    if (AGENT_TOOLS.has(tool.name) && !nests) return false;
+    // Plan approval is the main agent's conversation with the user.
+    if (tool.name === "ExitPlanMode") return false;
     return wanted ? wanted.has(tool.name) : true;
   });
 }

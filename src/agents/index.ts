@@ -1,4 +1,5 @@
 export * from "./agent-definition.js";
+export * from "./background-agents.js";
 export * from "./builtin-agents.js";
 export * from "./create-subagent-spawner.js";
 export * from "./format-agents-report.js";
@@ -6,6 +7,9 @@ export * from "./format-subagent-result.js";
 export * from "./load-agent-definitions.js";
 export * from "./read-agent-file.js";
 export * from "./resolve-agent-model.js";
+export * from "./send-message-tool.js";
 export * from "./subagent-environment.js";
+export * from "./task-output-tool.js";
+export * from "./task-stop-tool.js";
 export * from "./task-tool.js";
 export * from "./task-tool-description.js";

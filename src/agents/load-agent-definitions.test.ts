@@ -109,6 +109,7 @@ describe("loadAgentDefinitions", () => {
     const { agents, warnings } = await loadAgentDefinitions({ cwd, home, trusted: true });
     expect(agents.map((a) => `${a.name}:${a.source}`)).toEqual([
       "Explore:builtin",
+      "Plan:builtin",
       "code-reviewer:project",
       "general-purpose:builtin",
       "helper:user",
@@ -178,8 +179,9 @@ describe("loadAgentDefinitions", () => {
       JSON.stringify(second.inputSchema) + second.description,
     );
     const list = first.description.split("\n").filter((l) => l.startsWith("- ") && l.includes(": "));
-    expect(list.slice(0, 4)).toEqual([
+    expect(list.slice(0, 5)).toEqual([
       `- Explore: ${BUILTIN_AGENTS[1]!.description}`,
+      `- Plan: ${BUILTIN_AGENTS[2]!.description}`,
       "- alpha: A",
       `- general-purpose: ${BUILTIN_AGENTS[0]!.description}`,
       "- zeta: Z",

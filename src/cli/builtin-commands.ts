@@ -6,6 +6,7 @@ import { formatHooks } from "./hooks-command.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
+import { tasksCommand } from "./tasks-command.js";
 import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
@@ -36,6 +37,7 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
     "rewind",
     "go back to an earlier prompt of this conversation, and restore the files Write and Edit changed",
   ],
+  ["tasks", "the sub-agents of this conversation; /tasks show|stop|send <id> [message]"],
   ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 
@@ -78,6 +80,9 @@ export async function runBuiltinCommand(
       write(
         `${formatAgentsReport(context.agent.agents, { toolNames: context.agent.tools.map((t) => t.name) })}\n`,
       );
+      return "done";
+    case "tasks":
+      write(`${await tasksCommand(context.agent.backgroundAgents, args, style)}\n`);
       return "done";
     case "mcp":
       write(`${formatMcpStatus(context.agent.mcp?.status() ?? [], style)}\n`);

@@ -28,6 +28,7 @@ import type { Screen } from "./tui/screen.js";
 import { terminalAsker } from "./tui/terminal-asker.js";
 import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
+import { finishedPrompt } from "./with-background-agents.js";
 
 /** The conversation's state at the terminal, shared by the steps below. */
 interface TerminalSession {
@@ -278,8 +279,22 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
   const { input } = screen;
   let first = session.options.prompt?.trim() ? session.options.prompt : undefined;
   for (;;) {
-    const line = first ?? (await input.read("> "));
+    // Idle at an empty prompt when a background agent finishes: a turn says so (its answer rides in on it).
+    const idle = first === undefined ? whenBackgroundAgentFinishes(session.agent, input) : undefined;
+    const line = first ?? (await input.read("> ", idle ? { signal: idle.signal } : {}));
+    idle?.dispose();
     first = undefined;
+    if (line === undefined && idle?.signal.aborted && !input.closed && !io.signal?.aborted) {
+      const finished = session.agent.backgroundAgents?.undelivered() ?? [];
+      if (finished.length === 0) continue;
+      const prompt = finishedPrompt(finished);
+      screen.setFooter(sessionStatus(session.agent));
+      write(`${screen.atLineStart ? "" : "\n"}${style.dim(`● ${prompt}`)}\n`);
+      const next = await turn({ text: prompt, fromServer: true }, session, env);
+      if (next === "exit") break;
+      if (next !== undefined) first = next;
+      continue;
+    }
     if (line === undefined || io.signal?.aborted) break;
     session.emptyInterrupts = 0;
     write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
@@ -555,6 +570,23 @@ async function promptText(
     return undefined;
   }
   return { text, invocation: { target, args: slash.args } };
+}
+
+/** Aborts when a background agent of `agent` ends while nothing is typed at the prompt; `dispose` stops watching. */
+function whenBackgroundAgentFinishes(
+  agent: CodingAgent,
+  input: { readonly partialLine: string },
+): { signal: AbortSignal; dispose: () => void } | undefined {
+  const agents = agent.backgroundAgents;
+  if (!agents) return undefined;
+  const controller = new AbortController();
+  const fire = () => {
+    if (input.partialLine.trim() === "") controller.abort();
+  };
+  const off = agents.onFinished(fire);
+  // One that ended during the last turn, after its last request, and whose answer no request carried yet.
+  if (agents.undelivered().length > 0) queueMicrotask(fire);
+  return { signal: controller.signal, dispose: off };
 }
 
 /** Feeds a run's events to `onEvent` and resolves with its result. */

@@ -19,7 +19,8 @@ const k = (tokens: number) => (tokens >= 1000 ? `${Math.round(tokens / 1000)}k` 
 
 /**
  * The status line under each run: model, how full the context window is, the last request's cache-hit share
- * and what the session has cost, e.g. `anthropic:claude-sonnet-5-5 · context 34% of 200k · cache 97% · $0.42`.
+ * and what the session has cost, e.g. `anthropic:claude-sonnet-5-5 · context 34% of 200k · cache 97% · $0.42`, then
+ * how many background agents run, if any.
  */
 export function sessionStatus(agent: CodingAgent): string {
   const window = agent.contextWindow();
@@ -34,6 +35,8 @@ export function sessionStatus(agent: CodingAgent): string {
   if (share !== undefined) parts.push(`cache ${share}%`);
   // "$?" read as a shell's exit status: a model without a price in the catalog or models.json says so.
   parts.push(cost.usd === undefined ? "price unknown" : formatUsd(cost.usd));
+  const running = agent.backgroundAgents?.running().length ?? 0;
+  if (running > 0) parts.push(`${running} background agent${running === 1 ? "" : "s"}`);
   return parts.join(" · ");
 }
 

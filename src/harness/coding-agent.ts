@@ -1,4 +1,9 @@
-import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
+import type {
+  AgentDefinition,
+  AgentDefinitions,
+  BackgroundAgents,
+  SubagentSpawner,
+} from "../agents/index.js";
 import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
 import type { Context, SizeBreakdown } from "../context/index.js";
 import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
@@ -327,6 +332,11 @@ export interface CodingAgent {
   readonly childEnv: NodeJS.ProcessEnv;
   /** Commands the model started with Bash `run_in_background`; `close()` stops them. */
   readonly shells: BackgroundShells;
+  /**
+   * The sub-agents of the conversation: background ones running or finished (`onFinished` tells a front-end
+   * when one ends, so an idle one can start a turn), and the kept ones `SendMessage` continues.
+   */
+  readonly backgroundAgents: BackgroundAgents | undefined;
   /** How Bash commands are confined, when the sandbox is on. */
   readonly sandbox: SandboxOptions | undefined;
   /** What Read may reach: the workspace folders and the read-only roots (the user's and shipped skills' folders). */

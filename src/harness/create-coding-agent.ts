@@ -3,7 +3,7 @@ import { type Context, createContext, type GitSnapshot, takeGitSnapshot } from "
 import { loadOutputStyles, renderOutputStyle } from "../context/output-style.js";
 import { withPostToolHooks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
-import { toToolDefinition } from "../loop/tool.js";
+import { definitionsOf } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { renderMcpInstructions } from "../mcp/mcp-instructions.js";
 import type { TextBlock } from "../messages/index.js";
@@ -17,10 +17,12 @@ import { builtinToolsCapability } from "./capabilities/builtin-tools.js";
 import { compactionStep } from "./capabilities/compaction.js";
 import { createHarnessHookRunner, HookNotices, loadActiveHooks } from "./capabilities/hooks.js";
 import { mcpCapability } from "./capabilities/mcp.js";
+import { planModeCapability } from "./capabilities/plan-mode.js";
 import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
+import { withToolSearch } from "./capabilities/tool-search.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
 import { CostMeter } from "./cost-meter.js";
@@ -88,9 +90,17 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
     todoCapability(),
+    planModeCapability({
+      questions,
+      mode: setup.permissionMode,
+      permissions: () => late.permissions?.permissions,
+    }),
   ]);
   // The embedder's capabilities come after the built-in ones; MCP's tools come last, in their fixed order.
-  const later = new CapabilityList([...(options.capabilities ?? []), mcp]);
+  const later = new CapabilityList([
+    ...(options.capabilities ?? []),
+    withToolSearch(mcp, models.resolved.entry.contextWindow, setup.env),
+  ]);
   const capabilities = new CapabilityList([...builtin.list, ...later.list]);
   // Every start runs now, concurrently (MCP servers connect while the rest is assembled); all are awaited before
   // the agent is handed out, so `tools` is complete and stable from the first request.
@@ -319,7 +329,7 @@ function contextFactory(
       cwd: setup.cwd,
       home: setup.home,
       model: models.resolved.model,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       skills: () => renderSkillsList(setup.skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),

@@ -7,10 +7,11 @@ import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { summarizeCall } from "../loop/summarize-call.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { ProjectMcp } from "../mcp/index.js";
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from "../messages/index.js";
+import { emptyUsage } from "../messages/index.js";
 import type { PermissionChecker } from "../permissions/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { SessionLog } from "../session/index.js";
@@ -27,6 +28,7 @@ import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type { HookNotices } from "./capabilities/hooks.js";
+import { backgroundAgentsOf } from "./capabilities/subagents.js";
 import type { CapabilityList } from "./capability-list.js";
 import type {
   CodingAgent,
@@ -136,6 +138,11 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.notices = parts.notices;
     this.canUseTool = parts.canUseTool;
     this.spawn = parts.spawn;
+    // A background agent's model calls are not in any prompt's stream: they are counted as they come.
+    backgroundAgentsOf(parts.capabilities.list)?.onEvent((event) => {
+      if (event.type !== "message" || event.message.role !== "assistant" || !event.message.usage) return;
+      this.meter.count({ ...emptyUsage(), ...event.message.usage }, event.agentPath);
+    });
     this.toolState = parts.toolState;
     this.runTools = parts.runTools;
     this.checkpoints = parts.checkpoints;
@@ -202,6 +209,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   get shells() {
     return this.parts.shells;
+  }
+  get backgroundAgents() {
+    return backgroundAgentsOf(this.capabilities.list);
   }
   get sandbox() {
     return this.parts.sandbox;
@@ -345,7 +355,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     const request: ModelRequest = {
       model: this.model,
       system: preview.system,
-      tools: this.tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(this.tools),
       messages: appendPrompt(this.history, text),
       maxTokens: this.defaultMaxTokens,
     };

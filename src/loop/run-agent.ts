@@ -26,7 +26,7 @@ import {
 import type { CanUseTool } from "./permission.js";
 import { errorResult, INTERRUPTED_MESSAGE, type RunToolsOptions, runTools } from "./run-tools.js";
 import type { Spawner } from "./spawn.js";
-import { type Tool, toToolDefinition } from "./tool.js";
+import { definitionsOf, type Tool } from "./tool.js";
 import { ToolState } from "./tool-state.js";
 
 export type { AgentResult };
@@ -422,7 +422,7 @@ class AgentRun {
         });
       names.add(tool.name);
     }
-    const toolDefinitions = this.tools.map(toToolDefinition);
+    const toolDefinitions = definitionsOf(this.tools);
     for (;;) {
       if (this.signal.aborted) return yield* this.end("aborted");
       if (this.turn >= this.maxTurns) return yield* this.end("max_turns");

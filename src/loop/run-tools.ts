@@ -229,7 +229,10 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     const id = block.id;
     let input = validInput;
     const toolContext: ToolContext = { signal: callSignal, toolUseId: id, state, agentPath, progress };
-    if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+    if (options.spawn) {
+      toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+      toolContext.spawner = options.spawn;
+    }
     if (tool.check) {
       try {
         const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;

@@ -124,7 +124,8 @@ export interface PermissionChecker extends CanUseTool {
 
 /**
  * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), start a
- * sub-agent whose own calls are each decided by this checker (Task), keep the model's plan (TodoWrite), or read
+ * sub-agent whose own calls are each decided by this checker (Task; SendMessage continues one; TaskOutput and TaskStop
+ * read and stop one), keep the model's plan (TodoWrite), or read
  * and stop what the model itself started in the background. The MCP resource tools read what servers the user
  * started offer (each server's own tools still ask).
  */
@@ -134,10 +135,14 @@ const ALLOWED_BY_DEFAULT = new Set([
   "Glob",
   "Skill",
   "Task",
+  "TaskOutput",
+  "TaskStop",
+  "SendMessage",
   "TodoWrite",
   "BashOutput",
   "KillShell",
   "ListMcpResources",
+  "ToolSearch",
   "ReadMcpResource",
 ]);
 /**

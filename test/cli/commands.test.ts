@@ -107,6 +107,10 @@ describe("mitsu inspect", () => {
       "WebSearch",
       "Skill",
       "Task",
+      "TaskOutput",
+      "TaskStop",
+      "SendMessage",
+      "ExitPlanMode",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
   });

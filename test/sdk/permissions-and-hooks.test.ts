@@ -11,7 +11,7 @@ function lastToolResults(body: { messages: Array<{ content: unknown }> }): strin
 describe("the Claude Agent SDK's query() driving mitsu: permissions, hooks, in-process MCP tools", () => {
   it("canUseTool decides what the rules leave open: allow with updatedInput runs the new input, deny's message goes to the model", async () => {
     const world = await sdkWorld([
-      { content: [{ type: "tool_use", name: "Bash", input: { command: "echo one" } }] },
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 0; echo one" } }] },
       { content: [{ type: "tool_use", name: "Bash", input: { command: "touch nope" } }] },
       { content: [{ type: "text", text: "done" }] },
     ]);
@@ -23,14 +23,14 @@ describe("the Claude Agent SDK's query() driving mitsu: permissions, hooks, in-p
           canUseTool: async (name, input, { toolUseID }) => {
             asked.push(`${name} ${String(input.command)}`);
             expect(toolUseID).toMatch(/^toolu_/);
-            return input.command === "echo one"
+            return input.command === "sleep 0; echo one"
               ? { behavior: "allow", updatedInput: { command: "echo two" } }
               : { behavior: "deny", message: "not in this workspace" };
           },
         }),
       }),
     );
-    expect(asked).toEqual(["Bash echo one", "Bash touch nope"]);
+    expect(asked).toEqual(["Bash sleep 0; echo one", "Bash touch nope"]);
     expect(lastToolResults(world.sim.requests[1]?.body)).toContain("two");
     expect(lastToolResults(world.sim.requests[2]?.body)).toContain("not in this workspace");
     const [result] = resultsOf(messages);

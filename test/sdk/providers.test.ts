@@ -12,7 +12,7 @@ const PROVIDERS = [
 describe.each(PROVIDERS)("the Claude Agent SDK's query() on mitsu with $label", (p) => {
   it("canUseTool, an in-process MCP tool, and the result priced per model", async () => {
     const world = await sdkWorld([
-      { content: [{ type: "tool_use", name: "Bash", input: { command: "echo from-bash" } }] },
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 0; echo from-bash" } }] },
       { content: [{ type: "tool_use", name: "mcp__calc__add", input: { a: 1, b: 2 } }] },
       { content: [{ type: "text", text: "three" }] },
     ]);

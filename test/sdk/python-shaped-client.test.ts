@@ -15,7 +15,7 @@ type Json = Record<string, any>;
 describe("a Python-SDK-shaped client", () => {
   it("hooks, canUseTool, an in-process MCP server named in --mcp-config, agents from initialize", async () => {
     const world = await sdkWorld([
-      { content: [{ type: "tool_use", name: "Bash", input: { command: "echo py" } }] },
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 0; echo py" } }] },
       { content: [{ type: "tool_use", name: "mcp__calc__add", input: { a: 20, b: 22 } }] },
       { content: [{ type: "text", text: "42" }] },
     ]);

@@ -166,7 +166,7 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
 
   it("interrupt() while canUseTool waits: the app's callback is told to give up (its signal aborts)", async () => {
     const world = await sdkWorld([
-      { content: [{ type: "tool_use", name: "Bash", input: { command: "echo x" } }] },
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "sleep 0; echo x" } }] },
     ]);
     const input = inputQueue();
     let aborted: Promise<void> | undefined;

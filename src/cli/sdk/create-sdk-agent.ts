@@ -36,6 +36,10 @@ const BUILTIN_TOOLS = [
   "WebSearch",
   "Skill",
   "Task",
+  "TaskOutput",
+  "TaskStop",
+  "SendMessage",
+  "ExitPlanMode",
 ];
 
 /** The `initialize` request's fields mitsu reads. */
