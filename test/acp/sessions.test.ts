@@ -176,8 +176,8 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
       permission: () => ({ outcome: { outcome: "selected", optionId: "allow_always" } }),
     });
     run.sim.enqueue(
-      { content: [{ type: "tool_use", id: "b1", name: "Bash", input: { command: "echo one" } }] },
-      { content: [{ type: "tool_use", id: "b2", name: "Bash", input: { command: "echo two" } }] },
+      { content: [{ type: "tool_use", id: "b1", name: "Bash", input: { command: "touch one" } }] },
+      { content: [{ type: "tool_use", id: "b2", name: "Bash", input: { command: "touch two" } }] },
       { content: [{ type: "text", text: "ok" }] },
       {
         content: [
@@ -196,10 +196,11 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
       sessionId,
       prompt: [{ type: "text", text: "echo" }],
     });
-    // Asked once: "always" allowed `echo` for the rest of the session and saved it for the project.
+    // Asked once: "always" allowed `touch` for the rest of the session and saved it for the project (`echo`, which
+    // only reads, would not be asked at all).
     expect(run.asked.map((a) => a.toolCall.toolCallId)).toEqual(["b1"]);
     const local = JSON.parse(readFileSync(join(run.cwd, ".mitsu", "settings.local.json"), "utf8"));
-    expect(local.permissions.allow).toEqual(["Bash(echo:*)"]);
+    expect(local.permissions.allow).toEqual(["Bash(touch:*)"]);
 
     await run.connection.agent.request("session/set_mode", { sessionId, modeId: "acceptEdits" });
     await waitFor(() => updatesOf(run, sessionId, "current_mode_update").length > 0, 10_000, "mode update");
