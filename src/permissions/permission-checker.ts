@@ -242,7 +242,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       facts: stated,
       signal: context.signal,
     });
-    if (typeof answer === "object") return verdictDecision(answer, display, checker);
+    if (typeof answer === "object") {
+      // The answer's rewrite is a new call: the deny rules (and plan mode) refuse it whoever allowed it.
+      if (answer.behavior === "allow" && answer.updatedInput) {
+        const refused = await checker.denial(tool, answer.updatedInput);
+        if (refused !== undefined)
+          return { behavior: "deny", message: `The input given with the approval was refused: ${refused}` };
+      }
+      return verdictDecision(answer, display, checker);
+    }
     if (answer === "deny_and_stop") {
       return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
     }
