@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import {
   assets,
   holdPlaceholders,
+  maskAncestors,
   ROOT_MASKS,
   releasePlaceholders,
   type SandboxMask,
@@ -70,6 +71,7 @@ export function sandboxCommand(
   for (const root of roots) args.push("--bind", root, root);
   const homes = [...new Set([options.home, homedir()].filter((h): h is string => !!h).map(realOrResolved))];
   const masks = sandboxMasks(roots, homes);
+  for (const folder of maskAncestors(masks, roots)) args.push("--bind", folder, folder);
   for (const mask of masks) {
     const link = linkOnTheWay(mask.path);
     if (link !== undefined) {
