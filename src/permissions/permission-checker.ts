@@ -145,6 +145,18 @@ const ALLOWED_BY_DEFAULT = new Set([
  */
 const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
 
+/**
+ * Whether a Bash line names `.git`, `.mitsu`, `.claude` (or a dot-name glob) as written, with its quotes and
+ * backslashes taken out (`.mit''su`, `.mi\tsu`), or in any word as bash will see it (`$'\x2emitsu'`). The sandbox
+ * masks these names only at the top of each workspace folder, so a sandboxed line that names one is asked.
+ */
+function mentionsProtectedName(command: string, bash: BashAnalysis): boolean {
+  if (PROTECTED_NAMES.test(command) || PROTECTED_NAMES.test(command.replace(/['"\\]/g, ""))) return true;
+  return bash.commands.some((c) =>
+    [c.words, ...c.inner].some((words) => words.some((word) => PROTECTED_NAMES.test(word))),
+  );
+}
+
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
@@ -610,7 +622,7 @@ function decider(
       facts.bash !== undefined &&
       facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
-      !PROTECTED_NAMES.test(facts.command)
+      !mentionsProtectedName(facts.command, facts.bash)
     ) {
       return { behavior: "allow" };
     }
