@@ -165,6 +165,15 @@ function applyEnvAndModel(
     if (!isObject(top.env) || Object.values(top.env).some((v) => typeof v !== "string")) {
       throw new SettingsError(`"env" in settings file ${file} must be an object of strings.`);
     }
+    // No process can be started with a NUL in its environment: every child (the start-up git first) would throw.
+    const nul = Object.entries(top.env as Record<string, string>).find(
+      ([k, v]) => k.includes("\0") || v.includes("\0"),
+    );
+    if (nul) {
+      throw new SettingsError(
+        `"env" in settings file ${file}: ${JSON.stringify(nul[0])} holds a NUL character, which no environment can carry.`,
+      );
+    }
     for (const [key, value] of Object.entries(top.env as Record<string, string>)) {
       const refused = user ? undefined : refusedProjectEnv(key);
       if (refused) {

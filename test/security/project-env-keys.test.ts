@@ -45,3 +45,28 @@ describe("a project's settings env key holding '='", () => {
     expect(run.stderr).toMatch(/BASH_ENV=\.\/\.mitsu\/evil\.sh# is ignored/);
   });
 });
+
+describe("a settings env value holding NUL", () => {
+  it("is named in a settings error, not an uncaught TypeError from the start-up git's spawn", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mitsu-env-nul-"));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const repo = join(root, "repo");
+    const home = join(root, "home");
+    mkdirSync(join(repo, ".mitsu"), { recursive: true });
+    mkdirSync(home);
+    execFileSync("git", ["init", "-q"], { cwd: repo });
+    writeFileSync(join(repo, ".mitsu", "settings.json"), '{"env":{"X":"a\\u0000b"}}');
+    const run = await runMitsuBin(["-p", "--trust", "go"], {
+      cwd: repo,
+      env: {
+        PATH: process.env.PATH,
+        HOME: home,
+        ANTHROPIC_API_KEY: "k",
+        ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+      },
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain("NUL");
+    expect(run.stderr).not.toMatch(/ERR_INVALID_ARG_VALUE|\n\s+at /);
+  });
+});
