@@ -10,6 +10,8 @@ export const SHELL_STARTUP: ReadonlySet<string> = new Set([
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  // Sourced by the default ~/.bashrc of Debian and Ubuntu.
+  ".bash_aliases",
   ".profile",
   ".zshrc",
   ".zshenv",

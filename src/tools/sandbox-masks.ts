@@ -27,10 +27,32 @@ export const ROOT_MASKS = [
   { name: ".mcp.json", dir: false },
 ] as const;
 
-/** In a home folder that lies inside a writable root: what runs in every later shell, ssh or git command. */
+/**
+ * In a home folder that lies inside a writable root: what runs in every later shell, ssh or git command, or at the
+ * next login (the session's environment, systemd user units, desktop autostart, X start-up files), and
+ * `~/.local/bin`, which comes before `/usr/bin` on the PATH of Debian's and Ubuntu's login shells.
+ */
 const HOME_MASKS: ReadonlyArray<{ name: string; dir: boolean }> = [
-  ...[...SHELL_STARTUP, ".gitconfig"].map((name) => ({ name, dir: false })),
-  ...[".mitsu", ".claude", ".ssh", ".config/git", ".config/fish"].map((name) => ({ name, dir: true })),
+  ...[
+    ...SHELL_STARTUP,
+    ".gitconfig",
+    ".pam_environment",
+    ".xprofile",
+    ".xsession",
+    ".xsessionrc",
+    ".xinitrc",
+  ].map((name) => ({ name, dir: false })),
+  ...[
+    ".mitsu",
+    ".claude",
+    ".ssh",
+    ".config/git",
+    ".config/fish",
+    ".config/systemd",
+    ".config/autostart",
+    ".config/environment.d",
+    ".local/bin",
+  ].map((name) => ({ name, dir: true })),
 ];
 
 /**

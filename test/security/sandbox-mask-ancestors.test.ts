@@ -79,6 +79,32 @@ describe("a masked path's folders cannot be renamed away", () => {
   });
 });
 
+describe("the home folder as the workspace (mitsu started in ~)", () => {
+  it("what runs at the next shell, login or command stays read-only: .bash_aliases, systemd user units, autostart, ~/.local/bin", async () => {
+    await writeFile(join(work, ".bash_aliases"), "# mine\n");
+    const out = await sandboxed(
+      [
+        'echo "touch pwned" >> .bash_aliases',
+        "mkdir -p .config/systemd/user && echo '[Service]' > .config/systemd/user/x.service",
+        "mkdir -p .config/autostart && echo '[Desktop Entry]' > .config/autostart/x.desktop",
+        "mkdir -p .config/environment.d && echo 'LD_PRELOAD=/x.so' > .config/environment.d/x.conf",
+        "mkdir -p .local/bin && printf '#!/bin/sh\\ntouch pwned\\n' > .local/bin/git",
+        "echo done",
+      ].join("; "),
+      work,
+    );
+    expect(out).toContain("done");
+    expect(readFileSync(join(work, ".bash_aliases"), "utf8")).toBe("# mine\n");
+    for (const planted of [
+      ".config/systemd/user/x.service",
+      ".config/autostart/x.desktop",
+      ".config/environment.d/x.conf",
+      ".local/bin/git",
+    ])
+      expect(existsSync(join(work, planted))).toBe(false);
+  });
+});
+
 describe("a submodule's .git", () => {
   it("cannot be replaced by a folder whose core.fsmonitor the user's next git status runs", async () => {
     const lib = join(base, "lib");
