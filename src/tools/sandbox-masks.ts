@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
-import { SHELL_STARTUP } from "../permissions/protected-path.js";
+import { HOME_STARTUP_FILES, HOME_STARTUP_FOLDERS, SHELL_STARTUP } from "../permissions/protected-path.js";
 import { unixSocketFilter } from "./sandbox-seccomp.js";
 import { submoduleGitPaths } from "./sandbox-submodules.js";
 
@@ -27,32 +27,10 @@ export const ROOT_MASKS = [
   { name: ".mcp.json", dir: false },
 ] as const;
 
-/**
- * In a home folder that lies inside a writable root: what runs in every later shell, ssh or git command, or at the
- * next login (the session's environment, systemd user units, desktop autostart, X start-up files), and
- * `~/.local/bin`, which comes before `/usr/bin` on the PATH of Debian's and Ubuntu's login shells.
- */
+/** In a home folder that lies inside a writable root: what runs in every later shell, login, ssh or git command. */
 const HOME_MASKS: ReadonlyArray<{ name: string; dir: boolean }> = [
-  ...[
-    ...SHELL_STARTUP,
-    ".gitconfig",
-    ".pam_environment",
-    ".xprofile",
-    ".xsession",
-    ".xsessionrc",
-    ".xinitrc",
-  ].map((name) => ({ name, dir: false })),
-  ...[
-    ".mitsu",
-    ".claude",
-    ".ssh",
-    ".config/git",
-    ".config/fish",
-    ".config/systemd",
-    ".config/autostart",
-    ".config/environment.d",
-    ".local/bin",
-  ].map((name) => ({ name, dir: true })),
+  ...[...SHELL_STARTUP, ...HOME_STARTUP_FILES].map((name) => ({ name, dir: false })),
+  ...[".mitsu", ".claude", ...HOME_STARTUP_FOLDERS].map((name) => ({ name, dir: true })),
 ];
 
 /**
