@@ -145,6 +145,10 @@ const ALLOWED_BY_DEFAULT = new Set([
  */
 const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
 
+const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/;
+const NAMES_PROTECTED =
+  "the line names .git, .mitsu, .claude or .mcp.json, whose files change what runs later, and an allow rule for the command does not cover that";
+
 /**
  * Whether a Bash line names `.git`, `.mitsu`, `.claude` (or a dot-name glob) as written, with its quotes and
  * backslashes taken out (`.mit''su`, `.mi\tsu`), or in any word as bash will see it (`$'\x2emitsu'`). The sandbox
@@ -615,7 +619,14 @@ function decider(
     }
     // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
     if (hookAllowed) return { behavior: "allow" };
-    if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (await allowed(facts, extra)) {
+      // `Bash(cp:*)` allows cp, not `cp x .git/hooks/pre-commit`: such a line is asked as a Write there would be.
+      if (tool.name === "Bash" && facts.command !== undefined && facts.bash !== undefined) {
+        if (mentionsProtectedName(facts.command, facts.bash) || MCP_JSON.test(facts.command))
+          return { behavior: "ask", protectedReason: NAMES_PROTECTED };
+      }
+      return { behavior: "allow" };
+    }
     if (
       options.sandboxAutoAllow &&
       tool.name === "Bash" &&
