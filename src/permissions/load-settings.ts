@@ -205,6 +205,13 @@ function applyEnvAndModel(
           continue;
         }
         const value = String(raw);
+        // No process can be started with a NUL in its environment: every child (the start-up git first) would throw.
+        if (key.includes("\0") || value.includes("\0")) {
+          into.warnings.push(
+            `${at(`env.${key}`)} holds a NUL character, which no environment can carry; skipped`,
+          );
+          continue;
+        }
         const refused = user ? undefined : refusedProjectEnv(key);
         if (refused) {
           into.ignoredEnv.push(`${file}: ${key}`);

@@ -151,6 +151,22 @@ const ALLOWED_BY_DEFAULT = new Set([
  */
 const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
 
+const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/;
+const NAMES_PROTECTED =
+  "the line names .git, .mitsu, .claude or .mcp.json, whose files change what runs later, and an allow rule for the command does not cover that";
+
+/**
+ * Whether a Bash line names `.git`, `.mitsu`, `.claude` (or a dot-name glob) as written, with its quotes and
+ * backslashes taken out (`.mit''su`, `.mi\tsu`), or in any word as bash will see it (`$'\x2emitsu'`). The sandbox
+ * masks these names only at the top of each workspace folder, so a sandboxed line that names one is asked.
+ */
+function mentionsProtectedName(command: string, bash: BashAnalysis): boolean {
+  if (PROTECTED_NAMES.test(command) || PROTECTED_NAMES.test(command.replace(/['"\\]/g, ""))) return true;
+  return bash.commands.some((c) =>
+    [c.words, ...c.inner].some((words) => words.some((word) => PROTECTED_NAMES.test(word))),
+  );
+}
+
 type Verdict =
   | { behavior: "allow" }
   | { behavior: "deny"; message: string }
@@ -248,7 +264,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       facts: stated,
       signal: context.signal,
     });
-    if (typeof answer === "object") return verdictDecision(answer, display, checker);
+    if (typeof answer === "object") {
+      // The answer's rewrite is a new call: the deny rules (and plan mode) refuse it whoever allowed it.
+      if (answer.behavior === "allow" && answer.updatedInput) {
+        const refused = await checker.denial(tool, answer.updatedInput);
+        if (refused !== undefined)
+          return { behavior: "deny", message: `The input given with the approval was refused: ${refused}` };
+      }
+      return verdictDecision(answer, display, checker);
+    }
     if (answer === "deny_and_stop") {
       return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
     }
@@ -614,14 +638,21 @@ function decider(
     }
     // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
     if (hookAllowed) return { behavior: "allow" };
-    if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (await allowed(facts, extra)) {
+      // `Bash(cp:*)` allows cp, not `cp x .git/hooks/pre-commit`: such a line is asked as a Write there would be.
+      if (tool.name === "Bash" && facts.command !== undefined && facts.bash !== undefined) {
+        if (mentionsProtectedName(facts.command, facts.bash) || MCP_JSON.test(facts.command))
+          return { behavior: "ask", protectedReason: NAMES_PROTECTED };
+      }
+      return { behavior: "allow" };
+    }
     if (
       options.sandboxAutoAllow &&
       tool.name === "Bash" &&
       facts.bash !== undefined &&
       facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
-      !PROTECTED_NAMES.test(facts.command)
+      !mentionsProtectedName(facts.command, facts.bash)
     ) {
       return { behavior: "allow" };
     }

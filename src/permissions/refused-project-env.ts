@@ -53,6 +53,10 @@ const STARTUP = new RegExp(
  * user's own `~/.mitsu/settings.json` may set any of them.
  */
 export function refusedProjectEnv(name: string): string | undefined {
+  // A child's environment is a list of `KEY=VALUE` strings: a key "BASH_ENV=./x#" defines BASH_ENV there.
+  if (name === "" || name.includes("=") || name.includes("\0")) {
+    return "a variable's name cannot be empty or hold '=' or NUL (the rest would set another variable)";
+  }
   if (STARTUP.test(name)) {
     return "a project's settings may not set a variable that makes programs load code at start-up or changes mitsu itself";
   }

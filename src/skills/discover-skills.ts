@@ -5,6 +5,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
 import { specialFileKind } from "../fs/special-file-kind.js";
+import { isModelAlias } from "../providers/model-catalog.js";
 import { listDir } from "./list-dir.js";
 import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
 import { type FieldError, isError, readCommand, readSkill } from "./read-fields.js";
@@ -135,13 +136,23 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     // Run from the home folder, `~/.mitsu` counts as the project's but is the user's own.
     const userDir = await realpath(join(home, ".mitsu")).catch(() => join(home, ".mitsu"));
     for (const entry of all) {
-      if (entry.source !== "project" || !entry.allowedTools?.length) continue;
+      const model = entry.model?.trim();
+      // As for agent files: a model of another provider would send the conversation (the repository's code) there
+      // with the user's key. An alias (`sonnet`) stays with the session's provider.
+      const otherModel = model !== undefined && model !== "" && model !== "inherit" && !isModelAlias(model);
+      if (entry.source !== "project" || (!entry.allowedTools?.length && !otherModel)) continue;
       const real = await realpath(entry.path).catch(() => entry.path);
       if (real.startsWith(`${userDir}${sep}`)) continue;
-      ignored.push(
-        `allowed-tools ${JSON.stringify(entry.allowedTools.join(", "))} of /${entry.name} in ${entry.path}`,
-      );
-      delete entry.allowedTools;
+      if (entry.allowedTools?.length) {
+        ignored.push(
+          `allowed-tools ${JSON.stringify(entry.allowedTools.join(", "))} of /${entry.name} in ${entry.path}`,
+        );
+        delete entry.allowedTools;
+      }
+      if (otherModel) {
+        ignored.push(`model ${JSON.stringify(model)} of /${entry.name} in ${entry.path}`);
+        delete entry.model;
+      }
     }
   }
   return {

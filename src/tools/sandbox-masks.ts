@@ -10,8 +10,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
-import { SHELL_STARTUP } from "../permissions/protected-path.js";
+import { HOME_STARTUP_FILES, HOME_STARTUP_FOLDERS, SHELL_STARTUP } from "../permissions/protected-path.js";
 import { unixSocketFilter } from "./sandbox-seccomp.js";
+import { submoduleGitPaths } from "./sandbox-submodules.js";
 
 /**
  * What stays read-only at the top of every writable root, present or not: git's folder (config, hooks,
@@ -26,11 +27,27 @@ export const ROOT_MASKS = [
   { name: ".mcp.json", dir: false },
 ] as const;
 
-/** In a home folder that lies inside a writable root: what runs in every later shell, ssh or git command. */
+/** In a home folder that lies inside a writable root: what runs in every later shell, login, ssh or git command. */
 const HOME_MASKS: ReadonlyArray<{ name: string; dir: boolean }> = [
-  ...[...SHELL_STARTUP, ".gitconfig"].map((name) => ({ name, dir: false })),
-  ...[".mitsu", ".claude", ".ssh", ".config/git", ".config/fish"].map((name) => ({ name, dir: true })),
+  ...[...SHELL_STARTUP, ...HOME_STARTUP_FILES].map((name) => ({ name, dir: false })),
+  ...[".mitsu", ".claude", ...HOME_STARTUP_FOLDERS].map((name) => ({ name, dir: true })),
 ];
+
+/**
+ * The folders between a root and each mask, shallowest first: each is bound onto itself, so that it is a mount
+ * point too. A mount point cannot be renamed, but the folder above it can (and the mount moves with it): without
+ * these, renaming `~` or `sub` away and making a new one would leave the new `.profile` or `sub/.git` unmasked.
+ */
+export function maskAncestors(masks: readonly SandboxMask[], roots: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const mask of masks) {
+    const root = roots.find((r) => mask.path.startsWith(r.endsWith(sep) ? r : r + sep));
+    if (root === undefined) continue;
+    for (let dir = dirname(mask.path); dir !== root && dir.startsWith(root); dir = dirname(dir))
+      folders.add(dir);
+  }
+  return [...folders].sort((a, b) => a.split(sep).length - b.split(sep).length || a.localeCompare(b));
+}
 
 /** One read-only mount over a protected path. */
 export interface SandboxMask {
@@ -50,6 +67,7 @@ export function sandboxMasks(roots: readonly string[], homes: readonly string[])
   const wanted: Array<{ path: string; dir: boolean }> = [];
   for (const root of roots) {
     for (const mask of ROOT_MASKS) wanted.push({ path: join(root, mask.name), dir: mask.dir });
+    for (const path of submoduleGitPaths(root)) wanted.push({ path, dir: true });
     for (const home of homes) {
       if (home !== root && !home.startsWith(root.endsWith(sep) ? root : root + sep)) continue;
       for (const mask of HOME_MASKS) wanted.push({ path: join(home, mask.name), dir: mask.dir });

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, realpathSync } from "node:fs";
+import { closeSync, lstatSync, openSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import {
   assets,
   holdPlaceholders,
+  maskAncestors,
   ROOT_MASKS,
   releasePlaceholders,
   type SandboxMask,
@@ -70,7 +71,16 @@ export function sandboxCommand(
   for (const root of roots) args.push("--bind", root, root);
   const homes = [...new Set([options.home, homedir()].filter((h): h is string => !!h).map(realOrResolved))];
   const masks = sandboxMasks(roots, homes);
-  for (const mask of masks) args.push("--ro-bind", mask.source, mask.path);
+  for (const folder of maskAncestors(masks, roots)) args.push("--bind", folder, folder);
+  for (const mask of masks) {
+    const link = linkOnTheWay(mask.path);
+    if (link !== undefined) {
+      throw new SandboxUnavailableError(
+        `${link} is a symbolic link: the sandbox keeps what it names read-only, but a command could replace the link itself (and write a new ${mask.path}). Replace the link with what it points to, or turn the sandbox off for this folder.`,
+      );
+    }
+    args.push("--ro-bind", mask.source, mask.path);
+  }
   let seccomp: string | undefined;
   if (!options.allowUnixSockets) {
     seccomp = assets().filter;
@@ -108,6 +118,20 @@ export function launchStdio<T extends StdioOptionsArray>(
 }
 
 type StdioOptionsArray = Array<"pipe" | "ignore" | "inherit" | number>;
+
+/**
+ * The masked path, or the first folder on its way, when it is a symbolic link: bubblewrap mounts over the link's
+ * target, and the link itself (in a writable folder) could be removed and replaced by a real file or folder.
+ */
+function linkOnTheWay(path: string): string | undefined {
+  try {
+    if (lstatSync(path).isSymbolicLink()) return path;
+  } catch {
+    // Absent: a stand-in is mounted there.
+  }
+  const parent = dirname(path);
+  return realOrResolved(parent) === parent ? undefined : parent;
+}
 
 function realOrResolved(path: string): string {
   try {

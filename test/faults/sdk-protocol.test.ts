@@ -67,6 +67,9 @@ const lineArb: fc.Arbitrary<Line> = fc.oneof(
           '{"type":"control_request","request":{"subtype":"interrupt"}}',
           '{"type":"control_request","request_id":"x-no-body"}',
           '{"type":"user","message":{"role":"user","content":42}}',
+          // Image blocks not of a provider's shape (refused alone: once in the history, every later request failed).
+          '{"type":"user","message":{"role":"user","content":[{"type":"image","source":{}}]}}',
+          '{"type":"user","message":{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":12}}]}}',
           '{"type":"assistant"}',
           "[1,2,3]",
           "null",

@@ -116,9 +116,10 @@ describe("an MCP server's tool list", () => {
       },
     });
     const { sim, env } = await simulator([text("Hi.")]);
+    // Tools sent as definitions (ToolSearch's deferral, which would send none of them, is off here).
     const run = await runMitsuBin(["-p", "--mcp-config", config, "hi"], {
       cwd: f.cwd,
-      env: { ...f.env, ...env },
+      env: { ...f.env, ...env, MITSU_TOOL_SEARCH: "false" },
     });
     expect(run.code).toBe(0);
     const sent = sim.requests[0]!.body.tools.filter((t: { name: string }) => t.name.startsWith("mcp__"));

@@ -63,10 +63,19 @@ function userInput(value: Record<string, unknown>): SdkInput {
   return { kind: "invalid", error: "a user message needs message.content: a string or content blocks" };
 }
 
-/** Text and image blocks are what a prompt may hold. */
+/**
+ * Text and image blocks are what a prompt may hold, each of the shape the providers take: a malformed image
+ * (`source: {}`, `data: 12`) kept in the history failed every later request of the session.
+ */
 function isBlock(block: unknown): boolean {
   if (!isObject(block)) return false;
   if (block.type === "text") return typeof block.text === "string";
-  if (block.type === "image") return isObject(block.source);
+  if (block.type === "image") {
+    const source = block.source;
+    if (!isObject(source)) return false;
+    if (source.type === "base64")
+      return typeof source.media_type === "string" && typeof source.data === "string";
+    return source.type === "url" && typeof source.url === "string";
+  }
   return false;
 }
