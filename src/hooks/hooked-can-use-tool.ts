@@ -43,7 +43,7 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
     const result = await runner.run(
       "PreToolUse",
       { tool_name: tool.name, tool_input: input, tool_use_id: context.toolUseId },
-      { signal: context.signal },
+      { signal: context.signal, call: { tool } },
     );
     if (result.stop !== undefined) options.onStop?.(result.stop);
     if (result.blocked !== undefined) {

@@ -97,6 +97,7 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
     hooks: deps.hooks,
     callbacks: deps.callbacks,
     cwd,
+    home: deps.setup.home,
     env: scrubbed,
     base: () => {
       const session = deps.session();
