@@ -272,4 +272,31 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     expect(notices).toContain("answered HTTP 500: boom");
     expect(notices).toContain("timed out after 1 s");
   });
+
+  it("a prompt hook asks a model with the event's JSON in $ARGUMENTS; {ok: false} blocks with its reason", async () => {
+    const { agent, sim, cwd } = await setup(
+      [
+        bash("touch made.txt"),
+        text('{"ok": false, "reason": "no files on fridays"}'),
+        bash("touch other.txt", "toolu_c"),
+        text('{"ok": true}'),
+        text("done"),
+      ],
+      {
+        hooks: hook("PreToolUse", { type: "prompt", prompt: "Is this call safe? $ARGUMENTS" }, "Bash"),
+      },
+      { permissionMode: "bypassPermissions" },
+    );
+    await drain(agent.prompt("make files"));
+    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(toolResult(sim, 2)).toContain("no files on fridays");
+    // The judge's request: the prompt with the event's JSON in place of $ARGUMENTS, and no tools.
+    const judged = JSON.stringify(sim.requests[1]?.body.messages);
+    expect(judged).toContain("Is this call safe?");
+    expect(judged).toContain('\\"tool_name\\":\\"Bash\\"');
+    expect(judged).toContain("touch made.txt");
+    expect(sim.requests[1]?.body.tools ?? []).toHaveLength(0);
+    // {ok: true} raises no objection.
+    expect(exists(join(cwd, "other.txt"))).toBe(true);
+  });
 });

@@ -14,6 +14,7 @@ import {
 import { type CommandHook, compileMatcher, DEFAULT_HOOK_TIMEOUT_MS } from "./load-hooks.js";
 import { runCommandHook } from "./run-command-hook.js";
 import { runHttpHook } from "./run-http-hook.js";
+import { type HookJudge, runPromptHook } from "./run-prompt-hook.js";
 
 /**
  * What the matcher of a non-tool event is matched against, as Claude Code documents it: SessionStart's `source`
@@ -64,6 +65,8 @@ export interface HookRunnerOptions {
   cwd: string;
   /** The folder `~/` in `if` rules refers to. Default: the user's. */
   home?: string;
+  /** The model call of `prompt` hooks; without it, a prompt hook is a notice and changes nothing. */
+  judge?: HookJudge;
   /** The scrubbed child environment. */
   env: NodeJS.ProcessEnv;
   /** The fields every input carries, read when an event fires (the session file may change). */
@@ -121,28 +124,39 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   for (const hook of options.hooks) {
     const env = hook.env ? { ...options.env, ...hook.env } : options.env;
     add(hook.event, {
-      label: `${hook.type === "http" ? "http hook" : "hook"} "${hook.command}" (${hook.source})`,
+      label: `${hook.type ? `${hook.type} hook` : "hook"} "${hook.command.slice(0, 80)}" (${hook.source})`,
       matches: compileMatcher(hook.matcher) ?? (() => false),
       ...(hook.if !== undefined ? { condition: compileHookCondition(hook.if, where) } : {}),
       start: (input, signal) =>
-        hook.type === "http"
-          ? runHttpHook({
-              url: hook.command,
-              input,
-              ...(hook.headers ? { headers: hook.headers } : {}),
-              ...(hook.allowedEnvVars ? { allowedEnvVars: hook.allowedEnvVars } : {}),
-              env,
-              timeoutMs: hook.timeoutMs,
-              ...(signal ? { signal } : {}),
-            })
-          : runCommandHook({
-              command: hook.command,
-              input,
-              cwd: options.cwd,
-              env,
-              timeoutMs: hook.timeoutMs,
-              ...(signal ? { signal } : {}),
-            }),
+        hook.type === "prompt"
+          ? options.judge
+            ? runPromptHook({
+                prompt: hook.command,
+                input,
+                judge: options.judge,
+                ...(hook.model ? { model: hook.model } : {}),
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              })
+            : Promise.resolve({ kind: "error", message: "cannot run: no model to judge with here" })
+          : hook.type === "http"
+            ? runHttpHook({
+                url: hook.command,
+                input,
+                ...(hook.headers ? { headers: hook.headers } : {}),
+                ...(hook.allowedEnvVars ? { allowedEnvVars: hook.allowedEnvVars } : {}),
+                env,
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              })
+            : runCommandHook({
+                command: hook.command,
+                input,
+                cwd: options.cwd,
+                env,
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              }),
     });
   }
   for (const [event, list] of Object.entries(options.callbacks ?? {})) {

@@ -56,7 +56,7 @@ describe("settings hooks", () => {
             matcher: "Bash",
             hooks: [
               { type: "command", command: "a", timeout: 5 },
-              { type: "prompt", prompt: "x" },
+              { type: "agent", prompt: "x" },
             ],
           },
           { matcher: "(", hooks: [{ type: "command", command: "b" }] },

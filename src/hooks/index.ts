@@ -8,4 +8,5 @@ export * from "./load-hooks.js";
 export * from "./permission-request-hooks.js";
 export * from "./run-command-hook.js";
 export * from "./run-http-hook.js";
+export * from "./run-prompt-hook.js";
 export * from "./with-post-tool-hooks.js";

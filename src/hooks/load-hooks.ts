@@ -5,6 +5,7 @@ import { parseJsonc } from "../permissions/parse-jsonc.js";
 import { parsePermissionRule } from "../permissions/permission-rule.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
 import { HOOK_EVENTS, type HookEventName, TOOL_EVENTS } from "./hook-event.js";
+import { DEFAULT_PROMPT_HOOK_TIMEOUT_MS } from "./run-prompt-hook.js";
 
 /** Claude Code's default: a command hook that runs longer than this is killed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -26,8 +27,13 @@ export interface CommandHook {
   matcher: string;
   /** The shell command; for an `http` hook, its URL. */
   command: string;
-  /** `http`: the event's JSON is POSTed to `command` (a URL); the response body is the hook's answer. */
-  type?: "http";
+  /**
+   * `http`: the event's JSON is POSTed to `command` (a URL); the response body is the hook's answer. `prompt`:
+   * `command` is the prompt a small model judges the event by (`$ARGUMENTS` is the event's JSON).
+   */
+  type?: "http" | "prompt";
+  /** `prompt`: the model that judges (default: the session's helper model). */
+  model?: string;
   /** `http`: request headers; `$NAME` and `${NAME}` in them are replaced by the variables `allowedEnvVars` names. */
   headers?: Record<string, string>;
   allowedEnvVars?: string[];
@@ -188,17 +194,16 @@ function parseHook(
 ): Omit<CommandHook, "matcher"> | undefined {
   const h = (hook ?? {}) as Record<string, unknown>;
   const type = h.type ?? "command";
-  if (type !== "command" && type !== "http") {
+  if (type !== "command" && type !== "http" && type !== "prompt") {
     warnings.push(
-      `${file}: hooks.${event}: only type "command" and "http" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
+      `${file}: hooks.${event}: only type "command", "http" and "prompt" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
     );
     return undefined;
   }
-  const target = type === "http" ? h.url : h.command;
+  const field = type === "http" ? "url" : type;
+  const target = h[field];
   if (typeof target !== "string" || target.trim() === "") {
-    warnings.push(
-      `${file}: hooks.${event}: a ${type} hook without a ${type === "http" ? "url" : "command"}; ignored`,
-    );
+    warnings.push(`${file}: hooks.${event}: a ${type} hook without a ${field}; ignored`);
     return undefined;
   }
   if (type === "http" && !/^https?:\/\//i.test(target)) {
@@ -220,10 +225,19 @@ function parseHook(
   const parsed: Omit<CommandHook, "matcher"> = {
     event,
     command: target,
-    timeoutMs: seconds !== undefined ? Math.min(seconds * 1000, 2_147_000_000) : DEFAULT_HOOK_TIMEOUT_MS,
+    timeoutMs:
+      seconds !== undefined
+        ? Math.min(seconds * 1000, 2_147_000_000)
+        : type === "prompt"
+          ? DEFAULT_PROMPT_HOOK_TIMEOUT_MS
+          : DEFAULT_HOOK_TIMEOUT_MS,
     source: file,
     ...(condition !== undefined ? { if: condition } : {}),
   };
+  if (type === "prompt") {
+    parsed.type = "prompt";
+    if (typeof h.model === "string" && h.model.trim() !== "") parsed.model = h.model;
+  }
   if (type === "http") {
     parsed.type = "http";
     if (h.headers !== null && typeof h.headers === "object" && !Array.isArray(h.headers)) {
