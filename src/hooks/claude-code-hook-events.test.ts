@@ -169,6 +169,16 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     expect(input.permission_suggestions?.[0]).toMatchObject({ type: "addRules", behavior: "allow" });
   });
 
+  it("PermissionRequest: a hook that decides nothing leaves print mode's denial in place", async () => {
+    const { agent, sim, cwd } = await setup([bash("touch made.txt"), text("ok")], {
+      hooks: hook("PermissionRequest", command("cat > request.json"), "Bash"),
+    });
+    await drain(agent.prompt("make a file"));
+    expect(exists(join(cwd, "request.json"))).toBe(true);
+    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(toolResult(sim, 1)).toContain("no PermissionRequest hook allowed it");
+  });
+
   it("PermissionRequest: a deny rule wins over the hook's allow (the hook is not even asked); deny carries its message", async () => {
     const allow = JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow" } } });
     const deny = JSON.stringify({

@@ -62,9 +62,13 @@ export function withPermissionRequestHooks(runner: HookRunner, ask: Ask | undefi
         };
     }
     if (ask) return ask(request);
+    const rules = request.suggestedRules.map((rule) => JSON.stringify(rule)).join(", ");
     return {
       behavior: "deny",
-      message: `${request.display} needs permission (${request.reason}), and no one can be asked in this mode.`,
+      message:
+        `Permission to use ${request.display} was denied: mitsu is running without a terminal to ask, and no ` +
+        `PermissionRequest hook allowed it (${request.reason}).` +
+        (rules ? ` To allow it, add ${rules} to permissions.allow in .mitsu/settings.json.` : ""),
     };
   };
 }
