@@ -76,10 +76,11 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
     runner: hooks,
     next: permissions,
     onStop: deps.onHookStop,
-    ...(ask
+    ...(checkerAsk
       ? {
+          // A PreToolUse hook's "ask" is a permission question too: PermissionRequest hooks answer it first.
           ask: async (toolName, input, reason, call) => {
-            const answer = await ask({
+            const answer = await checkerAsk({
               toolName,
               input,
               toolUseId: call.toolUseId,
@@ -90,6 +91,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
             });
             if (typeof answer === "object") {
               if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              if (answer.behavior === "allow" && answer.updatedInput) return { input: answer.updatedInput };
               return answer.behavior === "allow";
             }
             if (answer === "deny_and_stop") return "stop";

@@ -169,6 +169,33 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     expect(input.permission_suggestions?.[0]).toMatchObject({ type: "addRules", behavior: "allow" });
   });
 
+  it("PermissionRequest also answers the question a PreToolUse hook's ask raises; its new input is checked again", async () => {
+    const ask = JSON.stringify({ hookSpecificOutput: { permissionDecision: "ask" } });
+    const allow = (command: string) =>
+      JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedInput: { command } } } });
+    const { agent, sim, cwd } = await setup(
+      [bash("echo one"), bash("echo two", "toolu_c"), text("ok")],
+      {
+        permissions: { deny: ["Bash(touch denied.txt)"] },
+        hooks: {
+          ...hook("PreToolUse", command(`echo '${ask}'`), "Bash"),
+          ...hook(
+            "PermissionRequest",
+            command(
+              `if grep -q one; then echo '${allow("touch allowed.txt")}'; else echo '${allow("touch denied.txt")}'; fi`,
+            ),
+            "Bash",
+          ),
+        },
+      },
+      { permissionMode: "bypassPermissions" },
+    );
+    await drain(agent.prompt("go"));
+    expect(exists(join(cwd, "allowed.txt"))).toBe(true);
+    expect(exists(join(cwd, "denied.txt"))).toBe(false);
+    expect(toolResult(sim, 2)).toContain("Bash(touch denied.txt)");
+  });
+
   it("PermissionRequest: a hook that decides nothing leaves print mode's denial in place", async () => {
     const { agent, sim, cwd } = await setup([bash("touch made.txt"), text("ok")], {
       hooks: hook("PermissionRequest", command("cat > request.json"), "Bash"),
