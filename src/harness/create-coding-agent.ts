@@ -15,7 +15,7 @@ import { Questions } from "./asker.js";
 import { backgroundShellsCapability } from "./capabilities/background-shells.js";
 import { builtinToolsCapability } from "./capabilities/builtin-tools.js";
 import { compactionStep } from "./capabilities/compaction.js";
-import { createHarnessHookRunner, HookNotices, loadActiveHooks } from "./capabilities/hooks.js";
+import { createHarnessHookRunner, HookNotices, hookJudge, loadActiveHooks } from "./capabilities/hooks.js";
 import { mcpCapability } from "./capabilities/mcp.js";
 import { planModeCapability } from "./capabilities/plan-mode.js";
 import { sandboxCapability } from "./capabilities/sandbox.js";
@@ -192,6 +192,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     notices,
     permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
     session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.hookTranscriptPath ?? "" }),
+    judge: hookJudge(models),
   });
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
   const permissions = setUpPermissions({

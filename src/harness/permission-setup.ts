@@ -1,4 +1,4 @@
-import { type HookRunner, hookedCanUseTool } from "../hooks/index.js";
+import { type HookRunner, hookedCanUseTool, withPermissionRequestHooks } from "../hooks/index.js";
 import type { CanUseTool } from "../loop/permission.js";
 import {
   createPermissionChecker,
@@ -57,6 +57,8 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
         return answer;
       }
     : undefined;
+  // PermissionRequest hooks answer first, in the user's place, where the checker would ask (deny rules won already).
+  const checkerAsk = withPermissionRequestHooks(hooks, ask);
   const permissions = createPermissionChecker({
     rules: setup.settings.rules,
     mode: setup.permissionMode.mode,
@@ -67,17 +69,18 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
     allowedTools: [...deps.allowedTools],
     disallowedTools: [...deps.disallowedTools],
     cwd: setup.cwd,
-    ...(ask ? { ask } : {}),
+    ...(checkerAsk ? { ask: checkerAsk } : {}),
     sandboxAutoAllow: deps.sandboxAutoAllow,
   });
   const hookedCheck = hookedCanUseTool({
     runner: hooks,
     next: permissions,
     onStop: deps.onHookStop,
-    ...(ask
+    ...(checkerAsk
       ? {
+          // A PreToolUse hook's "ask" is a permission question too: PermissionRequest hooks answer it first.
           ask: async (toolName, input, reason, call) => {
-            const answer = await ask({
+            const answer = await checkerAsk({
               toolName,
               input,
               toolUseId: call.toolUseId,
@@ -88,6 +91,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
             });
             if (typeof answer === "object") {
               if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              if (answer.behavior === "allow" && answer.updatedInput) return { input: answer.updatedInput };
               return answer.behavior === "allow";
             }
             if (answer === "deny_and_stop") return "stop";

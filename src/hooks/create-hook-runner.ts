@@ -1,15 +1,20 @@
+import { homedir } from "node:os";
 import type { HookOutcome } from "./hook-answer.js";
 import { checkAnswer } from "./hook-answer.js";
+import { compileHookCondition, type HookCall } from "./hook-condition.js";
 import {
   type HookCallbacks,
   type HookEventName,
   type HookInput,
   type HookInputBase,
   type HookInputOf,
+  type PermissionRequestDecision,
   TOOL_EVENTS,
 } from "./hook-event.js";
 import { type CommandHook, compileMatcher, DEFAULT_HOOK_TIMEOUT_MS } from "./load-hooks.js";
 import { runCommandHook } from "./run-command-hook.js";
+import { runHttpHook } from "./run-http-hook.js";
+import { type HookJudge, runPromptHook } from "./run-prompt-hook.js";
 
 /**
  * What the matcher of a non-tool event is matched against, as Claude Code documents it: SessionStart's `source`
@@ -37,6 +42,11 @@ export interface HookResult {
   updatedInput?: Record<string, unknown>;
   /** Text for the model: `additionalContext`, and plain stdout of UserPromptSubmit and SessionStart hooks. */
   context: string[];
+  /**
+   * PermissionRequest: the hooks' answer to the question in the user's place (exit 2 is a deny). Any deny wins;
+   * otherwise the last allow (with its `updatedInput`).
+   */
+  decision?: PermissionRequestDecision;
   /** Set when a hook answered `continue: false`: the agent stops; the value is its `stopReason` (or ""). */
   stop?: string;
 }
@@ -51,8 +61,12 @@ export interface HookNotice {
 export interface HookRunnerOptions {
   hooks: readonly CommandHook[];
   callbacks?: HookCallbacks;
-  /** The project folder: where command hooks run. */
+  /** The project folder: where command hooks run, and the root of the relative paths in `if` rules. */
   cwd: string;
+  /** The folder `~/` in `if` rules refers to. Default: the user's. */
+  home?: string;
+  /** The model call of `prompt` hooks; without it, a prompt hook is a notice and changes nothing. */
+  judge?: HookJudge;
   /** The scrubbed child environment. */
   env: NodeJS.ProcessEnv;
   /** The fields every input carries, read when an event fires (the session file may change). */
@@ -64,6 +78,8 @@ export interface HookRunnerOptions {
 export interface HookRunner {
   /** Whether any hook (command or callback) listens to `event` (for `toolName`, where the event has one). */
   has(event: HookEventName, toolName?: string): boolean;
+  /** Whether any hook listens to `event`, whatever its matcher. */
+  listens(event: HookEventName): boolean;
   /**
    * Runs every hook of the event that matches, concurrently, and combines their answers. Never throws: a
    * hook that fails, hangs past its timeout or answers nonsense is a notice, and changes nothing.
@@ -71,7 +87,7 @@ export interface HookRunner {
   run<E extends HookEventName>(
     event: E,
     fields: Omit<HookInputOf<E>, keyof HookInputBase | "hook_event_name">,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignal; call?: Omit<HookCall, "toolName" | "input"> },
   ): Promise<HookResult>;
   /** The command hooks, as loaded (for `/hooks`). */
   readonly commands: readonly CommandHook[];
@@ -80,6 +96,8 @@ export interface HookRunner {
 interface Entry {
   label: string;
   matches: (toolName: string) => boolean;
+  /** The hook's `if` (tool events only). */
+  condition?: (call: HookCall) => Promise<boolean>;
   start: (input: HookInput, signal: AbortSignal | undefined) => Promise<HookOutcome>;
 }
 
@@ -89,6 +107,8 @@ const BLOCKING: ReadonlySet<HookEventName> = new Set([
   "PostToolUse",
   "UserPromptSubmit",
   "Stop",
+  "PostToolUseFailure",
+  "PermissionRequest",
 ]);
 /** Events whose hooks' plain stdout is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
@@ -100,19 +120,43 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     list.push(entry);
     entries.set(event, list);
   };
+  const where = { cwd: options.cwd, home: options.home ?? homedir() };
   for (const hook of options.hooks) {
+    const env = hook.env ? { ...options.env, ...hook.env } : options.env;
     add(hook.event, {
-      label: `hook "${hook.command}" (${hook.source})`,
+      label: `${hook.type ? `${hook.type} hook` : "hook"} "${hook.command.slice(0, 80)}" (${hook.source})`,
       matches: compileMatcher(hook.matcher) ?? (() => false),
+      ...(hook.if !== undefined ? { condition: compileHookCondition(hook.if, where) } : {}),
       start: (input, signal) =>
-        runCommandHook({
-          command: hook.command,
-          input,
-          cwd: options.cwd,
-          env: hook.env ? { ...options.env, ...hook.env } : options.env,
-          timeoutMs: hook.timeoutMs,
-          ...(signal ? { signal } : {}),
-        }),
+        hook.type === "prompt"
+          ? options.judge
+            ? runPromptHook({
+                prompt: hook.command,
+                input,
+                judge: options.judge,
+                ...(hook.model ? { model: hook.model } : {}),
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              })
+            : Promise.resolve({ kind: "error", message: "cannot run: no model to judge with here" })
+          : hook.type === "http"
+            ? runHttpHook({
+                url: hook.command,
+                input,
+                ...(hook.headers ? { headers: hook.headers } : {}),
+                ...(hook.allowedEnvVars ? { allowedEnvVars: hook.allowedEnvVars } : {}),
+                env,
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              })
+            : runCommandHook({
+                command: hook.command,
+                input,
+                cwd: options.cwd,
+                env,
+                timeoutMs: hook.timeoutMs,
+                ...(signal ? { signal } : {}),
+              }),
     });
   }
   for (const [event, list] of Object.entries(options.callbacks ?? {})) {
@@ -135,12 +179,23 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   return {
     commands: options.hooks,
     has: (event, toolName) => select(event, toolName).length > 0,
+    listens: (event) => (entries.get(event) ?? []).length > 0,
     async run(event, fields, runOptions = {}) {
       // Tool events match the tool's name; SessionStart its source, PreCompact its trigger (as in Claude Code).
       const field = MATCHED_FIELD[event] ?? "tool_name";
       const toolName = (fields as Record<string, unknown>)[field] as string | undefined;
-      const selected = select(event, toolName);
+      let selected = select(event, toolName);
       const result: HookResult = { context: [] };
+      if (selected.some((e) => e.condition)) {
+        const f = fields as { tool_name?: string; tool_input?: Record<string, unknown> };
+        const call: HookCall = {
+          toolName: f.tool_name ?? "",
+          input: f.tool_input ?? {},
+          ...runOptions.call,
+        };
+        const keep = await Promise.all(selected.map((e) => (e.condition ? e.condition(call) : true)));
+        selected = selected.filter((_, i) => keep[i]);
+      }
       if (selected.length === 0) return result;
       const input = { ...options.base(), hook_event_name: event, ...fields } as unknown as HookInput;
       const outcomes = await Promise.all(
@@ -165,6 +220,8 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
           continue;
         }
         if (outcome.kind === "blocked") {
+          if (event === "PermissionRequest")
+            denyRequest(result, { behavior: "deny", message: outcome.message });
           if (BLOCKING.has(event)) blocks.push(outcome.message);
           else notify("error", `${event} ${label}: ${outcome.message}`);
           continue;
@@ -193,6 +250,10 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
             if (permission === "deny") blocks.push(why || `Denied by ${label}.`);
           }
           if (specific.updatedInput) result.updatedInput = specific.updatedInput;
+        } else if (event === "PermissionRequest") {
+          if (specific.decision?.behavior === "deny") denyRequest(result, specific.decision);
+          else if (specific.decision && result.decision?.behavior !== "deny")
+            result.decision = specific.decision;
         } else if (answer.decision === "block" && BLOCKING.has(event)) {
           blocks.push(answer.reason || `Blocked by the ${event} ${label}.`);
         }
@@ -200,6 +261,20 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       if (blocks.length > 0) result.blocked = blocks.join("\n");
       return result;
     },
+  };
+}
+
+/** A PermissionRequest deny: wins over every allow; the messages of several denies are joined. */
+function denyRequest(
+  result: HookResult,
+  deny: Extract<PermissionRequestDecision, { behavior: "deny" }>,
+): void {
+  const before = result.decision?.behavior === "deny" ? result.decision : undefined;
+  const message = [before?.message, deny.message].filter(Boolean).join("\n");
+  result.decision = {
+    behavior: "deny",
+    ...(message ? { message } : {}),
+    ...(before?.interrupt || deny.interrupt ? { interrupt: true } : {}),
   };
 }
 

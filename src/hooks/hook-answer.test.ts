@@ -33,6 +33,22 @@ describe("a command hook's answer, as Claude Code defines it", () => {
     expect(checkAnswer({ hookSpecificOutput: { updatedInput: "rm -rf /" } })).toMatch(/updatedInput/);
     expect(checkAnswer({ unknownField: 1, systemMessage: "hi" })).toEqual({ systemMessage: "hi" });
   });
+
+  it("PermissionRequest's decision: allow with updatedInput, deny with message and interrupt; anything else an error", () => {
+    expect(
+      checkAnswer({
+        hookSpecificOutput: { decision: { behavior: "allow", updatedInput: { command: "ls" } } },
+      }),
+    ).toEqual({ hookSpecificOutput: { decision: { behavior: "allow", updatedInput: { command: "ls" } } } });
+    expect(
+      checkAnswer({ hookSpecificOutput: { decision: { behavior: "deny", message: "no", interrupt: true } } }),
+    ).toEqual({ hookSpecificOutput: { decision: { behavior: "deny", message: "no", interrupt: true } } });
+    expect(checkAnswer({ hookSpecificOutput: { decision: { behavior: "ask" } } })).toMatch(/behavior/);
+    expect(checkAnswer({ hookSpecificOutput: { decision: "allow" } })).toMatch(/not an object/);
+    expect(
+      checkAnswer({ hookSpecificOutput: { decision: { behavior: "allow", updatedInput: "rm -rf /" } } }),
+    ).toMatch(/updatedInput/);
+  });
 });
 
 describe("settings hooks", () => {
@@ -56,7 +72,7 @@ describe("settings hooks", () => {
             matcher: "Bash",
             hooks: [
               { type: "command", command: "a", timeout: 5 },
-              { type: "prompt", prompt: "x" },
+              { type: "agent", prompt: "x" },
             ],
           },
           { matcher: "(", hooks: [{ type: "command", command: "b" }] },
@@ -78,6 +94,29 @@ describe("settings hooks", () => {
       { event: "Stop", matcher: "", command: "c", timeoutMs: 60_000, source: "/p/.claude/settings.json" },
     ]);
     expect(warnings).toHaveLength(3);
+    // `if` is a permission rule, on tool events only; an http hook needs an http(s) url.
+    const more: string[] = [];
+    const parsed = parseHooks(
+      {
+        PreToolUse: [
+          {
+            hooks: [
+              { type: "command", command: "ok", if: "Bash(git *)" },
+              { type: "command", command: "bad", if: "Bash(" },
+              { type: "http", url: "file:///etc/passwd" },
+              { type: "http", url: "http://127.0.0.1:9/h", headers: { A: "$X" }, allowedEnvVars: ["X"] },
+            ],
+          },
+        ],
+        Stop: [{ hooks: [{ type: "command", command: "s", if: "Bash" }] }],
+      },
+      "/f.json",
+      more,
+    );
+    expect(parsed.map((h) => h.command)).toEqual(["ok", "http://127.0.0.1:9/h"]);
+    expect(parsed[0]?.if).toBe("Bash(git *)");
+    expect(parsed[1]).toMatchObject({ type: "http", headers: { A: "$X" }, allowedEnvVars: ["X"] });
+    expect(more).toHaveLength(3);
     expect(warnings.every((w) => w.startsWith("/p/.claude/settings.json"))).toBe(true);
   });
 });

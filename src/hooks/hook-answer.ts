@@ -1,4 +1,4 @@
-import type { HookAnswer, HookEventName } from "./hook-event.js";
+import type { HookAnswer, HookEventName, PermissionRequestDecision } from "./hook-event.js";
 
 /**
  * What one hook's run came to, before the answers of an event's hooks are combined: `blocked` (exit code 2,
@@ -86,7 +86,34 @@ export function checkAnswer(value: unknown): HookAnswer | string {
         return '"updatedInput" is not an object';
       out.updatedInput = s.updatedInput as Record<string, unknown>;
     }
+    if (s.decision !== undefined) {
+      const decision = checkPermissionRequestDecision(s.decision);
+      if (typeof decision === "string") return decision;
+      out.decision = decision;
+    }
     answer.hookSpecificOutput = out;
   }
   return answer;
+}
+
+/** PermissionRequest's `hookSpecificOutput.decision`: allow (with `updatedInput`) or deny (`message`, `interrupt`). */
+function checkPermissionRequestDecision(value: unknown): PermissionRequestDecision | string {
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return '"hookSpecificOutput.decision" is not an object';
+  const d = value as Record<string, unknown>;
+  if (d.behavior === "allow") {
+    if (d.updatedInput === undefined) return { behavior: "allow" };
+    if (d.updatedInput === null || typeof d.updatedInput !== "object" || Array.isArray(d.updatedInput))
+      return '"decision.updatedInput" is not an object';
+    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown> };
+  }
+  if (d.behavior === "deny") {
+    if (d.message !== undefined && typeof d.message !== "string") return '"decision.message" is not a string';
+    return {
+      behavior: "deny",
+      ...(typeof d.message === "string" ? { message: d.message } : {}),
+      ...(d.interrupt === true ? { interrupt: true } : {}),
+    };
+  }
+  return '"decision.behavior" must be "allow" or "deny"';
 }

@@ -2,6 +2,8 @@
 export const HOOK_EVENTS = [
   "PreToolUse",
   "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
   "UserPromptSubmit",
   "Stop",
   "SubagentStop",
@@ -14,7 +16,23 @@ export const HOOK_EVENTS = [
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
 /** Events whose hooks are chosen by `matcher` against the tool name (the others ignore it). */
-export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set(["PreToolUse", "PostToolUse"]);
+export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "PermissionRequest",
+]);
+
+/**
+ * A rule the permission question would add, in Claude Code's `permission_suggestions` form (a PermissionRequest
+ * hook is told them; mitsu suggests only allow rules for the session's local settings).
+ */
+export interface PermissionSuggestion {
+  type: "addRules";
+  rules: Array<{ toolName: string; ruleContent?: string }>;
+  behavior: "allow";
+  destination: "localSettings";
+}
 
 /** Fields every hook input carries (Claude Code's names, snake_case, as the hook reads them on stdin). */
 export interface HookInputBase {
@@ -40,6 +58,23 @@ export type HookInput = HookInputBase &
         tool_input: Record<string, unknown>;
         tool_use_id: string;
         tool_response: unknown;
+      }
+    | {
+        /** A tool call that ended in an error (its result is `is_error`); `error` is what the model reads. */
+        hook_event_name: "PostToolUseFailure";
+        tool_name: string;
+        tool_input: Record<string, unknown>;
+        tool_use_id: string;
+        error: string;
+        /** Whether the call failed because the run was interrupted. */
+        is_interrupt?: boolean;
+      }
+    | {
+        /** The permission question is about to be put to the user (the rules neither allow nor deny the call). */
+        hook_event_name: "PermissionRequest";
+        tool_name: string;
+        tool_input: Record<string, unknown>;
+        permission_suggestions?: PermissionSuggestion[];
       }
     | { hook_event_name: "UserPromptSubmit"; prompt: string }
     | { hook_event_name: "Stop"; stop_hook_active: boolean }
@@ -79,10 +114,20 @@ export interface HookAnswer {
     permissionDecisionReason?: string;
     /** PreToolUse: the input the tool runs with instead (checked against its schema again). */
     updatedInput?: Record<string, unknown>;
-    /** UserPromptSubmit, SessionStart, PostToolUse: text added to what the model reads. */
+    /** UserPromptSubmit, SessionStart, PostToolUse, PostToolUseFailure: text added to what the model reads. */
     additionalContext?: string;
+    /**
+     * PermissionRequest: answers the question in the user's place. allow (with `updatedInput` to run with) or deny
+     * (`message` to the model, `interrupt` stops the turn). Deny rules still win over an allow.
+     */
+    decision?: PermissionRequestDecision;
   };
 }
+
+/** A PermissionRequest hook's answer (`hookSpecificOutput.decision`), as Claude Code defines it. */
+export type PermissionRequestDecision =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+  | { behavior: "deny"; message?: string; interrupt?: boolean };
 
 /**
  * A hook as the library takes it: called with the event's input, returns an answer (or nothing). A throw is

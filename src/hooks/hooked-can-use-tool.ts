@@ -17,7 +17,7 @@ export interface HookedCanUseToolOptions {
     input: Record<string, unknown>,
     reason: string,
     context: { toolUseId: string; signal: AbortSignal },
-  ) => Promise<boolean | "stop">;
+  ) => Promise<boolean | "stop" | { input: Record<string, unknown> }>;
   /**
    * Why the rules refuse a call whatever the user answers (deny rules, plan mode), asked before a hook's "ask"
    * is put to the user: deny wins over the hook's question. Default: `next.denial` when `next` is mitsu's
@@ -43,7 +43,7 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
     const result = await runner.run(
       "PreToolUse",
       { tool_name: tool.name, tool_input: input, tool_use_id: context.toolUseId },
-      { signal: context.signal },
+      { signal: context.signal, call: { tool } },
     );
     if (result.stop !== undefined) options.onStop?.(result.stop);
     if (result.blocked !== undefined) {
@@ -78,6 +78,15 @@ export function hookedCanUseTool(options: HookedCanUseToolOptions): CanUseTool {
         signal: context.signal,
       });
       if (yes === "stop") return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
+      if (typeof yes === "object") {
+        // An approval with another input (a PermissionRequest hook's updatedInput): a new call, checked again.
+        const bad = validateInput(tool, yes.input);
+        if (bad)
+          return { behavior: "deny", message: `The input given with the approval is not valid: ${bad}` };
+        const again = await denial(tool, yes.input);
+        if (again !== undefined) return { behavior: "deny", message: again };
+        return { behavior: "allow", input: yes.input };
+      }
       return yes
         ? { behavior: "allow", input: current }
         : { behavior: "deny", message: "The user denied this call." };

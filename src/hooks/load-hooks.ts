@@ -2,16 +2,16 @@ import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseJsonc } from "../permissions/parse-jsonc.js";
+import { parsePermissionRule } from "../permissions/permission-rule.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
-import { HOOK_EVENTS, type HookEventName } from "./hook-event.js";
+import { HOOK_EVENTS, type HookEventName, TOOL_EVENTS } from "./hook-event.js";
+import { DEFAULT_PROMPT_HOOK_TIMEOUT_MS } from "./run-prompt-hook.js";
 
 /** Claude Code's default: a command hook that runs longer than this is killed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /** Events Claude Code documents that mitsu does not fire (their hooks are named as such, not as unknown). */
 const CLAUDE_CODE_ONLY_EVENTS = new Set([
-  "PostToolUseFailure",
-  "PermissionRequest",
   "Setup",
   "WorktreeCreate",
   "WorktreeRemove",
@@ -20,12 +20,28 @@ const CLAUDE_CODE_ONLY_EVENTS = new Set([
   "TaskCompleted",
 ]);
 
-/** One `type: "command"` hook from a settings file. */
+/** One hook from a settings file: `type: "command"` (the default) or `type: "http"`. */
 export interface CommandHook {
   event: HookEventName;
   /** As written; empty matches every tool (see `matchesTool`). */
   matcher: string;
+  /** The shell command; for an `http` hook, its URL. */
   command: string;
+  /**
+   * `http`: the event's JSON is POSTed to `command` (a URL); the response body is the hook's answer. `prompt`:
+   * `command` is the prompt a small model judges the event by (`$ARGUMENTS` is the event's JSON).
+   */
+  type?: "http" | "prompt";
+  /** `prompt`: the model that judges (default: the session's helper model). */
+  model?: string;
+  /** `http`: request headers; `$NAME` and `${NAME}` in them are replaced by the variables `allowedEnvVars` names. */
+  headers?: Record<string, string>;
+  allowedEnvVars?: string[];
+  /**
+   * Claude Code's `if`: a permission rule (`Bash(git *)`, `Edit(*.ts)`) the tool call must match for the hook to
+   * run. Only on tool events (PreToolUse, PostToolUse, PostToolUseFailure, PermissionRequest).
+   */
+  if?: string;
   timeoutMs: number;
   /** The settings file it comes from. */
   source: string;
@@ -142,26 +158,8 @@ export function parseHooks(raw: unknown, file: string, warnings: string[]): Comm
         continue;
       }
       for (const hook of g.hooks as unknown[]) {
-        const h = (hook ?? {}) as { type?: unknown; command?: unknown; timeout?: unknown };
-        if (h.type !== "command") {
-          warnings.push(
-            `${file}: hooks.${event}: only type "command" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
-          );
-          continue;
-        }
-        if (typeof h.command !== "string" || h.command.trim() === "") {
-          warnings.push(`${file}: hooks.${event}: a command hook without a command; ignored`);
-          continue;
-        }
-        const seconds = typeof h.timeout === "number" && h.timeout > 0 ? h.timeout : undefined;
-        hooks.push({
-          event: event as HookEventName,
-          matcher,
-          command: h.command,
-          timeoutMs:
-            seconds !== undefined ? Math.min(seconds * 1000, 2_147_000_000) : DEFAULT_HOOK_TIMEOUT_MS,
-          source: file,
-        });
+        const parsed = parseHook(hook, event as HookEventName, file, warnings);
+        if (parsed) hooks.push({ ...parsed, matcher });
       }
     }
   }
@@ -185,4 +183,85 @@ export function compileMatcher(matcher: string): ((toolName: string) => boolean)
   } catch {
     return undefined;
   }
+}
+
+/** One entry of a group's `hooks` list; undefined (with a warning) when it cannot run. */
+function parseHook(
+  hook: unknown,
+  event: HookEventName,
+  file: string,
+  warnings: string[],
+): Omit<CommandHook, "matcher"> | undefined {
+  const h = (hook ?? {}) as Record<string, unknown>;
+  const type = h.type ?? "command";
+  if (type !== "command" && type !== "http" && type !== "prompt") {
+    warnings.push(
+      `${file}: hooks.${event}: only type "command", "http" and "prompt" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
+    );
+    return undefined;
+  }
+  const field = type === "http" ? "url" : type;
+  const target = h[field];
+  if (typeof target !== "string" || target.trim() === "") {
+    warnings.push(`${file}: hooks.${event}: a ${type} hook without a ${field}; ignored`);
+    return undefined;
+  }
+  if (type === "http" && !/^https?:\/\//i.test(target)) {
+    warnings.push(
+      `${file}: hooks.${event}: the http hook's url ${JSON.stringify(target)} is not http(s); ignored`,
+    );
+    return undefined;
+  }
+  let condition: string | undefined;
+  if (h.if !== undefined) {
+    const problem = checkIfRule(h.if, event);
+    if (problem) {
+      warnings.push(`${file}: hooks.${event}: ${problem}; that hook ignored`);
+      return undefined;
+    }
+    condition = h.if as string;
+  }
+  const seconds = typeof h.timeout === "number" && h.timeout > 0 ? h.timeout : undefined;
+  const parsed: Omit<CommandHook, "matcher"> = {
+    event,
+    command: target,
+    timeoutMs:
+      seconds !== undefined
+        ? Math.min(seconds * 1000, 2_147_000_000)
+        : type === "prompt"
+          ? DEFAULT_PROMPT_HOOK_TIMEOUT_MS
+          : DEFAULT_HOOK_TIMEOUT_MS,
+    source: file,
+    ...(condition !== undefined ? { if: condition } : {}),
+  };
+  if (type === "prompt") {
+    parsed.type = "prompt";
+    if (typeof h.model === "string" && h.model.trim() !== "") parsed.model = h.model;
+  }
+  if (type === "http") {
+    parsed.type = "http";
+    if (h.headers !== null && typeof h.headers === "object" && !Array.isArray(h.headers)) {
+      parsed.headers = Object.fromEntries(
+        Object.entries(h.headers as Record<string, unknown>).filter(
+          (entry): entry is [string, string] => typeof entry[1] === "string",
+        ),
+      );
+    }
+    if (Array.isArray(h.allowedEnvVars))
+      parsed.allowedEnvVars = h.allowedEnvVars.filter((v): v is string => typeof v === "string");
+  }
+  return parsed;
+}
+
+/** Why an `if` cannot be used (Claude Code: on an event that is not a tool event, the hook never runs). */
+function checkIfRule(value: unknown, event: HookEventName): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return '"if" is not a permission rule';
+  if (!TOOL_EVENTS.has(event))
+    return `"if" applies to tool events only, so a ${event} hook with one never runs`;
+  try {
+    parsePermissionRule(value, { source: "session", root: "/", home: "/" }, "a hook's if");
+  } catch (error) {
+    return `"if" ${JSON.stringify(value)} is not a permission rule (${(error as Error).message})`;
+  }
+  return undefined;
 }

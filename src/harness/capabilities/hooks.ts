@@ -3,13 +3,16 @@ import {
   type CommandHook,
   createHookRunner,
   type HookCallbacks,
+  type HookJudge,
   type HookNotice,
   type HookRunner,
   loadHooks,
   type UnapprovedHooksFile,
 } from "../../hooks/index.js";
 import type { PermissionMode } from "../../permissions/index.js";
+import { completeText } from "../../providers/complete-text.js";
 import type { Questions } from "../asker.js";
+import type { ModelSetup } from "../model-setup.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
 /** The settings' command hooks that run, and the project files whose hooks do not. */
@@ -89,6 +92,21 @@ export interface HookRunnerDeps {
   permissionMode: () => PermissionMode;
   /** The session's id and file now (hooks are told them as Claude Code tells its hooks). */
   session: () => { id: string; path: string };
+  /** The model call of `prompt` hooks (see `hookJudge`). */
+  judge?: HookJudge;
+}
+
+/**
+ * A `prompt` hook's judge: the hook's `model` (resolved as a command's `model` is), or the session's helper model
+ * (the small model of its provider), as Claude Code uses a fast model.
+ */
+export function hookJudge(models: ModelSetup): HookJudge {
+  return (prompt, { model, signal }) => {
+    const chosen = model ? models.modelFor(model) : undefined;
+    return chosen
+      ? completeText(chosen.provider, chosen.model, prompt, { signal, maxTokens: 1024 })
+      : completeText(models.resolved.wireProvider, models.helper, prompt, { signal, maxTokens: 1024 });
+  };
 }
 
 export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
@@ -97,6 +115,8 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
     hooks: deps.hooks,
     callbacks: deps.callbacks,
     cwd,
+    home: deps.setup.home,
+    ...(deps.judge ? { judge: deps.judge } : {}),
     env: scrubbed,
     base: () => {
       const session = deps.session();

@@ -1,0 +1,82 @@
+import type { HookOutcome } from "./hook-answer.js";
+import type { HookInput } from "./hook-event.js";
+
+/** Claude Code's default for a prompt hook: 30 s. */
+export const DEFAULT_PROMPT_HOOK_TIMEOUT_MS = 30_000;
+
+/** One model call for a prompt hook: the prompt as the user message, the answer's text. */
+export type HookJudge = (prompt: string, options: { model?: string; signal: AbortSignal }) => Promise<string>;
+
+export interface RunPromptHookOptions {
+  prompt: string;
+  input: HookInput;
+  judge: HookJudge;
+  model?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+const INSTRUCTIONS =
+  'Answer with one JSON object and nothing else: {"ok": true} when the condition holds, or {"ok": false, "reason": "why"} when it does not.';
+
+/**
+ * Runs one `type: "prompt"` hook as Claude Code does: `$ARGUMENTS` in the prompt is replaced by the event's JSON
+ * (appended when the prompt has none), a small model judges, and its JSON answer decides: `{"ok": false,
+ * "reason"}` blocks as `decision: "block"` does for the event (a PreToolUse deny, Stop keeps the agent going with
+ * the reason, a PermissionRequest deny); `{"ok": true}` raises no objection. An answer that is not such JSON, a
+ * failed call or the timeout are notices, and change nothing. Never throws.
+ */
+export async function runPromptHook(options: RunPromptHookOptions): Promise<HookOutcome> {
+  const json = JSON.stringify(options.input);
+  const prompt = options.prompt.includes("$ARGUMENTS")
+    ? options.prompt.replaceAll("$ARGUMENTS", json)
+    : `${options.prompt}\n\n${json}`;
+  const controller = new AbortController();
+  let why: string | undefined;
+  const timer = setTimeout(() => {
+    why = `timed out after ${Math.round(options.timeoutMs / 100) / 10} s`;
+    controller.abort();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    why ??= "was interrupted";
+    controller.abort();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const text = await options.judge(`${prompt}\n\n${INSTRUCTIONS}`, {
+      ...(options.model ? { model: options.model } : {}),
+      signal: controller.signal,
+    });
+    const verdict = readVerdict(text);
+    if (!verdict)
+      return { kind: "error", message: `the model's answer was not {"ok": …}: ${text.slice(0, 200)}` };
+    if (verdict.ok) return { kind: "answer", answer: {} };
+    const reason = verdict.reason || "The prompt hook's condition does not hold.";
+    if (options.input.hook_event_name === "PermissionRequest") {
+      return {
+        kind: "answer",
+        answer: { hookSpecificOutput: { decision: { behavior: "deny", message: reason } } },
+      };
+    }
+    return { kind: "answer", answer: { decision: "block", reason } };
+  } catch (error) {
+    return { kind: "error", message: why ?? `the model call failed: ${(error as Error).message}` };
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** `{"ok": boolean, "reason"?}` from the model's text (the first JSON object in it, fenced or not). */
+function readVerdict(text: string): { ok: boolean; reason?: string } | undefined {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  if (start === -1 || end < start) return undefined;
+  try {
+    const value = JSON.parse(text.slice(start, end + 1)) as { ok?: unknown; reason?: unknown };
+    if (typeof value.ok !== "boolean") return undefined;
+    return { ok: value.ok, ...(typeof value.reason === "string" ? { reason: value.reason } : {}) };
+  } catch {
+    return undefined;
+  }
+}
