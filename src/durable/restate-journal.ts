@@ -18,6 +18,8 @@ export interface RestateJournalOptions {
   pending: PendingAsks;
   state: ToolState;
   askTimeoutMs: number;
+  /** The number the model step is named by (`model turn <n>`): the run's turn when each turn is an invocation. */
+  turn?: number;
   /**
    * Tools whose calls start sub-agents through a durable call (`Task`). Such a call runs outside `ctx.run` (a
    * durable call cannot be made inside one); its result is then recorded as a step of its own, so that a replay
@@ -52,7 +54,9 @@ export function restateJournal(options: RestateJournalOptions): Journal {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   return {
     model: (info, call) =>
-      info.agentPath.length > 0 ? call() : cancellable(ctx.run(`model turn ${info.turn}`, call)),
+      info.agentPath.length > 0
+        ? call()
+        : cancellable(ctx.run(`model turn ${options.turn ?? info.turn}`, call)),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 

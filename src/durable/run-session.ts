@@ -29,20 +29,27 @@ export interface RunSessionOptions {
   system: TextBlock[];
   tools: Tool<never>[];
   permissions: DurablePermissions | undefined;
-  /** The stored transcript plus the new user message; messages from `stored` on are appended to the state. */
+  /**
+   * The stored transcript, plus the new user message on a run's first turn; messages from `stored` on are
+   * appended to the state (a stored trailing message, a turn's tool results, is sent again, not stored again).
+   */
   messages: Message[];
   stored: number;
-  maxTurns: number | undefined;
   askTimeoutMs: number;
+  /** The turn's number in its run (names its model step). */
+  turn: number;
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
 }
 
 /**
- * One journaled run of a session (a prompt, or a sub-agent's task): `runAgent` with the Restate journal, the
- * transcript appended to the state as it grows, and, when the setup can spawn, sub-agents as durable calls to
- * sessions of their own (`<session>.<tool_use id>`), which any worker may run.
+ * One journaled model turn of a session (of a prompt, or of a sub-agent's task): one model call and the tool calls
+ * it asks for, through `runAgent` with the Restate journal, the transcript appended to the state as it grows, and,
+ * when the setup can spawn, sub-agents as durable calls to sessions of their own (`<session>.<tool_use id>`),
+ * which any worker may run. Ends with reason `max_turns` when the model wants another turn: the run's driver
+ * (`turn-driver.ts`) then starts the next one as an invocation of its own, so that a replay (on HTTP/1.1, one per
+ * journaled step) covers this turn only, never the session's earlier turns.
  */
 export async function runSession(options: RunSessionOptions): Promise<AgentResult> {
   const { ctx, setup, tools } = options;
@@ -52,6 +59,9 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   if (saved) state.restore(saved, toolStateKeys);
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
+  const last = options.messages.at(-1);
+  // The index of the next message `onMessage` is given (runAgent reports a trailing user message again).
+  let reported = options.messages.length - (last?.role === "user" ? 1 : 0);
   // The sub-agent sessions the run waits on, in the state, so that `pending` can list their questions.
   const children = new StateList<string>(ctx, STATE.children);
   const cancelled = new AbortController();
@@ -85,7 +95,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     tools,
     messages: options.messages,
     toolState: state,
-    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    maxTurns: 1,
     ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
     ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
     ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
@@ -106,12 +116,13 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       pending: new PendingAsks(ctx),
       state,
       askTimeoutMs: options.askTimeoutMs,
+      turn: options.turn,
       spawnTools: spawn ? options.spawnTools : [],
       toolStateKeys,
       onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
     }),
     onMessage: (message: Message) => {
-      length = appendMessage(ctx, length, message);
+      if (reported++ >= options.stored) length = appendMessage(ctx, length, message);
     },
   });
   if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());

@@ -149,23 +149,32 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");
       const what = `Cancel in session ${session}`;
-      let rows: Array<{ id: string }>;
-      try {
-        const response = await doFetch(`${admin}/query`, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({
-            query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(name)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = 'prompt' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
-          }),
-        });
-        const text = await response.text();
-        if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
-        rows = (JSON.parse(text) as { rows: Array<{ id: string }> }).rows;
-      } catch (error) {
-        if (error instanceof DurableError) throw error;
-        throw unreachable("Restate admin API", admin, error);
+      // A prompt runs turn by turn (the driver calls the session's `turn` handler once per model turn): the
+      // running turn is cancelled, which ends the run (its waiting calls answered) and so the prompt.
+      const running = async (service: string, handler: string): Promise<string | undefined> => {
+        try {
+          const response = await doFetch(`${admin}/query`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify({
+              query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+            }),
+          });
+          const text = await response.text();
+          if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+          return (JSON.parse(text) as { rows: Array<{ id: string }> }).rows[0]?.id;
+        } catch (error) {
+          if (error instanceof DurableError) throw error;
+          throw unreachable("Restate admin API", admin, error);
+        }
+      };
+      let id: string | undefined;
+      // Between two turns no turn runs for a moment: looked for again while the prompt runs.
+      for (let round = 0; round < 50; round++) {
+        id = await running(name, "turn");
+        if (id || !(await running(`${name}-run`, "prompt"))) break;
+        await sleep(100, undefined);
       }
-      const id = rows[0]?.id;
       if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);
       const response = await doFetch(`${admin}/invocations/${encodeURIComponent(id)}/cancel`, {
         method: "PATCH",

@@ -478,10 +478,10 @@ describe("a durable session", () => {
       services: ["renamed-session"],
     }).catch((error: unknown) => error);
     await changed.close();
-    expect(first.services).toEqual(["other-session"]);
+    expect([...first.services].sort()).toEqual(["other-session", "other-session-run"]);
     expect(refused).toBeInstanceOf(DurableError);
     expect((refused as DurableError).message).toContain(
-      `The worker URL ${changed.url} is registered already (${first.id}) with other-session, not renamed-session`,
+      `The worker URL ${changed.url} is registered already (${first.id}) with ${first.services.join(", ")}, not renamed-session`,
     );
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
@@ -565,14 +565,17 @@ describe("a durable session", () => {
       // 2. Right after the second model call was journaled (its tool is about to run or running).
       // Its Run command, then the notification that completes it: the answer is in the journal.
       const journaled = async (name: string) => {
-        const entries = await query<{ index: number; entry_type: string; name: string | null }>(
+        // Each model turn is an invocation of the session's `turn` handler: the entries of the one that named it.
+        const entries = await query<{ id: string; index: number; entry_type: string; name: string | null }>(
           server,
-          `SELECT j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'prompt' ORDER BY j.index`,
+          `SELECT j.id, j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'turn' ORDER BY j.index`,
         );
         const command = entries.find((entry) => entry.name === name);
         return (
           command !== undefined &&
-          entries.some((e) => e.index > command.index && e.entry_type === "Notification: Run")
+          entries.some(
+            (e) => e.id === command.id && e.index > command.index && e.entry_type === "Notification: Run",
+          )
         );
       };
       await until(() => journaled("model turn 2"), 20_000, "the second model call to be journaled");
