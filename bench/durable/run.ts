@@ -131,6 +131,7 @@ async function onRestate(
   const marks: number[] = [];
   const agent = createDurableAgent({
     name,
+    ingressUrl: server.ingressUrl,
     setup: () => ({
       provider: timed(sim.url, marks),
       model: MODEL,

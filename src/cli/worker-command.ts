@@ -49,6 +49,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     setup: setup.setup,
     workspace,
     ...(options.askTimeoutMs !== undefined ? { askTimeoutMs: options.askTimeoutMs } : {}),
+    ...(options.ingress !== undefined ? { ingressUrl: options.ingress } : {}),
   });
   let endpoint: Awaited<ReturnType<typeof durable.serveWorker>>;
   try {

@@ -17,6 +17,7 @@ import {
 import { runSession, type TaskRequest } from "./run-session.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 import { readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
@@ -69,6 +70,13 @@ export interface DurableAgentOptions {
   workspace?(sessionId: string, requested: string | undefined): string | undefined;
   /** How long a permission question waits before the call is denied; default 24 hours. */
   askTimeoutMs?: number;
+  /**
+   * The Restate ingress (e.g. `http://localhost:8080`). With it, a turn takes the session's earlier messages from
+   * this worker's memory, or from the ingress when this worker has not seen the session (or fell behind), so the
+   * journal holds only each turn's own steps. Without it each turn reads the transcript from the object's state,
+   * and a state read is journaled with its value: each turn's journal is then as large as the session so far.
+   */
+  ingressUrl?: string;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -102,6 +110,16 @@ function systemBlocks(system: DurableAgentSetup["system"]): TextBlock[] {
 export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
   const name = options.name ?? DEFAULT_SESSION_OBJECT;
+  const cache = options.ingressUrl ? new TranscriptCache(options.ingressUrl, name) : undefined;
+  /** The stored transcript and its digest (undefined for a session stored before digests). */
+  const transcriptOf = async (ctx: restate.ObjectContext) => {
+    const messages = cache ? await cache.read(ctx) : await readTranscript(ctx);
+    const digest =
+      messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
+    return { messages, digest };
+  };
+  const remember = (ctx: restate.ObjectContext) =>
+    cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
   const answer = (approve: boolean) =>
     restate.handlers.object.shared(
@@ -194,7 +212,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
   });
 
   async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
-    const history = await readTranscript(ctx);
+    const { messages: history, digest } = await transcriptOf(ctx);
     const prompt = body.first ? body.prompt : undefined;
     if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
     const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
@@ -236,6 +254,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
         permissions: setup.permissions,
         messages: prompt ? await withFirstMessage(ctx, setup, appendPrompt(history, prompt.prompt)) : history,
         stored: history.length,
+        digest,
+        ...optional("remember", remember(ctx)),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         workspace,
@@ -281,7 +301,9 @@ export function createDurableAgent(options: DurableAgentOptions) {
       if (body.first) ctx.set(STATE.system, system);
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
       const { spawn: _nested, ...childSetup } = setup;
-      const history = body.first ? [] : await readTranscript(ctx);
+      const { messages: history, digest } = body.first
+        ? { messages: [], digest: EMPTY_DIGEST }
+        : await transcriptOf(ctx);
       const result = await runSession({
         ctx,
         name,
@@ -291,6 +313,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
         permissions,
         messages: body.first ? appendPrompt([], request.prompt) : history,
         stored: history.length,
+        digest,
+        ...optional("remember", remember(ctx)),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         workspace,
@@ -357,6 +381,11 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
+}
+
+/** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function isFolder(path: string): boolean {

@@ -13,6 +13,7 @@ import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setu
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, STATE, StateList } from "./session-state.js";
+import { EMPTY_DIGEST, nextDigest } from "./transcript-cache.js";
 
 /** The body of a session's `task` handler: a sub-agent run as a session of its own. */
 export interface TaskRequest {
@@ -35,6 +36,10 @@ export interface RunSessionOptions {
    */
   messages: Message[];
   stored: number;
+  /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
+  digest: string | undefined;
+  /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
+  remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
   /** The turn's number in its run (names its model step). */
   turn: number;
@@ -59,6 +64,8 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   if (saved) state.restore(saved, toolStateKeys);
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
+  const kept = options.messages.slice(0, options.stored);
+  let digest = options.digest ?? kept.reduce(nextDigest, EMPTY_DIGEST);
   const last = options.messages.at(-1);
   // The index of the next message `onMessage` is given (runAgent reports a trailing user message again).
   let reported = options.messages.length - (last?.role === "user" ? 1 : 0);
@@ -122,10 +129,15 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
     }),
     onMessage: (message: Message) => {
-      if (reported++ >= options.stored) length = appendMessage(ctx, length, message);
+      if (reported++ < options.stored) return;
+      length = appendMessage(ctx, length, message);
+      kept.push(message);
+      digest = nextDigest(digest, message);
+      ctx.set(STATE.digest, digest);
     },
   });
   if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
+  options.remember?.(kept, digest);
   return result;
 }
 

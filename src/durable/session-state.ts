@@ -15,6 +15,8 @@ export const STATE = {
   pending: "pending",
   /** The sub-agent sessions (`<session>.<tool_use id>`) a run waits on. */
   children: "children",
+  /** The transcript's digest (see `transcript-cache.ts`): a worker's cached copy is used when it matches. */
+  digest: "digest",
   /** The persisted tool-state slots (`DurableAgentSetup.toolStateKeys`) as the last prompt left them. */
   toolState: "tool-state",
 } as const;

@@ -74,6 +74,8 @@ beforeAll(async () => {
   });
   const agent = createDurableAgent({
     name: OBJECT,
+    // Turns take the earlier messages from this worker's memory (the digest in the state checked), not the journal.
+    ingressUrl: server.ingressUrl,
     setup: () => ({
       provider: provider(),
       model: "claude-sonnet-4-5",
@@ -549,7 +551,8 @@ describe("a durable session", () => {
         workspaces: fleet,
         home,
         env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: crashSim.url },
-        args: ["--allowedTools", "Bash"],
+        // A replaced worker has not seen the session: it reads the transcript through the ingress.
+        args: ["--allowedTools", "Bash", "--ingress", server.ingressUrl],
       });
     const home = join(root, "home");
     mkdirSync(home, { recursive: true });
