@@ -132,6 +132,9 @@ async function onRestate(
   const agent = createDurableAgent({
     name,
     ingressUrl: server.ingressUrl,
+    ...(process.env.BENCH_TURNS_PER_INVOCATION
+      ? { turnsPerInvocation: Number(process.env.BENCH_TURNS_PER_INVOCATION) }
+      : {}),
     setup: () => ({
       provider: timed(sim.url, marks),
       model: MODEL,

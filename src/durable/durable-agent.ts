@@ -23,6 +23,7 @@ import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } fro
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 /** The loop's default limit on model calls (`runAgent`'s). */
 const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_TURNS_PER_INVOCATION = 4;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The session's questions and those of the sub-agents it waits on (each names its session). */
@@ -77,6 +78,12 @@ export interface DurableAgentOptions {
    * and a state read is journaled with its value: each turn's journal is then as large as the session so far.
    */
   ingressUrl?: string;
+  /**
+   * The most model turns one invocation runs (default 4). A prompt runs as a chain of invocations, each replayed
+   * from its own start on HTTP/1.1 (once per journaled step): fewer turns per invocation replay less, more turns
+   * make fewer round trips through the server.
+   */
+  turnsPerInvocation?: number;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -118,6 +125,10 @@ export function createDurableAgent(options: DurableAgentOptions) {
       messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
     return { messages, digest };
   };
+  const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
+  /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
+  const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
+    Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
   const remember = (ctx: restate.ObjectContext) =>
     cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
@@ -258,10 +269,11 @@ export function createDurableAgent(options: DurableAgentOptions) {
         ...optional("remember", remember(ctx)),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
+        turns: turnsFor(body, setup),
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
       });
-      return turnResponse(ctx, result, setup.maxTurns, false);
+      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
       await setup.close?.();
     }
@@ -290,6 +302,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         return {
           reason: "error",
           more: false,
+          turns: 0,
           usage: emptyUsage(),
           text: "",
           messages: 0,
@@ -317,10 +330,11 @@ export function createDurableAgent(options: DurableAgentOptions) {
         ...optional("remember", remember(ctx)),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
+        turns: turnsFor(body, setup),
         workspace,
         spawnTools: [],
       });
-      return turnResponse(ctx, result, request.maxTurns ?? setup.maxTurns, true, history.length);
+      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {
       await setup.close?.();
     }
@@ -332,7 +346,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
 /** A turn's result for the driver; a task's carries its new assistant messages. */
 async function turnResponse(
   ctx: restate.ObjectContext,
-  result: AgentResult,
+  result: AgentResult & { turns: number },
   maxTurns: number | undefined,
   task: boolean,
   before = 0,
@@ -340,6 +354,7 @@ async function turnResponse(
   const response: TurnResponse = {
     reason: result.reason,
     more: result.reason === "max_turns",
+    turns: result.turns,
     text: answerText(result.lastMessage),
     usage: { ...emptyUsage(), ...result.usage },
     messages: (await ctx.get<number>(STATE.length)) ?? 0,

@@ -18,7 +18,7 @@ export interface RestateJournalOptions {
   pending: PendingAsks;
   state: ToolState;
   askTimeoutMs: number;
-  /** The number the model step is named by (`model turn <n>`): the run's turn when each turn is an invocation. */
+  /** The number of the run's first turn this journal records (steps are named `model turn <n>` by the run's count). */
   turn?: number;
   /**
    * Tools whose calls start sub-agents through a durable call (`Task`). Such a call runs outside `ctx.run` (a
@@ -56,7 +56,7 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     model: (info, call) =>
       info.agentPath.length > 0
         ? call()
-        : cancellable(ctx.run(`model turn ${options.turn ?? info.turn}`, call)),
+        : cancellable(ctx.run(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 

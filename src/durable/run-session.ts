@@ -1,5 +1,6 @@
 import type * as restate from "@restatedev/restate-sdk";
 import type { AgentResult } from "../loop/agent-event.js";
+import type { Journal } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Spawner, SpawnRequest } from "../loop/spawn.js";
@@ -41,8 +42,10 @@ export interface RunSessionOptions {
   /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
   remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
-  /** The turn's number in its run (names its model step). */
+  /** The number of the invocation's first turn in its run (names its model steps). */
   turn: number;
+  /** The most model calls this invocation makes. */
+  turns: number;
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
@@ -56,7 +59,7 @@ export interface RunSessionOptions {
  * (`turn-driver.ts`) then starts the next one as an invocation of its own, so that a replay (on HTTP/1.1, one per
  * journaled step) covers this turn only, never the session's earlier turns.
  */
-export async function runSession(options: RunSessionOptions): Promise<AgentResult> {
+export async function runSession(options: RunSessionOptions): Promise<AgentResult & { turns: number }> {
   const { ctx, setup, tools } = options;
   const state = new ToolState();
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
@@ -95,6 +98,27 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         }
       }
     : undefined;
+  const inner = restateJournal({
+    ctx,
+    tools,
+    permissions: options.permissions,
+    decisions,
+    pending: new PendingAsks(ctx),
+    state,
+    askTimeoutMs: options.askTimeoutMs,
+    turn: options.turn,
+    spawnTools: spawn ? options.spawnTools : [],
+    toolStateKeys,
+    onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
+  });
+  let turns = 0;
+  const journal: Journal = {
+    model: (info, call) => {
+      if (info.agentPath.length === 0) turns++;
+      return inner.model(info, call);
+    },
+    tool: inner.tool,
+  };
   const result = await runAgentToEnd({
     provider: setup.provider,
     model: setup.model,
@@ -102,7 +126,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     tools,
     messages: options.messages,
     toolState: state,
-    maxTurns: 1,
+    maxTurns: options.turns,
     ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
     ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
     ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
@@ -115,19 +139,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         behavior: "deny",
         message: `mitsu bug: no permission decision was journaled for ${tool.name}`,
       },
-    journal: restateJournal({
-      ctx,
-      tools,
-      permissions: options.permissions,
-      decisions,
-      pending: new PendingAsks(ctx),
-      state,
-      askTimeoutMs: options.askTimeoutMs,
-      turn: options.turn,
-      spawnTools: spawn ? options.spawnTools : [],
-      toolStateKeys,
-      onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
-    }),
+    journal,
     onMessage: (message: Message) => {
       if (reported++ < options.stored) return;
       length = appendMessage(ctx, length, message);
@@ -138,7 +150,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   });
   if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
   options.remember?.(kept, digest);
-  return result;
+  return { ...result, turns };
 }
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */

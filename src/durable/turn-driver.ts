@@ -15,14 +15,18 @@ export interface TurnRequest {
   first: boolean;
   /** The turn's number in its run, from 1 (names its model step: `model turn <n>`). */
   turn: number;
+  /** The run's limit on model calls, when the prompt or task names one (else the setup's). */
+  maxTurns?: number;
   askTimeoutMs: number;
 }
 
 /** What one turn returns to the driver: small, since the driver's journal keeps one per turn. */
 export interface TurnResponse {
   reason: AgentStopReason;
-  /** The model wants another turn (the turn ended at its one-call limit). */
+  /** The model wants another turn (the invocation ended at its limit of model calls). */
   more: boolean;
+  /** The model calls this invocation made. */
+  turns: number;
   usage: Usage;
   /** The text of the turn's last answer. */
   text: string;
@@ -43,10 +47,10 @@ export function driverName(sessionObject: string): string {
 
 /**
  * The driver of a session's runs: a virtual object keyed like the session, whose exclusive `prompt` and `task`
- * handlers queue a session's runs (one at a time) and call the session's `turn` handler once per model turn. Each
- * turn is an invocation of its own, so the journal a worker replays (on HTTP/1.1, once per journaled step) holds
- * that turn's steps only: the cost per step does not grow with the session. The driver's own journal is one small
- * entry per turn.
+ * handlers queue a session's runs (one at a time) and call the session's `turn` handler for the next few model
+ * turns (`turnsPerInvocation`) until the model stops. Each such call is an invocation of its own, so the journal a
+ * worker replays (on HTTP/1.1, once per journaled step) holds those turns' steps only: the cost per step does not
+ * grow with the session. The driver's own journal is one small entry per call.
  */
 export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: number) {
   const turn = (ctx: restate.ObjectContext, request: TurnRequest) =>
@@ -67,10 +71,13 @@ export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: num
     each?: (response: TurnResponse) => void,
   ): Promise<{ last: TurnResponse; usage: Usage; reason: AgentStopReason }> {
     let usage = emptyUsage();
+    // `count`: the model calls made so far, including the invocation's about to be made.
     for (let count = 1; ; count++) {
       const request: TurnRequest = { ...first, first: count === 1, turn: count };
+      if (limit !== undefined) request.maxTurns = limit;
       if (count > 1) delete request.prompt;
       const response = await turn(ctx, request);
+      count += response.turns - 1;
       usage = addUsage(usage, response.usage);
       each?.(response);
       const max = limit ?? response.maxTurns;
