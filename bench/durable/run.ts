@@ -6,7 +6,7 @@
  * and an HTTP/2 worker, with an instant model (the bare overhead), it reports the wall time of each and their
  * ratio (linear cost: the ratio stays flat as N grows), the p50 / p99 overhead per step (the time between two
  * model calls, durable minus in process), and the journal's bytes per turn (flat: each step journals its own
- * changes). Then sessions per second (SESSIONS concurrent 10-turn sessions on one worker), the ratio at LATENCY ms
+ * changes: each Note call records a file seen, so the tool state grows with the session). Then sessions per second (SESSIONS concurrent 10-turn sessions on one worker), the ratio at LATENCY ms
  * per answer, and the crash figures: a `mitsu worker` process killed (kill -9) halfway through a session and
  * another started: the time the session lost and how many completed model calls were sent again (should be none).
  * Needs `npm run build` (the crash part runs the built `mitsu worker`).
@@ -25,10 +25,11 @@ import {
   startRestateServer,
 } from "../../src/durable/index.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
-import type { Tool } from "../../src/loop/tool.js";
+import type { Tool, ToolContext } from "../../src/loop/tool.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
 import type { Provider } from "../../src/providers/provider.js";
 import { type LoggedRequest, type SimTurn, startSimulator } from "../../src/simulator/index.js";
+import { getReadTracker } from "../../src/tools/read-tracker.js";
 
 const QUICK = process.argv.includes("--quick");
 const TURNS = 20;
@@ -42,7 +43,10 @@ const noteTool = {
   name: "Note",
   description: "Notes a line.",
   inputSchema: { type: "object", properties: { line: { type: "string" } }, required: ["line"] },
-  async run(input: { line: string }) {
+  // Each note is recorded as a file seen (the tool state grows with the session, as a coding session's Reads do).
+  async run(input: { line: string }, context: ToolContext) {
+    const tracker = getReadTracker(context.state);
+    tracker.record(`/notes/${tracker.entries().length}-${input.line.slice(0, 12)}`, { mtimeMs: 1, size: 1 });
     return `noted: ${input.line}`;
   },
 } as unknown as Tool<never>;

@@ -8,6 +8,7 @@ import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurablePermissions } from "./durable-agent-setup.js";
+import { toolStateDelta } from "./tool-state-delta.js";
 
 export interface RestateJournalOptions {
   ctx: ObjectContext;
@@ -81,18 +82,35 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     const name = `tool ${block.name} ${block.id}`;
     const spawns = options.spawnTools?.includes(block.name) === true;
     /** The call as one step, its result recorded as `record` makes it (a spawning call runs before its step). */
-    const journaled = async <T>(record: (result: ToolResultBlock) => T): Promise<T> => {
-      if (!spawns) return ctx.run(name, async () => record(await call()));
+    const journaled = async <T>(record: (result: ToolResultBlock) => T, start = () => {}): Promise<T> => {
+      if (!spawns)
+        return ctx.run(name, async () => {
+          start();
+          return record(await call());
+        });
+      start();
       const result = await call();
       return ctx.run(name, async () => record(result));
     };
     if (keys.length === 0) return journaled((result) => result);
     let ran = false;
-    const recorded = await journaled((result) => {
-      ran = true;
-      return { result, state: options.state.snapshot() };
-    });
-    if (!ran) options.state.restore(recorded.state, keys);
+    let before: Record<string, unknown> = {};
+    // The step records what the call changed in the tool state, not the whole state (every file Read so far).
+    const recorded = await journaled<{
+      result: ToolResultBlock;
+      changes?: Record<string, unknown>;
+      state?: Record<string, unknown>;
+    }>(
+      (result) => {
+        ran = true;
+        return { result, changes: toolStateDelta(before, options.state.snapshot()) };
+      },
+      () => {
+        before = options.state.snapshot();
+      },
+    );
+    // `state`: a step journaled before changes were (the whole state then).
+    if (!ran) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);
     return recorded.result;
   }
 }

@@ -65,6 +65,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
   const saved = await ctx.get<Record<string, unknown>>(STATE.toolState);
   if (saved) state.restore(saved, toolStateKeys);
+  const loaded = JSON.stringify(state.snapshot());
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
   const kept = options.messages.slice(0, options.stored);
@@ -148,7 +149,11 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       ctx.set(STATE.digest, digest);
     },
   });
-  if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
+  // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.
+  if (toolStateKeys.length > 0) {
+    const snapshot = state.snapshot();
+    if (JSON.stringify(snapshot) !== loaded) ctx.set(STATE.toolState, snapshot);
+  }
   options.remember?.(kept, digest);
   return { ...result, turns };
 }
