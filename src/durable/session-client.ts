@@ -29,6 +29,11 @@ export interface PromptCallOptions {
 }
 
 /** Talks to mitsu sessions through the Restate ingress; every failure is a `DurableError` that says what to do. */
+export interface AnswerCallOptions {
+  /** How long to wait for the answer to be delivered; default until it is. */
+  waitMs?: number;
+}
+
 export interface SessionClient {
   /**
    * Sends a prompt and waits for its answer, however long the session waits for approvals: the prompt is
@@ -37,9 +42,13 @@ export interface SessionClient {
   prompt(session: string, request: PromptRequest, options?: PromptCallOptions): Promise<PromptResponse>;
   transcript(session: string): Promise<Message[]>;
   pending(session: string): Promise<PendingAsk[]>;
-  /** Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). */
-  approve(session: string, request?: AnswerRequest): Promise<PendingAsk>;
-  deny(session: string, request?: AnswerRequest): Promise<PendingAsk>;
+  /**
+   * Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). The answer is sent
+   * to the ingress (queued there) and its outcome awaited; with `waitMs`, no outcome by then (no worker runs) throws
+   * a DurableError with status 202: the answer stays queued and reaches the session when a worker runs.
+   */
+  approve(session: string, request?: AnswerRequest, options?: AnswerCallOptions): Promise<PendingAsk>;
+  deny(session: string, request?: AnswerRequest, options?: AnswerCallOptions): Promise<PendingAsk>;
   /**
    * Cancels the session's running prompt (through the admin API): the run stops, its pending tool calls are
    * answered as interrupted and the transcript stays valid; queued prompts run after it. Resolves with the
@@ -109,6 +118,42 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       signal?.addEventListener("abort", onAbort, { once: true });
     });
 
+  // An answer is a handler of the session, which runs on a worker: it is sent (the ingress queues it) and its
+  // outcome polled, so that with no worker up the caller learns at once that it waits, not after a timeout.
+  const answer = async (
+    session: string,
+    handler: "approve" | "deny",
+    body: AnswerRequest | undefined,
+    what: string,
+    waitMs: number | undefined,
+  ): Promise<PendingAsk> => {
+    const sent = await request(
+      `${objectPath(session, handler)}/send`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+        body: JSON.stringify(body ?? {}),
+      },
+      what,
+    );
+    const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+    const deadline = waitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + waitMs;
+    for (;;) {
+      const output = await request(
+        `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
+        { method: "GET" },
+        what,
+      );
+      if (output.status !== 470) return JSON.parse(output.text) as PendingAsk;
+      if (Date.now() >= deadline)
+        throw new DurableError(
+          `${what}: the answer is queued (invocation ${invocationId}) but no worker has taken it yet; it reaches the session when a worker runs.`,
+          202,
+        );
+      await sleep(Math.min(pollMs, 250), undefined);
+    }
+  };
+
   return {
     async prompt(session, body, callOptions = {}) {
       const { signal, onPending } = callOptions;
@@ -143,8 +188,10 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     },
     transcript: (session) => call(session, "transcript", undefined, `Transcript of session ${session}`),
     pending: (session) => call(session, "pending", undefined, `Questions of session ${session}`),
-    approve: (session, body) => call(session, "approve", body ?? {}, `Approve in session ${session}`),
-    deny: (session, body) => call(session, "deny", body ?? {}, `Deny in session ${session}`),
+    approve: (session, body, callOptions) =>
+      answer(session, "approve", body, `Approve in session ${session}`, callOptions?.waitMs),
+    deny: (session, body, callOptions) =>
+      answer(session, "deny", body, `Deny in session ${session}`, callOptions?.waitMs),
     async cancel(session) {
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");

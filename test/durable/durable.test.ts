@@ -488,6 +488,33 @@ describe("a durable session", () => {
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
 
+    // No worker serves other-session now: an answer waits in the ingress's queue, and mitsu remote says so at
+    // once (it waited for the server's timeout before, and blamed the ingress).
+    const started = Date.now();
+    const queued = await runMitsu(
+      [
+        "remote",
+        "approve",
+        "--session",
+        "nobody",
+        "--object",
+        "other-session",
+        "--ingress",
+        server.ingressUrl,
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(queued).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("the answer is queued (invocation "),
+    });
+    expect(queued.stdout).toContain("it reaches the session when a worker runs");
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const invocation = /invocation (\S+)\)/.exec(queued.stdout)?.[1] ?? "";
+    expect((await fetch(`${server.adminUrl}/invocations/${invocation}/kill`, { method: "PATCH" })).ok).toBe(
+      true,
+    );
+
     // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
     const broken = await serveWorker({
       services: [
