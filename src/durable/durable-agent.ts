@@ -17,6 +17,7 @@ import {
 import { runSession, type TaskRequest } from "./run-session.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 import { readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
@@ -84,6 +85,12 @@ export interface DurableAgentOptions {
    * make fewer round trips through the server.
    */
   turnsPerInvocation?: number;
+  /**
+   * Where tool calls' starts are marked, seen by every worker (`fileStepMarks(<folder on the shared volume>)`): a
+   * call run again after its worker died mid-call then tells the model that the earlier attempt may have partly
+   * run. Without it a re-run call says nothing of the earlier attempt.
+   */
+  stepMarks?: StepMarks;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -267,6 +274,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         stored: history.length,
         digest,
         ...optional("remember", remember(ctx)),
+        ...optional("marks", options.stepMarks),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         turns: turnsFor(body, setup),
@@ -328,6 +336,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         stored: history.length,
         digest,
         ...optional("remember", remember(ctx)),
+        ...optional("marks", options.stepMarks),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         turns: turnsFor(body, setup),

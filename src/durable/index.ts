@@ -37,3 +37,4 @@ export {
   type StartRestateServerOptions,
   startRestateServer,
 } from "./start-restate-server.js";
+export { fileStepMarks, type StepMarks } from "./step-marks.js";

@@ -8,6 +8,7 @@ import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurablePermissions } from "./durable-agent-setup.js";
+import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 
 export interface RestateJournalOptions {
@@ -32,6 +33,8 @@ export interface RestateJournalOptions {
    * what the tool would have left in the state (the files it Read) is there for the calls after it.
    */
   toolStateKeys?: readonly ToolStateKey<never>[];
+  /** Where a tool call's start is marked, outside the journal (see `StepMarks`); without it none is. */
+  marks?: StepMarks;
   /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
   onCancelled?: () => void;
 }
@@ -83,11 +86,16 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     const spawns = options.spawnTools?.includes(block.name) === true;
     /** The call as one step, its result recorded as `record` makes it (a spawning call runs before its step). */
     const journaled = async <T>(record: (result: ToolResultBlock) => T, start = () => {}): Promise<T> => {
-      if (!spawns)
+      if (!spawns) {
         return ctx.run(name, async () => {
+          // A call whose start mark is there already was started by an earlier attempt, whose worker stopped
+          // before the step's result was journaled: it may have partly run.
+          const again = (await options.marks?.start(ctx.key, block.id)) === true;
           start();
-          return record(await call());
+          const result = await call();
+          return record(again ? mayHaveRun(result, known) : result);
         });
+      }
       start();
       const result = await call();
       return ctx.run(name, async () => record(result));
@@ -113,4 +121,19 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     if (!ran) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);
     return recorded.result;
   }
+}
+
+/**
+ * A call's result when an earlier attempt of it was cut off (its worker stopped mid-call): the model is told that
+ * the earlier attempt may have partly run, as a local session resumed after kill -9 says "state unknown"; a tool
+ * that changes things is to be checked (the files Read again) before the model relies on its effects.
+ */
+export function mayHaveRun(result: ToolResultBlock, tool: Tool<never> | undefined): ToolResultBlock {
+  const check = tool?.readOnly
+    ? ""
+    : " Check its effects before relying on them (Read a file it changes again before editing it).";
+  const note = `Note: an earlier attempt of this call was cut off when its worker stopped and may have partly run (state unknown); this is its result when run again.${check}`;
+  const content =
+    typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
+  return { ...result, content: [{ type: "text", text: note }, ...content] };
 }

@@ -14,6 +14,7 @@ import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setu
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, STATE, StateList } from "./session-state.js";
+import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, nextDigest } from "./transcript-cache.js";
 
 /** The body of a session's `task` handler: a sub-agent run as a session of its own. */
@@ -39,6 +40,8 @@ export interface RunSessionOptions {
   stored: number;
   /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
   digest: string | undefined;
+  /** Where tool calls' starts are marked (a call re-run after its worker died is told so). */
+  marks?: StepMarks;
   /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
   remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
@@ -110,6 +113,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     turn: options.turn,
     spawnTools: spawn ? options.spawnTools : [],
     toolStateKeys,
+    ...(options.marks ? { marks: options.marks } : {}),
     onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
   });
   let turns = 0;
@@ -155,6 +159,8 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     if (JSON.stringify(snapshot) !== loaded) ctx.set(STATE.toolState, snapshot);
   }
   options.remember?.(kept, digest);
+  // Every step of the invocation is journaled now: its calls' marks are no longer needed.
+  await options.marks?.clear(ctx.key);
   return { ...result, turns };
 }
 

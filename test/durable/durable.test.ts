@@ -625,6 +625,11 @@ describe("a durable session", () => {
         "user",
         "assistant",
       ]);
+      // The first call was cut off mid-run: its result, from the second attempt, says the first may have run.
+      expect(JSON.stringify(transcript[2]?.content)).toContain(
+        "an earlier attempt of this call was cut off when its worker stopped and may have partly run (state unknown)",
+      );
+      expect(JSON.stringify(transcript[2]?.content)).toContain("Read a file it changes again before editing it");
 
       // The same session through the mitsu command: a second prompt, then its transcript.
       crashSim.enqueue(turn({ type: "text", text: "Still two." }));
