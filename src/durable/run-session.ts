@@ -1,12 +1,15 @@
 import type * as restate from "@restatedev/restate-sdk";
+import { injectReminders } from "../context/reminder-engine.js";
 import type { AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
+import type { PrepareRequestInfo } from "../loop/run-agent.js";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Spawner, SpawnRequest } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolState, type ToolStateKey } from "../loop/tool-state.js";
 import type { Message, TextBlock } from "../messages/index.js";
+import type { ModelRequest } from "../providers/provider.js";
 import { ACTIVE_SKILLS } from "../skills/active-skills.js";
 import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
@@ -135,7 +138,26 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
     ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
     ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
-    ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
+    ...(setup.prepareRequest || setup.reminders
+      ? {
+          prepareRequest: async (request: ModelRequest, info: PrepareRequestInfo) => {
+            let prepared = request;
+            const reminders = setup.reminders;
+            const last = request.messages.at(-1);
+            if (reminders && last?.role === "user") {
+              // Journaled: a replay (another worker, whose files and memory differ) adds what was added.
+              const blocks = await ctx.run(`reminders turn ${options.turn + info.turn - 1}`, async () =>
+                reminders(request, info),
+              );
+              prepared = {
+                ...request,
+                messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
+              };
+            }
+            return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+          },
+        }
+      : {}),
     ...(spawn ? { spawn } : {}),
     liveInput: false,
     signal: cancelled.signal,
@@ -146,7 +168,16 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       },
     journal,
     onMessage: (message: Message) => {
-      if (reported++ < options.stored) return;
+      const index = reported++;
+      if (index < options.stored) {
+        // The stored trailing message (the last turn's tool results), as sent: with this turn's reminders.
+        if (JSON.stringify(message) === JSON.stringify(kept[index])) return;
+        ctx.set(STATE.message(index), message);
+        kept[index] = message;
+        digest = kept.reduce(nextDigest, EMPTY_DIGEST);
+        ctx.set(STATE.digest, digest);
+        return;
+      }
       length = appendMessage(ctx, length, message);
       kept.push(message);
       digest = nextDigest(digest, message);

@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTaskTool } from "../../src/agents/task-tool.js";
 import { main } from "../../src/cli/main.js";
+import { injectReminders, reminderBlock } from "../../src/context/reminder-engine.js";
 import {
   createDurableAgent,
   createSessionClient,
@@ -21,8 +22,9 @@ import { appendPrompt } from "../../src/harness/append-prompt.js";
 import { checkTranscript } from "../../src/loop/check-transcript.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
 import type { Tool } from "../../src/loop/tool.js";
-import { emptyUsage, type Message } from "../../src/messages/index.js";
+import { emptyUsage, type Message, type UserMessage } from "../../src/messages/index.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
+import type { ModelRequest } from "../../src/providers/provider.js";
 import { type ScriptEntry, type SimTurn, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { runMitsu } from "../cli/cli-harness.js";
 import { query, startWorkerProcess, until } from "./durable-harness.js";
@@ -76,11 +78,15 @@ beforeAll(async () => {
     name: OBJECT,
     // Turns take the earlier messages from this worker's memory (the digest in the state checked), not the journal.
     ingressUrl: server.ingressUrl,
-    setup: () => ({
+    // One model turn per invocation (the mitsu worker's default, 4, runs in the worker process tests): each turn's
+    // tool results are stored by one invocation and sent, with the next turn's reminders, by the next.
+    turnsPerInvocation: 1,
+    setup: (session) => ({
       provider: provider(),
       model: "claude-sonnet-4-5",
       system: SYSTEM,
       tools: [countTool, taskTool],
+      ...(session.id === "e2e" ? { reminders: (request: ModelRequest) => [countReminder(request)] } : {}),
       // The Task tool's sub-agents run as sessions of their own (the spawner here only says that it can spawn).
       // biome-ignore lint/correctness/useYield: never called; its presence turns durable sub-agents on.
       spawn: async function* () {
@@ -116,8 +122,14 @@ afterAll(async () => {
 
 const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
 
+/** A per-turn reminder, as a local session's context adds one (computed from the request). */
+const countReminder = (request: ModelRequest) =>
+  reminderBlock(
+    `${request.messages.length} messages so far; the last has ${request.messages.at(-1)?.content.length} blocks.`,
+  );
+
 describe("a durable session", () => {
-  it("runs two prompts with tool calls; the transcript in state equals an in-process run's, request for request", async () => {
+  it("runs two prompts with tool calls and per-turn reminders; the transcript in state equals an in-process run's, request for request, byte for byte", async () => {
     const script = (): ScriptEntry[] => [
       turn({ type: "text", text: "Counting." }, { type: "tool_use", name: "Count", input: { n: 1 } }),
       turn(
@@ -139,6 +151,13 @@ describe("a durable session", () => {
         tools: [countTool, taskTool],
         messages: appendPrompt(messages, prompt),
         liveInput: false,
+        prepareRequest: (request) => {
+          const last = request.messages.at(-1) as UserMessage;
+          return {
+            ...request,
+            messages: [...request.messages.slice(0, -1), injectReminders(last, [countReminder(request)])],
+          };
+        },
       });
       messages = result.messages;
     }
@@ -156,6 +175,13 @@ describe("a durable session", () => {
     expect(stored).toEqual(messages);
     expect(counted.map((c) => c.n)).toEqual([1, 2, 3, 4]);
     expect(sim.requests.map((r) => r.body)).toEqual(local.requests.map((r) => r.body));
+    // Byte for byte, and with a reminder in each request's newest message (the tool results' too).
+    expect(JSON.stringify(sim.requests.map((r) => r.body))).toBe(
+      JSON.stringify(local.requests.map((r) => r.body)),
+    );
+    expect(
+      sim.requests.every((r) => JSON.stringify(r.body.messages.at(-1)).includes("messages so far")),
+    ).toBe(true);
     expect(sim.requests.every((r) => r.status === 200)).toBe(true);
     await sim.close();
     sim = undefined;
@@ -629,7 +655,9 @@ describe("a durable session", () => {
       expect(JSON.stringify(transcript[2]?.content)).toContain(
         "an earlier attempt of this call was cut off when its worker stopped and may have partly run (state unknown)",
       );
-      expect(JSON.stringify(transcript[2]?.content)).toContain("Read a file it changes again before editing it");
+      expect(JSON.stringify(transcript[2]?.content)).toContain(
+        "Read a file it changes again before editing it",
+      );
 
       // The same session through the mitsu command: a second prompt, then its transcript.
       crashSim.enqueue(turn({ type: "text", text: "Still two." }));
