@@ -25,6 +25,8 @@ const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 /** The loop's default limit on model calls (`runAgent`'s). */
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_TURNS_PER_INVOCATION = 4;
+/** How deep sub-agents nest: a session's sub-agents may start their own, whose sub-agents may not. */
+const MAX_NESTING = 2;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The session's questions and those of the sub-agents it waits on (each names its session). */
@@ -304,7 +306,10 @@ export function createDurableAgent(options: DurableAgentOptions) {
     const setup = await setUp(options, { id: ctx.key, workspace });
     try {
       const spawnTools = setup.spawnTools ?? ["Task"];
-      const offered = (setup.tools ?? []).filter((tool) => !spawnTools.includes(tool.name));
+      // A sub-agent may start its own (each a durable call too), down to MAX_NESTING levels; a read-only one not.
+      const depth = ctx.key.split(".").length - 1;
+      const nests = setup.spawn !== undefined && depth < MAX_NESTING && request.readOnly !== true;
+      const offered = (setup.tools ?? []).filter((tool) => nests || !spawnTools.includes(tool.name));
       const unknown = (request.tools ?? []).filter((name) => !offered.some((tool) => tool.name === name));
       if (unknown.length > 0)
         return {
@@ -321,7 +326,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
       const system = systemBlocks(request.system);
       if (body.first) ctx.set(STATE.system, system);
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
-      const { spawn: _nested, ...childSetup } = setup;
+      const { spawn: _nested, ...leafSetup } = setup;
+      const childSetup = nests ? setup : leafSetup;
       const { messages: history, digest } = body.first
         ? { messages: [], digest: EMPTY_DIGEST }
         : await transcriptOf(ctx);
@@ -341,7 +347,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         turn: body.turn,
         turns: turnsFor(body, setup),
         workspace,
-        spawnTools: [],
+        spawnTools: nests ? spawnTools : [],
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {

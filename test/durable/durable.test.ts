@@ -57,7 +57,10 @@ const countTool = {
 const SYSTEM = "You count when asked.";
 
 const taskTool = createTaskTool({
-  agents: [{ name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] }],
+  agents: [
+    { name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] },
+    { name: "lead", description: "Has counters count.", prompt: "You lead counters.", tools: ["Task"] },
+  ],
 }) as unknown as Tool<never>;
 
 function provider() {
@@ -403,6 +406,44 @@ describe("a durable session", () => {
     expect(checkTranscript(child)).toEqual([]);
     expect(child.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(sim.requests.filter((r) => r.status === 200)).toHaveLength(6);
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("runs a sub-agent's own sub-agent as a durable session too (two levels)", async () => {
+    counted.length = 0;
+    const respond = (request: {
+      body: { system?: Array<{ text: string }>; messages: Message[] };
+    }): SimTurn => {
+      const system = request.body.system?.map((block) => block.text).join("") ?? "";
+      const results =
+        request.body.messages.at(-1)?.content.filter((block) => block.type === "tool_result") ?? [];
+      const said = results.map((r) => JSON.stringify(r.content)).join(" | ");
+      if (system.includes("You are a counter."))
+        return results.length === 0
+          ? turn({ type: "tool_use", name: "Count", input: { n: 3, tag: "grandchild" } })
+          : turn({ type: "text", text: "grandchild counted 3" });
+      const agent = system.includes("You lead counters.") ? "counter" : "lead";
+      return results.length === 0
+        ? turn({
+            type: "tool_use",
+            name: "Task",
+            input: { description: `ask a ${agent}`, prompt: "3", subagent_type: agent },
+          })
+        : turn({ type: "text", text: `${agent === "counter" ? "lead" : "parent"} heard: ${said}` });
+    };
+    sim = await startSimulator({ script: Array.from({ length: 6 }, () => respond) });
+    const done = await client.prompt("nest", { prompt: "count through a lead" });
+    expect(done).toMatchObject({ reason: "end_turn" });
+    expect(done.text).toContain("grandchild counted 3");
+    expect(counted).toEqual([{ n: 3, tag: "grandchild" }]);
+    const sessions = await query<{ key: string }>(
+      server,
+      "SELECT DISTINCT target_service_key AS key FROM sys_invocation WHERE target_handler_name = 'turn' AND target_service_key LIKE 'nest%'",
+    );
+    const keys = sessions.map((row) => row.key).sort((a, b) => a.length - b.length);
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toMatch(/^nest\.toolu_[^.]+\.toolu_[^.]+$/);
     await sim.close();
     sim = undefined;
   });
