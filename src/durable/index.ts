@@ -30,6 +30,7 @@ export {
 } from "./session-client.js";
 export { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 export { sessionWorkspaces } from "./session-workspaces.js";
+export { type StartRestateClusterOptions, startRestateCluster } from "./start-restate-cluster.js";
 export {
   freePort,
   type RestateServer,
