@@ -2,7 +2,7 @@ import type { PendingAsk } from "../durable/pending-ask.js";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
-export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel";
+export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel" | "list";
 
 export interface RemoteCommandOptions {
   action: RemoteAction;
@@ -109,6 +109,17 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
         const id = await client.cancel(options.session);
         if (options.json) out({ cancelled: id });
         else io.stdout.write(`Cancelled the running prompt of session ${options.session} (${id}).\n`);
+        return 0;
+      }
+      case "list": {
+        const sessions = await client.list();
+        if (options.json) out(sessions);
+        else if (sessions.length === 0) io.stdout.write("No sessions.\n");
+        else
+          for (const s of sessions)
+            io.stdout.write(
+              `${stripControls(s.id)}  ${s.state}${s.queued > 0 ? ` (${s.queued} queued)` : ""}  ${s.messages} messages\n`,
+            );
         return 0;
       }
       case "transcript":

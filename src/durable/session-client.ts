@@ -55,6 +55,19 @@ export interface SessionClient {
    * cancelled invocation's id; throws when no prompt runs.
    */
   cancel(session: string): Promise<string>;
+  /** The sessions the server holds and their state (through the admin API), by id. */
+  list(): Promise<SessionSummary[]>;
+}
+
+/** A session as `list` shows it. */
+export interface SessionSummary {
+  id: string;
+  /** The transcript's length. */
+  messages: number;
+  /** running: a prompt runs; waiting: it waits for a permission answer; idle: none runs. */
+  state: "running" | "waiting" | "idle";
+  /** Prompts queued behind the running one. */
+  queued: number;
 }
 
 /** A value for a single-quoted SQL string literal. */
@@ -192,6 +205,52 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       answer(session, "approve", body, `Approve in session ${session}`, callOptions?.waitMs),
     deny: (session, body, callOptions) =>
       answer(session, "deny", body, `Deny in session ${session}`, callOptions?.waitMs),
+    async list() {
+      const admin = options.adminUrl?.replace(/\/+$/, "");
+      if (!admin) throw new DurableError("Listing sessions needs the Restate admin API's URL (adminUrl).");
+      const select = async <T>(sql: string): Promise<T[]> => {
+        let response: Response;
+        try {
+          response = await doFetch(`${admin}/query`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify({ query: sql }),
+          });
+        } catch (error) {
+          throw unreachable("Restate admin API", admin, error);
+        }
+        const text = await response.text();
+        if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
+        return (JSON.parse(text) as { rows: T[] }).rows;
+      };
+      const state = await select<{ key: string; name: string; value: string | null }>(
+        `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
+      );
+      const runs = await select<{ key: string; status: string }>(
+        `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
+      );
+      const sessions = new Map<string, SessionSummary>();
+      const of = (id: string) => {
+        let summary = sessions.get(id);
+        if (!summary) {
+          summary = { id, messages: 0, state: "idle", queued: 0 };
+          sessions.set(id, summary);
+        }
+        return summary;
+      };
+      for (const row of state) {
+        const summary = of(row.key);
+        if (row.name === "length") summary.messages = Number(row.value ?? 0);
+      }
+      for (const row of runs) {
+        const summary = of(row.key);
+        if (row.status === "inboxed") summary.queued++;
+        else summary.state = "running";
+      }
+      for (const row of state)
+        if (row.name === "pending" && row.value !== null && row.value !== "[]") of(row.key).state = "waiting";
+      return [...sessions.values()].sort((a, b) => a.id.localeCompare(b.id));
+    },
     async cancel(session) {
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");

@@ -296,6 +296,22 @@ describe("a durable session", () => {
       "the invocation to suspend",
     );
     expect(counted).toEqual([]);
+    // mitsu remote list shows the sessions and their state: this one waits for an answer.
+    const listed = await runMitsu(
+      ["remote", "list", "--object", OBJECT, "--admin", server.adminUrl, "--json"],
+      {
+        cwd: root,
+        home: root,
+        env: {},
+      },
+    );
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toContainEqual({
+      id: "approval",
+      state: "waiting",
+      messages: 2,
+      queued: 0,
+    });
     await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
     const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
