@@ -210,9 +210,12 @@ export function createDurableAgent(options: DurableAgentOptions) {
         },
       ),
 
-      /** One model turn of a run (called by the driver only). */
-      turn: async (ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> =>
-        body.task ? taskTurn(ctx, body, body.task) : promptTurn(ctx, body),
+      /** One model turn of a run (called by the driver only: not through the ingress, where it could cut in). */
+      turn: restate.handlers.object.exclusive(
+        { ingressPrivate: true },
+        async (ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> =>
+          body.task ? taskTurn(ctx, body, body.task) : promptTurn(ctx, body),
+      ),
 
       transcript: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext): Promise<Message[]> => {

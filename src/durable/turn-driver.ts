@@ -88,6 +88,8 @@ export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: num
 
   return restate.object({
     name: driverName(sessionObject),
+    // Called by the session's own handlers only: a prompt goes through the session's `prompt`, which checks it.
+    options: { ingressPrivate: true },
     handlers: {
       prompt: async (ctx: restate.ObjectContext, body: PromptRequest): Promise<PromptResponse> => {
         const askTimeoutMs = body.askTimeoutMs ?? defaultAskTimeoutMs;

@@ -535,6 +535,16 @@ describe("a durable session", () => {
       message: expect.stringContaining("is not on this worker"),
     });
 
+    // The turn handler and the driver are not for the ingress: a turn cannot cut into a running prompt.
+    const direct = (path: string) =>
+      fetch(`${server.ingressUrl}/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ first: true, turn: 1, askTimeoutMs: 1000, prompt: { prompt: "hi" } }),
+      });
+    for (const path of [`${OBJECT}/bad/turn`, `${OBJECT}-run/bad/prompt`])
+      expect(await (await direct(path)).text()).toContain("is not public");
+
     // Registering the same worker again changes nothing; the same URL with other services is refused clearly.
     const again = await registerWorker(server.adminUrl, inProcess.url);
     const deployments = await (await fetch(`${server.adminUrl}/deployments`)).json();
