@@ -16,7 +16,7 @@ import {
 } from "./prompt-request.js";
 import { runSession, type TaskRequest } from "./run-session.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
-import { readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+import { readPending, readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
 import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
@@ -225,6 +225,12 @@ export function createDurableAgent(options: DurableAgentOptions) {
         },
       ),
 
+      /** The session's stored tool-state changes (a worker that has not seen the session reads them here). */
+      toolStateChanges: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<Record<string, unknown>[]> =>
+          readToolStateChanges(ctx, (await ctx.get<number>(STATE.toolStates)) ?? 0),
+      ),
+
       pending: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext): Promise<PendingAsk[]> => allPending(ctx, name),
       ),
@@ -280,6 +286,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         digest,
         ...optional("remember", remember(ctx)),
         ...optional("marks", options.stepMarks),
+        ...optional("cache", cache),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         turns: turnsFor(body, setup),
@@ -346,6 +353,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         digest,
         ...optional("remember", remember(ctx)),
         ...optional("marks", options.stepMarks),
+        ...optional("cache", cache),
         askTimeoutMs: body.askTimeoutMs,
         turn: body.turn,
         turns: turnsFor(body, setup),

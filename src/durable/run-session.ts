@@ -16,9 +16,10 @@ import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
-import { appendMessage, STATE, StateList } from "./session-state.js";
+import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
 import type { StepMarks } from "./step-marks.js";
-import { EMPTY_DIGEST, nextDigest } from "./transcript-cache.js";
+import { toolStateDelta } from "./tool-state-delta.js";
+import { EMPTY_DIGEST, nextDigest, type TranscriptCache } from "./transcript-cache.js";
 
 /** The body of a session's `task` handler: a sub-agent run as a session of its own. */
 export interface TaskRequest {
@@ -43,6 +44,8 @@ export interface RunSessionOptions {
   stored: number;
   /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
   digest: string | undefined;
+  /** The worker's cache of transcripts and tool-state changes (with `ingressUrl`). */
+  cache?: TranscriptCache;
   /** Where tool calls' starts are marked (a call re-run after its worker died is told so). */
   marks?: StepMarks;
   /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
@@ -69,9 +72,15 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   const { ctx, setup, tools } = options;
   const state = new ToolState();
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
+  // The tool state: the legacy whole record (sessions stored before changes were), then each stored change.
   const saved = await ctx.get<Record<string, unknown>>(STATE.toolState);
   if (saved) state.restore(saved, toolStateKeys);
-  const loaded = JSON.stringify(state.snapshot());
+  const changeCount = (await ctx.get<number>(STATE.toolStates)) ?? 0;
+  const changes = options.cache
+    ? await options.cache.toolStateChanges(ctx, changeCount)
+    : await readToolStateChanges(ctx, changeCount);
+  for (const change of changes) state.restore(change, toolStateKeys);
+  const loaded = state.snapshot();
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
   const kept = options.messages.slice(0, options.stored);
@@ -187,7 +196,13 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.
   if (toolStateKeys.length > 0) {
     const snapshot = state.snapshot();
-    if (JSON.stringify(snapshot) !== loaded) ctx.set(STATE.toolState, snapshot);
+    // Stored as this invocation's change: the state's record does not grow with the files Read before.
+    const change = toolStateDelta(loaded, snapshot);
+    if (Object.keys(change).length > 0) {
+      ctx.set(STATE.toolStateChange(changeCount), change);
+      ctx.set(STATE.toolStates, changeCount + 1);
+      options.cache?.rememberToolState(ctx.key, [...changes, change]);
+    }
   }
   options.remember?.(kept, digest);
   // Every step of the invocation is journaled now: its calls' marks are no longer needed.

@@ -28,6 +28,8 @@ interface Cached {
  */
 export class TranscriptCache {
   readonly #sessions = new Map<string, Cached>();
+  /** By session: its stored tool-state changes (all of them, `STATE.toolStates` long). */
+  readonly #toolStates = new Map<string, Record<string, unknown>[]>();
 
   constructor(
     private readonly ingressUrl: string,
@@ -65,13 +67,42 @@ export class TranscriptCache {
     }
   }
 
-  async #fetch(session: string): Promise<Message[]> {
-    const url = `${this.ingressUrl.replace(/\/+$/, "")}/${encodeURIComponent(this.objectName)}/${encodeURIComponent(session)}/transcript`;
+  /**
+   * The first `count` tool-state changes of the session `ctx` runs: from memory, else through the ingress (the
+   * session's `toolStateChanges` handler). Changes before `count` never change, so a replay gets the same.
+   */
+  async toolStateChanges(ctx: ObjectContext, count: number): Promise<Record<string, unknown>[]> {
+    if (count === 0) return [];
+    const cached = this.#toolStates.get(ctx.key);
+    if (cached && cached.length >= count) return cached.slice(0, count);
+    const changes = (await this.#fetch<Record<string, unknown>[]>(ctx.key, "toolStateChanges")).slice(
+      0,
+      count,
+    );
+    if (changes.length !== count)
+      throw new Error(
+        `The tool state of session ${ctx.key} read through the ingress (${changes.length} changes) does not match the session's state (${count}); retrying`,
+      );
+    this.#toolStates.set(ctx.key, changes);
+    return changes;
+  }
+
+  /** Records the session's tool-state changes after a turn stored one more. */
+  rememberToolState(session: string, changes: Record<string, unknown>[]): void {
+    this.#toolStates.set(session, [...changes]);
+    if (this.#toolStates.size > this.capacity) {
+      const oldest = this.#toolStates.keys().next().value;
+      if (oldest !== undefined) this.#toolStates.delete(oldest);
+    }
+  }
+
+  async #fetch<T = Message[]>(session: string, handler = "transcript"): Promise<T> {
+    const url = `${this.ingressUrl.replace(/\/+$/, "")}/${encodeURIComponent(this.objectName)}/${encodeURIComponent(session)}/${handler}`;
     const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" } });
     if (!response.ok)
       throw new Error(
         `Reading the transcript of session ${session} through ${url} failed: ${response.status}`,
       );
-    return (await response.json()) as Message[];
+    return (await response.json()) as T;
   }
 }

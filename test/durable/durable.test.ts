@@ -820,13 +820,13 @@ describe("a durable session", () => {
     const port = await freePort();
     const home = join(root, "edit-home");
     mkdirSync(home, { recursive: true });
-    const start = () =>
+    const start = (...extra: string[]) =>
       startWorkerProcess({
         port,
         workspaces: fleet,
         home,
         env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: editSim.url },
-        args: ["--allowedTools", "Edit"],
+        args: ["--allowedTools", "Edit", ...extra],
       });
     let worker = await start();
     try {
@@ -836,7 +836,9 @@ describe("a durable session", () => {
         text: "It says old line.",
       });
       await worker.stop();
-      worker = await start();
+      // The next worker keeps transcripts and tool state in memory: not having seen the session, it reads the
+      // files Read (stored as changes) through the ingress.
+      worker = await start("--ingress", server.ingressUrl);
       // A later prompt may name the session's workspace again, not another one.
       await expect(editClient.prompt("edit", { prompt: "move", workspace: "crash" })).rejects.toThrow(
         "a prompt cannot move it to crash",
