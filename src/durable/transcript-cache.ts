@@ -34,7 +34,8 @@ export class TranscriptCache {
   constructor(
     private readonly ingressUrl: string,
     private readonly objectName: string,
-    private readonly capacity = 1000,
+    // Sessions kept; one not kept is read through the ingress again (its messages before its length never change).
+    private readonly capacity = 256,
   ) {}
 
   /** The stored transcript of the session `ctx` runs. */
