@@ -1,11 +1,14 @@
 /**
- * bench/durable: the cost of durability. One scripted session of TURNS model calls (each but the last asks for
- * one tool call) runs twice through the same loop: in process, and as a durable session on a real Restate server
- * with one worker (each model call and tool call a journaled step, the transcript appended to the object's
- * state). It reports the wall time of each (at two model latencies: none, which shows the bare overhead, and
- * LATENCY ms per answer, closer to a real model), their ratio, and the journal's bytes per turn. Then the
- * crash figures: a `mitsu worker` process is killed (kill -9) halfway through a session and another started;
- * it reports the time the session lost and how many completed model calls were sent again (should be none).
+ * bench/durable: the cost of durability. One scripted session of N model calls (each but the last asks for one
+ * tool call) runs twice through the same loop: in process, and as a durable session on a real Restate server with
+ * one worker (each model turn an invocation of its own, its model call and tool call journaled steps, the
+ * transcript appended to the object's state). For N = 10, 50 and 200 (10 and 50 with --quick), on an HTTP/1.1
+ * and an HTTP/2 worker, with an instant model (the bare overhead), it reports the wall time of each and their
+ * ratio (linear cost: the ratio stays flat as N grows), the p50 / p99 overhead per step (the time between two
+ * model calls, durable minus in process), and the journal's bytes per turn (flat: each step journals its own
+ * changes: each Note call records a file seen, so the tool state grows with the session). Then sessions per second (SESSIONS concurrent 10-turn sessions on one worker), the ratio at LATENCY ms
+ * per answer, and the crash figures: a `mitsu worker` process killed (kill -9) halfway through a session and
+ * another started: the time the session lost and how many completed model calls were sent again (should be none).
  * Needs `npm run build` (the crash part runs the built `mitsu worker`).
  */
 import { spawn } from "node:child_process";
@@ -22,12 +25,16 @@ import {
   startRestateServer,
 } from "../../src/durable/index.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
-import type { Tool } from "../../src/loop/tool.js";
+import type { Tool, ToolContext } from "../../src/loop/tool.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
-import { type SimTurn, startSimulator } from "../../src/simulator/index.js";
+import type { Provider } from "../../src/providers/provider.js";
+import { type LoggedRequest, type SimTurn, startSimulator } from "../../src/simulator/index.js";
+import { getReadTracker } from "../../src/tools/read-tracker.js";
 
 const QUICK = process.argv.includes("--quick");
 const TURNS = 20;
+const LENGTHS = QUICK ? [10, 50] : [10, 50, 200];
+const SESSIONS = QUICK ? 10 : 40;
 const LATENCY_MS = QUICK ? 50 : 200;
 const MODEL = "claude-sonnet-5-5";
 const SYSTEM = "You note things.";
@@ -36,14 +43,17 @@ const noteTool = {
   name: "Note",
   description: "Notes a line.",
   inputSchema: { type: "object", properties: { line: { type: "string" } }, required: ["line"] },
-  async run(input: { line: string }) {
+  // Each note is recorded as a file seen (the tool state grows with the session, as a coding session's Reads do).
+  async run(input: { line: string }, context: ToolContext) {
+    const tracker = getReadTracker(context.state);
+    tracker.record(`/notes/${tracker.entries().length}-${input.line.slice(0, 12)}`, { mtimeMs: 1, size: 1 });
     return `noted: ${input.line}`;
   },
 } as unknown as Tool<never>;
 
-function script(latencyMs: number): SimTurn[] {
+function script(latencyMs: number, length = TURNS): SimTurn[] {
   const turns: SimTurn[] = [];
-  for (let i = 1; i < TURNS; i++)
+  for (let i = 1; i < length; i++)
     turns.push({
       content: [
         { type: "text", text: `Step ${i}: noting what I found so far in this part of the work.` },
@@ -55,21 +65,41 @@ function script(latencyMs: number): SimTurn[] {
   return turns;
 }
 
-async function inProcess(latencyMs: number): Promise<number> {
-  const sim = await startSimulator({ script: script(latencyMs) });
+/** The provider, with the time each model call starts pushed to `marks`. */
+function timed(url: string, marks: number[]): Provider {
+  const provider = createAnthropicProvider({ apiKey: "bench", baseURL: url });
+  return {
+    api: provider.api,
+    encode: (request) => provider.encode(request),
+    stream: (request, options) => {
+      marks.push(performance.now());
+      return provider.stream(request, options);
+    },
+  };
+}
+
+interface Timing {
+  ms: number;
+  /** When each model call started. */
+  marks: number[];
+}
+
+async function inProcess(latencyMs: number, length = TURNS): Promise<Timing> {
+  const sim = await startSimulator({ script: script(latencyMs, length) });
+  const marks: number[] = [];
   try {
     const started = performance.now();
     const result = await runAgentToEnd({
-      provider: createAnthropicProvider({ apiKey: "bench", baseURL: sim.url }),
+      provider: timed(sim.url, marks),
       model: MODEL,
       system: SYSTEM,
       tools: [noteTool],
       messages: [{ role: "user", content: [{ type: "text", text: "Note your findings." }] }],
-      maxTurns: TURNS,
+      maxTurns: length,
       liveInput: false,
     });
     if (result.reason !== "end_turn") throw new Error(`in-process run ended with ${result.reason}`);
-    return performance.now() - started;
+    return { ms: performance.now() - started, marks };
   } finally {
     await sim.close();
   }
@@ -80,7 +110,7 @@ async function journalBytes(server: RestateServer, name: string, key: string): P
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: JSON.stringify({
-      query: `SELECT sum(j.raw_length) AS bytes FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name = '${name}' AND i.target_service_key = '${key}'`,
+      query: `SELECT sum(j.raw_length) AS bytes FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name IN ('${name}', '${name}-run') AND i.target_service_key = '${key}'`,
     }),
   });
   const rows = ((await response.json()) as { rows: Array<{ bytes: number }> }).rows;
@@ -91,17 +121,30 @@ async function onRestate(
   server: RestateServer,
   latencyMs: number,
   protocol: "http1" | "http2",
-): Promise<{ ms: number; bytes: number }> {
-  const sim = await startSimulator({ script: script(latencyMs) });
-  const name = `bench-${latencyMs}-${protocol}`;
+  length = TURNS,
+  sessions = 1,
+): Promise<Timing & { bytes: number }> {
+  const sim = await startSimulator({
+    script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
+      const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
+      const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
+      return script(latencyMs, length)[done] as SimTurn;
+    }),
+  });
+  const name = `bench-${latencyMs}-${protocol}-${length}-${sessions}`;
+  const marks: number[] = [];
   const agent = createDurableAgent({
     name,
+    ingressUrl: server.ingressUrl,
+    ...(process.env.BENCH_TURNS_PER_INVOCATION
+      ? { turnsPerInvocation: Number(process.env.BENCH_TURNS_PER_INVOCATION) }
+      : {}),
     setup: () => ({
-      provider: createAnthropicProvider({ apiKey: "bench", baseURL: sim.url }),
+      provider: timed(sim.url, marks),
       model: MODEL,
       system: SYSTEM,
       tools: [noteTool],
-      maxTurns: TURNS,
+      maxTurns: length,
     }),
   });
   const worker = await serveWorker({
@@ -115,14 +158,29 @@ async function onRestate(
     await registerWorker(server.adminUrl, worker.url, { http2: protocol === "http2" });
     const client = createSessionClient({ ingressUrl: server.ingressUrl, name, pollMs: 10 });
     const started = performance.now();
-    const response = await client.prompt("bench", { prompt: "Note your findings." });
+    const responses = await Promise.all(
+      Array.from({ length: sessions }, (_, i) =>
+        client.prompt(`bench-${i}`, { prompt: "Note your findings." }),
+      ),
+    );
     const ms = performance.now() - started;
-    if (response.reason !== "end_turn") throw new Error(`durable run ended with ${response.reason}`);
-    return { ms, bytes: await journalBytes(server, name, "bench") };
+    for (const response of responses)
+      if (response.reason !== "end_turn") throw new Error(`durable run ended with ${response.reason}`);
+    return { ms, marks, bytes: sessions === 1 ? await journalBytes(server, name, "bench-0") : 0 };
   } finally {
     await worker.close();
     await sim.close();
   }
+}
+
+/** The time between consecutive model calls. */
+function gaps(marks: number[]): number[] {
+  return marks.slice(1).map((mark, i) => mark - (marks[i] as number));
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
 /** A `mitsu worker` killed with -9 once the session's 10th model call is journaled, then replaced. */
@@ -205,16 +263,31 @@ const server = await startRestateServer({
 });
 try {
   console.log(
-    `\nbench/durable: a ${TURNS}-turn session (${TURNS - 1} tool calls), in process vs on Restate (one worker)`,
+    "\nbench/durable: an N-turn session (N-1 tool calls), in process vs on Restate (one worker), instant model",
   );
-  for (const latency of [0, LATENCY_MS]) {
-    const local = await inProcess(latency);
+  for (const length of LENGTHS) {
+    const local = await inProcess(0, length);
+    const localGaps = gaps(local.marks);
     for (const protocol of ["http1", "http2"] as const) {
-      const durable = await onRestate(server, latency, protocol);
+      const durable = await onRestate(server, 0, protocol, length);
+      const overhead = gaps(durable.marks).map((gap, i) => gap - (localGaps[i] ?? 0));
       console.log(
-        `  model latency ${String(latency).padStart(3)} ms, worker ${protocol}: in process ${local.toFixed(0).padStart(5)} ms, on Restate ${durable.ms.toFixed(0).padStart(5)} ms, ratio ${(durable.ms / local).toFixed(2)}x; journal ${(durable.bytes / TURNS / 1024).toFixed(1)} KiB per turn (${(durable.bytes / 1024).toFixed(0)} KiB in all)`,
+        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${local.ms.toFixed(0).padStart(5)} ms, on Restate ${durable.ms.toFixed(0).padStart(6)} ms, ratio ${(durable.ms / local.ms).toFixed(2)}x; step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms; journal ${(durable.bytes / length / 1024).toFixed(2)} KiB per turn`,
       );
     }
+  }
+  for (const protocol of ["http1", "http2"] as const) {
+    const many = await onRestate(server, 0, protocol, 10, SESSIONS);
+    console.log(
+      `  ${SESSIONS} concurrent 10-turn sessions, ${protocol}: ${many.ms.toFixed(0)} ms, ${((SESSIONS * 1000) / many.ms).toFixed(1)} sessions/s`,
+    );
+  }
+  const local = await inProcess(LATENCY_MS);
+  for (const protocol of ["http1", "http2"] as const) {
+    const durable = await onRestate(server, LATENCY_MS, protocol);
+    console.log(
+      `  ${TURNS} turns, model latency ${LATENCY_MS} ms, ${protocol}: in process ${local.ms.toFixed(0)} ms, on Restate ${durable.ms.toFixed(0)} ms, ratio ${(durable.ms / local.ms).toFixed(2)}x`,
+    );
   }
   const crashed = await crash(server);
   console.log(

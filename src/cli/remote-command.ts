@@ -1,7 +1,8 @@
+import type { PendingAsk } from "../durable/pending-ask.js";
 import type { PrintIo } from "./print-mode.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 
-export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel";
+export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel" | "list";
 
 export interface RemoteCommandOptions {
   action: RemoteAction;
@@ -25,8 +26,12 @@ export interface RemoteCommandOptions {
  * `mitsu remote`: talks to durable sessions through the Restate ingress — sends a prompt and prints the answer
  * (and, while the session waits, how to answer its permission questions), or approves, denies, lists them.
  */
+/** How long `approve` / `deny` wait for a worker to deliver the answer before saying that it is queued. */
+const ANSWER_WAIT_MS = 3000;
+
 export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo): Promise<number> {
   const { createSessionClient } = await import("../durable/session-client.js");
+  const { DurableError } = await import("../durable/durable-error.js");
   const client = createSessionClient({
     ingressUrl: options.ingress,
     ...(options.object !== undefined ? { name: options.object } : {}),
@@ -76,10 +81,19 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
           ...(options.call !== undefined ? { toolUseId: options.call } : {}),
           ...(options.message !== undefined ? { message: options.message } : {}),
         };
-        const ask =
-          options.action === "approve"
-            ? await client.approve(options.session, body)
-            : await client.deny(options.session, body);
+        // With no worker up the answer waits in the ingress's queue: said after a moment, not after a timeout.
+        const wait = { waitMs: ANSWER_WAIT_MS };
+        let ask: PendingAsk;
+        try {
+          ask =
+            options.action === "approve"
+              ? await client.approve(options.session, body, wait)
+              : await client.deny(options.session, body, wait);
+        } catch (error) {
+          if (!(error instanceof DurableError) || error.status !== 202) throw error;
+          io.stdout.write(`${stripControls(error.message.replace(/^[^:]*: /, ""))}\n`);
+          return 0;
+        }
         if (options.json) out(ask);
         else io.stdout.write(`${options.action === "approve" ? "Approved" : "Denied"}: ${describe(ask)}\n`);
         return 0;
@@ -95,6 +109,17 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
         const id = await client.cancel(options.session);
         if (options.json) out({ cancelled: id });
         else io.stdout.write(`Cancelled the running prompt of session ${options.session} (${id}).\n`);
+        return 0;
+      }
+      case "list": {
+        const sessions = await client.list();
+        if (options.json) out(sessions);
+        else if (sessions.length === 0) io.stdout.write("No sessions.\n");
+        else
+          for (const s of sessions)
+            io.stdout.write(
+              `${stripControls(s.id)}  ${s.state}${s.queued > 0 ? ` (${s.queued} queued)` : ""}  ${s.messages} messages\n`,
+            );
         return 0;
       }
       case "transcript":

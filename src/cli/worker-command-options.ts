@@ -8,6 +8,8 @@ export interface WorkerCommandOptions {
   workspaces?: string;
   /** Register with this admin URL once listening. */
   register?: string;
+  /** The Restate ingress: a turn reads the session's earlier messages from memory or through it, not the journal. */
+  ingress?: string;
   /** The URL the Restate server reaches this worker at (default `http://<host>:<port>`). */
   url?: string;
   model?: string;

@@ -27,7 +27,7 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     io.stderr.write(`mitsu worker ${missing}\n`);
     return 1;
   }
-  const { resolve } = await import("node:path");
+  const { join, resolve } = await import("node:path");
   const root = resolve(io.cwd, options.workspaces ?? ".");
   let workspace: ReturnType<typeof durable.sessionWorkspaces>;
   try {
@@ -49,6 +49,9 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     setup: setup.setup,
     workspace,
     ...(options.askTimeoutMs !== undefined ? { askTimeoutMs: options.askTimeoutMs } : {}),
+    ...(options.ingress !== undefined ? { ingressUrl: options.ingress } : {}),
+    // Beside the sessions' checkouts, on the volume every worker sees (a session id never starts with a dot).
+    stepMarks: durable.fileStepMarks(join(root, ".mitsu-steps")),
   });
   let endpoint: Awaited<ReturnType<typeof durable.serveWorker>>;
   try {

@@ -1,7 +1,10 @@
 import { applyCacheBreakpoints } from "../context/cache-breakpoints.js";
+import { isReminderBlock } from "../context/reminder-engine.js";
 import type { CodingAgent, CodingAgentOptions } from "../harness/coding-agent.js";
 import { createCodingAgent } from "../harness/create-coding-agent.js";
+import type { TextBlock } from "../messages/index.js";
 import type { PermissionRequest } from "../permissions/index.js";
+import type { ModelRequest } from "../providers/provider.js";
 import type { DurableAgentSetup, DurableSession } from "./durable-agent-setup.js";
 
 /** How a worker builds the mitsu coding agent for a session (`mitsu worker`). */
@@ -100,6 +103,12 @@ export function codingAgentSetup(options: CodingAgentSetupOptions): CodingAgentS
         maxTokens,
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
         prepareRequest: (request) => applyCacheBreakpoints(request),
+        // The turn's reminders (a file Read changed on disk, the todo list), as the harness's context adds them
+        // locally: journaled by the durable run, so a replay on another worker sends the same.
+        reminders: async (request, info) => {
+          const prepared = await agent.context.prepareRequest(request, info);
+          return addedReminders(request, prepared);
+        },
         // The first message carries what the harness's context adds to a conversation's start (the project
         // instructions, the skills list): prepared as a new epoch, so it never depends on what this worker sent before.
         firstMessage: async (message) => {
@@ -144,4 +153,12 @@ export function codingAgentSetup(options: CodingAgentSetupOptions): CodingAgentS
       await Promise.all([...built.keys()].map(release));
     },
   };
+}
+
+/** The reminder blocks `prepared` added to the request's newest message. */
+function addedReminders(request: ModelRequest, prepared: ModelRequest): TextBlock[] {
+  const before = new Set((request.messages.at(-1)?.content ?? []).map((block) => JSON.stringify(block)));
+  return (prepared.messages.at(-1)?.content ?? []).filter(
+    (block): block is TextBlock => isReminderBlock(block) && !before.has(JSON.stringify(block)),
+  );
 }

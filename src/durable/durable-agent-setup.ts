@@ -59,6 +59,12 @@ export interface DurableAgentSetup {
    */
   prepareRequest?: (request: ModelRequest, info: PrepareRequestInfo) => ModelRequest | Promise<ModelRequest>;
   /**
+   * The per-turn reminders (`<system-reminder>` blocks: a file changed on disk, the todo list) for the request's
+   * newest user message, as a local session adds them. Run before `prepareRequest` as a journaled step, so that a
+   * replay, on any worker, sends what was sent; the message is stored with them, as a local session's is.
+   */
+  reminders?: (request: ModelRequest, info: PrepareRequestInfo) => TextBlock[] | Promise<TextBlock[]>;
+  /**
    * What a session's first message carries besides the prompt (the project instructions, the skills list): given
    * the first user message, the message as it is to be sent. Runs once per session, as a journaled step (a
    * resumed run gets the recorded message); later prompts are sent as they are.
@@ -67,7 +73,7 @@ export interface DurableAgentSetup {
   /**
    * Present when the agent starts sub-agents (the Task tool). In a durable session a sub-agent does not run
    * through this spawner: it runs as a session of its own (`<session>.<tool_use id>`, on any worker), with the
-   * tools its request names (never `spawnTools`: sub-agents do not nest), the permissions above and its own
+   * tools its request names (`spawnTools` too, down to two levels: a sub-agent's sub-agents do not nest further), the permissions above and its own
    * journal, transcript and questions.
    */
   spawn?: Spawner;

@@ -14,11 +14,19 @@ import {
   type PromptResponse,
   promptRequestProblem,
 } from "./prompt-request.js";
-import { childResult, runSession, type TaskRequest } from "./run-session.js";
+import { runSession, type TaskRequest } from "./run-session.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
-import { readPending, readSystem, readTranscript, STATE } from "./session-state.js";
+import { readPending, readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
+import type { StepMarks } from "./step-marks.js";
+import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
+import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
+/** The loop's default limit on model calls (`runAgent`'s). */
+const DEFAULT_MAX_TURNS = 50;
+const DEFAULT_TURNS_PER_INVOCATION = 4;
+/** How deep sub-agents nest: a session's sub-agents may start their own, whose sub-agents may not. */
+const MAX_NESTING = 2;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The session's questions and those of the sub-agents it waits on (each names its session). */
@@ -66,6 +74,25 @@ export interface DurableAgentOptions {
   workspace?(sessionId: string, requested: string | undefined): string | undefined;
   /** How long a permission question waits before the call is denied; default 24 hours. */
   askTimeoutMs?: number;
+  /**
+   * The Restate ingress (e.g. `http://localhost:8080`). With it, a turn takes the session's earlier messages from
+   * this worker's memory, or from the ingress when this worker has not seen the session (or fell behind), so the
+   * journal holds only each turn's own steps. Without it each turn reads the transcript from the object's state,
+   * and a state read is journaled with its value: each turn's journal is then as large as the session so far.
+   */
+  ingressUrl?: string;
+  /**
+   * The most model turns one invocation runs (default 4). A prompt runs as a chain of invocations, each replayed
+   * from its own start on HTTP/1.1 (once per journaled step): fewer turns per invocation replay less, more turns
+   * make fewer round trips through the server.
+   */
+  turnsPerInvocation?: number;
+  /**
+   * Where tool calls' starts are marked, seen by every worker (`fileStepMarks(<folder on the shared volume>)`): a
+   * call run again after its worker died mid-call then tells the model that the earlier attempt may have partly
+   * run. Without it a re-run call says nothing of the earlier attempt.
+   */
+  stepMarks?: StepMarks;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -99,6 +126,20 @@ function systemBlocks(system: DurableAgentSetup["system"]): TextBlock[] {
 export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
   const name = options.name ?? DEFAULT_SESSION_OBJECT;
+  const cache = options.ingressUrl ? new TranscriptCache(options.ingressUrl, name) : undefined;
+  /** The stored transcript and its digest (undefined for a session stored before digests). */
+  const transcriptOf = async (ctx: restate.ObjectContext) => {
+    const messages = cache ? await cache.read(ctx) : await readTranscript(ctx);
+    const digest =
+      messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
+    return { messages, digest };
+  };
+  const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
+  /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
+  const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
+    Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
+  const remember = (ctx: restate.ObjectContext) =>
+    cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
   const answer = (approve: boolean) =>
     restate.handlers.object.shared(
@@ -132,124 +173,49 @@ export function createDurableAgent(options: DurableAgentOptions) {
       },
     );
 
-  return restate.object({
+  /** A call to this session's driver (the queue of its runs), from a shared handler. */
+  const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
+    ctx.genericCall<I, O>({
+      service: driverName(name),
+      method,
+      key: ctx.key,
+      parameter,
+      inputSerde: jsonSerde(),
+      outputSerde: jsonSerde(),
+    });
+
+  const session = restate.object({
     name,
     handlers: {
-      prompt: async (ctx: restate.ObjectContext, body: PromptRequest): Promise<PromptResponse> => {
-        const problem = promptRequestProblem(body);
-        if (problem) throw terminal(`Malformed prompt request: ${problem}`);
-        if (!SESSION_ID.test(ctx.key))
-          throw terminal(
-            `Invalid session id ${JSON.stringify(ctx.key)}: use 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit`,
-          );
-        const history = await readTranscript(ctx);
-        const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
-        let workspace: string | undefined;
-        try {
-          workspace =
-            stored === undefined || body.workspace !== undefined
-              ? options.workspace?.(ctx.key, body.workspace)
-              : stored;
-        } catch (error) {
-          throw terminal(error instanceof Error ? error.message : String(error));
-        }
-        if (stored !== undefined && workspace !== stored)
-          throw terminal(
-            `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${body.workspace}`,
-          );
-        if (workspace === undefined && body.workspace !== undefined)
-          throw terminal("This agent takes no workspace; send the prompt without one");
-        if (workspace !== undefined && !isFolder(workspace))
-          throw terminal(
-            `The workspace of session ${ctx.key} (${workspace}) is not on this worker. Each worker must see every session's workspace at the same path (a shared volume holding one checkout per session).`,
-            412,
-          );
-        if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
+      /** A prompt, queued behind the session's running one (the driver's exclusive handler) and run turn by turn. */
+      prompt: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext, body: PromptRequest): Promise<PromptResponse> => {
+          const problem = promptRequestProblem(body);
+          if (problem) throw terminal(`Malformed prompt request: ${problem}`);
+          if (!SESSION_ID.test(ctx.key))
+            throw terminal(
+              `Invalid session id ${JSON.stringify(ctx.key)}: use 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit`,
+            );
+          return toDriver<PromptRequest, PromptResponse>(ctx, "prompt", body);
+        },
+      ),
 
-        const setup = await setUp(options, { id: ctx.key, workspace });
-        try {
-          let system = await readSystem(ctx);
-          if (system === undefined) {
-            system = systemBlocks(setup.system);
-            ctx.set(STATE.system, system);
-          }
-          const result = await runSession({
-            ctx,
-            name,
-            setup,
-            system,
-            tools: setup.tools ?? [],
-            permissions: setup.permissions,
-            messages: await withFirstMessage(ctx, setup, appendPrompt(history, body.prompt)),
-            stored: history.length,
-            maxTurns: body.maxTurns ?? setup.maxTurns,
-            askTimeoutMs: body.askTimeoutMs ?? options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
-            workspace,
-            spawnTools: setup.spawnTools ?? ["Task"],
-          });
-          const response: PromptResponse = {
-            reason: result.reason,
-            text: answerText(result.lastMessage),
-            usage: { ...emptyUsage(), ...result.usage },
-            messages: (await ctx.get<number>(STATE.length)) ?? 0,
-          };
-          if (result.error) response.error = result.error;
-          return response;
-        } finally {
-          await setup.close?.();
-        }
-      },
+      /** A sub-agent's run (called by its parent's Task call), turn by turn through the driver. */
+      task: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext, body: TaskRequest): Promise<AgentResult> => {
+          const request = body?.request;
+          if (typeof request !== "object" || request === null || typeof request.prompt !== "string")
+            throw terminal("Malformed task request: request.prompt is required");
+          return toDriver<TaskRequest, AgentResult>(ctx, "task", body);
+        },
+      ),
 
-      task: async (ctx: restate.ObjectContext, body: TaskRequest): Promise<AgentResult> => {
-        const request = body?.request;
-        if (typeof request !== "object" || request === null || typeof request.prompt !== "string")
-          throw terminal("Malformed task request: request.prompt is required");
-        if ((await ctx.get<number>(STATE.length)) !== null)
-          throw terminal(`Session ${ctx.key} ran its task already`, 409);
-        const workspace = body.workspace;
-        if (workspace !== undefined) {
-          if (!isFolder(workspace))
-            throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
-          ctx.set(STATE.workspace, workspace);
-        }
-        const setup = await setUp(options, { id: ctx.key, workspace });
-        try {
-          const spawnTools = setup.spawnTools ?? ["Task"];
-          const offered = (setup.tools ?? []).filter((tool) => !spawnTools.includes(tool.name));
-          const unknown = (request.tools ?? []).filter((name) => !offered.some((tool) => tool.name === name));
-          if (unknown.length > 0)
-            return {
-              reason: "error",
-              messages: [],
-              usage: emptyUsage(),
-              error: { type: "invalid_tools", message: `A sub-agent cannot use ${unknown.join(", ")} here` },
-            };
-          const tools = request.tools
-            ? offered.filter((tool) => request.tools?.includes(tool.name))
-            : offered;
-          const system = systemBlocks(request.system);
-          ctx.set(STATE.system, system);
-          const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
-          const { spawn: _nested, ...childSetup } = setup;
-          const result = await runSession({
-            ctx,
-            name,
-            setup: childSetup,
-            system,
-            tools,
-            permissions,
-            messages: appendPrompt([], request.prompt),
-            stored: 0,
-            maxTurns: request.maxTurns ?? setup.maxTurns,
-            askTimeoutMs: options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS,
-            workspace,
-            spawnTools: [],
-          });
-          return childResult(result);
-        } finally {
-          await setup.close?.();
-        }
-      },
+      /** One model turn of a run (called by the driver only: not through the ingress, where it could cut in). */
+      turn: restate.handlers.object.exclusive(
+        { ingressPrivate: true },
+        async (ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> =>
+          body.task ? taskTurn(ctx, body, body.task) : promptTurn(ctx, body),
+      ),
 
       transcript: restate.handlers.object.shared(
         async (ctx: restate.ObjectSharedContext): Promise<Message[]> => {
@@ -257,6 +223,12 @@ export function createDurableAgent(options: DurableAgentOptions) {
           if (messages.length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
           return messages;
         },
+      ),
+
+      /** The session's stored tool-state changes (a worker that has not seen the session reads them here). */
+      toolStateChanges: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<Record<string, unknown>[]> =>
+          readToolStateChanges(ctx, (await ctx.get<number>(STATE.toolStates)) ?? 0),
       ),
 
       pending: restate.handlers.object.shared(
@@ -267,6 +239,161 @@ export function createDurableAgent(options: DurableAgentOptions) {
       deny: answer(false),
     },
   });
+
+  async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
+    const { messages: history, digest } = await transcriptOf(ctx);
+    const prompt = body.first ? body.prompt : undefined;
+    if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
+    const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
+    let workspace: string | undefined;
+    try {
+      workspace =
+        prompt && (stored === undefined || prompt.workspace !== undefined)
+          ? options.workspace?.(ctx.key, prompt.workspace)
+          : stored;
+    } catch (error) {
+      throw terminal(error instanceof Error ? error.message : String(error));
+    }
+    if (stored !== undefined && workspace !== stored)
+      throw terminal(
+        `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${prompt?.workspace}`,
+      );
+    if (workspace === undefined && prompt?.workspace !== undefined)
+      throw terminal("This agent takes no workspace; send the prompt without one");
+    if (workspace !== undefined && !isFolder(workspace))
+      throw terminal(
+        `The workspace of session ${ctx.key} (${workspace}) is not on this worker. Each worker must see every session's workspace at the same path (a shared volume holding one checkout per session).`,
+        412,
+      );
+    if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
+
+    const setup = await setUp(options, { id: ctx.key, workspace });
+    try {
+      let system = await readSystem(ctx);
+      if (system === undefined) {
+        system = systemBlocks(setup.system);
+        ctx.set(STATE.system, system);
+      }
+      const result = await runSession({
+        ctx,
+        name,
+        setup,
+        system,
+        tools: setup.tools ?? [],
+        permissions: setup.permissions,
+        messages: prompt ? await withFirstMessage(ctx, setup, appendPrompt(history, prompt.prompt)) : history,
+        stored: history.length,
+        digest,
+        ...optional("remember", remember(ctx)),
+        ...optional("marks", options.stepMarks),
+        ...optional("cache", cache),
+        askTimeoutMs: body.askTimeoutMs,
+        turn: body.turn,
+        turns: turnsFor(body, setup),
+        workspace,
+        spawnTools: setup.spawnTools ?? ["Task"],
+      });
+      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
+    } finally {
+      await setup.close?.();
+    }
+  }
+
+  async function taskTurn(
+    ctx: restate.ObjectContext,
+    body: TurnRequest,
+    task: TaskRequest,
+  ): Promise<TurnResponse> {
+    const { request } = task;
+    const length = await ctx.get<number>(STATE.length);
+    if (body.first && length !== null) throw terminal(`Session ${ctx.key} ran its task already`, 409);
+    const workspace = task.workspace;
+    if (workspace !== undefined) {
+      if (!isFolder(workspace))
+        throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
+      if (body.first) ctx.set(STATE.workspace, workspace);
+    }
+    const setup = await setUp(options, { id: ctx.key, workspace });
+    try {
+      const spawnTools = setup.spawnTools ?? ["Task"];
+      // A sub-agent may start its own (each a durable call too), down to MAX_NESTING levels; a read-only one not.
+      const depth = ctx.key.split(".").length - 1;
+      const nests = setup.spawn !== undefined && depth < MAX_NESTING && request.readOnly !== true;
+      const offered = (setup.tools ?? []).filter((tool) => nests || !spawnTools.includes(tool.name));
+      const unknown = (request.tools ?? []).filter((name) => !offered.some((tool) => tool.name === name));
+      if (unknown.length > 0)
+        return {
+          reason: "error",
+          more: false,
+          turns: 0,
+          usage: emptyUsage(),
+          text: "",
+          messages: 0,
+          maxTurns: 0,
+          error: { type: "invalid_tools", message: `A sub-agent cannot use ${unknown.join(", ")} here` },
+        };
+      const tools = request.tools ? offered.filter((tool) => request.tools?.includes(tool.name)) : offered;
+      const system = systemBlocks(request.system);
+      if (body.first) ctx.set(STATE.system, system);
+      const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
+      const { spawn: _nested, ...leafSetup } = setup;
+      const childSetup = nests ? setup : leafSetup;
+      const { messages: history, digest } = body.first
+        ? { messages: [], digest: EMPTY_DIGEST }
+        : await transcriptOf(ctx);
+      const result = await runSession({
+        ctx,
+        name,
+        setup: childSetup,
+        system,
+        tools,
+        permissions,
+        messages: body.first ? appendPrompt([], request.prompt) : history,
+        stored: history.length,
+        digest,
+        ...optional("remember", remember(ctx)),
+        ...optional("marks", options.stepMarks),
+        ...optional("cache", cache),
+        askTimeoutMs: body.askTimeoutMs,
+        turn: body.turn,
+        turns: turnsFor(body, setup),
+        workspace,
+        spawnTools: nests ? spawnTools : [],
+      });
+      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
+    } finally {
+      await setup.close?.();
+    }
+  }
+
+  return [session, createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS)] as const;
+}
+
+/** A turn's result for the driver; a task's carries its new assistant messages. */
+async function turnResponse(
+  ctx: restate.ObjectContext,
+  result: AgentResult & { turns: number },
+  maxTurns: number | undefined,
+  task: boolean,
+  before = 0,
+): Promise<TurnResponse> {
+  const response: TurnResponse = {
+    reason: result.reason,
+    more: result.reason === "max_turns",
+    turns: result.turns,
+    text: answerText(result.lastMessage),
+    usage: { ...emptyUsage(), ...result.usage },
+    messages: (await ctx.get<number>(STATE.length)) ?? 0,
+    maxTurns: maxTurns ?? DEFAULT_MAX_TURNS,
+  };
+  if (result.error) response.error = result.error;
+  if (task) {
+    response.assistant = result.messages
+      .slice(before)
+      .filter((message): message is AssistantMessage => message.role === "assistant");
+    if (result.lastMessage) response.lastMessage = result.lastMessage;
+  }
+  return response;
 }
 
 /**
@@ -295,6 +422,11 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
+}
+
+/** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function isFolder(path: string): boolean {

@@ -30,6 +30,7 @@ export {
 } from "./session-client.js";
 export { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 export { sessionWorkspaces } from "./session-workspaces.js";
+export { type StartRestateClusterOptions, startRestateCluster } from "./start-restate-cluster.js";
 export {
   freePort,
   type RestateServer,
@@ -37,3 +38,4 @@ export {
   type StartRestateServerOptions,
   startRestateServer,
 } from "./start-restate-server.js";
+export { fileStepMarks, type StepMarks } from "./step-marks.js";

@@ -8,6 +8,8 @@ import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurablePermissions } from "./durable-agent-setup.js";
+import type { StepMarks } from "./step-marks.js";
+import { toolStateDelta } from "./tool-state-delta.js";
 
 export interface RestateJournalOptions {
   ctx: ObjectContext;
@@ -18,6 +20,8 @@ export interface RestateJournalOptions {
   pending: PendingAsks;
   state: ToolState;
   askTimeoutMs: number;
+  /** The number of the run's first turn this journal records (steps are named `model turn <n>` by the run's count). */
+  turn?: number;
   /**
    * Tools whose calls start sub-agents through a durable call (`Task`). Such a call runs outside `ctx.run` (a
    * durable call cannot be made inside one); its result is then recorded as a step of its own, so that a replay
@@ -29,6 +33,8 @@ export interface RestateJournalOptions {
    * what the tool would have left in the state (the files it Read) is there for the calls after it.
    */
   toolStateKeys?: readonly ToolStateKey<never>[];
+  /** Where a tool call's start is marked, outside the journal (see `StepMarks`); without it none is. */
+  marks?: StepMarks;
   /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
   onCancelled?: () => void;
 }
@@ -52,7 +58,9 @@ export function restateJournal(options: RestateJournalOptions): Journal {
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   return {
     model: (info, call) =>
-      info.agentPath.length > 0 ? call() : cancellable(ctx.run(`model turn ${info.turn}`, call)),
+      info.agentPath.length > 0
+        ? call()
+        : cancellable(ctx.run(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 
@@ -77,18 +85,55 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     const name = `tool ${block.name} ${block.id}`;
     const spawns = options.spawnTools?.includes(block.name) === true;
     /** The call as one step, its result recorded as `record` makes it (a spawning call runs before its step). */
-    const journaled = async <T>(record: (result: ToolResultBlock) => T): Promise<T> => {
-      if (!spawns) return ctx.run(name, async () => record(await call()));
+    const journaled = async <T>(record: (result: ToolResultBlock) => T, start = () => {}): Promise<T> => {
+      if (!spawns) {
+        return ctx.run(name, async () => {
+          // A call whose start mark is there already was started by an earlier attempt, whose worker stopped
+          // before the step's result was journaled: it may have partly run.
+          const again = (await options.marks?.start(ctx.key, block.id)) === true;
+          start();
+          const result = await call();
+          return record(again ? mayHaveRun(result, known) : result);
+        });
+      }
+      start();
       const result = await call();
       return ctx.run(name, async () => record(result));
     };
     if (keys.length === 0) return journaled((result) => result);
     let ran = false;
-    const recorded = await journaled((result) => {
-      ran = true;
-      return { result, state: options.state.snapshot() };
-    });
-    if (!ran) options.state.restore(recorded.state, keys);
+    let before: Record<string, unknown> = {};
+    // The step records what the call changed in the tool state, not the whole state (every file Read so far).
+    const recorded = await journaled<{
+      result: ToolResultBlock;
+      changes?: Record<string, unknown>;
+      state?: Record<string, unknown>;
+    }>(
+      (result) => {
+        ran = true;
+        return { result, changes: toolStateDelta(before, options.state.snapshot()) };
+      },
+      () => {
+        before = options.state.snapshot();
+      },
+    );
+    // `state`: a step journaled before changes were (the whole state then).
+    if (!ran) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);
     return recorded.result;
   }
+}
+
+/**
+ * A call's result when an earlier attempt of it was cut off (its worker stopped mid-call): the model is told that
+ * the earlier attempt may have partly run, as a local session resumed after kill -9 says "state unknown"; a tool
+ * that changes things is to be checked (the files Read again) before the model relies on its effects.
+ */
+export function mayHaveRun(result: ToolResultBlock, tool: Tool<never> | undefined): ToolResultBlock {
+  const check = tool?.readOnly
+    ? ""
+    : " Check its effects before relying on them (Read a file it changes again before editing it).";
+  const note = `Note: an earlier attempt of this call was cut off when its worker stopped and may have partly run (state unknown); this is its result when run again.${check}`;
+  const content =
+    typeof result.content === "string" ? [{ type: "text" as const, text: result.content }] : result.content;
+  return { ...result, content: [{ type: "text", text: note }, ...content] };
 }

@@ -1,18 +1,25 @@
 import type * as restate from "@restatedev/restate-sdk";
+import { injectReminders } from "../context/reminder-engine.js";
 import type { AgentResult } from "../loop/agent-event.js";
+import type { Journal } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
+import type { PrepareRequestInfo } from "../loop/run-agent.js";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Spawner, SpawnRequest } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolState, type ToolStateKey } from "../loop/tool-state.js";
 import type { Message, TextBlock } from "../messages/index.js";
+import type { ModelRequest } from "../providers/provider.js";
 import { ACTIVE_SKILLS } from "../skills/active-skills.js";
 import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
-import { appendMessage, STATE, StateList } from "./session-state.js";
+import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
+import type { StepMarks } from "./step-marks.js";
+import { toolStateDelta } from "./tool-state-delta.js";
+import { EMPTY_DIGEST, nextDigest, type TranscriptCache } from "./transcript-cache.js";
 
 /** The body of a session's `task` handler: a sub-agent run as a session of its own. */
 export interface TaskRequest {
@@ -29,29 +36,58 @@ export interface RunSessionOptions {
   system: TextBlock[];
   tools: Tool<never>[];
   permissions: DurablePermissions | undefined;
-  /** The stored transcript plus the new user message; messages from `stored` on are appended to the state. */
+  /**
+   * The stored transcript, plus the new user message on a run's first turn; messages from `stored` on are
+   * appended to the state (a stored trailing message, a turn's tool results, is sent again, not stored again).
+   */
   messages: Message[];
   stored: number;
-  maxTurns: number | undefined;
+  /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
+  digest: string | undefined;
+  /** The worker's cache of transcripts and tool-state changes (with `ingressUrl`). */
+  cache?: TranscriptCache;
+  /** Where tool calls' starts are marked (a call re-run after its worker died is told so). */
+  marks?: StepMarks;
+  /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
+  remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
+  /** The number of the invocation's first turn in its run (names its model steps). */
+  turn: number;
+  /** The most model calls this invocation makes. */
+  turns: number;
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
 }
 
 /**
- * One journaled run of a session (a prompt, or a sub-agent's task): `runAgent` with the Restate journal, the
- * transcript appended to the state as it grows, and, when the setup can spawn, sub-agents as durable calls to
- * sessions of their own (`<session>.<tool_use id>`), which any worker may run.
+ * One journaled model turn of a session (of a prompt, or of a sub-agent's task): one model call and the tool calls
+ * it asks for, through `runAgent` with the Restate journal, the transcript appended to the state as it grows, and,
+ * when the setup can spawn, sub-agents as durable calls to sessions of their own (`<session>.<tool_use id>`),
+ * which any worker may run. Ends with reason `max_turns` when the model wants another turn: the run's driver
+ * (`turn-driver.ts`) then starts the next one as an invocation of its own, so that a replay (on HTTP/1.1, one per
+ * journaled step) covers this turn only, never the session's earlier turns.
  */
-export async function runSession(options: RunSessionOptions): Promise<AgentResult> {
+export async function runSession(options: RunSessionOptions): Promise<AgentResult & { turns: number }> {
   const { ctx, setup, tools } = options;
   const state = new ToolState();
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
+  // The tool state: the legacy whole record (sessions stored before changes were), then each stored change.
   const saved = await ctx.get<Record<string, unknown>>(STATE.toolState);
   if (saved) state.restore(saved, toolStateKeys);
+  const changeCount = (await ctx.get<number>(STATE.toolStates)) ?? 0;
+  const changes = options.cache
+    ? await options.cache.toolStateChanges(ctx, changeCount)
+    : await readToolStateChanges(ctx, changeCount);
+  for (const change of changes) state.restore(change, toolStateKeys);
+  const loaded = state.snapshot();
   const decisions = new Map<string, PermissionDecision>();
   let length = options.stored;
+  const kept = options.messages.slice(0, options.stored);
+  let digest = options.digest ?? kept.reduce(nextDigest, EMPTY_DIGEST);
+  const last = options.messages.at(-1);
+  // The index of the next message `onMessage` is given (runAgent reports a trailing user message again).
+  let reported = options.messages.length - (last?.role === "user" ? 1 : 0);
   // The sub-agent sessions the run waits on, in the state, so that `pending` can list their questions.
   const children = new StateList<string>(ctx, STATE.children);
   const cancelled = new AbortController();
@@ -78,6 +114,28 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         }
       }
     : undefined;
+  const inner = restateJournal({
+    ctx,
+    tools,
+    permissions: options.permissions,
+    decisions,
+    pending: new PendingAsks(ctx),
+    state,
+    askTimeoutMs: options.askTimeoutMs,
+    turn: options.turn,
+    spawnTools: spawn ? options.spawnTools : [],
+    toolStateKeys,
+    ...(options.marks ? { marks: options.marks } : {}),
+    onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
+  });
+  let turns = 0;
+  const journal: Journal = {
+    model: (info, call) => {
+      if (info.agentPath.length === 0) turns++;
+      return inner.model(info, call);
+    },
+    tool: inner.tool,
+  };
   const result = await runAgentToEnd({
     provider: setup.provider,
     model: setup.model,
@@ -85,11 +143,30 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     tools,
     messages: options.messages,
     toolState: state,
-    ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+    maxTurns: options.turns,
     ...(setup.maxTokens !== undefined ? { maxTokens: setup.maxTokens } : {}),
     ...(setup.thinkingBudget !== undefined ? { thinkingBudget: setup.thinkingBudget } : {}),
     ...(setup.temperature !== undefined ? { temperature: setup.temperature } : {}),
-    ...(setup.prepareRequest ? { prepareRequest: setup.prepareRequest } : {}),
+    ...(setup.prepareRequest || setup.reminders
+      ? {
+          prepareRequest: async (request: ModelRequest, info: PrepareRequestInfo) => {
+            let prepared = request;
+            const reminders = setup.reminders;
+            const last = request.messages.at(-1);
+            if (reminders && last?.role === "user") {
+              // Journaled: a replay (another worker, whose files and memory differ) adds what was added.
+              const blocks = await ctx.run(`reminders turn ${options.turn + info.turn - 1}`, async () =>
+                reminders(request, info),
+              );
+              prepared = {
+                ...request,
+                messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
+              };
+            }
+            return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+          },
+        }
+      : {}),
     ...(spawn ? { spawn } : {}),
     liveInput: false,
     signal: cancelled.signal,
@@ -98,24 +175,39 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         behavior: "deny",
         message: `mitsu bug: no permission decision was journaled for ${tool.name}`,
       },
-    journal: restateJournal({
-      ctx,
-      tools,
-      permissions: options.permissions,
-      decisions,
-      pending: new PendingAsks(ctx),
-      state,
-      askTimeoutMs: options.askTimeoutMs,
-      spawnTools: spawn ? options.spawnTools : [],
-      toolStateKeys,
-      onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
-    }),
+    journal,
     onMessage: (message: Message) => {
+      const index = reported++;
+      if (index < options.stored) {
+        // The stored trailing message (the last turn's tool results), as sent: with this turn's reminders.
+        if (JSON.stringify(message) === JSON.stringify(kept[index])) return;
+        ctx.set(STATE.message(index), message);
+        kept[index] = message;
+        digest = kept.reduce(nextDigest, EMPTY_DIGEST);
+        ctx.set(STATE.digest, digest);
+        return;
+      }
       length = appendMessage(ctx, length, message);
+      kept.push(message);
+      digest = nextDigest(digest, message);
+      ctx.set(STATE.digest, digest);
     },
   });
-  if (toolStateKeys.length > 0) ctx.set(STATE.toolState, state.snapshot());
-  return result;
+  // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.
+  if (toolStateKeys.length > 0) {
+    const snapshot = state.snapshot();
+    // Stored as this invocation's change: the state's record does not grow with the files Read before.
+    const change = toolStateDelta(loaded, snapshot);
+    if (Object.keys(change).length > 0) {
+      ctx.set(STATE.toolStateChange(changeCount), change);
+      ctx.set(STATE.toolStates, changeCount + 1);
+      options.cache?.rememberToolState(ctx.key, [...changes, change]);
+    }
+  }
+  options.remember?.(kept, digest);
+  // Every step of the invocation is journaled now: its calls' marks are no longer needed.
+  await options.marks?.clear(ctx.key);
+  return { ...result, turns };
 }
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */

@@ -13,9 +13,14 @@ export interface WorkerEndpoint {
   close(): Promise<void>;
 }
 
+type ServiceDefinitionLike = Parameters<typeof createEndpointHandler>[0]["services"][number];
+
 export interface ServeWorkerOptions {
-  /** What the endpoint serves: `createDurableAgent(...)`, and any other Restate service of the embedder's. */
-  services: Parameters<typeof createEndpointHandler>[0]["services"];
+  /**
+   * What the endpoint serves: `createDurableAgent(...)` (the session object and its driver, a pair), and any other
+   * Restate service of the embedder's.
+   */
+  services: ReadonlyArray<ServiceDefinitionLike | readonly ServiceDefinitionLike[]>;
   /** Default 9080; 0 picks a free port. */
   port?: number;
   /**
@@ -74,7 +79,7 @@ export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEn
   ensurePromiseWithResolvers();
   const http2 = options.protocol === "http2";
   const handler = createEndpointHandler({
-    services: options.services,
+    services: options.services.flat() as ServiceDefinitionLike[],
     bidirectional: http2,
     logger: lineLogger(options),
     ...(options.identityKeys?.length ? { identityKeys: options.identityKeys } : {}),

@@ -29,6 +29,11 @@ export interface PromptCallOptions {
 }
 
 /** Talks to mitsu sessions through the Restate ingress; every failure is a `DurableError` that says what to do. */
+export interface AnswerCallOptions {
+  /** How long to wait for the answer to be delivered; default until it is. */
+  waitMs?: number;
+}
+
 export interface SessionClient {
   /**
    * Sends a prompt and waits for its answer, however long the session waits for approvals: the prompt is
@@ -37,15 +42,32 @@ export interface SessionClient {
   prompt(session: string, request: PromptRequest, options?: PromptCallOptions): Promise<PromptResponse>;
   transcript(session: string): Promise<Message[]>;
   pending(session: string): Promise<PendingAsk[]>;
-  /** Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). */
-  approve(session: string, request?: AnswerRequest): Promise<PendingAsk>;
-  deny(session: string, request?: AnswerRequest): Promise<PendingAsk>;
+  /**
+   * Approves the session's waiting call (`toolUseId` may be left out when exactly one waits). The answer is sent
+   * to the ingress (queued there) and its outcome awaited; with `waitMs`, no outcome by then (no worker runs) throws
+   * a DurableError with status 202: the answer stays queued and reaches the session when a worker runs.
+   */
+  approve(session: string, request?: AnswerRequest, options?: AnswerCallOptions): Promise<PendingAsk>;
+  deny(session: string, request?: AnswerRequest, options?: AnswerCallOptions): Promise<PendingAsk>;
   /**
    * Cancels the session's running prompt (through the admin API): the run stops, its pending tool calls are
    * answered as interrupted and the transcript stays valid; queued prompts run after it. Resolves with the
    * cancelled invocation's id; throws when no prompt runs.
    */
   cancel(session: string): Promise<string>;
+  /** The sessions the server holds and their state (through the admin API), by id. */
+  list(): Promise<SessionSummary[]>;
+}
+
+/** A session as `list` shows it. */
+export interface SessionSummary {
+  id: string;
+  /** The transcript's length. */
+  messages: number;
+  /** running: a prompt runs; waiting: it waits for a permission answer; idle: none runs. */
+  state: "running" | "waiting" | "idle";
+  /** Prompts queued behind the running one. */
+  queued: number;
 }
 
 /** A value for a single-quoted SQL string literal. */
@@ -109,6 +131,42 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       signal?.addEventListener("abort", onAbort, { once: true });
     });
 
+  // An answer is a handler of the session, which runs on a worker: it is sent (the ingress queues it) and its
+  // outcome polled, so that with no worker up the caller learns at once that it waits, not after a timeout.
+  const answer = async (
+    session: string,
+    handler: "approve" | "deny",
+    body: AnswerRequest | undefined,
+    what: string,
+    waitMs: number | undefined,
+  ): Promise<PendingAsk> => {
+    const sent = await request(
+      `${objectPath(session, handler)}/send`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
+        body: JSON.stringify(body ?? {}),
+      },
+      what,
+    );
+    const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+    const deadline = waitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + waitMs;
+    for (;;) {
+      const output = await request(
+        `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
+        { method: "GET" },
+        what,
+      );
+      if (output.status !== 470) return JSON.parse(output.text) as PendingAsk;
+      if (Date.now() >= deadline)
+        throw new DurableError(
+          `${what}: the answer is queued (invocation ${invocationId}) but no worker has taken it yet; it reaches the session when a worker runs.`,
+          202,
+        );
+      await sleep(Math.min(pollMs, 250), undefined);
+    }
+  };
+
   return {
     async prompt(session, body, callOptions = {}) {
       const { signal, onPending } = callOptions;
@@ -143,29 +201,86 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     },
     transcript: (session) => call(session, "transcript", undefined, `Transcript of session ${session}`),
     pending: (session) => call(session, "pending", undefined, `Questions of session ${session}`),
-    approve: (session, body) => call(session, "approve", body ?? {}, `Approve in session ${session}`),
-    deny: (session, body) => call(session, "deny", body ?? {}, `Deny in session ${session}`),
+    approve: (session, body, callOptions) =>
+      answer(session, "approve", body, `Approve in session ${session}`, callOptions?.waitMs),
+    deny: (session, body, callOptions) =>
+      answer(session, "deny", body, `Deny in session ${session}`, callOptions?.waitMs),
+    async list() {
+      const admin = options.adminUrl?.replace(/\/+$/, "");
+      if (!admin) throw new DurableError("Listing sessions needs the Restate admin API's URL (adminUrl).");
+      const select = async <T>(sql: string): Promise<T[]> => {
+        let response: Response;
+        try {
+          response = await doFetch(`${admin}/query`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify({ query: sql }),
+          });
+        } catch (error) {
+          throw unreachable("Restate admin API", admin, error);
+        }
+        const text = await response.text();
+        if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
+        return (JSON.parse(text) as { rows: T[] }).rows;
+      };
+      const state = await select<{ key: string; name: string; value: string | null }>(
+        `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
+      );
+      const runs = await select<{ key: string; status: string }>(
+        `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
+      );
+      const sessions = new Map<string, SessionSummary>();
+      const of = (id: string) => {
+        let summary = sessions.get(id);
+        if (!summary) {
+          summary = { id, messages: 0, state: "idle", queued: 0 };
+          sessions.set(id, summary);
+        }
+        return summary;
+      };
+      for (const row of state) {
+        const summary = of(row.key);
+        if (row.name === "length") summary.messages = Number(row.value ?? 0);
+      }
+      for (const row of runs) {
+        const summary = of(row.key);
+        if (row.status === "inboxed") summary.queued++;
+        else summary.state = "running";
+      }
+      for (const row of state)
+        if (row.name === "pending" && row.value !== null && row.value !== "[]") of(row.key).state = "waiting";
+      return [...sessions.values()].sort((a, b) => a.id.localeCompare(b.id));
+    },
     async cancel(session) {
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Cancelling needs the Restate admin API's URL (adminUrl).");
       const what = `Cancel in session ${session}`;
-      let rows: Array<{ id: string }>;
-      try {
-        const response = await doFetch(`${admin}/query`, {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({
-            query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(name)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = 'prompt' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
-          }),
-        });
-        const text = await response.text();
-        if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
-        rows = (JSON.parse(text) as { rows: Array<{ id: string }> }).rows;
-      } catch (error) {
-        if (error instanceof DurableError) throw error;
-        throw unreachable("Restate admin API", admin, error);
+      // A prompt runs turn by turn (the driver calls the session's `turn` handler once per model turn): the
+      // running turn is cancelled, which ends the run (its waiting calls answered) and so the prompt.
+      const running = async (service: string, handler: string): Promise<string | undefined> => {
+        try {
+          const response = await doFetch(`${admin}/query`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json" },
+            body: JSON.stringify({
+              query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+            }),
+          });
+          const text = await response.text();
+          if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+          return (JSON.parse(text) as { rows: Array<{ id: string }> }).rows[0]?.id;
+        } catch (error) {
+          if (error instanceof DurableError) throw error;
+          throw unreachable("Restate admin API", admin, error);
+        }
+      };
+      let id: string | undefined;
+      // Between two turns no turn runs for a moment: looked for again while the prompt runs.
+      for (let round = 0; round < 50; round++) {
+        id = await running(name, "turn");
+        if (id || !(await running(`${name}-run`, "prompt"))) break;
+        await sleep(100, undefined);
       }
-      const id = rows[0]?.id;
       if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);
       const response = await doFetch(`${admin}/invocations/${encodeURIComponent(id)}/cancel`, {
         method: "PATCH",

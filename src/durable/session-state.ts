@@ -15,6 +15,12 @@ export const STATE = {
   pending: "pending",
   /** The sub-agent sessions (`<session>.<tool_use id>`) a run waits on. */
   children: "children",
+  /** The transcript's digest (see `transcript-cache.ts`): a worker's cached copy is used when it matches. */
+  digest: "digest",
+  /** How many tool-state changes are stored (`toolStateChange`): one per invocation that changed the state. */
+  toolStates: "tool-states",
+  /** The tool-state changes of one invocation (`toolStateDelta`), loaded in order over the legacy whole state. */
+  toolStateChange: (index: number) => `tool-state:${index}`,
   /** The persisted tool-state slots (`DurableAgentSetup.toolStateKeys`) as the last prompt left them. */
   toolState: "tool-state",
 } as const;
@@ -76,4 +82,15 @@ export async function readSystem(ctx: AnyContext): Promise<TextBlock[] | undefin
 
 export async function readPending(ctx: AnyContext): Promise<PendingAsk[]> {
   return (await ctx.get<PendingAsk[]>(STATE.pending)) ?? [];
+}
+
+/** The stored tool-state changes, in order (read from the state: each read journaled with its value). */
+export async function readToolStateChanges(
+  ctx: AnyContext,
+  count: number,
+): Promise<Record<string, unknown>[]> {
+  const changes: Record<string, unknown>[] = [];
+  for (let i = 0; i < count; i++)
+    changes.push((await ctx.get<Record<string, unknown>>(STATE.toolStateChange(i))) ?? {});
+  return changes;
 }

@@ -16,6 +16,8 @@ export interface RestateServer {
   output(): string;
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its base directory unless it was given. */
   stop(): Promise<void>;
+  /** kill -9 (a node lost), and waits for the exit; `stop` still removes the base directory. */
+  kill(): Promise<void>;
 }
 
 export interface StartRestateServerOptions {
@@ -109,6 +111,10 @@ export async function startRestateServer(options: StartRestateServerOptions = {}
     adminUrl: `http://127.0.0.1:${admin}`,
     baseDir,
     output: () => output,
+    async kill() {
+      if (!exited) child.kill("SIGKILL");
+      await exit;
+    },
     async stop() {
       if (!exited) {
         child.kill("SIGTERM");

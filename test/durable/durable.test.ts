@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTaskTool } from "../../src/agents/task-tool.js";
 import { main } from "../../src/cli/main.js";
+import { injectReminders, reminderBlock } from "../../src/context/reminder-engine.js";
 import {
   createDurableAgent,
   createSessionClient,
@@ -21,8 +22,9 @@ import { appendPrompt } from "../../src/harness/append-prompt.js";
 import { checkTranscript } from "../../src/loop/check-transcript.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
 import type { Tool } from "../../src/loop/tool.js";
-import { emptyUsage, type Message } from "../../src/messages/index.js";
+import { emptyUsage, type Message, type UserMessage } from "../../src/messages/index.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
+import type { ModelRequest } from "../../src/providers/provider.js";
 import { type ScriptEntry, type SimTurn, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { runMitsu } from "../cli/cli-harness.js";
 import { query, startWorkerProcess, until } from "./durable-harness.js";
@@ -55,7 +57,10 @@ const countTool = {
 const SYSTEM = "You count when asked.";
 
 const taskTool = createTaskTool({
-  agents: [{ name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] }],
+  agents: [
+    { name: "counter", description: "Counts.", prompt: "You are a counter.", tools: ["Count"] },
+    { name: "lead", description: "Has counters count.", prompt: "You lead counters.", tools: ["Task"] },
+  ],
 }) as unknown as Tool<never>;
 
 function provider() {
@@ -74,11 +79,17 @@ beforeAll(async () => {
   });
   const agent = createDurableAgent({
     name: OBJECT,
-    setup: () => ({
+    // Turns take the earlier messages from this worker's memory (the digest in the state checked), not the journal.
+    ingressUrl: server.ingressUrl,
+    // One model turn per invocation (the mitsu worker's default, 4, runs in the worker process tests): each turn's
+    // tool results are stored by one invocation and sent, with the next turn's reminders, by the next.
+    turnsPerInvocation: 1,
+    setup: (session) => ({
       provider: provider(),
       model: "claude-sonnet-4-5",
       system: SYSTEM,
       tools: [countTool, taskTool],
+      ...(session.id === "e2e" ? { reminders: (request: ModelRequest) => [countReminder(request)] } : {}),
       // The Task tool's sub-agents run as sessions of their own (the spawner here only says that it can spawn).
       // biome-ignore lint/correctness/useYield: never called; its presence turns durable sub-agents on.
       spawn: async function* () {
@@ -114,8 +125,14 @@ afterAll(async () => {
 
 const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
 
+/** A per-turn reminder, as a local session's context adds one (computed from the request). */
+const countReminder = (request: ModelRequest) =>
+  reminderBlock(
+    `${request.messages.length} messages so far; the last has ${request.messages.at(-1)?.content.length} blocks.`,
+  );
+
 describe("a durable session", () => {
-  it("runs two prompts with tool calls; the transcript in state equals an in-process run's, request for request", async () => {
+  it("runs two prompts with tool calls and per-turn reminders; the transcript in state equals an in-process run's, request for request, byte for byte", async () => {
     const script = (): ScriptEntry[] => [
       turn({ type: "text", text: "Counting." }, { type: "tool_use", name: "Count", input: { n: 1 } }),
       turn(
@@ -137,6 +154,13 @@ describe("a durable session", () => {
         tools: [countTool, taskTool],
         messages: appendPrompt(messages, prompt),
         liveInput: false,
+        prepareRequest: (request) => {
+          const last = request.messages.at(-1) as UserMessage;
+          return {
+            ...request,
+            messages: [...request.messages.slice(0, -1), injectReminders(last, [countReminder(request)])],
+          };
+        },
       });
       messages = result.messages;
     }
@@ -154,6 +178,13 @@ describe("a durable session", () => {
     expect(stored).toEqual(messages);
     expect(counted.map((c) => c.n)).toEqual([1, 2, 3, 4]);
     expect(sim.requests.map((r) => r.body)).toEqual(local.requests.map((r) => r.body));
+    // Byte for byte, and with a reminder in each request's newest message (the tool results' too).
+    expect(JSON.stringify(sim.requests.map((r) => r.body))).toBe(
+      JSON.stringify(local.requests.map((r) => r.body)),
+    );
+    expect(
+      sim.requests.every((r) => JSON.stringify(r.body.messages.at(-1)).includes("messages so far")),
+    ).toBe(true);
     expect(sim.requests.every((r) => r.status === 200)).toBe(true);
     await sim.close();
     sim = undefined;
@@ -265,6 +296,22 @@ describe("a durable session", () => {
       "the invocation to suspend",
     );
     expect(counted).toEqual([]);
+    // mitsu remote list shows the sessions and their state: this one waits for an answer.
+    const listed = await runMitsu(
+      ["remote", "list", "--object", OBJECT, "--admin", server.adminUrl, "--json"],
+      {
+        cwd: root,
+        home: root,
+        env: {},
+      },
+    );
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toContainEqual({
+      id: "approval",
+      state: "waiting",
+      messages: 2,
+      queued: 0,
+    });
     await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
     const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
@@ -379,6 +426,44 @@ describe("a durable session", () => {
     sim = undefined;
   });
 
+  it("runs a sub-agent's own sub-agent as a durable session too (two levels)", async () => {
+    counted.length = 0;
+    const respond = (request: {
+      body: { system?: Array<{ text: string }>; messages: Message[] };
+    }): SimTurn => {
+      const system = request.body.system?.map((block) => block.text).join("") ?? "";
+      const results =
+        request.body.messages.at(-1)?.content.filter((block) => block.type === "tool_result") ?? [];
+      const said = results.map((r) => JSON.stringify(r.content)).join(" | ");
+      if (system.includes("You are a counter."))
+        return results.length === 0
+          ? turn({ type: "tool_use", name: "Count", input: { n: 3, tag: "grandchild" } })
+          : turn({ type: "text", text: "grandchild counted 3" });
+      const agent = system.includes("You lead counters.") ? "counter" : "lead";
+      return results.length === 0
+        ? turn({
+            type: "tool_use",
+            name: "Task",
+            input: { description: `ask a ${agent}`, prompt: "3", subagent_type: agent },
+          })
+        : turn({ type: "text", text: `${agent === "counter" ? "lead" : "parent"} heard: ${said}` });
+    };
+    sim = await startSimulator({ script: Array.from({ length: 6 }, () => respond) });
+    const done = await client.prompt("nest", { prompt: "count through a lead" });
+    expect(done).toMatchObject({ reason: "end_turn" });
+    expect(done.text).toContain("grandchild counted 3");
+    expect(counted).toEqual([{ n: 3, tag: "grandchild" }]);
+    const sessions = await query<{ key: string }>(
+      server,
+      "SELECT DISTINCT target_service_key AS key FROM sys_invocation WHERE target_handler_name = 'turn' AND target_service_key LIKE 'nest%'",
+    );
+    const keys = sessions.map((row) => row.key).sort((a, b) => a.length - b.length);
+    expect(keys).toHaveLength(3);
+    expect(keys[2]).toMatch(/^nest\.toolu_[^.]+\.toolu_[^.]+$/);
+    await sim.close();
+    sim = undefined;
+  });
+
   it("cancels a running prompt: the run stops, its waiting call is answered, the transcript stays valid and usable", async () => {
     counted.length = 0;
     sim = await startSimulator({
@@ -450,6 +535,16 @@ describe("a durable session", () => {
       message: expect.stringContaining("is not on this worker"),
     });
 
+    // The turn handler and the driver are not for the ingress: a turn cannot cut into a running prompt.
+    const direct = (path: string) =>
+      fetch(`${server.ingressUrl}/${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ first: true, turn: 1, askTimeoutMs: 1000, prompt: { prompt: "hi" } }),
+      });
+    for (const path of [`${OBJECT}/bad/turn`, `${OBJECT}-run/bad/prompt`])
+      expect(await (await direct(path)).text()).toContain("is not public");
+
     // Registering the same worker again changes nothing; the same URL with other services is refused clearly.
     const again = await registerWorker(server.adminUrl, inProcess.url);
     const deployments = await (await fetch(`${server.adminUrl}/deployments`)).json();
@@ -478,13 +573,40 @@ describe("a durable session", () => {
       services: ["renamed-session"],
     }).catch((error: unknown) => error);
     await changed.close();
-    expect(first.services).toEqual(["other-session"]);
+    expect([...first.services].sort()).toEqual(["other-session", "other-session-run"]);
     expect(refused).toBeInstanceOf(DurableError);
     expect((refused as DurableError).message).toContain(
-      `The worker URL ${changed.url} is registered already (${first.id}) with other-session, not renamed-session`,
+      `The worker URL ${changed.url} is registered already (${first.id}) with ${first.services.join(", ")}, not renamed-session`,
     );
     expect(first.created).toBe(true);
     expect(again.created).toBe(false);
+
+    // No worker serves other-session now: an answer waits in the ingress's queue, and mitsu remote says so at
+    // once (it waited for the server's timeout before, and blamed the ingress).
+    const started = Date.now();
+    const queued = await runMitsu(
+      [
+        "remote",
+        "approve",
+        "--session",
+        "nobody",
+        "--object",
+        "other-session",
+        "--ingress",
+        server.ingressUrl,
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(queued).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("the answer is queued (invocation "),
+    });
+    expect(queued.stdout).toContain("it reaches the session when a worker runs");
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const invocation = /invocation (\S+)\)/.exec(queued.stdout)?.[1] ?? "";
+    expect((await fetch(`${server.adminUrl}/invocations/${invocation}/kill`, { method: "PATCH" })).ok).toBe(
+      true,
+    );
 
     // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
     const broken = await serveWorker({
@@ -549,7 +671,8 @@ describe("a durable session", () => {
         workspaces: fleet,
         home,
         env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: crashSim.url },
-        args: ["--allowedTools", "Bash"],
+        // A replaced worker has not seen the session: it reads the transcript through the ingress.
+        args: ["--allowedTools", "Bash", "--ingress", server.ingressUrl],
       });
     const home = join(root, "home");
     mkdirSync(home, { recursive: true });
@@ -565,14 +688,17 @@ describe("a durable session", () => {
       // 2. Right after the second model call was journaled (its tool is about to run or running).
       // Its Run command, then the notification that completes it: the answer is in the journal.
       const journaled = async (name: string) => {
-        const entries = await query<{ index: number; entry_type: string; name: string | null }>(
+        // Each model turn is an invocation of the session's `turn` handler: the entries of the one that named it.
+        const entries = await query<{ id: string; index: number; entry_type: string; name: string | null }>(
           server,
-          `SELECT j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'prompt' ORDER BY j.index`,
+          `SELECT j.id, j.index, j.entry_type, j.name FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_key = 'crash' AND i.target_handler_name = 'turn' ORDER BY j.index`,
         );
         const command = entries.find((entry) => entry.name === name);
         return (
           command !== undefined &&
-          entries.some((e) => e.index > command.index && e.entry_type === "Notification: Run")
+          entries.some(
+            (e) => e.id === command.id && e.index > command.index && e.entry_type === "Notification: Run",
+          )
         );
       };
       await until(() => journaled("model turn 2"), 20_000, "the second model call to be journaled");
@@ -592,6 +718,13 @@ describe("a durable session", () => {
         "user",
         "assistant",
       ]);
+      // The first call was cut off mid-run: its result, from the second attempt, says the first may have run.
+      expect(JSON.stringify(transcript[2]?.content)).toContain(
+        "an earlier attempt of this call was cut off when its worker stopped and may have partly run (state unknown)",
+      );
+      expect(JSON.stringify(transcript[2]?.content)).toContain(
+        "Read a file it changes again before editing it",
+      );
 
       // The same session through the mitsu command: a second prompt, then its transcript.
       crashSim.enqueue(turn({ type: "text", text: "Still two." }));
@@ -687,13 +820,13 @@ describe("a durable session", () => {
     const port = await freePort();
     const home = join(root, "edit-home");
     mkdirSync(home, { recursive: true });
-    const start = () =>
+    const start = (...extra: string[]) =>
       startWorkerProcess({
         port,
         workspaces: fleet,
         home,
         env: { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: editSim.url },
-        args: ["--allowedTools", "Edit"],
+        args: ["--allowedTools", "Edit", ...extra],
       });
     let worker = await start();
     try {
@@ -703,7 +836,9 @@ describe("a durable session", () => {
         text: "It says old line.",
       });
       await worker.stop();
-      worker = await start();
+      // The next worker keeps transcripts and tool state in memory: not having seen the session, it reads the
+      // files Read (stored as changes) through the ingress.
+      worker = await start("--ingress", server.ingressUrl);
       // A later prompt may name the session's workspace again, not another one.
       await expect(editClient.prompt("edit", { prompt: "move", workspace: "crash" })).rejects.toThrow(
         "a prompt cannot move it to crash",

@@ -8,8 +8,11 @@ export function registerRemote(ctx: CommandContext): void {
     .description(
       "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; approve, deny, pending, transcript, cancel",
     )
-    .argument("[action]", "approve | deny | pending | transcript | cancel (none: send the prompt of -p)")
-    .requiredOption("--session <id>", "the session id")
+    .argument(
+      "[action]",
+      "approve | deny | pending | transcript | cancel | list (none: send the prompt of -p)",
+    )
+    .option("--session <id>", "the session id (every action but list)")
     .option("-p, --prompt <text>", "the prompt to send")
     .option(
       "--ingress <url>",
@@ -18,7 +21,7 @@ export function registerRemote(ctx: CommandContext): void {
     .option("--object <name>", "the session object's name (an embedder's own; default mitsu-session)")
     .option(
       "--admin <url>",
-      "cancel: the Restate admin API (default RESTATE_ADMIN_URL, else http://localhost:9070)",
+      "cancel, list: the Restate admin API (default RESTATE_ADMIN_URL, else http://localhost:9070)",
     )
     .option(
       "--workspace <dir>",
@@ -29,7 +32,7 @@ export function registerRemote(ctx: CommandContext): void {
     .option("--message <text>", "deny: what the model is told")
     .option("--json", "print JSON")
     .action(async (action: string | undefined, opts) => {
-      const actions = ["approve", "deny", "pending", "transcript", "cancel"];
+      const actions = ["approve", "deny", "pending", "transcript", "cancel", "list"];
       if (action !== undefined && !actions.includes(action)) {
         io.stderr.write(
           `mitsu remote: unknown action ${JSON.stringify(action)} (use ${actions.join(", ")}, or -p)\n`,
@@ -37,11 +40,16 @@ export function registerRemote(ctx: CommandContext): void {
         ctx.exitCode = 1;
         return;
       }
+      if (action !== "list" && opts.session === undefined) {
+        io.stderr.write("error: required option '--session <id>' not specified\n");
+        ctx.exitCode = 1;
+        return;
+      }
       const { remoteCommand } = await import("../remote-command.js");
       ctx.exitCode = await remoteCommand(
         {
           action: (action ?? "prompt") as "prompt",
-          session: opts.session as string,
+          session: (opts.session as string | undefined) ?? "",
           ingress:
             (opts.ingress as string | undefined) ?? io.env.RESTATE_INGRESS_URL ?? "http://localhost:8080",
           ...(opts.object !== undefined ? { object: opts.object as string } : {}),

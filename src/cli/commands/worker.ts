@@ -32,6 +32,10 @@ export function registerWorker(ctx: CommandContext): void {
       "--register <admin-url>",
       "register this worker with the Restate admin API (e.g. http://localhost:9070)",
     )
+    .option(
+      "--ingress <url>",
+      "the Restate ingress (e.g. http://localhost:8080): each turn's journal then holds that turn only (a worker keeps its sessions' transcripts)",
+    )
     .option("--url <url>", "the URL the Restate server reaches this worker at (default http://<host>:<port>)")
     .option("--model <model>", MODEL_HELP)
     .addOption(new Option("--permission-mode <mode>", "the permission mode").choices(PERMISSION_MODE_CHOICES))
@@ -67,6 +71,7 @@ export function registerWorker(ctx: CommandContext): void {
           ...(opts.workspaces ? { workspaces: opts.workspaces as string } : {}),
           ...(opts.register ? { register: opts.register as string } : {}),
           ...(opts.url ? { url: opts.url as string } : {}),
+          ...(opts.ingress ? { ingress: opts.ingress as string } : {}),
           ...((opts.model ?? ctx.program.opts().model)
             ? { model: (opts.model ?? ctx.program.opts().model) as string }
             : {}),
