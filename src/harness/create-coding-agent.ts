@@ -19,6 +19,7 @@ import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
+import { webCapability } from "./capabilities/web.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
 import { CostMeter } from "./cost-meter.js";
@@ -37,7 +38,7 @@ const DEFAULT_MAX_TURNS = 50;
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root, in five steps: settings and trust →
- * provider → the list of capabilities (built-in tools, skills, sub-agents, todo, background shells, sandbox, the
+ * provider → the list of capabilities (sandbox, background shells, built-in tools, web tools, skills, sub-agents, todo, the
  * embedder's, MCP), started concurrently → context → the loop, behind the agent's `prompt`.
  * Throws when the model spec or a session file to resume is unusable (the message says which and why).
  */
@@ -73,12 +74,12 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     shells,
     builtinToolsCapability({
       setup,
-      models,
       shells: shells.shells,
       sandbox: sandbox.options,
       readOnlyRoots: () => skills.readOnlyRoots,
       permissions: () => late.permissions?.permissions ?? failEarly(),
     }),
+    webCapability(models),
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
     todoCapability(),
