@@ -101,7 +101,7 @@ describe("the README", () => {
     });
     expect(stdout).toBe("It is noon.");
     const [first, second] = sim.requests;
-    const tools = (first?.body.tools as Array<{ name: string }>).map((t) => t.name);
+    const tools = ((first?.body.tools ?? []) as Array<{ name: string }>).map((t) => t.name);
     expect(tools.at(-1)).toBe("Now");
     expect(tools.slice(0, 3)).toEqual(["Read", "Write", "Edit"]);
     expect(JSON.stringify(first?.body.messages.at(-1))).toContain("Now tells the time.");
