@@ -94,6 +94,8 @@ export { createBashOutputTool } from "./tools/bash-output-tool.js";
 export { createBashTool } from "./tools/bash-tool.js";
 export { type BuiltinToolsOptions, createBuiltinTools } from "./tools/create-builtin-tools.js";
 export { createEditTool } from "./tools/edit-tool.js";
+export { createExitPlanModeTool, type ExitPlanModeOptions } from "./tools/exit-plan-mode-tool.js";
+export type { CommandTerminal, FileAccess } from "./tools/file-access.js";
 export { createGlobTool } from "./tools/glob-tool.js";
 export { createGrepTool } from "./tools/grep-tool.js";
 export { createKillShellTool } from "./tools/kill-shell-tool.js";
@@ -101,13 +103,17 @@ export { type Attachment, readAttachment } from "./tools/read-attachment.js";
 export { createReadTool } from "./tools/read-tool.js";
 export {
   checkSandbox,
+  launchStdio,
   SANDBOX_PROTECTED,
+  type SandboxLaunch,
   type SandboxOptions,
   SandboxUnavailableError,
   sandboxCommand,
 } from "./tools/sandbox.js";
+export { holdPlaceholders, releasePlaceholders, type SandboxMask } from "./tools/sandbox-masks.js";
 export { getTodos, TODO_LIST, type TodoItem } from "./tools/todo-list.js";
 export { createTodoWriteTool } from "./tools/todo-write-tool.js";
+export { createToolSearchTool, searchTools, type ToolSearchInput } from "./tools/tool-search-tool.js";
 export { createWebFetchTool, type WebFetchToolOptions } from "./tools/web-fetch-tool.js";
 export {
   createWebSearchTool,

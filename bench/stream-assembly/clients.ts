@@ -119,6 +119,12 @@ async function anthropicSdk({ url, size, overBudget }: ClientRun, live: boolean)
     messages: [{ role: "user", content: prompt(size) }],
   });
   let stopped = false;
+  // Stopped over budget, the stream's finalMessage() may never settle (the process then exited with code 13,
+  // "unsettled top-level await", and ended the whole bench): the stop answers by itself.
+  let stop: (() => void) | undefined;
+  const stoppedEarly = new Promise<number>((resolve) => {
+    stop = () => resolve(-1);
+  });
   if (live) {
     let calls = 0;
     stream.on("inputJson", (_delta, snapshot) => {
@@ -127,13 +133,16 @@ async function anthropicSdk({ url, size, overBudget }: ClientRun, live: boolean)
       if (++calls % 32 === 0 && overBudget()) {
         stopped = true;
         stream.abort();
+        stop?.();
       }
     });
   }
   try {
-    const message = await stream.finalMessage();
-    const block = message.content.find((b) => b.type === "tool_use");
-    return contentLength(block?.type === "tool_use" ? block.input : undefined);
+    const finished = stream.finalMessage().then((message) => {
+      const block = message.content.find((b) => b.type === "tool_use");
+      return contentLength(block?.type === "tool_use" ? block.input : undefined);
+    });
+    return await Promise.race([finished, stoppedEarly]);
   } catch (error) {
     if (stopped) return -1;
     throw error;

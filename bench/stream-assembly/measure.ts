@@ -39,3 +39,5 @@ for (let i = 0; i < 2; i++) {
 if (times.length === 0) for (let i = 0; i < repeats; i++) times.push(await once());
 times.sort((a, b) => a - b);
 process.stdout.write(`${times[Math.floor(times.length / 2)]}\n`);
+// A client stopped over budget may leave its request open: the measurement is written, the process is done.
+process.exit(0);

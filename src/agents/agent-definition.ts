@@ -1,5 +1,8 @@
-/** Where an agent definition comes from. On a name conflict project beats user beats built-in. */
-export type AgentSource = "project" | "user" | "builtin";
+/**
+ * Where an agent definition comes from. On a name conflict project beats user beats built-in beats plugin (a
+ * plugin's agents are named `plugin:agent`, as in Claude Code).
+ */
+export type AgentSource = "project" | "user" | "builtin" | "plugin";
 
 /**
  * A kind of sub-agent the Task tool can start: its own system prompt, its own subset of the parent's tools and
@@ -30,6 +33,8 @@ export interface AgentDefinition {
   source?: AgentSource;
   /** The file it was read from; absent for built-ins and definitions made in code. */
   path?: string;
+  /** The plugin it comes from. */
+  plugin?: string;
 }
 
 /** A file that was skipped (`skipped: true`) or a notice about one that loaded (a shadowed definition). */

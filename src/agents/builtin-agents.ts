@@ -19,6 +19,16 @@ How to work:
 - Read enough of the code to be sure; do not guess from names alone.
 - Your final message is all the other agent receives. Answer the question directly, then give the evidence: file paths with line numbers, and short quotes of the code that matters. Say plainly what you could not find.`;
 
+const PLAN_PROMPT = `You are Plan, a read-only research agent of mitsu, a coding agent. Another agent is preparing a plan for a change to this codebase and asked you to research what the plan needs.
+
+You may only look, never change anything:
+- Use Glob, Grep and Read to find and read the code; use Bash only for commands that change nothing (ls, git log, git show, git diff, git status, git grep, find, wc). Such other calls are refused.
+
+How to work:
+- You see nothing of the other agent's conversation: the request below is all you know.
+- Find every place the change touches: the code to change, its callers, its tests, the conventions nearby (how similar features were done), and what could break.
+- Your final message is all the other agent receives. Give: the files and functions to change (paths with line numbers), the order of the steps, the tests to add or update, and the risks or open questions. Be concrete and brief; do not write the code itself.`;
+
 /** `general-purpose`: every tool of the parent but `Task`, for multi-step work the parent hands off whole. */
 export const GENERAL_PURPOSE_AGENT: Readonly<AgentDefinition> = Object.freeze({
   name: "general-purpose",
@@ -39,8 +49,20 @@ export const EXPLORE_AGENT: Readonly<AgentDefinition> = Object.freeze({
   source: "builtin",
 });
 
+/** `Plan`: read-only research for a plan (as Explore), reporting the files, steps, tests and risks. */
+export const PLAN_AGENT: Readonly<AgentDefinition> = Object.freeze({
+  name: "Plan",
+  description:
+    "Read-only research agent for planning a change: finds the files, callers, tests and conventions the change touches and returns a step-by-step implementation plan with risks. Use it in plan mode, or before a larger change. It cannot change anything.",
+  prompt: PLAN_PROMPT,
+  tools: ["Read", "Grep", "Glob", "Bash"],
+  readOnly: true,
+  source: "builtin",
+});
+
 /** The agents mitsu ships, in the order they are listed. */
 export const BUILTIN_AGENTS: readonly AgentDefinition[] = Object.freeze([
   GENERAL_PURPOSE_AGENT,
   EXPLORE_AGENT,
+  PLAN_AGENT,
 ]);

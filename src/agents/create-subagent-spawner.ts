@@ -1,14 +1,16 @@
+import { type CompactionSettings, createCompactor } from "../compaction/create-compactor.js";
 import { createContext } from "../context/create-context.js";
+import type { ReminderSource } from "../context/reminder-engine.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
 import type { Journal } from "../loop/journal.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { type RunAgentOptions, runAgent } from "../loop/run-agent.js";
 import type { Spawner, SpawnOrigin, SpawnRequest } from "../loop/spawn.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
 import { emptyUsage, type Message, type TextBlock } from "../messages/index.js";
+import { isReadOnlyCommand } from "../permissions/read-only-command.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
-import { isReadOnlyCommand } from "./read-only-command.js";
 import { type ResolvedAgentModel, resolveAgentModel } from "./resolve-agent-model.js";
 
 /** What a child's transcript is opened with (see `SubagentSpawnerOptions.transcript`). */
@@ -26,7 +28,10 @@ export interface SubagentTranscriptInfo {
 }
 
 /** A child's session-log hooks (see `RunAgentOptions`), and `close`, called once when the child's run ends. */
-export type SubagentTranscript = Pick<RunAgentOptions, "onMessage" | "onToolStart" | "onToolResult"> & {
+export type SubagentTranscript = Pick<
+  RunAgentOptions,
+  "onMessage" | "onToolStart" | "onToolResult" | "onHistoryReplaced"
+> & {
   close?: () => void;
 };
 
@@ -63,6 +68,12 @@ export interface SubagentSpawnerOptions {
   transcript?: (info: SubagentTranscriptInfo) => SubagentTranscript | undefined;
   journal?: Journal;
   liveInput?: boolean;
+  /**
+   * How a child's own history is kept under its model's window (when the window is known): compacted like the
+   * parent's (a summary, else a deterministic trim) with these settings; `false` turns the summary off, and
+   * only a history that would not fit at all is trimmed. Default: compaction with the defaults.
+   */
+  compaction?: CompactionSettings | false;
 }
 
 /**
@@ -120,9 +131,10 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       const context = await createContext({
         cwd: options.cwd,
         model: model.model,
-        tools: tools.map((t) => toToolDefinition(t)),
+        tools: definitionsOf(tools),
         system: own,
         dateChange: false,
+        ...(request.inbox ? { sources: [inboxSource(request.inbox)] } : {}),
         ...(options.home !== undefined ? { home: options.home } : {}),
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
@@ -177,12 +189,25 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(request.agent !== undefined ? { agent: request.agent } : {}),
       ...(request.description !== undefined ? { description: request.description } : {}),
     });
+    // The child's history is its own to keep under its window, as the parent's is (a summary, else a trim).
+    const compactor =
+      model.contextWindow === undefined
+        ? undefined
+        : createCompactor({
+            ...(options.compaction === false ? { auto: false } : (options.compaction ?? {})),
+            provider: model.provider,
+            model: model.model,
+            contextWindow: model.contextWindow,
+            maxTokens: maxTokensFor(model),
+            base: () => ({ system: context.system, tools: context.tools }),
+            ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
+          });
     const run = runAgent({
       provider: model.provider,
       model: model.model,
       system: context.system,
       tools,
-      messages: [promptMessage(request)],
+      messages: [...(request.history ?? []), promptMessage(request)],
       maxTurns: request.maxTurns ?? options.maxTurns ?? 50,
       maxTokens: maxTokensFor(model),
       ...(model.contextWindow !== undefined ? { contextWindow: model.contextWindow } : {}),
@@ -195,6 +220,10 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(transcript?.onMessage ? { onMessage: transcript.onMessage } : {}),
       ...(transcript?.onToolStart ? { onToolStart: transcript.onToolStart } : {}),
       ...(transcript?.onToolResult ? { onToolResult: transcript.onToolResult } : {}),
+      ...(transcript?.onHistoryReplaced ? { onHistoryReplaced: transcript.onHistoryReplaced } : {}),
+      ...(compactor
+        ? { replaceHistory: compactor.replaceHistory, requestTokens: compactor.requestTokens }
+        : {}),
       ...(options.journal ? { journal: options.journal } : {}),
       ...(options.liveInput !== undefined ? { liveInput: options.liveInput } : {}),
     });
@@ -210,13 +239,25 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
     const raw: ModelRequest = {
       model: model.model,
       system: context.system,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       messages: [promptMessage(request)],
       maxTokens: maxTokensFor(model),
     };
     return { provider: model.provider, request: await context.prepareRequest(raw, { turn: 1 }) };
   };
   return spawner;
+}
+
+/** A running child's messages from its parent (`SpawnRequest.inbox`), one reminder per request that has any. */
+function inboxSource(inbox: () => string[]): ReminderSource {
+  return {
+    name: "subagent-inbox",
+    collect: () => {
+      const texts = inbox();
+      if (texts.length === 0) return undefined;
+      return texts.map((text) => `A message from the agent that started you:\n${text}`).join("\n\n");
+    },
+  };
 }
 
 function promptMessage(request: SpawnRequest): Message {
@@ -233,11 +274,16 @@ class SpawnError extends Error {
   }
 }
 
+/** The tools that start or manage sub-agents: a child gets them only while it may nest. */
+const AGENT_TOOLS = new Set(["Task", "TaskOutput", "TaskStop", "SendMessage"]);
+
 /** The parent's tools the request names (all when it names none), in the parent's order; `Task` only if `nests`. */
 function childTools(parent: readonly Tool<never>[], request: SpawnRequest, nests: boolean): Tool<never>[] {
   const wanted = request.tools ? new Set(request.tools) : undefined;
   return parent.filter((tool) => {
-    if (tool.name === "Task" && !nests) return false;
+    if (AGENT_TOOLS.has(tool.name) && !nests) return false;
+    // Plan approval is the main agent's conversation with the user.
+    if (tool.name === "ExitPlanMode") return false;
     return wanted ? wanted.has(tool.name) : true;
   });
 }

@@ -16,7 +16,9 @@ export function formatAgentsReport(
   out.push(result.agents.length === 0 ? "Agents: none" : `Agents (${result.agents.length}):`);
   for (const agent of result.agents) {
     const where = agent.path ? `  ${show(agent.path)}` : "";
-    out.push(`  ${agent.name}  [${agent.source ?? "code"}]${where}`);
+    out.push(
+      `  ${agent.name}  [${agent.plugin ? `plugin ${agent.plugin}` : (agent.source ?? "code")}]${where}`,
+    );
     out.push(`      tools: ${toolsText(agent, options.toolNames)}`);
     out.push(`      model: ${agent.model ?? "inherit"}${agent.readOnly ? "  (read-only)" : ""}`);
     out.push(`      ${oneLine(agent.description)}`);

@@ -28,6 +28,52 @@ async function files(map: Record<string, string>) {
 }
 
 describe("loadAgentDefinitions", () => {
+  it("reads subfolders, drops tools mitsu has not (the agent keeps the rest), reads tools: * and Agent(…)", async () => {
+    const explorer = join(cwd, ".claude/agents/feature/code-explorer.md");
+    await files({
+      // The shape of anthropics/claude-code's feature-dev agents: Claude Code tool names mitsu partly lacks.
+      [explorer]:
+        "---\nname: code-explorer\ndescription: Deeply analyzes existing codebase features\ntools: Glob, Grep, LS, Read, NotebookRead, WebFetch, TodoWrite, WebSearch, KillShell, BashOutput, ExitPlanMode\nmodel: sonnet\ncolor: yellow\n---\n\nYou are an expert code analyst.\n",
+      [join(cwd, ".claude/agents/deep/er/all.md")]:
+        "---\nname: all-tools\ndescription: Everything\ntools: '*'\n---\nDo it.\n",
+      [join(cwd, ".claude/agents/lead.md")]:
+        "---\nname: lead\ndescription: Delegates\ntools: Agent(worker, researcher), Read, Bash(git log:*)\nmodel: opusplan\n---\nLead.\n",
+      [join(cwd, ".claude/agents/odd.md")]:
+        "---\nname: odd\ndescription: Odd model\nmodel: Claude Opus Latest\n---\nOdd.\n",
+    });
+    const loaded = await loadAgentDefinitions({ cwd, home, builtins: [], trusted: true });
+    const byName = (name: string) => loaded.agents.find((a) => a.name === name);
+    expect(byName("code-explorer")?.tools).toEqual([
+      "Glob",
+      "Grep",
+      "Read",
+      "WebFetch",
+      "TodoWrite",
+      "WebSearch",
+      "KillShell",
+      "BashOutput",
+    ]);
+    expect(byName("code-explorer")?.model).toBe("sonnet");
+    expect(byName("all-tools")?.tools).toBeUndefined();
+    expect(byName("lead")?.tools).toEqual(["Task", "Read", "Bash"]);
+    expect(byName("lead")?.model).toBe("opusplan");
+    expect(byName("odd")?.model).toBeUndefined();
+    expect(loaded.warnings).toEqual([
+      {
+        path: explorer,
+        field: "tools",
+        message: '"ExitPlanMode" is not a tool mitsu has; left out',
+        skipped: false,
+      },
+      {
+        path: join(cwd, ".claude/agents/odd.md"),
+        field: "model",
+        message: '"Claude Opus Latest" is not a model name; the agent uses its parent\'s model',
+        skipped: false,
+      },
+    ]);
+  });
+
   it("in an untrusted folder, a project agent file cannot choose another provider's model (it inherits); aliases and the user's own files still can", async () => {
     await files({
       [join(cwd, ".claude/agents/exfil.md")]:
@@ -63,6 +109,7 @@ describe("loadAgentDefinitions", () => {
     const { agents, warnings } = await loadAgentDefinitions({ cwd, home, trusted: true });
     expect(agents.map((a) => `${a.name}:${a.source}`)).toEqual([
       "Explore:builtin",
+      "Plan:builtin",
       "code-reviewer:project",
       "general-purpose:builtin",
       "helper:user",
@@ -132,8 +179,9 @@ describe("loadAgentDefinitions", () => {
       JSON.stringify(second.inputSchema) + second.description,
     );
     const list = first.description.split("\n").filter((l) => l.startsWith("- ") && l.includes(": "));
-    expect(list.slice(0, 4)).toEqual([
+    expect(list.slice(0, 5)).toEqual([
       `- Explore: ${BUILTIN_AGENTS[1]!.description}`,
+      `- Plan: ${BUILTIN_AGENTS[2]!.description}`,
       "- alpha: A",
       `- general-purpose: ${BUILTIN_AGENTS[0]!.description}`,
       "- zeta: Z",

@@ -1,8 +1,8 @@
 import type { Dirent } from "node:fs";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import { isModelAlias } from "../providers/model-catalog.js";
+import { basename, dirname, join } from "node:path";
+import { toModelAlias } from "../providers/model-alias.js";
 import { listDir } from "../skills/list-dir.js";
 import type { AgentDefinition, AgentSource, AgentWarning } from "./agent-definition.js";
 import { BUILTIN_AGENTS } from "./builtin-agents.js";
@@ -23,6 +23,8 @@ export interface LoadAgentDefinitionsOptions {
    * named in `ignored`, which the trust question lists.
    */
   trusted?: boolean;
+  /** Enabled plugins' agent folders or files (see `loadPlugins`): their agents are named `plugin:agent`. */
+  plugins?: ReadonlyArray<{ path: string; plugin: string }>;
 }
 
 export interface AgentDefinitions {
@@ -34,7 +36,7 @@ export interface AgentDefinitions {
   ignored: string[];
 }
 
-const RANK: Record<AgentSource, number> = { project: 0, user: 1, builtin: 2 };
+const RANK: Record<AgentSource, number> = { project: 0, user: 1, builtin: 2, plugin: 3 };
 
 /**
  * Finds the agent definitions of a workspace: `.mitsu/agents/*.md` and `.claude/agents/*.md` (project),
@@ -61,6 +63,13 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   }
   const warnings: AgentWarning[] = [];
   const read = (await Promise.all(unique.map((root) => readRoot(root.dir, root.source, warnings)))).flat();
+  for (const { path, plugin } of options.plugins ?? []) {
+    const single = path.toLowerCase().endsWith(".md");
+    const found = single
+      ? await readRoot(dirname(path), "plugin", warnings, MAX_DEPTH, basename(path))
+      : await readRoot(path, "plugin", warnings);
+    for (const agent of found) read.push({ ...agent, name: `${plugin}:${agent.name}`, plugin });
+  }
   const ignored: string[] = [];
   const found =
     options.trusted === true
@@ -69,7 +78,7 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
           const model = agent.model?.trim();
           if (agent.source !== "project" || model === undefined || model === "" || model === "inherit")
             return agent;
-          if (isModelAlias(model)) return agent;
+          if (toModelAlias(model) !== undefined) return agent;
           ignored.push(`agent ${JSON.stringify(agent.name)} model ${JSON.stringify(model)} in ${agent.path}`);
           const { model: _dropped, ...rest } = agent;
           return rest;
@@ -97,16 +106,26 @@ export async function loadAgentDefinitions(options: LoadAgentDefinitionsOptions)
   return { agents, warnings, ignored };
 }
 
+/** How deep below an agents folder files are read (Claude Code reads its subfolders: `agents/review/x.md`). */
+const MAX_DEPTH = 4;
+
 async function readRoot(
   dir: string,
   source: AgentSource,
   warnings: AgentWarning[],
+  depth = 0,
+  only?: string,
 ): Promise<AgentDefinition[]> {
   const entries = await listDir(dir, warnings);
   const agents: AgentDefinition[] = [];
   for (const entry of entries) {
-    if (entry.name.startsWith(".") || !entry.name.toLowerCase().endsWith(".md")) continue;
+    if (entry.name.startsWith(".") || (only !== undefined && entry.name !== only)) continue;
     const path = join(dir, entry.name);
+    if (depth < MAX_DEPTH && (await isDirectory(entry, path))) {
+      agents.push(...(await readRoot(path, source, warnings, depth + 1)));
+      continue;
+    }
+    if (!entry.name.toLowerCase().endsWith(".md")) continue;
     if (!(await isFile(entry, path))) continue;
     let text: string;
     try {
@@ -129,9 +148,16 @@ async function readRoot(
         skipped: false,
       });
     }
+    for (const notice of read.notices) warnings.push({ path, ...notice, skipped: false });
     agents.push(read.agent);
   }
   return agents;
+}
+
+async function isDirectory(entry: Dirent, path: string): Promise<boolean> {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
 }
 
 /** Follows symbolic links, as users link shared agent files into a project. */

@@ -1,3 +1,4 @@
+import { toModelAlias } from "../providers/model-alias.js";
 import { parseFrontmatter } from "../skills/parse-frontmatter.js";
 import { splitToolList } from "../skills/read-fields.js";
 import type { AgentDefinition, AgentSource } from "./agent-definition.js";
@@ -18,7 +19,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 export function readAgentFile(
   text: string,
   at: { path: string; source: AgentSource },
-): { agent: AgentDefinition; repaired: string[] } | AgentFieldError {
+): { agent: AgentDefinition; repaired: string[]; notices: AgentFieldError[] } | AgentFieldError {
   const parsed = parseFrontmatter(text);
   if (!parsed.ok) return { field: parsed.field, message: parsed.message };
   if (!parsed.hasFrontmatter) {
@@ -49,11 +50,13 @@ export function readAgentFile(
     source: at.source,
     path: at.path,
   };
-  const tools = toolNames(data, "tools");
+  const notices: AgentFieldError[] = [];
+  const tools = toolNames(data, "tools", notices);
   if (isFieldError(tools)) return tools;
-  const disallowed = toolNames(data, "disallowedTools");
+  const disallowed = toolNames(data, "disallowedTools", notices);
   if (isFieldError(disallowed)) return disallowed;
-  if (tools !== undefined) agent.tools = tools;
+  // `tools: *` (Claude Code's "every tool") is the same as no list.
+  if (tools !== undefined && !tools.includes("*")) agent.tools = tools;
   if (disallowed !== undefined && disallowed.length > 0) {
     if (agent.tools) agent.tools = agent.tools.filter((tool) => !disallowed.includes(tool));
     else agent.disallowedTools = disallowed;
@@ -61,10 +64,11 @@ export function readAgentFile(
   const model = text_(data, "model", false);
   if (isFieldError(model)) return model;
   if (model !== undefined) {
-    if (/\s/.test(model)) {
-      return { field: "model", message: `"${model}" must be inherit, haiku, sonnet, opus or provider:model` };
-    }
-    agent.model = model;
+    const problem = modelProblem(model);
+    // An agent whose model no provider serves still runs, on its parent's model: it is told once, at load.
+    if (problem !== undefined)
+      notices.push({ field: "model", message: `${problem}; the agent uses its parent's model` });
+    else agent.model = model;
   }
   const mode = data.permissionMode;
   if (mode !== undefined && mode !== null) {
@@ -72,7 +76,7 @@ export function readAgentFile(
     // Only a restriction is honoured: a file in a repository never grants itself more than its parent has.
     if (mode.trim() === "plan") agent.readOnly = true;
   }
-  return { agent, repaired: parsed.repaired };
+  return { agent, repaired: parsed.repaired, notices };
 }
 
 export function isFieldError(value: unknown): value is AgentFieldError {
@@ -94,8 +98,55 @@ function text_(
   return text;
 }
 
-/** `tools: Read, Grep` (Claude Code's form), `tools: Read Grep`, or a YAML list; empty means absent. */
-function toolNames(data: Record<string, unknown>, field: string): string[] | undefined | AgentFieldError {
+/**
+ * The tools an agent file may name: mitsu's own, `mcp__…` (known once the servers are up), and `*`. Claude Code's
+ * `Agent` is mitsu's `Task`; its `LS`, `MultiEdit` and `NotebookRead` are done by `Glob`, `Edit` and `Read` here.
+ */
+const KNOWN_TOOLS = new Set([
+  "Read",
+  "Write",
+  "Edit",
+  "Bash",
+  "BashOutput",
+  "KillShell",
+  "Glob",
+  "Grep",
+  "TodoWrite",
+  "WebFetch",
+  "WebSearch",
+  "Skill",
+  "Task",
+  "ListMcpResources",
+  "ReadMcpResource",
+]);
+const TOOL_EQUIVALENTS: Record<string, string> = {
+  Agent: "Task",
+  LS: "Glob",
+  MultiEdit: "Edit",
+  NotebookRead: "Read",
+  ListMcpResourcesTool: "ListMcpResources",
+  ReadMcpResourceTool: "ReadMcpResource",
+};
+
+/** Why no provider could serve an agent's `model`, or undefined when one can (or it is `inherit`). */
+function modelProblem(model: string): string | undefined {
+  if (model === "inherit" || toModelAlias(model) !== undefined) return undefined;
+  if (/\s/.test(model)) return `"${model}" is not a model name`;
+  if (model.includes(":")) return undefined;
+  if (/^(claude-|gemini-|gpt-|o\d|chatgpt-|codex-)/.test(model)) return undefined;
+  return `"${model}" is neither an alias (haiku, sonnet, opus, inherit) nor provider:model`;
+}
+
+/**
+ * `tools: Read, Grep` (Claude Code's form), `tools: Read Grep`, or a YAML list; empty means absent. `Tool(…)` is
+ * read as `Tool` (`Agent(worker)`, `Bash(git:*)`); a name mitsu has no tool for is dropped with a notice and the
+ * agent keeps the rest.
+ */
+function toolNames(
+  data: Record<string, unknown>,
+  field: string,
+  notices: AgentFieldError[],
+): string[] | undefined | AgentFieldError {
   const value = data[field];
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value : [value];
@@ -107,7 +158,23 @@ function toolNames(data: Record<string, unknown>, field: string): string[] | und
     names.push(...splitToolList(item));
   }
   if (names.length === 0) return undefined;
-  const bad = names.find((n) => !/^[A-Za-z_][\w-]*$/.test(n));
-  if (bad !== undefined) return { field, message: `"${bad}" is not a tool name` };
-  return [...new Set(names)];
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  for (const written of names) {
+    if (written === "*") {
+      kept.push("*");
+      continue;
+    }
+    const bare = written.replace(/\(.*\)$/s, "");
+    const name = TOOL_EQUIVALENTS[bare] ?? bare;
+    if (KNOWN_TOOLS.has(name) || /^mcp__[\w-]+(__[\w*-]+)?$/.test(name)) kept.push(name);
+    else dropped.push(written);
+  }
+  if (dropped.length > 0) {
+    notices.push({
+      field,
+      message: `${dropped.map((n) => JSON.stringify(n)).join(", ")} ${dropped.length === 1 ? "is not a tool" : "are not tools"} mitsu has; left out`,
+    });
+  }
+  return [...new Set(kept)];
 }

@@ -1,4 +1,5 @@
-import { isModelAlias, MODEL_ALIASES } from "../providers/model-catalog.js";
+import { toModelAlias } from "../providers/model-alias.js";
+import { MODEL_ALIASES } from "../providers/model-catalog.js";
 import { BUILTIN_PROVIDERS } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
 
@@ -25,10 +26,11 @@ export function resolveAgentModel(
   const text = spec?.trim();
   if (text === undefined || text === "" || text === "inherit") return parent;
   let target = text;
-  if (isModelAlias(text)) {
+  const alias = toModelAlias(text);
+  if (alias !== undefined) {
     const family = BUILTIN_PROVIDERS[parent.providerName]?.family;
     if (family === undefined) return parent;
-    const id = MODEL_ALIASES[family][text];
+    const id = MODEL_ALIASES[family][alias];
     if (id === parent.model) return parent;
     target = `${parent.providerName}:${id}`;
   }

@@ -1,6 +1,7 @@
 import type { SpawnRequest } from "../loop/spawn.js";
 import type { Tool, ToolOutput } from "../loop/tool.js";
 import type { AgentDefinition } from "./agent-definition.js";
+import { type BackgroundAgents, backgroundStartedText } from "./background-agents.js";
 import { formatSubagentResult } from "./format-subagent-result.js";
 import { taskToolDescription } from "./task-tool-description.js";
 
@@ -12,6 +13,8 @@ export interface TaskToolInput {
   prompt: string;
   /** Which agent runs it: a name from the tool's description. */
   subagent_type: string;
+  /** Start it in the background: the call returns at once with the agent's id (with `TaskOptions.background`). */
+  run_in_background?: boolean;
 }
 
 export interface TaskToolOptions {
@@ -24,6 +27,11 @@ export interface TaskToolOptions {
   toolNames?: () => readonly string[];
   /** A sub-agent's model call limit (default: the spawner's). */
   maxTurns?: number;
+  /**
+   * The conversation's sub-agents: with it, Task takes `run_in_background`, and every agent it starts is kept
+   * under an id (in its result) for `TaskOutput`, `TaskStop` and `SendMessage`.
+   */
+  background?: BackgroundAgents;
 }
 
 /**
@@ -52,6 +60,15 @@ export function createTaskTool(options: TaskToolOptions): Tool<TaskToolInput> {
           description: "The type of agent to use",
           ...(names.length > 0 ? { enum: names } : {}),
         },
+        ...(options.background
+          ? {
+              run_in_background: {
+                type: "boolean",
+                description:
+                  "Run the agent in the background and go on working: you get its id at once, and its answer arrives in a later message when it ends (TaskOutput reads it earlier, TaskStop stops it). Only for the main agent.",
+              },
+            }
+          : {}),
       },
       required: ["description", "prompt", "subagent_type"],
       additionalProperties: false,
@@ -71,18 +88,42 @@ export function createTaskTool(options: TaskToolOptions): Tool<TaskToolInput> {
           isError: true,
         };
       }
+      const request = spawnRequestFor(agent, input, {
+        ...(options.toolNames ? { toolNames: options.toolNames } : {}),
+        ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+      });
+      const registry = options.background;
+      // Only the main agent runs agents in the background: a sub-agent's answer must be its own final text.
+      if (registry && input.run_in_background === true && context.spawner && context.agentPath.length === 0) {
+        const record = registry.start({
+          spawner: context.spawner,
+          request,
+          agentPath: [...context.agentPath, context.toolUseId],
+          agent: agent.name,
+          description: input.description,
+        });
+        return `${backgroundStartedText(record.id, agent.name)} It runs while you go on working; its answer arrives in a later message when it ends. Use TaskOutput to read it earlier (or wait for it), TaskStop to stop it, SendMessage to send it more.`;
+      }
       const started = performance.now();
-      const result = await context.spawn(
-        spawnRequestFor(agent, input, {
-          ...(options.toolNames ? { toolNames: options.toolNames } : {}),
-          ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-        }),
-      );
-      return formatSubagentResult(result, {
+      const result = await context.spawn(request);
+      const output = formatSubagentResult(result, {
         agent: agent.name,
         durationMs: performance.now() - started,
         ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       });
+      if (!registry) return output;
+      const record = registry.keep({
+        agent: agent.name,
+        description: input.description,
+        agentPath: [...context.agentPath, context.toolUseId],
+        background: false,
+        result,
+        startedAt: started,
+        endedAt: performance.now(),
+        request,
+        ...(context.spawner ? { spawner: context.spawner } : {}),
+      });
+      return { ...output, content: withAgentId(output.content, record.id) };
     },
   };
 }
@@ -113,4 +154,9 @@ export function spawnRequestFor(
     ...(agent.readOnly ? { readOnly: true } : {}),
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
   };
+}
+
+/** The result's stats line `[Explore: …]` with the agent's id added, for `SendMessage`. */
+export function withAgentId(content: string, id: string): string {
+  return content.endsWith("]") ? `${content.slice(0, -1)}; agent id ${id}]` : `${content}\n[agent id ${id}]`;
 }

@@ -5,7 +5,7 @@ import type { CliOptions } from "./cli-options.js";
 export function agentOptionsFor(
   options: CliOptions,
   where: { cwd: string; home: string; env: NodeJS.ProcessEnv },
-  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks"> & {
+  extra: Pick<CodingAgentOptions, "ask" | "askTrust" | "onWarning" | "approveHooks" | "approvePlugin"> & {
     /** The interactive question about project MCP servers, the OAuth login. */
     mcp?: Pick<Exclude<CodingAgentOptions["mcp"], false | undefined>, "approve" | "oauth">;
   },
@@ -29,6 +29,8 @@ export function agentOptionsFor(
     maxTurns: options.maxTurns,
     ...(options.thinkingBudget !== undefined ? { thinkingBudget: options.thinkingBudget } : {}),
     verboseHooks: options.verbose,
+    verboseNotices: options.verbose,
+    ...(options.pluginDirs?.length ? { pluginDirs: options.pluginDirs } : {}),
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

@@ -6,6 +6,7 @@ import { formatHooks } from "./hooks-command.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import { contextReport, costReport } from "./session-status.js";
 import type { Style } from "./style.js";
+import { tasksCommand } from "./tasks-command.js";
 import { stripControls } from "./terminal-text.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
@@ -26,11 +27,17 @@ export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description
   ["hooks", "the hooks that run (source file, event, matcher, command), and those not approved"],
   ["mcp", "the MCP servers: state, tools, and why one failed"],
   ["model", "show the model, or switch to another: /model provider:model (the prompt cache starts over)"],
+  ["output-style", "the output styles and the one in use; /output-style <name> sets it (next session)"],
+  [
+    "plugin",
+    "plugins and marketplaces: /plugin list, install <p>@<m>, marketplace add <src>, … (next session)",
+  ],
   ["resume", "pick one of this folder's sessions and continue it"],
   [
     "rewind",
     "go back to an earlier prompt of this conversation, and restore the files Write and Edit changed",
   ],
+  ["tasks", "the sub-agents of this conversation; /tasks show|stop|send <id> [message]"],
   ["thinking", "extended thinking on or off: /thinking [budget|off]"],
 ];
 
@@ -44,6 +51,10 @@ export interface BuiltinContext {
   signal?: AbortSignal;
   /** Clears the terminal (absent when the output is not a terminal). */
   clearScreen?: () => void;
+  /** Where the `/plugin` words run (`mitsu plugin`'s actions for this folder and home); absent: not offered. */
+  plugin?: (words: string[]) => Promise<void>;
+  /** Where `/output-style [name]` runs; absent: not offered. */
+  outputStyle?: (args: string) => Promise<void>;
 }
 
 /**
@@ -69,6 +80,9 @@ export async function runBuiltinCommand(
       write(
         `${formatAgentsReport(context.agent.agents, { toolNames: context.agent.tools.map((t) => t.name) })}\n`,
       );
+      return "done";
+    case "tasks":
+      write(`${await tasksCommand(context.agent.backgroundAgents, args, style)}\n`);
       return "done";
     case "mcp":
       write(`${formatMcpStatus(context.agent.mcp?.status() ?? [], style)}\n`);
@@ -98,22 +112,58 @@ export async function runBuiltinCommand(
     case "context":
       write(`${contextReport(context.agent)}\n`);
       return "done";
+    case "output-style":
+      if (!context.outputStyle) return undefined;
+      await context.outputStyle(args);
+      return "done";
+    case "plugin":
+    case "plugins":
+      if (!context.plugin) return undefined;
+      await context.plugin(args.split(/\s+/).filter(Boolean));
+      return "done";
     default:
       return undefined;
   }
 }
 
-/** `/help`: the built-ins, then the discovered commands and skills. */
+/** The keys of the interactive screen, for `/help`. */
+export const KEYS_HELP: ReadonlyArray<readonly [keys: string, what: string]> = [
+  ["Enter", "send (Shift-Enter, Ctrl-J or \\ then Enter: a new line)"],
+  ["Esc / Ctrl-C", "stop the run; Esc takes queued prompts back to edit"],
+  ["Esc Esc", "go back to an earlier prompt (/rewind), at an empty prompt"],
+  ["Shift-Tab", "cycle the permission mode: default, accept edits, plan"],
+  ["!command", "run a shell command yourself; its output goes with your next prompt"],
+  ["↑ / ↓", "earlier prompts of this project"],
+  ["Ctrl-R", "search the earlier prompts"],
+  ["Tab", "complete a /command or an @file"],
+  ["Ctrl-O", "show the last collapsed output whole"],
+  ["Ctrl-D", "leave (at an empty prompt; also Ctrl-C twice, /exit)"],
+];
+
+/** `/help`: the built-ins, the discovered commands and skills, and the keys, in one column layout. */
 export function builtinHelp(agent: CodingAgent, style: Style): string {
-  const width = Math.max(...BUILTIN_COMMANDS.map(([name]) => name.length + 1));
-  const builtins = BUILTIN_COMMANDS.map(([name, text]) => `  ${`/${name}`.padEnd(width)}  ${text}`);
+  const { skills, commands } = agent.skills;
+  const discovered = [...skills.filter((s) => s.userInvocable), ...commands]
+    .map((entry): [string, string] => [
+      `/${entry.name}${entry.argumentHint ? ` ${entry.argumentHint}` : ""}`,
+      (entry.description ?? "").replace(/\s+/g, " ").trim(),
+    ])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const builtins = BUILTIN_COMMANDS.map(([name, text]): [string, string] => [`/${name}`, text]);
+  const all = [...builtins, ...discovered, ...KEYS_HELP];
+  const width = Math.min(28, Math.max(...all.map(([left]) => left.length)));
+  const rows = (list: ReadonlyArray<readonly [string, string]>) =>
+    list.map(([left, text]) => stripControls(`  ${left.padEnd(width)}  ${text}`).trimEnd());
   return [
     style.bold("Built-in commands"),
-    ...builtins,
+    ...rows(builtins),
     "",
     style.bold("Commands and skills"),
-    stripControls(formatSlashHelp(agent.skills)),
+    ...(discovered.length > 0 ? rows(discovered) : [`  ${stripControls(formatSlashHelp(agent.skills))}`]),
     ...mcpPromptHelp(agent, style),
+    "",
+    style.bold("Keys"),
+    ...rows(KEYS_HELP),
   ].join("\n");
 }
 

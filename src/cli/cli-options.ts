@@ -1,4 +1,5 @@
 import type { PermissionMode } from "../permissions/permission-mode.js";
+import type { SdkFlags } from "./sdk/sdk-options.js";
 
 /** What the command line says, after parsing and checking. */
 export interface CliOptions {
@@ -43,6 +44,10 @@ export interface CliOptions {
   strictMcpConfig: boolean;
   /** `--sandbox`: run Bash commands inside the bubblewrap sandbox. */
   sandbox: boolean;
+  /** The Claude Agent SDK's flags (`--system-prompt`, `--json-schema`, `--max-budget-usd`, …); see `SdkFlags`. */
+  sdk?: SdkFlags;
+  /** `--plugin-dir` values: plugin folders loaded for this run. */
+  pluginDirs?: string[];
 }
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json", "mitsu-events"] as const;
@@ -56,7 +61,7 @@ export const DEFAULT_THINKING_BUDGET = 8000;
  * or `mcp__server__tool`) with an optional `(specifier)`. A word of another shape ends the rules: it is the prompt.
  */
 export function looksLikeToolRule(word: string): boolean {
-  return /^([A-Z][A-Za-z0-9_]*|mcp__[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?)(\(.*\))?$/s.test(word);
+  return /^([A-Z][A-Za-z0-9_]*|mcp__(\*|[A-Za-z0-9_-]+(__[A-Za-z0-9_*-]+)?))(\(.*\))?$/s.test(word);
 }
 
 /** `--allowedTools "Read,Bash(git log:*)" Edit` → ["Read", "Bash(git log:*)", "Edit"]: commas and spaces split, but not inside parentheses. */

@@ -45,7 +45,6 @@ try {
       "acceptEdits",
       "--allowedTools",
       "Bash(node --test:*),Bash(grep:*)",
-      "--verbose",
       prompt,
     ],
     {

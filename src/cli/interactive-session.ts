@@ -1,25 +1,34 @@
 import type { SlashCommand } from "@mariozechner/pi-tui";
 import { type CodingAgent, createCodingAgent, listProjectSessions } from "../harness/index.js";
 import { createMcpOAuth } from "../mcp/index.js";
+import type { PermissionMode } from "../permissions/index.js";
 import { type Command, findSlashTarget, parseSlash, type Skill } from "../skills/index.js";
 import { agentOptionsFor } from "./agent-options.js";
+import { bangContext, runBangCommand } from "./bang-command.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./builtin-commands.js";
 import { type CliOptions, DEFAULT_THINKING_BUDGET } from "./cli-options.js";
+import { confirmForeignSession } from "./confirm-foreign-session.js";
 import type { InteractiveIo } from "./interactive-io.js";
+import { modelChoices } from "./model-choices.js";
 import { preparePrompt } from "./prepare-prompt.js";
 import { resumedRecap } from "./resumed-recap.js";
 import { rewind } from "./rewind-command.js";
-import { formatSessionList, pickSession as pickFromList } from "./session-list.js";
+import { formatSessionList, sessionItems } from "./session-list.js";
 import { sessionStatus } from "./session-status.js";
 import { runningShellsLine } from "./shells-status.js";
+import { slashOutputStyle } from "./slash-output-style.js";
+import { slashPlugin } from "./slash-plugin.js";
+import { readStatusLineSetting, runStatusLine, statusLineInput } from "./status-line-command.js";
 import type { Style } from "./style.js";
-import { stripControls } from "./terminal-text.js";
+import { showControls, stripControls } from "./terminal-text.js";
 import { conversationRenderer } from "./tui/conversation-renderer.js";
 import { createPermissionDialog } from "./tui/permission-question.js";
+import { pluginApprovalQuestion } from "./tui/plugin-approval-question.js";
 import type { Screen } from "./tui/screen.js";
 import { terminalAsker } from "./tui/terminal-asker.js";
 import { turnFooter } from "./turn-footer.js";
 import { packageVersion } from "./version.js";
+import { finishedPrompt } from "./with-background-agents.js";
 
 /** The conversation's state at the terminal, shared by the steps below. */
 interface TerminalSession {
@@ -32,6 +41,12 @@ interface TerminalSession {
   insteadRead: AbortController | undefined;
   /** Ctrl-D (the input ends) during a run: the user is leaving, so the run stops too, and mitsu exits 130. */
   leftDuringRun: boolean;
+  /** When Esc was last pressed at an empty prompt (two in a row open /rewind). */
+  lastEscape: number;
+  /** The permission mode Shift-Tab chose (undefined: the one the agent started in); kept when the agent reopens. */
+  mode: PermissionMode | undefined;
+  /** What `!cmd` ran since the last prompt: sent with the next one. */
+  bangOutputs: string[];
 }
 
 /** What the steps of the conversation use: the terminal and how to open an agent. */
@@ -44,6 +59,8 @@ interface TerminalEnv {
   /** `-r` alone and `/resume`: the session the user picks (undefined: none). */
   pick: () => Promise<string | undefined>;
   markdown: Promise<Awaited<typeof import("./markdown/index.js")> | undefined>;
+  /** Redraws the status line: the session's, or the settings' `statusLine` command's first line. */
+  footer: () => void;
 }
 
 /**
@@ -66,6 +83,9 @@ export async function interactiveSession(
     emptyInterrupts: 0,
     insteadRead: undefined,
     leftDuringRun: false,
+    lastEscape: 0,
+    mode: undefined,
+    bangOutputs: [],
   };
   setCommands(() => slashCommands(session.agent));
   // The answers are drawn as Markdown; the renderer loads while the agent opens. (One that fails to load leaves
@@ -81,7 +101,7 @@ export async function interactiveSession(
       session.run?.abort(new Error("interrupted"));
       permissions.cancel();
     };
-    bindKeys(session, screen, style, stopRun);
+    bindKeys(session, screen, style, stopRun, () => env.footer());
     const asker = terminalAsker(screen, permissions, style);
     const oauth = createMcpOAuth({
       home: io.home,
@@ -95,20 +115,57 @@ export async function interactiveSession(
       style,
       write,
       open: (chosen) =>
-        createCodingAgent({ ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }), asker }),
+        openAgent(chosen).then((opened) => {
+          if (session.mode !== undefined) opened.permissions.setMode(session.mode);
+          return opened;
+        }),
       pick: () => pickSession(io, screen, style, warn),
       markdown,
+      footer: () => screen.setFooter(statusWithMode(session)),
     };
+    function openAgent(chosen: CliOptions): Promise<CodingAgent> {
+      return createCodingAgent({
+        ...agentOptionsFor(chosen, io, { onWarning: warn, mcp: { oauth } }),
+        asker,
+        approvePlugin: async (approval) => {
+          const yes = await screen.ask(pluginApprovalQuestion(approval));
+          write(
+            style.dim(
+              `plugin ${showControls(approval.id)}: ${yes ? "approved" : "its hooks and MCP servers not run"}\n`,
+            ),
+          );
+          return yes;
+        },
+      });
+    }
     let startWith = session.options;
     if (session.options.pickSession) {
       const path = await env.pick();
       startWith = path ? { ...session.options, resume: path, continueSession: false } : session.options;
+    } else if (
+      session.options.resume &&
+      !(await confirmForeignSession(session.options.resume, { ...io, input, write, style }))
+    ) {
+      startWith = { ...session.options, resume: undefined };
     }
     session.agent = await env.open(startWith);
     write(banner(session.agent, io.cwd, style, session.agent.history.length));
     // `-c` / `-r`: the last exchanges again, so the conversation picks up where it was left.
     write(resumedRecap(session.agent.history, style));
-    screen.setFooter(sessionStatus(session.agent));
+    // The settings' `statusLine` command (Claude Code's), when there is one, draws the status line instead.
+    const statusLine = await readStatusLineSetting(io.cwd, io.home);
+    env.footer = () => {
+      const agent = session.agent;
+      screen.setFooter(statusWithMode(session));
+      if (!statusLine) return;
+      const at = { sessionId: agent.sessionId, cwd: io.cwd, model: agent.model, costUsd: agent.cost().usd };
+      void runStatusLine(statusLine.command, statusLineInput({ ...at, version: packageVersion() }), io).then(
+        (line) => {
+          if (line) screen.setFooter(line);
+        },
+      );
+    };
+    env.footer();
     const onSignal = () => {
       stopRun();
       input.close();
@@ -118,6 +175,10 @@ export async function interactiveSession(
       await converse(session, env);
     } finally {
       io.signal?.removeEventListener("abort", onSignal);
+      // How to come back, as the last line on the terminal.
+      if (session.agent.sessionId) {
+        write(style.dim(`\nresume this conversation with: mitsu -r ${session.agent.sessionId}\n`));
+      }
       await session.agent.close();
     }
     return io.signal?.aborted || session.leftDuringRun ? 130 : 0;
@@ -127,7 +188,13 @@ export async function interactiveSession(
 }
 
 /** Ctrl-C stops a run (or clears the line; twice at an empty prompt leaves); Esc takes queued prompts back. */
-function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRun: () => void): void {
+function bindKeys(
+  session: TerminalSession,
+  screen: Screen,
+  style: Style,
+  stopRun: () => void,
+  showStatus: () => void,
+): void {
   const { input } = screen;
   screen.onKeys({
     interrupt: () => {
@@ -144,7 +211,24 @@ function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRu
       // Queued prompts first: Esc takes them back to be edited (a second Esc stops the run).
       const queued = screen.queued.take();
       if (queued.length > 0) return screen.edit(queued.join("\n"));
-      if (session.run) stopRun();
+      if (session.run) return stopRun();
+      // Esc twice at an empty prompt: go back to an earlier prompt (/rewind), as in Claude Code.
+      const now = Date.now();
+      if (input.partialLine === "" && now - session.lastEscape < DOUBLE_ESCAPE_MS) {
+        session.lastEscape = 0;
+        return screen.submit("/rewind");
+      }
+      session.lastEscape = now;
+    },
+    cycleMode: () => {
+      const { agent } = session;
+      if (!agent) return;
+      const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
+      if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
+      const next = order[(order.indexOf(session.mode ?? agent.permissionMode.mode) + 1) % order.length]!;
+      session.mode = next;
+      agent.permissions.setMode(next);
+      showStatus();
     },
   });
   screen.onClose(() => {
@@ -154,7 +238,7 @@ function bindKeys(session: TerminalSession, screen: Screen, style: Style, stopRu
   });
 }
 
-/** The sessions of this folder, and the one the user picks (undefined: none). */
+/** The sessions of this folder, and the one the user picks from a searchable list (undefined: none; Esc). */
 async function pickSession(
   io: InteractiveIo,
   screen: Screen,
@@ -162,16 +246,32 @@ async function pickSession(
   warn: (message: string) => void,
 ): Promise<string | undefined> {
   const sessions = listProjectSessions(io, (path, why) => warn(`${path} left out: ${why}`));
-  screen.write(`${formatSessionList(sessions, style)}\n`);
-  if (sessions.length === 0) return undefined;
-  for (;;) {
-    const answer = await screen.input.read("resume which? (number or id; Enter for none) ", { fresh: true });
-    if (answer === undefined || answer.trim() === "") return undefined;
-    const chosen = pickFromList(sessions, answer);
-    if (chosen) return chosen.path;
-    screen.write(style.red(`no session "${answer.trim()}" in the list\n`));
+  if (sessions.length === 0) {
+    screen.write(`${formatSessionList(sessions, style)}\n`);
+    return undefined;
   }
+  // The first prompt as typed, how long ago, turns, cost.
+  return screen.pick("Resume a conversation", sessionItems(sessions), undefined);
 }
+
+/** The status line, with the permission mode when it is not the default one (Shift-Tab cycles it). */
+function statusWithMode(session: TerminalSession): string {
+  const { agent } = session;
+  const now = session.mode ?? agent.permissionMode.mode;
+  const shown = now === "default" ? "" : ` · ${MODE_NAMES[now]} (shift+tab to cycle)`;
+  return `${sessionStatus(agent)}${shown}`;
+}
+
+/** Two Esc presses this close at an empty prompt open /rewind. */
+const DOUBLE_ESCAPE_MS = 800;
+
+/** The permission modes as the status line names them. */
+const MODE_NAMES: Record<PermissionMode, string> = {
+  default: "default mode",
+  acceptEdits: "⏵⏵ accept edits on",
+  plan: "⏸ plan mode on",
+  bypassPermissions: "bypass permissions on",
+};
 
 /** Reads prompts and runs them until the user leaves. */
 async function converse(session: TerminalSession, env: TerminalEnv): Promise<void> {
@@ -179,8 +279,22 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
   const { input } = screen;
   let first = session.options.prompt?.trim() ? session.options.prompt : undefined;
   for (;;) {
-    const line = first ?? (await input.read("> "));
+    // Idle at an empty prompt when a background agent finishes: a turn says so (its answer rides in on it).
+    const idle = first === undefined ? whenBackgroundAgentFinishes(session.agent, input) : undefined;
+    const line = first ?? (await input.read("> ", idle ? { signal: idle.signal } : {}));
+    idle?.dispose();
     first = undefined;
+    if (line === undefined && idle?.signal.aborted && !input.closed && !io.signal?.aborted) {
+      const finished = session.agent.backgroundAgents?.undelivered() ?? [];
+      if (finished.length === 0) continue;
+      const prompt = finishedPrompt(finished);
+      screen.setFooter(sessionStatus(session.agent));
+      write(`${screen.atLineStart ? "" : "\n"}${style.dim(`● ${prompt}`)}\n`);
+      const next = await turn({ text: prompt, fromServer: true }, session, env);
+      if (next === "exit") break;
+      if (next !== undefined) first = next;
+      continue;
+    }
     if (line === undefined || io.signal?.aborted) break;
     session.emptyInterrupts = 0;
     write(`${screen.atLineStart ? "" : "\n"}${echoPrompt(line, style)}`);
@@ -191,6 +305,10 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
       session.run = undefined;
       continue;
     }
+    if (line.trim().startsWith("!")) {
+      await bangCommand(line.trim().slice(1).trim(), session, env);
+      continue;
+    }
     const text = await promptText(line, {
       agent: session.agent,
       style,
@@ -198,6 +316,8 @@ async function converse(session: TerminalSession, env: TerminalEnv): Promise<voi
       clear: () => session.agent.clear(),
       signal: session.run.signal,
       ...(io.stdout.isTTY === true ? { clearScreen: () => screen.clear() } : {}),
+      plugin: (words) => slashPlugin(words, io, write, style),
+      outputStyle: (args) => slashOutputStyle(args, io, write, style),
     }).finally(() => {
       session.run = undefined;
     });
@@ -237,6 +357,8 @@ async function sessionCommand(line: string, session: TerminalSession, env: Termi
       await session.agent.close();
       session.agent = next;
       write(banner(session.agent, env.io.cwd, style, session.agent.history.length));
+      write(resumedRecap(session.agent.history, style));
+      env.footer();
     }
     return true;
   }
@@ -251,10 +373,21 @@ async function switchModel(
 ): Promise<void> {
   const { style, write } = env;
   const { agent } = session;
-  if (!spec) {
-    write(`model: ${agent.provider.api}:${agent.model} (/model provider:model switches)\n`);
+  const current = `${agent.providerName}:${agent.model}`;
+  // Without a name: a list of the configured providers' models to pick from.
+  const picked =
+    spec ??
+    (await env.screen.pick(
+      `Switch the model (now ${current})`,
+      modelChoices(env.io.env, env.io.home, current).map((choice) => ({ label: choice, value: choice })),
+      undefined,
+    ));
+  // Picked from the list, the model in use is no switch; named, it opens the agent again (as before).
+  if (!picked || (spec === undefined && picked === current)) {
+    write(`model: ${current} (/model provider:model switches)\n`);
     return;
   }
+  spec = picked;
   const path = agent.sessionPath;
   const thinkingBefore = agent.thinkingBudget;
   const chosen = { ...session.options, model: spec, continueSession: false, pickSession: false };
@@ -268,6 +401,7 @@ async function switchModel(
         `now ${session.agent.provider.api}:${session.agent.model}; the prompt cache starts over (a model reads only its own cache)\n`,
       ),
     );
+    env.footer();
   } catch (error) {
     write(style.red(`✖ ${error instanceof Error ? error.message : String(error)}\n`));
     const { options } = session;
@@ -323,6 +457,14 @@ async function turn(
     write(style.red(`${stripControls(prepared.error)}\n`));
     return undefined;
   }
+  // What the user ran with `!` since the last prompt goes first: the model sees it and what came of it.
+  if (session.bangOutputs.length > 0) {
+    const before = session.bangOutputs.splice(0).join("\n");
+    prepared.prompt =
+      typeof prepared.prompt === "string"
+        ? `${before}\n\n${prepared.prompt}`
+        : [{ type: "text", text: before }, ...prepared.prompt];
+  }
   const render = conversationRenderer(agent, style, screen, io, session.options, await env.markdown);
   const startedAt = Date.now();
   const usdBefore = agent.cost().usd;
@@ -348,7 +490,7 @@ async function turn(
   const turnUsd = usdAfter !== undefined ? usdAfter - (usdBefore ?? 0) : undefined;
   write(`${turnFooter(result.usage, Date.now() - startedAt, style, turnUsd)}\n`);
   if (screen.input.closed) return "exit";
-  screen.setFooter(sessionStatus(agent));
+  env.footer();
   if (result.reason !== "denied") return undefined;
   // The user said no to a call: the model waits for what to do instead, and their answer is the next prompt
   // (Esc or an empty answer: back to the prompt, nothing sent).
@@ -430,6 +572,23 @@ async function promptText(
   return { text, invocation: { target, args: slash.args } };
 }
 
+/** Aborts when a background agent of `agent` ends while nothing is typed at the prompt; `dispose` stops watching. */
+function whenBackgroundAgentFinishes(
+  agent: CodingAgent,
+  input: { readonly partialLine: string },
+): { signal: AbortSignal; dispose: () => void } | undefined {
+  const agents = agent.backgroundAgents;
+  if (!agents) return undefined;
+  const controller = new AbortController();
+  const fire = () => {
+    if (input.partialLine.trim() === "") controller.abort();
+  };
+  const off = agents.onFinished(fire);
+  // One that ended during the last turn, after its last request, and whose answer no request carried yet.
+  if (agents.undelivered().length > 0) queueMicrotask(fire);
+  return { signal: controller.signal, dispose: off };
+}
+
 /** Feeds a run's events to `onEvent` and resolves with its result. */
 async function drain<E, R>(run: AsyncGenerator<E, R>, onEvent: (event: E) => void): Promise<R> {
   for (;;) {
@@ -448,4 +607,29 @@ function banner(agent: CodingAgent, cwd: string, style: Style, resumed: number):
   const { mode, origin } = agent.permissionMode;
   const permissions = `permission mode: ${mode} (from ${origin})${agent.trusted ? "" : "; folder not trusted"}`;
   return `${head}\n${style.dim(permissions)}\n${style.dim(`/help for commands, Ctrl-C stops a run, Ctrl-D exits${more}`)}\n`;
+}
+
+/** `!command`: runs the user's own shell command; its output is shown, and sent with the next prompt. */
+async function bangCommand(command: string, session: TerminalSession, env: TerminalEnv): Promise<void> {
+  const { io, screen, style, write } = env;
+  const run = session.run;
+  if (command === "" || !run) {
+    session.run = undefined;
+    return;
+  }
+  screen.indicator.start("Running");
+  const result = await runBangCommand(command, {
+    cwd: io.cwd,
+    env: session.agent.childEnv,
+    signal: run.signal,
+  }).finally(() => {
+    session.run = undefined;
+    screen.indicator.stop();
+  });
+  const output = `${result.stdout}${result.stderr}`.trimEnd();
+  if (output !== "") write(`${stripControls(output)}\n`);
+  if (result.code !== 0) {
+    write(style.dim(result.code === null ? "(stopped)\n" : `(exit code ${result.code})\n`));
+  }
+  session.bangOutputs.push(bangContext(command, result));
 }

@@ -1,9 +1,11 @@
 import { Command } from "commander";
+import { registerAcp } from "./commands/acp.js";
 import { registerAgents } from "./commands/agents.js";
 import type { CommandContext } from "./commands/command-context.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerMcp } from "./commands/mcp.js";
+import { registerPlugin } from "./commands/plugin.js";
 import { registerPrompt } from "./commands/prompt.js";
 import { registerRemote } from "./commands/remote.js";
 import { registerSkills } from "./commands/skills.js";
@@ -30,10 +32,12 @@ export async function main(argv: string[], io: PrintIo): Promise<number> {
     registerInspect,
     registerAgents,
     registerSkills,
+    registerPlugin,
     registerDemo,
     registerMcp,
     registerWorker,
     registerRemote,
+    registerAcp,
   ]) {
     register(ctx);
   }
@@ -54,20 +58,24 @@ async function parse(program: Command, argv: string[], io: PrintIo, exitCode: ()
   // A script that asked for JSON gets its usage errors as JSON too.
   const jsonOutput = wantsJson(argv);
   let usageError: string | undefined;
+  /** Whether the parser printed its error itself (an error thrown in an action, like --thinking's, is not). */
+  let errorShown = false;
   program.configureOutput({
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s),
-    ...(jsonOutput
-      ? {
-          outputError: (s: string) => {
-            usageError = s.trim();
-          },
-        }
-      : {}),
+    outputError: (s: string, write: (s: string) => void) => {
+      if (jsonOutput) usageError = s.trim();
+      else {
+        errorShown = true;
+        write(s);
+      }
+    },
   });
   for (const sub of program.commands) sub.exitOverride();
+  // `mitsu acp [options]`: mitsu's own options (model, permissions, trust…) for every session it serves.
+  const args = argv[0] === "acp" ? [...argv.slice(1), "--acp"] : argv;
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(args, { from: "user" });
   } catch (error) {
     const code = (error as { exitCode?: number; code?: string }).exitCode;
     const message = usageError ?? (error instanceof Error ? error.message : String(error));
@@ -75,9 +83,9 @@ async function parse(program: Command, argv: string[], io: PrintIo, exitCode: ()
       io.stdout.write(`${terminalJson(errorResult(message))}\n`);
       return typeof code === "number" ? code : 1;
     }
-    if (typeof code === "number") return code;
+    if (typeof code === "number" && (code === 0 || errorShown)) return code;
     io.stderr.write(`mitsu: ${stripControls(message)}\n`);
-    return 1;
+    return typeof code === "number" ? code : 1;
   }
   return exitCode();
 }
@@ -98,6 +106,8 @@ export function errorResult(message: string) {
     subtype: "error_during_execution",
     is_error: true,
     result: message,
+    // Claude Code's error results list their errors; the Claude Agent SDK reads them.
+    errors: [message],
     duration_ms: 0,
     duration_api_ms: 0,
     num_turns: 0,

@@ -17,6 +17,8 @@ import {
   startProjectMcp,
   userMcpFile,
 } from "../mcp/index.js";
+import { loadPlugins } from "../plugins/load-plugins.js";
+import { mcpSessionEnv } from "./mcp-session-env.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import type { PrintIo } from "./print-mode.js";
 import { colorEnabled, createStyle } from "./style.js";
@@ -35,12 +37,19 @@ export async function mcpListCommand(
 ): Promise<number> {
   const style = createStyle(colorEnabled(io.stdout as NodeJS.WriteStream));
   const warnings: string[] = [];
+  // An untrusted folder's servers are listed as such, never started (as a session would not start them).
+  const { env, trusted, repositoryEnv } = await mcpSessionEnv(io);
+  // Enabled plugins' servers (approved as installed) are listed and started as a session starts them.
+  const { contributions } = await loadPlugins({ cwd: io.cwd, home: io.home });
   const mcp = await startProjectMcp({
     cwd: io.cwd,
     home: io.home,
-    env: io.env,
+    env,
+    repositoryEnv,
     configFiles: options.configFiles,
     strict: options.strict,
+    projectTrusted: trusted,
+    extraServers: contributions.mcpServers,
     onWarning: (message) => warnings.push(message),
   });
   try {
@@ -101,15 +110,21 @@ export async function mcpAddCommand(
     return fail(error instanceof TypeError ? `not a URL: ${rest[0]}` : (error as Error).message);
   }
   const file = options.scope === "user" ? userMcpFile(io.home) : projectMcpFile(io.cwd);
+  let approvals: string | undefined;
   try {
     await addServerToFile(file, name, config);
-    if (options.scope === "project")
-      await recordApproval(io.cwd, name, "approve", mcpServerFingerprint(config));
+    if (options.scope === "project") {
+      const { env, repositoryEnv } = await mcpSessionEnv(io, { trusted: true });
+      const fingerprint = mcpServerFingerprint(config, env, repositoryEnv);
+      approvals = await recordApproval(io.cwd, name, "approve", fingerprint, {
+        home: io.home,
+      });
+    }
   } catch (error) {
     return fail((error as Error).message);
   }
   io.stdout.write(
-    `Added the ${config.type} MCP server "${name}" to ${file}${options.scope === "project" ? " (approved for you in .mitsu/settings.local.json)" : ""}.\n`,
+    `Added the ${config.type} MCP server "${name}" to ${file}${approvals ? ` (approved for you in ${approvals})` : ""}.\n`,
   );
   return 0;
 }
@@ -165,10 +180,21 @@ export async function mcpApprovalCommand(
     );
     return 1;
   }
-  // The approval is of this configuration: a later change to the server in .mcp.json is asked about again.
-  await recordApproval(io.cwd, name, decision, mcpServerFingerprint(inProject.config));
+  // The approval is of this configuration as it would run in a trusted session: a later change to the server in
+  // .mcp.json, or to what its ${VAR}s expand to, is asked about again.
+  const { env, repositoryEnv } = await mcpSessionEnv(io, { trusted: true });
+  let file: string;
+  try {
+    const fingerprint = mcpServerFingerprint(inProject.config, env, repositoryEnv);
+    file = await recordApproval(io.cwd, name, decision, fingerprint, {
+      home: io.home,
+    });
+  } catch (error) {
+    io.stderr.write(`mitsu: ${(error as Error).message}\n`);
+    return 1;
+  }
   io.stdout.write(
-    `${decision === "approve" ? "Approved" : "Denied"} the project MCP server "${name}" (kept in .mitsu/settings.local.json).\n`,
+    `${decision === "approve" ? "Approved" : "Denied"} the project MCP server "${name}" (kept in ${file}).\n`,
   );
   return 0;
 }

@@ -14,6 +14,7 @@ import { colorEnabled, createStyle } from "./style.js";
 import { createSubagentRenderer } from "./subagent-renderer.js";
 import { stripControls, terminalJson } from "./terminal-text.js";
 import { createTextRenderer } from "./text-renderer.js";
+import { waitsForBackgroundAgents, withBackgroundAgents } from "./with-background-agents.js";
 
 export interface PrintIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -148,11 +149,20 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
     });
     claude.start();
 
-    const run = agent.prompt(prepared.prompt, {
+    const promptOptions = {
       ...(prepared.model ? { model: prepared.model } : {}),
       ...(io.signal ? { signal: io.signal } : {}),
       liveInput: options.outputFormat !== "json",
-    });
+    };
+    // A background agent's messages go to stream-json as they come, tagged with the Task call that started it.
+    if (options.outputFormat === "stream-json") agent.backgroundAgents?.onEvent((event) => render(event));
+    // Background agents still running when the answer ends are waited for; each end starts a turn.
+    const run = withBackgroundAgents(
+      agent.prompt(prepared.prompt, promptOptions),
+      (prompt) => agent.prompt(prompt, promptOptions),
+      agent.backgroundAgents,
+      { wait: waitsForBackgroundAgents(io.env), ...(io.signal ? { signal: io.signal } : {}) },
+    );
     let result: AgentResult;
     // The agent's end stops what the model left running in the background.
     let stillRunning: ReturnType<typeof agent.shells.running> = [];

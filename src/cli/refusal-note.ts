@@ -16,3 +16,20 @@ export function refusalNote(result: ToolResultBlock): string | undefined {
   if (text.startsWith("The user denied permission to use ")) return "denied by you";
   return undefined;
 }
+
+/**
+ * Why a call was not run, when a permission rule, the mode or the user refused it (a sub-agent's denial is shown
+ * under its Task call): the first sentence of the refusal, or undefined for any other result.
+ */
+export function denialNote(result: ToolResultBlock): string | undefined {
+  const note = refusalNote(result);
+  if (note) return note;
+  if (!result.is_error) return undefined;
+  const text =
+    typeof result.content === "string"
+      ? result.content
+      : result.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+  if (!/^(Permission to use |mitsu is in plan mode|This agent is read-only)/.test(text)) return undefined;
+  const first = /^[\s\S]*?[.:](?=\s|$)/.exec(text)?.[0] ?? text;
+  return first.length > 160 ? `${first.slice(0, 159)}…` : first;
+}

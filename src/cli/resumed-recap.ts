@@ -1,6 +1,7 @@
 import type { Message } from "../messages/index.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
+import { typedPrompt } from "./typed-prompt.js";
 
 /** A user message's own words: its text blocks, without the `<system-reminder>` blocks mitsu added. */
 function promptOf(message: Message): string | undefined {
@@ -32,7 +33,7 @@ export function resumedRecap(
   if (starts.length === shown.length) out.pop();
   shown.forEach((start, k) => {
     const end = shown[k + 1] ?? history.length;
-    out.push(`${style.bold(">")} ${stripControls(promptOf(history[start] as Message) ?? "")}`);
+    out.push(`${style.bold(">")} ${stripControls(typedPrompt(promptOf(history[start] as Message) ?? ""))}`);
     const answer = history
       .slice(start + 1, end)
       .filter((m) => m.role === "assistant")

@@ -2,6 +2,8 @@ import type { ProjectSession } from "../harness/index.js";
 import { formatUsd } from "./session-status.js";
 import type { Style } from "./style.js";
 import { showControls } from "./terminal-text.js";
+import type { PickerItem } from "./tui/list-picker.js";
+import { typedPrompt } from "./typed-prompt.js";
 
 /** "3m ago", "2h ago", "5d ago": how long since `then`. */
 export function ago(then: Date, now: Date = new Date()): string {
@@ -25,7 +27,7 @@ export function formatSessionList(
   const width = String(sessions.length).length;
   return sessions
     .map((s, i) => {
-      const prompt = showControls(s.firstPrompt.replace(/\s+/g, " ").trim());
+      const prompt = showControls(typedPrompt(s.firstPrompt).replace(/\s+/g, " ").trim());
       const shown = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt || "(no prompt)";
       const turns = `${s.turns} turn${s.turns === 1 ? "" : "s"}`;
       const meta = `${ago(s.updatedAt, now).padStart(7)}  ${turns.padStart(9)}  ${formatUsd(s.usd).padStart(7)}`;
@@ -34,11 +36,17 @@ export function formatSessionList(
     .join("\n");
 }
 
-/** The session a typed answer picks: a number of the list, or an id (prefix); undefined for none. */
-export function pickSession(sessions: readonly ProjectSession[], answer: string): ProjectSession | undefined {
-  const a = answer.trim();
-  if (/^\d+$/.test(a)) return sessions[Number(a) - 1];
-  if (a.length < 4) return undefined;
-  const matches = sessions.filter((s) => s.id.startsWith(a));
-  return matches.length === 1 ? matches[0] : undefined;
+/** The sessions as a picker's choices (`/resume`, `mitsu -r` at a terminal): the first prompt as typed, age, turns, cost. */
+export function sessionItems(sessions: readonly ProjectSession[], now = new Date()): PickerItem<string>[] {
+  return sessions.map((s) => {
+    const prompt = showControls(typedPrompt(s.firstPrompt).replace(/\s+/g, " ").trim());
+    const label = prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt || "(no prompt)";
+    const turns = `${s.turns} turn${s.turns === 1 ? "" : "s"}`;
+    return {
+      label,
+      detail: `${ago(s.updatedAt, now)} · ${turns} · ${formatUsd(s.usd)} · ${s.id.slice(0, 8)}`,
+      searchText: `${prompt} ${s.id}`,
+      value: s.path,
+    };
+  });
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
+import { denialNote } from "./refusal-note.js";
 import type { Style } from "./style.js";
 import { stripControls } from "./terminal-text.js";
 
@@ -113,7 +114,15 @@ export function createSubagentRenderer(options: SubagentRendererOptions): (event
       run.child({ ...event, agentPath: event.agentPath.slice(1) } as AgentEvent);
       return;
     }
-    if (!options.live && (event.type === "tool-call-start" || event.type === "warning")) render(event);
+    const denied = event.type === "tool-call-end" ? denialNote(event.result) : undefined;
+    if (!options.live && (event.type === "tool-call-start" || event.type === "warning" || denied))
+      render(event);
+    else if (denied && event.type === "tool-call-end") {
+      // At a terminal the compact line is redrawn; a refusal stays, as a line of its own.
+      options.write?.(
+        `  ${style.yellow(`↳ ${run.description}: ${summarize(event.block)} — ${stripControls(denied)}`)}\n`,
+      );
+    }
     if (event.type === "tool-call-start") {
       run.toolCalls++;
       run.current = summarize(event.block);

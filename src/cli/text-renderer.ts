@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../messages/index.js";
 import { compactionNotice } from "./compaction-notice.js";
-import { refusalNote } from "./refusal-note.js";
+import { denialNote, refusalNote } from "./refusal-note.js";
 import { ERASE_LINE, fitWidth, LastLine } from "./status-line.js";
 import type { Style } from "./style.js";
 import { showControls, stripControls, TerminalTextFilter } from "./terminal-text.js";
@@ -17,7 +17,7 @@ export interface TextRendererOptions {
    */
   notice?: (text: string) => void;
   /** A hint for a failed run (what to check), printed under the error. */
-  errorHint?: (error: { type: string; message: string }) => string | undefined;
+  errorHint?: (error: { type: string; message: string; retryAfterMs?: number }) => string | undefined;
   style: Style;
   /** Returns the short human summary of a call, e.g. `Read src/a.ts` (the tool's `summarize`). */
   summarize: (block: ToolUseBlock) => string;
@@ -193,6 +193,19 @@ function rendererCore(options: TextRendererOptions) {
    */
   const renderChild = (event: AgentEvent) => {
     if (event.type === "warning") return notice(style.yellow(`⚠ ${stripControls(event.message)}\n`));
+    if (event.type === "tool-call-end") {
+      const denied = denialNote(event.result);
+      if (!denied) return;
+      eraseStatus();
+      newline();
+      out(
+        style.yellow(
+          `${"  ".repeat(event.agentPath.length)}↳ ${summarize(event.block)} — ${stripControls(denied)}\n`,
+        ),
+      );
+      st.lastCall = undefined;
+      return;
+    }
     if (event.type !== "tool-call-start") return;
     eraseStatus();
     newline();
@@ -472,6 +485,16 @@ export function readSummary(result: ToolResultBlock, style: Style): string {
   return `  ⎿ ${style.dim(what)}\n`;
 }
 
+/** Characters of one result line shown at most. */
+const MAX_LINE_CHARS = 2000;
+
+/** A line cut to `MAX_LINE_CHARS` (its end kept for a command's output, whose end says how it went). */
+function capLine(line: string, fromEnd: boolean): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const cut = `… (${(line.length - MAX_LINE_CHARS).toLocaleString("en-US")} characters more)`;
+  return fromEnd ? `${cut} ${line.slice(-MAX_LINE_CHARS)}` : `${line.slice(0, MAX_LINE_CHARS)} ${cut}`;
+}
+
 export function renderResult(
   result: ToolResultBlock,
   style: Style,
@@ -487,6 +510,9 @@ export function renderResult(
   }
   const isDiff = lines.some((l) => l.startsWith("@@ "));
   const limit = isDiff ? 60 : maxLines;
+  // Lines are capped by characters too: one line of 100,000 characters (minified code, a base64 blob) would
+  // otherwise be printed whole. Shown whole (Ctrl-O) it is not cut.
+  if (maxLines < Number.MAX_SAFE_INTEGER) lines = lines.map((line) => capLine(line, tail));
   if (tail && !isDiff && lines.length > limit) {
     const hidden = lines.length - limit;
     const kept = lines.slice(hidden).map((line) => (result.is_error ? style.red(line) : style.dim(line)));

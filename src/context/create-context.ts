@@ -91,8 +91,12 @@ export interface Context {
 /** What the loop tells `prepareRequest` (the loop's `PrepareRequestInfo`; `warn` and `newEpoch` optional). */
 export interface PrepareInfo {
   turn: number;
-  /** This request follows a history replacement: a new prefix epoch, named by `reason` in the diagnostics. */
-  newEpoch?: { reason: string };
+  /**
+   * This request follows a history replacement: a new prefix epoch, named by `reason` in the diagnostics.
+   * `keepReminders`: the messages that carried the project instructions and the skills list are still there
+   * (a rewind to a later prompt), so they are not sent again.
+   */
+  newEpoch?: { reason: string; keepReminders?: boolean };
   /** Where warnings found while preparing go (the loop yields them as `warning` events), besides `onWarning`. */
   warn?: (code: string, message: string) => void;
 }
@@ -159,17 +163,21 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
   let previous: ModelRequest | undefined;
   let changeReason: string | undefined;
   /** The newest user message as the loop gave it and as we sent it: a retry of the same turn reuses it. */
-  let lastPrepared: { index: number; rawKey: string; sentKey: string; sent: UserMessage } | undefined;
+  let lastPrepared: { index: number; raw: Message; sent: UserMessage } | undefined;
 
   const withReminders = async (request: ModelRequest, turn: number): Promise<Message[]> => {
     const index = request.messages.length - 1;
     const newest = request.messages[index];
     if (newest === undefined || newest.role !== "user") return request.messages;
-    const key = messageKeyOf(newest);
     if (lastPrepared && lastPrepared.index === index) {
-      // Already prepared (the loop stored what we returned), or the same turn again without it.
-      if (key === lastPrepared.sentKey) return request.messages;
-      if (key === lastPrepared.rawKey) return [...request.messages.slice(0, index), lastPrepared.sent];
+      // Already prepared (the loop stored what we returned), or the same turn again without it: by identity
+      // first (the common case, no serialising of a large message), then by content.
+      const { raw, sent } = lastPrepared;
+      if (newest === sent) return request.messages;
+      if (newest === raw) return [...request.messages.slice(0, index), sent];
+      const key = messageKeyOf(newest);
+      if (key === messageKeyOf(sent)) return request.messages;
+      if (key === messageKeyOf(raw)) return [...request.messages.slice(0, index), sent];
     }
     // A message at an index the previous request already had is history: never rewrite it.
     if (previous && index < previous.messages.length) return request.messages;
@@ -184,7 +192,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       newest,
       found.map((r) => r.block),
     );
-    lastPrepared = { index, rawKey: key, sentKey: messageKeyOf(sent), sent };
+    lastPrepared = { index, raw: newest, sent };
     return [...request.messages.slice(0, index), sent];
   };
 
@@ -215,7 +223,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       previous = undefined;
       lastPrepared = undefined;
       // The removed messages carried the project instructions and the skills list: they are sent again.
-      reminders.reset();
+      if (!info.newEpoch.keepReminders) reminders.reset();
     }
     const messages = await withReminders(request, info.turn);
     let prepared: ModelRequest = { ...request, messages };

@@ -40,7 +40,8 @@ export function comparePrefix(previous: ModelRequest, next: ModelRequest): Prefi
       const b = before[i]!;
       const a = after[i];
       if (a === undefined) return broken(`${part}[${i}] removed`);
-      if (a !== b && cacheKeyOf(b) !== cacheKeyOf(a)) return broken(`${part}[${i}] changed`);
+      if (a !== b && !sameButMarkers(a, b) && cacheKeyOf(b) !== cacheKeyOf(a))
+        return broken(`${part}[${i}] changed`);
     }
     if (after.length > before.length) return broken(`${part}[${before.length}] added`);
   }
@@ -54,11 +55,36 @@ export function comparePrefix(previous: ModelRequest, next: ModelRequest): Prefi
       const bb = b.content[j]!;
       const ab = a.content[j];
       if (ab === undefined) return broken(`messages[${i}].content[${j}] removed`);
-      if (ab !== bb && cacheKeyOf(bb) !== cacheKeyOf(ab))
+      if (ab !== bb && !sameButMarkers(ab, bb) && cacheKeyOf(bb) !== cacheKeyOf(ab))
         return broken(`messages[${i}].content[${j}] changed`);
     }
     if (a.content.length > b.content.length)
       return broken(`messages[${i}].content[${b.content.length}] added`);
   }
   return { ok: true };
+}
+
+/**
+ * Whether two blocks are the same but for `cache_control`, without serialising them: the same fields, each the
+ * same value (by identity; a tool_result's content block by block). A block copied to move a marker (what
+ * happens to the newest messages every turn) passes at once, however large its text: no 100 KB tool result is
+ * serialised twice a turn. False only means "not shown equal": the caller then compares canonical JSON.
+ */
+function sameButMarkers(a: object, b: object): boolean {
+  const keys = Object.keys(a).filter((key) => key !== "cache_control");
+  if (keys.length !== Object.keys(b).filter((key) => key !== "cache_control").length) return false;
+  for (const key of keys) {
+    const x = (a as Record<string, unknown>)[key];
+    const y = (b as Record<string, unknown>)[key];
+    if (x === y) continue;
+    if (key !== "content" || !Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) {
+      const u: unknown = x[i];
+      const v: unknown = y[i];
+      if (u === v) continue;
+      if (typeof u !== "object" || typeof v !== "object" || u === null || v === null) return false;
+      if (!sameButMarkers(u, v)) return false;
+    }
+  }
+  return true;
 }

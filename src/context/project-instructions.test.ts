@@ -29,13 +29,14 @@ describe("project instruction discovery", () => {
     expect(result.text.indexOf("mitsu user rule")).toBeLessThan(result.text.indexOf("claude user rule"));
   });
 
-  it("reads AGENTS.md and CLAUDE.md from the repository root down to cwd, user file first", async () => {
+  it("reads AGENTS.md, CLAUDE.md and .claude/CLAUDE.md from the repository root down to cwd, user file first", async () => {
     const root = tree({
       "home/.mitsu/AGENTS.md": "user rule",
       "repo/.git/HEAD": "ref: refs/heads/main",
       "repo/AGENTS.md": "root agents",
       "repo/CLAUDE.md": "root claude",
       "repo/pkg/CLAUDE.local.md": "my local notes",
+      "repo/pkg/.claude/CLAUDE.md": "pkg dot-claude",
       "repo/pkg/app/AGENTS.md": "app agents",
       "AGENTS.md": "outside the repository: never read",
     });
@@ -47,12 +48,18 @@ describe("project instruction discovery", () => {
       ["/home/.mitsu/AGENTS.md", "user"],
       ["/repo/AGENTS.md", "project"],
       ["/repo/CLAUDE.md", "project"],
+      ["/repo/pkg/.claude/CLAUDE.md", "project"],
       ["/repo/pkg/CLAUDE.local.md", "local"],
       ["/repo/pkg/app/AGENTS.md", "project"],
     ]);
-    const order = ["user rule", "root agents", "root claude", "my local notes", "app agents"].map((t) =>
-      result.text.indexOf(t),
-    );
+    const order = [
+      "user rule",
+      "root agents",
+      "root claude",
+      "pkg dot-claude",
+      "my local notes",
+      "app agents",
+    ].map((t) => result.text.indexOf(t));
     expect(order).toEqual([...order].sort((a, b) => a - b));
     expect(order[0]).toBeGreaterThan(0);
     expect(result.text).toContain(`Contents of ${join(root, "repo/AGENTS.md")}`);
@@ -70,8 +77,8 @@ describe("project instruction discovery", () => {
     const result = await loadProjectInstructions({ cwd: join(root, "wt/a/b"), home: root });
     expect(result.files).toEqual([]);
     expect(result.text).toBe("");
-    // root + a + b, three names each, plus the two user files: every candidate is stamped.
-    expect(result.stamps.length).toBe(11);
+    // root + a + b, four names each, plus the two user files: every candidate is stamped.
+    expect(result.stamps.length).toBe(14);
   });
 });
 

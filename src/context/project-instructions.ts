@@ -51,8 +51,16 @@ export interface LoadProjectInstructionsOptions {
   maxTotalChars?: number;
 }
 
-/** File names looked for in every folder from the repository root down to cwd, in this order. */
-export const INSTRUCTION_FILE_NAMES = ["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md"] as const;
+/**
+ * File names looked for in every folder from the repository root down to cwd, in this order. `.claude/CLAUDE.md`
+ * is Claude Code's other place for a folder's project instructions (it reads `./CLAUDE.md` and `./.claude/CLAUDE.md`).
+ */
+export const INSTRUCTION_FILE_NAMES = [
+  "AGENTS.md",
+  "CLAUDE.md",
+  ".claude/CLAUDE.md",
+  "CLAUDE.local.md",
+] as const;
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(

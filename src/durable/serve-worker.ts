@@ -18,7 +18,10 @@ export interface ServeWorkerOptions {
   services: Parameters<typeof createEndpointHandler>[0]["services"];
   /** Default 9080; 0 picks a free port. */
   port?: number;
-  /** Default `0.0.0.0` (the Restate server is usually on another machine). */
+  /**
+   * Default `127.0.0.1`, as `mitsu worker`: a worker runs tools for whoever reaches it. A Restate server on another
+   * machine needs `0.0.0.0` (or an interface's address), and then `identityKeys`.
+   */
   host?: string;
   /** The host name in `url`; default `localhost` when `host` is a wildcard address. */
   advertisedHost?: string;
@@ -83,7 +86,7 @@ export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEn
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  const host = options.host ?? "0.0.0.0";
+  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 9080, host, () => {

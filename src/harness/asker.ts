@@ -1,6 +1,6 @@
 import type { UnapprovedHooksFile } from "../hooks/index.js";
 import type { McpApprovalAnswer, McpServerEntry } from "../mcp/index.js";
-import type { PermissionAnswer, PermissionRequest } from "../permissions/index.js";
+import type { PermissionAnswer, PermissionRequest, PermissionVerdict } from "../permissions/index.js";
 import type { TrustQuestion } from "./workspace-trust.js";
 
 /**
@@ -15,14 +15,25 @@ export type Question =
   /** At start-up: may this project `.mcp.json` server start? */
   | { kind: "mcp-server"; entry: McpServerEntry }
   /** At start-up: may the hooks of this (changed) project settings file run? */
-  | { kind: "hooks"; file: UnapprovedHooksFile };
+  | { kind: "hooks"; file: UnapprovedHooksFile }
+  /**
+   * In plan mode, the model presents its plan (`ExitPlanMode`): approve it (and the mode to go on in) or send
+   * feedback to refine it. Asked only of an Asker whose `kinds` name it; otherwise it is asked as a `permission`
+   * question for the tool `ExitPlanMode` with input `{ plan }` (as Claude Code's `can_use_tool` does).
+   */
+  | { kind: "plan"; plan: string; signal?: AbortSignal };
+
+/** The answer to a plan: approved, going on in `mode`; or not yet, with the user's feedback (may be empty). */
+export type PlanAnswer = { approve: "default" | "acceptEdits" } | { refine: string };
 
 /** The answer to each kind of question. */
 export interface Answers {
-  permission: PermissionAnswer;
+  /** One of the four answers, or a program's detailed verdict (the Agent SDK's `canUseTool` result). */
+  permission: PermissionAnswer | PermissionVerdict;
   trust: boolean;
   "mcp-server": McpApprovalAnswer;
   hooks: boolean;
+  plan: PlanAnswer;
 }
 
 /** The refusal of each kind: what an unanswerable, failed or withdrawn question counts as. */
@@ -31,6 +42,7 @@ export const REFUSALS: Readonly<Answers> = {
   trust: false,
   "mcp-server": "skip",
   hooks: false,
+  plan: { refine: "" },
 };
 
 /**
@@ -55,7 +67,7 @@ export type Answer = Answers[keyof Answers];
 
 /** The older, one-function-per-question options (`ask`, `askTrust`, `mcp.approve`, `approveHooks`). */
 export interface AskCallbacks {
-  ask?: ((request: PermissionRequest) => Promise<PermissionAnswer>) | undefined;
+  ask?: ((request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>) | undefined;
   askTrust?: ((question: TrustQuestion) => Promise<boolean>) | undefined;
   approveMcp?: ((entry: McpServerEntry) => Promise<McpApprovalAnswer>) | undefined;
   approveHooks?: ((file: UnapprovedHooksFile) => Promise<boolean>) | undefined;
@@ -74,17 +86,28 @@ export function askerFromCallbacks(callbacks: AskCallbacks): Asker {
           return callbacks.approveMcp?.(question.entry);
         case "hooks":
           return callbacks.approveHooks?.(question.file);
+        case "plan":
+          return undefined;
       }
     },
   };
 }
 
-const VALID: { [K in keyof Answers]: readonly Answers[K][] } = {
-  permission: ["allow_once", "allow_always", "deny", "deny_and_stop"],
+const VALID: { [K in Exclude<keyof Answers, "plan">]: readonly Answers[K][] } = {
+  permission: ["allow_once", "allow_always", "deny", "deny_and_stop"] as PermissionAnswer[],
   trust: [true, false],
   "mcp-server": ["approve", "deny", "skip"],
   hooks: [true, false],
 };
+
+/** Whether `answer` is an answer of `kind`. */
+function isValid(kind: keyof Answers, answer: unknown): boolean {
+  if (kind === "permission" && isVerdict(answer)) return true;
+  if (kind !== "plan") return (VALID[kind] as readonly unknown[]).includes(answer);
+  if (typeof answer !== "object" || answer === null) return false;
+  const a = answer as { approve?: unknown; refine?: unknown };
+  return a.approve === "default" || a.approve === "acceptEdits" || typeof a.refine === "string";
+}
 
 /**
  * The harness's side of the seam: which kinds anyone can answer (a kind nobody answers is not asked at all,
@@ -133,13 +156,12 @@ export class Questions {
   async ask<K extends Question["kind"]>(question: Extract<Question, { kind: K }>): Promise<Answers[K]> {
     const refusal = REFUSALS[question.kind as K];
     const asked = question as Question;
-    const signal = asked.kind === "permission" ? asked.request.signal : undefined;
+    const signal =
+      asked.kind === "permission" ? asked.request.signal : asked.kind === "plan" ? asked.signal : undefined;
     try {
       const answer = await this.asker.ask(asked);
       if (signal?.aborted) return refusal;
-      return (VALID[question.kind as K] as readonly unknown[]).includes(answer)
-        ? (answer as Answers[K])
-        : refusal;
+      return isValid(question.kind, answer) ? (answer as Answers[K]) : refusal;
     } catch {
       return refusal;
     }
@@ -152,4 +174,11 @@ export class Questions {
   ): ((argument: A) => Promise<Answers[K]>) | undefined {
     return this.canAsk(kind) ? (argument: A) => this.ask(wrap(argument)) : undefined;
   }
+}
+
+/** A detailed permission verdict of the right shape (anything else is a refusal). */
+function isVerdict(answer: unknown): answer is PermissionVerdict {
+  if (typeof answer !== "object" || answer === null) return false;
+  const behavior = (answer as { behavior?: unknown }).behavior;
+  return behavior === "allow" || behavior === "deny";
 }

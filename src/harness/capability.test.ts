@@ -76,7 +76,15 @@ describe("capabilities", () => {
     const agent = await createCodingAgent(await options([callNow, text("Noon.")], { capabilities: [clock] }));
     expect(started).toBe(true);
     // After the built-in tools, in order: the cache prefix.
-    expect(agent.tools.map((t) => t.name).slice(-3)).toEqual(["Skill", "Task", "Now"]);
+    expect(agent.tools.map((t) => t.name).slice(-7)).toEqual([
+      "Skill",
+      "Task",
+      "TaskOutput",
+      "TaskStop",
+      "SendMessage",
+      "ExitPlanMode",
+      "Now",
+    ]);
     const slash = agent.expandSlash("/time Tokyo");
     expect(slash.kind).toBe("mcp-prompt");
     if (slash.kind === "mcp-prompt") expect(await slash.expand()).toBe("What time is it in Tokyo?");

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -25,11 +25,29 @@ describe("CheckpointStore", () => {
     writeFileSync(a, "changed");
     writeFileSync(b, "changed");
     // A store reopened from the folder (a resumed session) knows the same checkpoints.
-    const result = new CheckpointStore(join(root, "cp")).restoreFrom(0);
+    const result = new CheckpointStore(join(root, "cp")).restoreFrom(0, [root]);
     expect(result.restored).toEqual([b]);
     expect(result.notRestored).toEqual([{ path: a, why: "its checkpoint was dropped (size limit)" }]);
     expect(readFileSync(b, "utf8")).toBe("bbbbbb");
     expect(readFileSync(a, "utf8")).toBe("changed");
     expect(existsSync(join(root, "cp", "0.bin"))).toBe(false);
+  });
+
+  it("never loads a file over its limit: a Write over a 400 MB file costs no 400 MB of memory", () => {
+    const root = mkdtempSync(join(tmpdir(), "mitsu-checkpoints-"));
+    dirs.push(root);
+    const big = join(root, "big.bin");
+    writeFileSync(big, "");
+    truncateSync(big, 400 * 1024 * 1024); // sparse: no disk used, but a read would fill 400 MB of memory
+    const notes: string[] = [];
+    const store = new CheckpointStore(join(root, "cp"), { warn: (m) => notes.push(m) });
+    const before = process.resourceUsage().maxRSS;
+    store.save(0, big);
+    const grewKb = process.resourceUsage().maxRSS - before;
+    expect(grewKb).toBeLessThan(100 * 1024);
+    expect(notes.join("\n")).toContain(`checkpoint of ${big} skipped: larger than`);
+    expect(store.restoreFrom(0, [root]).notRestored).toEqual([
+      { path: big, why: "its checkpoint was dropped (size limit)" },
+    ]);
   });
 });

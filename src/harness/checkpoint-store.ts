@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../session/index.js";
+import { deleteRegularFile, whyNotRestorable, writeNoFollow } from "./restore-path.js";
+import type { RewindFile } from "./rewind-points.js";
 
 /** The most bytes of prior file contents one session keeps; the oldest checkpoints are dropped beyond it. */
 export const CHECKPOINT_LIMIT_BYTES = 50 * 1024 * 1024;
@@ -50,15 +52,22 @@ export class CheckpointStore {
     if (this.entries.some((e) => e.prompt === prompt && e.path === path)) return;
     const limit = this.options.limit ?? CHECKPOINT_LIMIT_BYTES;
     let content: Buffer | undefined;
+    let existed = false;
+    let tooLarge = false;
     try {
-      if (statSync(path).isFile()) content = readFileSync(path);
-      else return; // a folder or device: Write and Edit refuse it anyway
+      const stats = statSync(path);
+      if (!stats.isFile()) return; // a folder or device: Write and Edit refuse it anyway
+      existed = true;
+      // Sized before it is read: a file over the limit is never loaded (a Write over a 1 GB file took 1 GB of
+      // memory here, only for the checkpoint to be dropped).
+      if (stats.size > limit) tooLarge = true;
+      else content = readFileSync(path);
     } catch {
       content = undefined;
     }
     ensurePrivateDir(this.dir);
-    const entry: Checkpoint = { prompt, path, existed: content !== undefined, bytes: content?.length ?? 0 };
-    if (content && content.length > limit) {
+    const entry: Checkpoint = { prompt, path, existed, bytes: content?.length ?? 0 };
+    if (tooLarge || (content && content.length > limit)) {
       entry.dropped = true;
       entry.bytes = 0;
       this.options.warn?.(
@@ -74,32 +83,49 @@ export class CheckpointStore {
   }
 
   /**
-   * Restores every file changed at or after the prompt at `prompt` to its content before the earliest such
-   * change, then forgets those checkpoints (they belong to the branch cut off).
+   * The files a restore from the prompt at `prompt` would touch, each once (its earliest checkpoint since), with
+   * why one will not be touched: outside `roots` (the workspace of the session now running), a symbolic link on
+   * the way, a dropped checkpoint. Shown to the user before the restore is asked for.
    */
-  restoreFrom(prompt: number): RestoreResult {
+  plan(prompt: number, roots: readonly string[]): RewindFile[] {
+    return this.firstSince(prompt).map(({ entry }) => planned(entry, roots));
+  }
+
+  /**
+   * Restores every file changed at or after the prompt at `prompt` to its content before the earliest such
+   * change — only inside `roots`, following no symbolic link (`whyNotRestorable`, then O_NOFOLLOW) — then
+   * forgets those checkpoints (they belong to the branch cut off).
+   */
+  restoreFrom(prompt: number, roots: readonly string[]): RestoreResult {
     const result: RestoreResult = { restored: [], notRestored: [] };
-    const seen = new Set<string>();
-    for (const entry of this.entries) {
-      if (entry.prompt < prompt || seen.has(entry.path)) continue;
-      seen.add(entry.path);
+    for (const { entry } of this.firstSince(prompt)) {
+      const plan = planned(entry, roots);
+      if (plan.refused !== undefined) {
+        result.notRestored.push({ path: entry.path, why: plan.refused });
+        continue;
+      }
       try {
-        if (entry.dropped) {
-          result.notRestored.push({ path: entry.path, why: "its checkpoint was dropped (size limit)" });
-        } else if (!entry.existed) {
-          if (existsSync(entry.path)) unlinkSync(entry.path);
-          result.restored.push(entry.path);
-        } else {
-          const content = readFileSync(join(this.dir, entry.blob ?? ""));
-          writeFileSync(entry.path, content);
-          result.restored.push(entry.path);
-        }
+        if (plan.action === "delete") deleteRegularFile(entry.path);
+        else writeNoFollow(entry.path, readFileSync(join(this.dir, entry.blob ?? "")));
+        result.restored.push(entry.path);
       } catch (error) {
         result.notRestored.push({ path: entry.path, why: (error as Error).message });
       }
     }
     this.dropFrom(prompt);
     return result;
+  }
+
+  /** The earliest checkpoint of each file from the prompt at `prompt` on. */
+  private firstSince(prompt: number): Array<{ entry: Checkpoint }> {
+    const seen = new Set<string>();
+    const first: Array<{ entry: Checkpoint }> = [];
+    for (const entry of this.entries) {
+      if (entry.prompt < prompt || seen.has(entry.path)) continue;
+      seen.add(entry.path);
+      first.push({ entry });
+    }
+    return first;
   }
 
   /** Forgets the checkpoints of the prompt at `prompt` and after. */
@@ -158,6 +184,14 @@ export class CheckpointStore {
     ensurePrivateDir(this.dir);
     writeFileSync(join(this.dir, "index.json"), JSON.stringify(this.entries), { mode: 0o600 });
   }
+}
+
+function planned(entry: Checkpoint, roots: readonly string[]): RewindFile {
+  const action = entry.existed ? "restore" : "delete";
+  const refused = entry.dropped
+    ? "its checkpoint was dropped (size limit)"
+    : whyNotRestorable(entry.path, roots);
+  return refused === undefined ? { path: entry.path, action } : { path: entry.path, action, refused };
 }
 
 function partition<T>(items: readonly T[], test: (item: T) => boolean): [T[], T[]] {

@@ -1,4 +1,9 @@
-import type { AgentDefinition, AgentDefinitions, SubagentSpawner } from "../agents/index.js";
+import type {
+  AgentDefinition,
+  AgentDefinitions,
+  BackgroundAgents,
+  SubagentSpawner,
+} from "../agents/index.js";
 import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
 import type { Context, SizeBreakdown } from "../context/index.js";
 import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
@@ -8,24 +13,28 @@ import type { Journal } from "../loop/journal.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { McpApprovalAnswer, McpOAuthProvider, McpServerEntry, ProjectMcp } from "../mcp/index.js";
+import type { McpElicit } from "../mcp/mcp-elicitation.js";
 import type { ContentBlock, Message, ToolUseBlock, Usage } from "../messages/index.js";
 import type {
   PermissionAnswer,
   PermissionChecker,
   PermissionMode,
   PermissionRequest,
+  PermissionVerdict,
 } from "../permissions/index.js";
+import type { PluginApproval } from "../plugins/load-plugins.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
 
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
 import type { BackgroundShells } from "../tools/background-shells.js";
+import type { CommandTerminal, FileAccess } from "../tools/file-access.js";
 import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import type { Asker } from "./asker.js";
 import type { Capability } from "./capability.js";
 import type { ModelChoice } from "./model-choice.js";
-import type { RewindPoint, RewindResult } from "./rewind-points.js";
+import type { RewindFile, RewindPoint, RewindResult } from "./rewind-points.js";
 
 import type { TrustQuestion } from "./workspace-trust.js";
 
@@ -42,6 +51,8 @@ export interface SessionOptions {
   log?: boolean;
   /** Where new session files go; default `~/.mitsu/projects/<workspace>/sessions` (see `sessionsDir`). */
   dir?: string;
+  /** The id of a new session (its file's header id, `sessionId`); default a random UUID. */
+  id?: string;
   /**
    * With `resume` or `continue`: continue in a new session file holding a copy of the history
    * (`--fork-session`); the original file is left untouched.
@@ -85,6 +96,13 @@ export interface CodingAgentOptions {
   toolProtocol?: "native" | "xml";
   /** Text appended to the system prompt as its own block. */
   appendSystemPrompt?: string;
+  /**
+   * The system prompt instead of the one mitsu builds (the Claude Agent SDK's `systemPrompt`); a resumed
+   * session keeps the one it was sent with. `appendSystemPrompt` still follows it.
+   */
+  systemPrompt?: string;
+  /** Only the settings files of these levels are read (the Claude Agent SDK's `settingSources`); default all. */
+  settingSources?: Array<"user" | "project" | "local">;
   cacheTtl?: "5m" | "1h";
   /**
    * Run Bash commands inside the bubblewrap sandbox (`--sandbox`); the settings' `sandbox.enabled` also turns it
@@ -96,7 +114,7 @@ export interface CodingAgentOptions {
    * refuses the call and ends the prompt's run with reason `denied` (no further model call): the user's next
    * prompt says what to do instead.
    */
-  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>;
   /** Notices for the user that are not events of a run (a skipped skill file, a cut session line). */
   onWarning?: (message: string) => void;
   /** The HTTP transport of every provider (a test's, a proxy's). Default `fetch`. */
@@ -145,6 +163,8 @@ export interface CodingAgentOptions {
         strict?: boolean;
         approve?: (entry: McpServerEntry) => Promise<McpApprovalAnswer>;
         oauth?: (server: string, url: string) => McpOAuthProvider;
+        /** Answers a server's elicitation (a question to the user mid-call); absent (print mode), declined. */
+        elicit?: McpElicit;
       }
     | false;
   /**
@@ -159,6 +179,23 @@ export interface CodingAgentOptions {
   approveHooks?: (file: UnapprovedHooksFile) => Promise<boolean>;
   /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
   verboseHooks?: boolean;
+  /**
+   * Also warn of the notices about skill, command and agent files that did load (an unquoted value, an unknown
+   * tool name left out): `--verbose`. Without it only skipped files are warned of; `mitsu skills` / `mitsu agents`
+   * list everything.
+   */
+  verboseNotices?: boolean;
+  /**
+   * `--plugin-dir`: plugin folders loaded for this run (their hooks and MCP servers run: naming them approves
+   * them), besides the installed and enabled ones. `plugins: false` loads no plugin at all.
+   */
+  pluginDirs?: string[];
+  plugins?: false;
+  /**
+   * Asked at start-up about an installed plugin whose hooks or MCP servers changed since the user approved it (an
+   * update); a yes is remembered. Without it such a plugin's hooks and servers do not run, and a warning says so.
+   */
+  approvePlugin?: (approval: PluginApproval) => Promise<boolean>;
   /**
    * More agent types for the Task tool, besides the built-in ones and the agent files found (a definition here
    * replaces one of the same name).
@@ -175,6 +212,10 @@ export interface CodingAgentOptions {
    * it does not.
    */
   asker?: Asker;
+  /** Read, Write and Edit go through an editor's buffers (ACP `fs/*`); default the disk. See `FileAccess`. */
+  files?: FileAccess;
+  /** Bash runs foreground commands in an editor's terminal (ACP `terminal/*`). See `CommandTerminal`. */
+  terminal?: CommandTerminal;
 }
 
 /** A denied tool call, in the shape of Claude Code's `permission_denials` entries. */
@@ -292,6 +333,11 @@ export interface CodingAgent {
   readonly childEnv: NodeJS.ProcessEnv;
   /** Commands the model started with Bash `run_in_background`; `close()` stops them. */
   readonly shells: BackgroundShells;
+  /**
+   * The sub-agents of the conversation: background ones running or finished (`onFinished` tells a front-end
+   * when one ends, so an idle one can start a turn), and the kept ones `SendMessage` continues.
+   */
+  readonly backgroundAgents: BackgroundAgents | undefined;
   /** How Bash commands are confined, when the sandbox is on. */
   readonly sandbox: SandboxOptions | undefined;
   /** What Read may reach: the workspace folders and the read-only roots (the user's and shipped skills' folders). */
@@ -344,6 +390,12 @@ export interface CodingAgent {
    * prompt runs.
    */
   rewind(toPromptIndex: number, options?: { restoreFiles?: boolean }): RewindResult;
+  /**
+   * The files `rewind(toPromptIndex, { restoreFiles: true })` would write back or delete, each with why it would
+   * not be touched (outside the workspace of this session, a symbolic link on the way, a dropped checkpoint):
+   * what `/rewind` shows before it asks.
+   */
+  rewindPreview(toPromptIndex: number): RewindFile[];
   /** The model's price, when known. */
   readonly price: ModelPrice | undefined;
   /** The thinking budget of the next prompts (undefined: thinking off); `setThinking` changes it. */

@@ -101,7 +101,9 @@ const strip = (value: unknown): string =>
 
 describe("compaction in the coding agent", () => {
   it("compacts inside a long run: the summary reads the cached prefix, no request passes the window, and the log resumes the compacted history", async () => {
-    const { agent, sim, options } = await setup(60);
+    // A reserve large enough that the request that crosses the threshold (one Read more) still leaves room for
+    // the summary's answer: the summary then extends it, cache and all.
+    const { agent, sim, options } = await setup(60, { compaction: { reserveTokens: 4_000 } });
     expect(agent.compactionThreshold).toBeLessThan(WINDOW);
     const { result, events } = await drain(agent.prompt("read every file"));
     expect(result.reason).toBe("end_turn");

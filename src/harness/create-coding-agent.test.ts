@@ -67,6 +67,10 @@ describe("createCodingAgent", () => {
       "WebSearch",
       "Skill",
       "Task",
+      "TaskOutput",
+      "TaskStop",
+      "SendMessage",
+      "ExitPlanMode",
     ]);
     expect(agent.contextWindow()).toEqual({ limit: 200_000, used: undefined });
     expect(agent.sessionPath).toBeUndefined();

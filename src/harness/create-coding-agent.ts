@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type Context, createContext, type GitSnapshot, takeGitSnapshot } from "../context/index.js";
+import { loadOutputStyles, renderOutputStyle } from "../context/output-style.js";
 import { withPostToolHooks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
-import { toToolDefinition } from "../loop/tool.js";
+import { definitionsOf } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
+import { renderMcpInstructions } from "../mcp/mcp-instructions.js";
 import type { TextBlock } from "../messages/index.js";
 import { SessionLog } from "../session/index.js";
 import { renderSkillsList } from "../skills/index.js";
@@ -15,10 +17,12 @@ import { builtinToolsCapability } from "./capabilities/builtin-tools.js";
 import { compactionStep } from "./capabilities/compaction.js";
 import { createHarnessHookRunner, HookNotices, loadActiveHooks } from "./capabilities/hooks.js";
 import { mcpCapability } from "./capabilities/mcp.js";
+import { planModeCapability } from "./capabilities/plan-mode.js";
 import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
+import { withToolSearch } from "./capabilities/tool-search.js";
 import { webCapability } from "./capabilities/web.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
@@ -51,6 +55,8 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   });
   const setup = await setUpWorkspace(options, questions);
   const models = await setUpModels(options, setup);
+  // A model the catalog does not know is named at start-up (a typo otherwise shows first as a 404).
+  for (const warning of models.resolved.warnings ?? []) setup.warn(warning);
   const { cwd, home, warn } = setup;
   // A new session's system prompt holds a git snapshot: its git processes start now and run while the rest is
   // assembled (a resumed session sends its old system prompt again and takes none).
@@ -78,14 +84,24 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       sandbox: sandbox.options,
       readOnlyRoots: () => skills.readOnlyRoots,
       permissions: () => late.permissions?.permissions ?? failEarly(),
+      files: options.files,
+      terminal: options.terminal,
     }),
     webCapability(models),
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
     todoCapability(),
+    planModeCapability({
+      questions,
+      mode: setup.permissionMode,
+      permissions: () => late.permissions?.permissions,
+    }),
   ]);
   // The embedder's capabilities come after the built-in ones; MCP's tools come last, in their fixed order.
-  const later = new CapabilityList([...(options.capabilities ?? []), mcp]);
+  const later = new CapabilityList([
+    ...(options.capabilities ?? []),
+    withToolSearch(mcp, models.resolved.entry.contextWindow, setup.env),
+  ]);
   const capabilities = new CapabilityList([...builtin.list, ...later.list]);
   // Every start runs now, concurrently (MCP servers connect while the rest is assembled); all are awaited before
   // the agent is handed out, so `tools` is complete and stable from the first request.
@@ -168,15 +184,15 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const tools = assembleTools();
   a.late.tools = tools;
   let agent: HarnessAgent | undefined;
-  let sessionId: string = randomUUID();
+  let sessionId: string = options.session?.id ?? randomUUID();
   const notices = new HookNotices(warn, options.verboseHooks === true);
   const hookRunner = createHarnessHookRunner({
     setup,
-    hooks: a.activeHooks.hooks,
+    hooks: [...a.activeHooks.hooks, ...setup.plugins.hooks],
     callbacks: capabilities.hooks(options.hooks),
     notices,
-    permissionMode: setup.permissionMode.mode,
-    session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.sessionPath ?? "" }),
+    permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
+    session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.hookTranscriptPath ?? "" }),
   });
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
   const permissions = setUpPermissions({
@@ -207,7 +223,22 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     journal: options.journal,
   });
   const toolState = new ToolState();
-  const makeContext = contextFactory(a, tools, toolState);
+  // The output style (settings' `outputStyle`) and the MCP servers' `instructions`, as Claude Code sends them:
+  // sections at the end of the system prompt, fixed for the session.
+  const outputStyles = await loadOutputStyles({
+    cwd: setup.cwd,
+    home: setup.home,
+    plugins: setup.plugins.outputStyles,
+  });
+  for (const warning of outputStyles.warnings) warn(warning);
+  const systemExtra = [
+    outputStyles.active ? renderOutputStyle(outputStyles.active) : undefined,
+    renderMcpInstructions(a.mcp()?.servers.instructions ?? []),
+    options.appendSystemPrompt,
+  ]
+    .filter((text) => text !== undefined && text !== "")
+    .join("\n\n");
+  const makeContext = contextFactory(a, tools, toolState, systemExtra);
 
   // The session to continue is locked and read now: its system prompt is the one to send again.
   const sessionChoice = options.session ?? {};
@@ -271,8 +302,9 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     logging,
     sessionId,
     resumed: toResume !== undefined,
-    newLog: (id, system) =>
-      SessionLog.create(dir, { id, cwd, model: `${resolved.provider.api}:${resolved.model}`, system }),
+    newLog: (id, system, now) =>
+      SessionLog.create(dir, { id, cwd, model: `${resolved.provider.api}:${resolved.model}`, system, now }),
+    logPath: (id, now) => SessionLog.pathFor(dir, id, now),
     maxTurns,
     defaultMaxTokens,
   });
@@ -283,7 +315,13 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
  * How the agent makes a context: for the conversation (a resumed one sends its old system prompt again), for
  * `/clear`, for a preview. Only the first uses the git snapshot taken at start-up: a later one is a new start.
  */
-function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: ToolState) {
+function contextFactory(
+  a: Assembly,
+  tools: readonly Tool<never>[],
+  toolState: ToolState,
+  /** What follows mitsu's own system prompt: the output style, the MCP servers' instructions, `appendSystemPrompt`. */
+  systemExtra: string,
+) {
   const { options, setup, models, capabilities } = a;
   let snapshot = a.gitSnapshot;
   return async (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> => {
@@ -292,16 +330,24 @@ function contextFactory(a: Assembly, tools: readonly Tool<never>[], toolState: T
       cwd: setup.cwd,
       home: setup.home,
       model: models.resolved.model,
-      tools: tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(tools),
       skills: () => renderSkillsList(setup.skills.skills) || undefined,
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),
-      ...(options.appendSystemPrompt ? { extra: options.appendSystemPrompt } : {}),
+      ...(systemExtra ? { extra: systemExtra } : {}),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },
       ...(early ? { gitSnapshot: early } : {}),
-      ...(resumed ? { system: resumed.system } : {}),
+      ...(resumed
+        ? { system: resumed.system }
+        : options.systemPrompt !== undefined
+          ? {
+              system: [options.systemPrompt, options.appendSystemPrompt]
+                .filter((text): text is string => text !== undefined && text !== "")
+                .map((text) => ({ type: "text" as const, text })),
+            }
+          : {}),
       ...(resumed?.createdAt ? { systemDate: resumed.createdAt } : {}),
     });
     snapshot = undefined;

@@ -7,10 +7,11 @@ import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
 import type { CanUseTool } from "../loop/permission.js";
 import { summarizeCall } from "../loop/summarize-call.js";
-import { type Tool, toToolDefinition } from "../loop/tool.js";
+import { definitionsOf, type Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { ProjectMcp } from "../mcp/index.js";
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from "../messages/index.js";
+import { emptyUsage } from "../messages/index.js";
 import type { PermissionChecker } from "../permissions/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import type { SessionLog } from "../session/index.js";
@@ -27,6 +28,7 @@ import type { SandboxOptions } from "../tools/sandbox.js";
 import type { Workspace } from "../tools/workspace.js";
 import { appendPrompt } from "./append-prompt.js";
 import type { HookNotices } from "./capabilities/hooks.js";
+import { backgroundAgentsOf } from "./capabilities/subagents.js";
 import type { CapabilityList } from "./capability-list.js";
 import type {
   CodingAgent,
@@ -39,7 +41,7 @@ import type { CostMeter } from "./cost-meter.js";
 import type { HarnessState } from "./harness-state.js";
 import type { ModelSetup } from "./model-setup.js";
 import type { PromptCheckpoints } from "./prompt-checkpoints.js";
-import { rewindPointsOf } from "./rewind-points.js";
+import { type RewindFile, rewindPointsOf } from "./rewind-points.js";
 import { runPrompt } from "./run-prompt.js";
 import type { WorkspaceSetup } from "./workspace-setup.js";
 
@@ -81,7 +83,9 @@ export interface HarnessParts {
   sessionId: string;
   /** Whether the conversation continues a session file (SessionStart's source is then `resume`). */
   resumed: boolean;
-  newLog: (id: string, system: TextBlock[]) => SessionLog;
+  newLog: (id: string, system: TextBlock[], now: Date) => SessionLog;
+  /** Where a new session file of this id, made at `now`, is written. */
+  logPath: (id: string, now: Date) => string;
   maxTurns: number;
   defaultMaxTokens: number;
 }
@@ -102,6 +106,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   readonly runTools: Tool<never>[];
   readonly checkpoints: PromptCheckpoints;
   readonly replaceHistory: ReplaceHistory | undefined;
+  readonly requestTokens: ((request: ModelRequest) => number) | undefined;
   readonly maxTurns: number;
   readonly defaultMaxTokens: number;
   readonly logging: boolean;
@@ -116,7 +121,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   closed = false;
   thinkingBudget: number | undefined;
   used: number | undefined;
-  pendingEpoch: { reason: string } | undefined;
+  pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
+  /** When the next session file is (to be) created: its name, told to hooks before it exists. */
+  private logStart: Date | undefined;
   sessionSource: "startup" | "resume" | "clear" | undefined;
   stopRun: ((reason: string) => void) | undefined;
   private sessionUuid: string;
@@ -131,10 +138,16 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.notices = parts.notices;
     this.canUseTool = parts.canUseTool;
     this.spawn = parts.spawn;
+    // A background agent's model calls are not in any prompt's stream: they are counted as they come.
+    backgroundAgentsOf(parts.capabilities.list)?.onEvent((event) => {
+      if (event.type !== "message" || event.message.role !== "assistant" || !event.message.usage) return;
+      this.meter.count({ ...emptyUsage(), ...event.message.usage }, event.agentPath);
+    });
     this.toolState = parts.toolState;
     this.runTools = parts.runTools;
     this.checkpoints = parts.checkpoints;
     this.replaceHistory = parts.replaceHistory;
+    this.requestTokens = parts.compactor.requestTokens;
     this.maxTurns = parts.maxTurns;
     this.defaultMaxTokens = parts.defaultMaxTokens;
     this.logging = parts.logging;
@@ -197,6 +210,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   get shells() {
     return this.parts.shells;
   }
+  get backgroundAgents() {
+    return backgroundAgentsOf(this.capabilities.list);
+  }
   get sandbox() {
     return this.parts.sandbox;
   }
@@ -208,6 +224,14 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   get price() {
     return this.models.resolved.entry.price;
+  }
+  /** The session file hooks are told of: before the first prompt's file exists (SessionStart), where it will be. */
+  get hookTranscriptPath(): string {
+    return this.log?.path ?? (this.logging ? this.parts.logPath(this.sessionUuid, this.logDate()) : "");
+  }
+  private logDate(): Date {
+    this.logStart ??= new Date();
+    return this.logStart;
   }
   /** The id hooks are told: the session file's (a copy made for a session in use has its own), else the new one's. */
   get hookSessionId(): string {
@@ -222,7 +246,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   newLog(): SessionLog {
     // The id hooks were already told (SessionStart fires before the file is written).
-    return this.parts.newLog(this.sessionUuid, this.context.system);
+    return this.parts.newLog(this.sessionUuid, this.context.system, this.logDate());
   }
   applyToolChanges(): string | undefined {
     const reason = this.capabilities.toolsChanged();
@@ -331,7 +355,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     const request: ModelRequest = {
       model: this.model,
       system: preview.system,
-      tools: this.tools.map((t) => toToolDefinition(t)),
+      tools: definitionsOf(this.tools),
       messages: appendPrompt(this.history, text),
       maxTokens: this.defaultMaxTokens,
     };
@@ -350,6 +374,14 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   rewindPoints() {
     return rewindPointsOf(this.history);
   }
+  /** The folders a rewind may write in: the session's workspace and the memory folder, nothing a session file names. */
+  private rewindRoots(): string[] {
+    const { cwd, additionalRoots, memory } = this.parts.setup;
+    return [cwd, ...additionalRoots, memory];
+  }
+  rewindPreview(toPromptIndex: number): RewindFile[] {
+    return this.checkpoints.current()?.plan(toPromptIndex, this.rewindRoots()) ?? [];
+  }
   rewind(toPromptIndex: number, rewindOptions: { restoreFiles?: boolean } = {}) {
     if (this.closed) throw new Error("This agent is closed.");
     if (this.running) throw new Error("A prompt is running on this agent; rewind after its end.");
@@ -359,9 +391,15 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     this.log?.appendEntry({ type: "rewind", keep: toPromptIndex });
     this.history = this.history.slice(0, toPromptIndex);
     this.used = undefined;
+    // Going back is a sanctioned change of the history: the next request starts a new prefix epoch (the cache
+    // still reads the part kept), not a "broken prefix"; the first prompt's instructions stay unless it went.
+    this.pendingEpoch = {
+      reason: "rewound to an earlier prompt",
+      ...(toPromptIndex > 0 ? { keepReminders: true } : {}),
+    };
     const store = this.checkpoints.current();
     if (rewindOptions.restoreFiles)
-      return store?.restoreFrom(toPromptIndex) ?? { restored: [], notRestored: [] };
+      return store?.restoreFrom(toPromptIndex, this.rewindRoots()) ?? { restored: [], notRestored: [] };
     store?.dropFrom(toPromptIndex);
     return { restored: [], notRestored: [] };
   }
@@ -379,6 +417,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
     // The earlier conversation's file is done with: another mitsu may continue it now.
     this.log?.close();
     this.log = undefined;
+    this.logStart = undefined;
   }
   async close(): Promise<void> {
     if (this.closed) return;

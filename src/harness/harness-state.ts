@@ -6,6 +6,7 @@ import type { CanUseTool } from "../loop/permission.js";
 import type { Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import type { Message } from "../messages/index.js";
+import type { ModelRequest } from "../providers/provider.js";
 import type { SessionLog } from "../session/index.js";
 import type { HookNotices } from "./capabilities/hooks.js";
 import type { CapabilityList } from "./capability-list.js";
@@ -29,6 +30,8 @@ export interface HarnessState {
   readonly checkpoints: PromptCheckpoints;
   readonly meter: CostMeter;
   readonly replaceHistory: ReplaceHistory | undefined;
+  /** A request's estimated size in tokens (the loop checks each one against the window before it is sent). */
+  readonly requestTokens: ((request: ModelRequest) => number) | undefined;
   readonly maxTurns: number;
   readonly defaultMaxTokens: number;
   context: Context;
@@ -42,7 +45,7 @@ export interface HarnessState {
   /** The top-level agent's input tokens of its last request; undefined before the first answer. */
   used: number | undefined;
   /** Set by `compact()` between prompts: the next request starts a new prefix epoch. */
-  pendingEpoch: { reason: string } | undefined;
+  pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
   /** How the next SessionStart names the conversation's start; undefined once it has fired. */
   sessionSource: "startup" | "resume" | "clear" | undefined;
   /** Stops the prompt now running (a hook's `continue: false`). */

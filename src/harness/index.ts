@@ -1,5 +1,5 @@
 export * from "./append-prompt.js";
-export type { Answer, Answers, Asker, Question } from "./asker.js";
+export type { Answer, Answers, Asker, PlanAnswer, Question } from "./asker.js";
 export { REFUSALS } from "./asker.js";
 export * from "./capability.js";
 export type * from "./coding-agent.js";

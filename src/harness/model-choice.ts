@@ -1,4 +1,5 @@
-import { isModelAlias, MODEL_ALIASES } from "../providers/model-catalog.js";
+import { stripContextSuffix, toModelAlias } from "../providers/model-alias.js";
+import { MODEL_ALIASES } from "../providers/model-catalog.js";
 import { BUILTIN_PROVIDERS } from "../providers/model-registry.js";
 import type { Provider } from "../providers/provider.js";
 
@@ -21,11 +22,12 @@ export function modelSpecFor(
 ): string | undefined {
   const wanted = spec?.trim();
   if (!wanted || wanted === "inherit") return undefined;
-  if (isModelAlias(wanted)) {
+  const alias = toModelAlias(wanted);
+  if (alias !== undefined) {
     const family = BUILTIN_PROVIDERS[own.provider]?.family;
-    return family === undefined ? undefined : `${own.provider}:${MODEL_ALIASES[family][wanted]}`;
+    return family === undefined ? undefined : `${own.provider}:${MODEL_ALIASES[family][alias]}`;
   }
-  if (wanted.includes(":")) return wanted;
+  if (wanted.includes(":")) return stripContextSuffix(wanted);
   const family = familyOf(wanted);
   const sameFamily = family === undefined || family === familyOf(own.model);
   return sameFamily ? `${own.provider}:${wanted}` : wanted;

@@ -49,7 +49,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
         // local settings, whichever front-end answered.
         const rules = request.suggestedRules;
         if (answer === "allow_always" && rules.length > 0 && deps.questions.answeredBySeam("permission")) {
-          await saveLocalAllowRules(setup.cwd, rules).then(
+          await saveLocalAllowRules(setup.cwd, rules, { home: setup.home }).then(
             (file) => deps.questions.notify(`saved ${rules.join(", ")} to ${file}`),
             (error: Error) => setup.warn(error.message),
           );
@@ -86,6 +86,10 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
               reason,
               signal: call.signal,
             });
+            if (typeof answer === "object") {
+              if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              return answer.behavior === "allow";
+            }
             if (answer === "deny_and_stop") return "stop";
             return answer === "allow_once" || answer === "allow_always";
           },

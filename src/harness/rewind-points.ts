@@ -14,6 +14,15 @@ export interface RewindResult {
   notRestored: Array<{ path: string; why: string }>;
 }
 
+/** A file a rewind with `restoreFiles` would touch, listed before the user is asked (`rewindPreview`). */
+export interface RewindFile {
+  path: string;
+  /** `restore`: written back to its content before; `delete`: it did not exist then. */
+  action: "restore" | "delete";
+  /** Why it will not be touched (outside the workspace, a symbolic link, a dropped checkpoint). */
+  refused?: string;
+}
+
 /** The user prompts of `history`, oldest first: user messages that carry no tool results. */
 export function rewindPointsOf(history: readonly Message[]): RewindPoint[] {
   const points: RewindPoint[] = [];

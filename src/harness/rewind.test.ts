@@ -127,4 +127,28 @@ describe("rewind", () => {
     expect(resumed.rewindPoints().map((p) => p.firstLine)).toEqual(["write the notes"]);
     await resumed.close();
   });
+
+  it("the request after a rewind starts a new prefix epoch: no 'prefix broken' warning, the instructions not sent twice", async () => {
+    sim = await startSimulator({ script: [say("one done"), say("two done"), say("three done")] });
+    const root = mkdtempSync(join(tmpdir(), "mitsu-rewind-"));
+    dirs.push(root);
+    const cwd = join(root, "ws");
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, "AGENTS.md"), "Use tabs.\n");
+    const agent = await createCodingAgent({
+      cwd,
+      home: join(root, "home"),
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
+      model: "anthropic:claude-sonnet-4-5",
+    });
+    await drain(agent.prompt("one"));
+    await drain(agent.prompt("two"));
+    agent.rewind(agent.rewindPoints()[1]!.index);
+    await drain(agent.prompt("three"));
+    expect(agent.context.warnings.filter((w) => w.code === "prefix-broken")).toEqual([]);
+    const messages = sim.requests[2]!.body.messages as Array<{ role: string; content: unknown }>;
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(JSON.stringify(messages).split("Use tabs.").length - 1).toBe(1);
+    await agent.close();
+  });
 });

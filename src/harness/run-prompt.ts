@@ -197,6 +197,7 @@ function runOptionsFor(
     toolState: state.toolState,
     spawn: state.spawn,
     contextWindow: resolved.entry.contextWindow,
+    ...(state.requestTokens ? { requestTokens: state.requestTokens } : {}),
     prepareRequest: (request, info) => {
       const epoch = state.pendingEpoch;
       state.pendingEpoch = undefined;

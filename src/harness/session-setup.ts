@@ -9,6 +9,8 @@ import {
   type SessionToResume,
 } from "../session/index.js";
 import type { SessionOptions } from "./coding-agent.js";
+import { foreignSessionNotice } from "./foreign-session-notice.js";
+import { isOwnSessionFile } from "./own-session-file.js";
 import { legacySessionsDir } from "./sessions-dir.js";
 
 /**
@@ -33,7 +35,10 @@ export function findSessionToResume(
   if (!path) return undefined;
   // A session found under the old, non-unique project folder is continued in a copy in the current one.
   const fromLegacy = !choice.resume && path.startsWith(`${legacy}/`) && legacy !== dir;
-  const toResume = loadSessionToResume(path, fromLegacy || choice.fork ? { moveTo: dir } : {});
+  // So is a session file from elsewhere (a repository's), said first; its checkpoints stay behind unused.
+  const foreign = !isOwnSessionFile(path, where.home, [dir, legacy]);
+  if (foreign) warn(foreignSessionNotice(path, dir));
+  const toResume = loadSessionToResume(path, fromLegacy || foreign || choice.fork ? { moveTo: dir } : {});
   if ("heldBy" in toResume.lock) {
     const holder = toResume.lock.heldBy;
     warn(

@@ -21,7 +21,6 @@ export function openSubagentLog(parent: SessionLog, info: SubagentTranscriptInfo
     },
   });
   parent.appendEntry({ type: "subagent", toolUseId: info.toolUseId, path: basename(child.path) });
-  // Its messages and its calls' starts and results, as for the parent (no compaction: a child is not compacted).
-  const { onHistoryReplaced: _unused, ...hooks } = sessionLogHooks(child);
-  return { ...hooks, close: () => child.close() };
+  // Its messages, its calls' starts and results, and its compactions, as for the parent.
+  return { ...sessionLogHooks(child), close: () => child.close() };
 }

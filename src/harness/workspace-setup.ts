@@ -4,11 +4,13 @@ import { type AgentDefinitions, formatAgentWarning } from "../agents/index.js";
 import { prepareProjectDir } from "../context/index.js";
 import type { LoadedHooks } from "../hooks/index.js";
 import type { LoadedSettings, PermissionMode } from "../permissions/index.js";
+import type { PluginContributions } from "../plugins/load-plugins.js";
 import { childEnv } from "../process/child-env.js";
 import { configuredKeyEnvNames, loadModelsConfig } from "../providers/models-config.js";
 import type { DiscoverResult } from "../skills/index.js";
 import type { Questions } from "./asker.js";
 import type { CodingAgentOptions } from "./coding-agent.js";
+import { loadPluginsFor } from "./plugin-capability.js";
 import { loadWorkspace, type TrustQuestion } from "./workspace-trust.js";
 
 /** The workspace as the harness starts from it: its settings under workspace trust, the environment, the folders. */
@@ -36,6 +38,8 @@ export interface WorkspaceSetup {
   additionalRoots: string[];
   /** The model's persistent memory folder. */
   memory: string;
+  /** What the installed and enabled plugins (and `pluginDirs`) add: folders for the loaders, hooks, MCP servers. */
+  plugins: PluginContributions;
 }
 
 /**
@@ -51,20 +55,21 @@ export async function setUpWorkspace(
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
   const askTrust = questions.asFunction("trust", (question: TrustQuestion) => ({ kind: "trust", question }));
+  // Installed and enabled plugins (and --plugin-dir ones): folders, hooks and MCP servers for the loaders below.
+  const plugins = await loadPluginsFor(options, where);
+  for (const warning of plugins.warnings) warn(warning);
   const loaded = await loadWorkspace({
     cwd,
     home,
     flag: options.trust === true,
     ...(askTrust ? { ask: askTrust } : {}),
+    ...(options.settingSources ? { settingSources: options.settingSources } : {}),
     notice: warn,
+    plugins: plugins.contributions,
   });
   const { settings, catalog: skills } = loaded;
-  for (const ignored of settings.ignoredEnv) {
-    warn(
-      `${ignored} is ignored: a project's settings may not route keys or traffic (set it in ~/.mitsu/settings.json)`,
-    );
-  }
-  // Settings' `env` is applied over the process's, as Claude Code does.
+  // Settings' `env` is applied over the process's, as Claude Code does (a project's only in a trusted folder, and
+  // never its start-up variables: see loadSettings; the refused keys are among `settings.warnings`).
   const env = { ...(options.env ?? process.env), ...settings.env };
   const models = loadModelsConfig(home);
   // Keys named in models.json are secrets for every child process, whichever provider this agent uses.
@@ -75,8 +80,10 @@ export async function setUpWorkspace(
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
-  for (const warning of skills.warnings) warn(`${warning.path}: ${warning.message}`);
-  for (const warning of loaded.agents.warnings) warn(formatAgentWarning(warning));
+  // Notices about files that did load go to --verbose (and `mitsu skills` / `mitsu agents`), not every start.
+  const shown = (w: { skipped: boolean }) => w.skipped || options.verboseNotices === true;
+  for (const warning of skills.warnings.filter(shown)) warn(`${warning.path}: ${warning.message}`);
+  for (const warning of loaded.agents.warnings.filter(shown)) warn(formatAgentWarning(warning));
   return {
     cwd,
     home,
@@ -97,6 +104,7 @@ export async function setUpWorkspace(
     // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
     // (0700), with the memory of the project's old, non-unique folder carried over the first time.
     memory: join(prepareProjectDir(where), "memory"),
+    plugins: plugins.contributions,
   };
 }
 

@@ -2,6 +2,7 @@ import { type AgentDefinitions, loadAgentDefinitions } from "../agents/index.js"
 import { type LoadedHooks, loadHooks } from "../hooks/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
 import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
+import type { PluginContributions } from "../plugins/load-plugins.js";
 import { type DiscoverResult, discoverSkills } from "../skills/index.js";
 
 /** What the user is asked before a folder's own files may grant anything. */
@@ -21,6 +22,10 @@ export interface WorkspaceTrustOptions {
   ask?: (question: TrustQuestion) => Promise<boolean>;
   /** Where the notice about ignored grants goes (stderr). */
   notice?: (message: string) => void;
+  /** Only the settings files of these levels are read (`--setting-sources`); default all. */
+  settingSources?: ReadonlyArray<"user" | "project" | "local">;
+  /** What enabled plugins add (see `loadPlugins`): their skills, commands and agents load with the rest. */
+  plugins?: PluginContributions;
 }
 
 export interface WorkspaceTrust {
@@ -52,9 +57,19 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   // The files are read all at once: start-up waits for the slowest read, not for their sum.
   const load = async (trusted: boolean) => {
     const [settings, catalog, agents] = await Promise.all([
-      loadSettings({ cwd, home, trusted }),
-      discoverSkills({ cwd, home, trusted }),
-      loadAgentDefinitions({ cwd, home, trusted }),
+      loadSettings({
+        cwd,
+        home,
+        trusted,
+        ...(options.settingSources ? { sources: options.settingSources } : {}),
+      }),
+      discoverSkills({ cwd, home, trusted, ...(options.plugins ? { plugins: options.plugins } : {}) }),
+      loadAgentDefinitions({
+        cwd,
+        home,
+        trusted,
+        ...(options.plugins ? { plugins: options.plugins.agents } : {}),
+      }),
     ]);
     return { settings, catalog, agents };
   };

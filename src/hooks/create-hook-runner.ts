@@ -11,6 +11,18 @@ import {
 import { type CommandHook, compileMatcher, DEFAULT_HOOK_TIMEOUT_MS } from "./load-hooks.js";
 import { runCommandHook } from "./run-command-hook.js";
 
+/**
+ * What the matcher of a non-tool event is matched against, as Claude Code documents it: SessionStart's `source`
+ * (`startup`, `resume`, `clear`, `compact`), PreCompact's `trigger` (`manual`, `auto`), SessionEnd's `reason`.
+ * An empty matcher (or `*`) still matches everything.
+ */
+const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
+  SessionStart: "source",
+  PreCompact: "trigger",
+  SessionEnd: "reason",
+  SubagentStart: "agent_type",
+};
+
 /** What the hooks of one event came to, all of them together. */
 export interface HookResult {
   /**
@@ -97,7 +109,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
           command: hook.command,
           input,
           cwd: options.cwd,
-          env: options.env,
+          env: hook.env ? { ...options.env, ...hook.env } : options.env,
           timeoutMs: hook.timeoutMs,
           ...(signal ? { signal } : {}),
         }),
@@ -116,13 +128,17 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
   }
 
   const select = (event: HookEventName, toolName: string | undefined) =>
-    (entries.get(event) ?? []).filter((e) => !TOOL_EVENTS.has(event) || e.matches(toolName ?? ""));
+    (entries.get(event) ?? []).filter(
+      (e) => (!TOOL_EVENTS.has(event) && !(event in MATCHED_FIELD)) || e.matches(toolName ?? ""),
+    );
 
   return {
     commands: options.hooks,
     has: (event, toolName) => select(event, toolName).length > 0,
     async run(event, fields, runOptions = {}) {
-      const toolName = (fields as { tool_name?: string }).tool_name;
+      // Tool events match the tool's name; SessionStart its source, PreCompact its trigger (as in Claude Code).
+      const field = MATCHED_FIELD[event] ?? "tool_name";
+      const toolName = (fields as Record<string, unknown>)[field] as string | undefined;
       const selected = select(event, toolName);
       const result: HookResult = { context: [] };
       if (selected.length === 0) return result;

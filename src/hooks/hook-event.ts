@@ -5,6 +5,7 @@ export const HOOK_EVENTS = [
   "UserPromptSubmit",
   "Stop",
   "SubagentStop",
+  "SubagentStart",
   "PreCompact",
   "SessionStart",
   "SessionEnd",
@@ -43,6 +44,7 @@ export type HookInput = HookInputBase &
     | { hook_event_name: "UserPromptSubmit"; prompt: string }
     | { hook_event_name: "Stop"; stop_hook_active: boolean }
     | { hook_event_name: "SubagentStop"; stop_hook_active: boolean }
+    | { hook_event_name: "SubagentStart"; agent_id: string; agent_type: string }
     | { hook_event_name: "PreCompact"; trigger: "manual" | "auto"; custom_instructions: string }
     | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
     | { hook_event_name: "SessionEnd"; reason: "clear" | "logout" | "prompt_input_exit" | "other" }

@@ -159,6 +159,9 @@ describe("hooks through the harness and the simulator", () => {
             { type: "command", command: 'echo "branch main; source $(jq -r .source 2>/dev/null || cat)"' },
           ],
         },
+        // Claude Code's SessionStart matchers: the source, here "startup".
+        { matcher: "startup", hooks: [{ type: "command", command: "echo 'fresh start'" }] },
+        { matcher: "resume|compact", hooks: [{ type: "command", command: "echo 'resumed session'" }] },
       ],
     });
     await drain(first.agent.prompt("hello"));
@@ -166,6 +169,8 @@ describe("hooks through the harness and the simulator", () => {
     expect(sent).toContain("today is hook day");
     expect(sent).toContain("ticket ABC-1");
     expect(sent).toContain("branch main");
+    expect(sent).toContain("fresh start");
+    expect(sent).not.toContain("resumed session");
     expect(sent).toContain("hello");
     await first.agent.close();
     await sim?.close();
@@ -388,7 +393,7 @@ describe("hooks through the harness and the simulator", () => {
     const skipped = await createCodingAgent({ ...base, onWarning: (m) => warnings.push(m) });
     await drain(skipped.prompt("go"));
     expect(() => readFileSync(join(cwd, "ran.txt"))).toThrow();
-    expect(warnings.join("\n")).toContain("hooks not run");
+    expect(warnings.join("\n")).toContain("what its own files grant was ignored");
     expect(warnings.join("\n")).toContain("touch ran.txt");
     expect(warnings.join("\n")).toContain("not trusted");
 

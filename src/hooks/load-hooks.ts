@@ -1,11 +1,24 @@
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { parseJsonc } from "../permissions/parse-jsonc.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
 import { HOOK_EVENTS, type HookEventName } from "./hook-event.js";
 
 /** Claude Code's default: a command hook that runs longer than this is killed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/** Events Claude Code documents that mitsu does not fire (their hooks are named as such, not as unknown). */
+const CLAUDE_CODE_ONLY_EVENTS = new Set([
+  "PostToolUseFailure",
+  "PermissionRequest",
+  "Setup",
+  "WorktreeCreate",
+  "WorktreeRemove",
+  "ConfigChange",
+  "TeammateIdle",
+  "TaskCompleted",
+]);
 
 /** One `type: "command"` hook from a settings file. */
 export interface CommandHook {
@@ -16,6 +29,8 @@ export interface CommandHook {
   timeoutMs: number;
   /** The settings file it comes from. */
   source: string;
+  /** Added to the hook's environment (a plugin's `CLAUDE_PLUGIN_ROOT` and `CLAUDE_PLUGIN_DATA`). */
+  env?: Record<string, string>;
 }
 
 /** A project settings file whose hooks wait for the user's approval. */
@@ -71,7 +86,8 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
     seen.add(real);
     let raw: unknown;
     try {
-      const value = JSON.parse((await readFile(real, "utf8")).replace(/^\uFEFF/, "")) as unknown;
+      // JSONC, as the settings are read (see loadSettings).
+      const value = parseJsonc(await readFile(real, "utf8"));
       if (value === null || typeof value !== "object") continue;
       raw = (value as { hooks?: unknown }).hooks;
     } catch (error) {
@@ -103,7 +119,11 @@ export function parseHooks(raw: unknown, file: string, warnings: string[]): Comm
   const hooks: CommandHook[] = [];
   for (const [event, groups] of Object.entries(raw as Record<string, unknown>)) {
     if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-      warnings.push(`${file}: unknown hook event "${event}"; ignored`);
+      warnings.push(
+        CLAUDE_CODE_ONLY_EVENTS.has(event)
+          ? `${file}: hooks.${event}: mitsu does not fire this Claude Code event yet; its hooks do not run`
+          : `${file}: unknown hook event "${event}"; ignored`,
+      );
       continue;
     }
     if (!Array.isArray(groups)) {

@@ -83,7 +83,8 @@ export type AgentEvent =
       /** Summed over all turns. */
       usage: Usage;
       lastMessage?: AssistantMessage;
-      error?: { type: string; message: string };
+      /** `retryAfterMs`: how long the server asked to wait (a rate limit's `retry-after`), when it said. */
+      error?: { type: string; message: string; retryAfterMs?: number };
       agentPath: AgentPath;
     };
 

@@ -13,6 +13,11 @@ export interface HistoryReplacement {
   tokensAfter?: number;
   /** A model call the replacement made (the summary): added to the run's usage, so it is counted and costed. */
   usage?: Usage;
+  /**
+   * Something the user must be told (a summary that failed and a trim made instead): the loop yields it as a
+   * `warning` event (code `history-trimmed`) and gives it to the session log with the new history.
+   */
+  notice?: string;
 }
 
 /** What `replaceHistory` is told before each request. */
@@ -24,6 +29,12 @@ export interface ReplaceHistoryInfo {
   lastInputTokens?: number;
   /** The model's context window in tokens, when the caller gave it (`RunAgentOptions.contextWindow`). */
   contextWindow?: number;
+  /**
+   * Set when the history must be made smaller whatever the estimate says: the provider refused the previous
+   * request as too long ("prompt is too long", `context_length_exceeded`), or the loop's own check found the
+   * prepared request over the window. `tokens` is the request's size when the provider said it.
+   */
+  overflow?: { tokens?: number };
   signal: AbortSignal;
 }
 
@@ -57,4 +68,5 @@ export interface HistoryReplacedInfo {
   tokensBefore?: number;
   tokensAfter?: number;
   usage?: Usage;
+  notice?: string;
 }

@@ -9,6 +9,7 @@ import {
   type ToolUseBlock,
   type Usage,
 } from "../messages/index.js";
+import { type PromptTooLong, promptTooLong } from "../providers/http/prompt-too-long.js";
 import type { CallOptions, ModelRequest, Provider } from "../providers/provider.js";
 import type { AgentEvent, AgentPath, AgentResult, AgentStopReason } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
@@ -25,7 +26,7 @@ import {
 import type { CanUseTool } from "./permission.js";
 import { errorResult, INTERRUPTED_MESSAGE, type RunToolsOptions, runTools } from "./run-tools.js";
 import type { Spawner } from "./spawn.js";
-import { type Tool, toToolDefinition } from "./tool.js";
+import { definitionsOf, type Tool } from "./tool.js";
 import { ToolState } from "./tool-state.js";
 
 export type { AgentResult };
@@ -104,9 +105,16 @@ export interface RunAgentOptions {
   spawn?: Spawner;
   /** The model's context window in tokens, handed to `replaceHistory` (so it can tell how full it is). */
   contextWindow?: number;
+  /**
+   * The estimated size of a request in tokens (the compactor's `requestTokens`). With `contextWindow`, every
+   * prepared request is checked before it is sent: one whose size plus its `maxTokens` (at most half the window)
+   * would pass the window makes the loop ask `replaceHistory` again (with `info.overflow`), once; if it still would
+   * not fit, the run ends with a `context_overflow` error and nothing is sent.
+   */
+  requestTokens?: (request: ModelRequest) => number;
 }
 
-type AgentError = { type: string; message: string };
+type AgentError = { type: string; message: string; retryAfterMs?: number };
 
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_MAX_TOKENS = 8192;
@@ -197,6 +205,10 @@ class AgentRun {
   private maxTokens: number;
   /** Whether this turn is a retry with a larger max_tokens of a call cut inside a tool call. */
   private retried = false;
+  /** Set when the next request must come from a smaller history (the last one was, or would be, too long). */
+  private overflow: PromptTooLong | undefined;
+  /** The history was already made smaller for this request once: a second overflow ends the run. */
+  private shrunk = false;
 
   constructor(private readonly options: RunAgentOptions) {
     this.agentPath = options.agentPath ?? [];
@@ -275,6 +287,7 @@ class AgentRun {
     let replacement: Awaited<ReturnType<ReplaceHistory>>;
     try {
       const info: Parameters<ReplaceHistory>[1] = { turn: this.turn, usage: this.usage, signal: this.signal };
+      if (this.overflow) info.overflow = this.overflow;
       if (this.lastInputTokens !== undefined) info.lastInputTokens = this.lastInputTokens;
       if (this.options.contextWindow !== undefined) info.contextWindow = this.options.contextWindow;
       replacement = await this.options.replaceHistory?.(this.messages, info);
@@ -305,6 +318,7 @@ class AgentRun {
       if (replacement.tokensBefore !== undefined) replaced.tokensBefore = replacement.tokensBefore;
       if (replacement.tokensAfter !== undefined) replaced.tokensAfter = replacement.tokensAfter;
       if (replacement.usage) replaced.usage = replacement.usage;
+      if (replacement.notice !== undefined) replaced.notice = replacement.notice;
       await this.options.onHistoryReplaced?.(replaced);
     } catch (error) {
       return yield* this.end("error", {
@@ -326,6 +340,15 @@ class AgentRun {
     if (replacement.tokensAfter !== undefined) event.tokensAfter = replacement.tokensAfter;
     if (replacement.usage) event.usage = replacement.usage;
     yield event;
+    if (replacement.notice !== undefined) {
+      yield {
+        type: "warning",
+        turn: this.turn,
+        agentPath: this.agentPath,
+        code: "history-trimmed",
+        message: replacement.notice,
+      };
+    }
     return undefined;
   }
 
@@ -399,13 +422,14 @@ class AgentRun {
         });
       names.add(tool.name);
     }
-    const toolDefinitions = this.tools.map(toToolDefinition);
+    const toolDefinitions = definitionsOf(this.tools);
     for (;;) {
       if (this.signal.aborted) return yield* this.end("aborted");
       if (this.turn >= this.maxTurns) return yield* this.end("max_turns");
       this.turn++;
       if (this.options.replaceHistory) {
         const replaced = yield* this.replace();
+        this.overflow = undefined;
         if (replaced) return replaced;
       }
       const choice = this.options.selectModel?.(this.state);
@@ -417,6 +441,7 @@ class AgentRun {
         messages: [...this.messages],
         maxTokens: this.maxTokens,
       });
+      if ("again" in prepared) continue;
       if (!("request" in prepared)) return prepared;
       const { request } = prepared;
       yield { type: "turn-start", turn: this.turn, agentPath: this.agentPath, request };
@@ -433,7 +458,7 @@ class AgentRun {
    */
   private async *prepare(
     base: ModelRequest,
-  ): AsyncGenerator<AgentEvent, { request: ModelRequest } | AgentResult> {
+  ): AsyncGenerator<AgentEvent, { request: ModelRequest } | { again: true } | AgentResult> {
     const { options, turn, agentPath } = this;
     let request = base;
     if (options.temperature !== undefined) request.temperature = options.temperature;
@@ -466,6 +491,22 @@ class AgentRun {
       const message = `mitsu bug: refusing to send an invalid transcript: ${problems.join("; ")}`;
       return yield* this.end("error", { type: "invalid_transcript", message });
     }
+    const window = options.contextWindow;
+    if (options.requestTokens && window !== undefined) {
+      const size = options.requestTokens(request);
+      // The answer's room counts (the APIs refuse input + max_tokens over the window), at most half the window.
+      if (size + Math.min(request.maxTokens, Math.floor(window / 2)) > window) {
+        if (options.replaceHistory && !this.shrunk) {
+          // Not sent: the history is made smaller first, and this turn is asked again.
+          this.shrunk = true;
+          this.overflow = {};
+          this.turn--;
+          return { again: true };
+        }
+        const message = `The request (about ${size} tokens, plus ${request.maxTokens} for the answer) would not fit the model's ${window}-token context window, and the history could not be made smaller; nothing was sent.`;
+        return yield* this.end("error", { type: "context_overflow", message });
+      }
+    }
     // Only now does the prepared transcript become the history: one that fails the check is never kept.
     this.messages = [...request.messages];
     this.newEpoch = undefined;
@@ -488,8 +529,27 @@ class AgentRun {
     const stop = message.stop_reason;
     if (stop === "error") {
       const failure = message.error ?? { type: "provider_error", message: "The model call failed" };
-      return yield* this.end("error", { type: failure.type, message: failure.message });
+      const tooLong = promptTooLong(failure);
+      if (tooLong && this.options.replaceHistory && !this.shrunk && !signal.aborted) {
+        // The provider counted more than the estimate did: compact (or trim) and send once more.
+        yield {
+          type: "warning",
+          turn,
+          agentPath,
+          code: "prompt-too-long",
+          message: `The provider refused the request as too long for the context window${tooLong.tokens ? ` (${tooLong.tokens} tokens)` : ""}; compacting and retrying once.`,
+        };
+        this.shrunk = true;
+        this.overflow = tooLong;
+        return "next";
+      }
+      return yield* this.end("error", {
+        type: failure.type,
+        message: failure.message,
+        ...(message.error?.retryAfterMs !== undefined ? { retryAfterMs: message.error.retryAfterMs } : {}),
+      });
     }
+    this.shrunk = false;
     if (stop === "aborted" || signal.aborted) {
       const content = sendableContent(message);
       if (content.length > 0) {

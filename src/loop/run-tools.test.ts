@@ -304,7 +304,9 @@ describe("runTools", () => {
       signal: controller.signal,
     });
     expect(contexts.map((c) => c.toolUseId)).toEqual(["a", "b"]);
-    expect(contexts.every((c) => c.signal === controller.signal && c.state === state)).toBe(true);
+    // Each call has a signal of its own, fed by the turn's (see SignalFanOut).
+    expect(contexts.every((c) => c.signal !== controller.signal && c.state === state)).toBe(true);
+    expect(contexts[0]?.signal).not.toBe(contexts[1]?.signal);
     expect(state.get(SEEN).n).toBe(2);
   });
 
@@ -366,6 +368,26 @@ describe("runTools", () => {
     await drain({ calls, tools: [tool], signal });
     expect(counts).toEqual(Array(12).fill(1));
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("aborts each running call's own signal when the turn's signal aborts, with its reason", async () => {
+    const controller = new AbortController();
+    const seen: unknown[] = [];
+    const tool = makeTool("T", async (_input, context) => {
+      await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve()));
+      seen.push(context.signal.reason);
+      return "stopped";
+    });
+    const run = drain({
+      calls: [toolUse("a", "T"), toolUse("b", "T")],
+      tools: [tool],
+      signal: controller.signal,
+    });
+    await tick();
+    controller.abort("user stop");
+    await run;
+    await tick();
+    expect(seen).toEqual(["user stop", "user stop"]);
   });
 
   it("reports the duration of each call", async () => {

@@ -3,6 +3,7 @@ import type { AgentEvent, AgentPath, AgentResult } from "./agent-event.js";
 import { AsyncQueue } from "./async-queue.js";
 import type { Journal } from "./journal.js";
 import { type CanUseTool, USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "./permission.js";
+import { SignalFanOut } from "./signal-fan-out.js";
 import type { Spawn, Spawner } from "./spawn.js";
 import type { Tool, ToolContext, ToolOutput } from "./tool.js";
 import type { ToolState } from "./tool-state.js";
@@ -166,19 +167,27 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     options.onStopped?.();
   };
   const turnSignal = AbortSignal.any([signal, halt.signal]);
+  // Each call gets signals of its own, fed by one listener each on the shared ones (see SignalFanOut).
+  const runSignals = new SignalFanOut(signal);
+  const askSignals = new SignalFanOut(turnSignal);
 
   /** `ToolContext.spawn` for one call: the child's events go into this turn's queue while the call is open. */
   const spawnFor = (spawner: Spawner, block: ToolUseBlock, isOpen: () => boolean): Spawn => {
     return async (request) => {
-      const child = spawner(request, { agentPath: [...agentPath, block.id], signal: turnSignal });
+      const own = askSignals.child();
+      const child = spawner(request, { agentPath: [...agentPath, block.id], signal: own.signal });
       let result: AgentResult;
-      for (;;) {
-        const next = await child.next();
-        if (next.done) {
-          result = next.value;
-          break;
+      try {
+        for (;;) {
+          const next = await child.next();
+          if (next.done) {
+            result = next.value;
+            break;
+          }
+          if (isOpen()) queue.push(next.value);
         }
-        if (isOpen()) queue.push(next.value);
+      } finally {
+        own.release();
       }
       // The user refused one of the sub-agent's calls: this turn stops with it.
       if (result.reason === "denied") stop();
@@ -199,11 +208,31 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
       const names = [...tools.keys()].join(", ") || "(none)";
       return errorResult(id, `Unknown tool: ${block.name}. Available tools: ${names}`);
     }
-    let input = block.input;
-    const invalid = validateInput(tool, input);
+    const invalid = validateInput(tool, block.input);
     if (invalid) return errorResult(id, invalid);
-    const toolContext: ToolContext = { signal, toolUseId: id, state, agentPath, progress };
-    if (options.spawn) toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+    const own = runSignals.child();
+    try {
+      return await executeWith(block, tool, block.input, own.signal, progress, isOpen);
+    } finally {
+      own.release();
+    }
+  };
+
+  const executeWith = async (
+    block: ToolUseBlock,
+    tool: Tool<never>,
+    validInput: Record<string, unknown>,
+    callSignal: AbortSignal,
+    progress: (text: string) => void,
+    isOpen: () => boolean,
+  ): Promise<ToolResultBlock> => {
+    const id = block.id;
+    let input = validInput;
+    const toolContext: ToolContext = { signal: callSignal, toolUseId: id, state, agentPath, progress };
+    if (options.spawn) {
+      toolContext.spawn = spawnFor(options.spawn, block, isOpen);
+      toolContext.spawner = options.spawn;
+    }
     if (tool.check) {
       try {
         const check = tool.check as (input: Record<string, unknown>, context: ToolContext) => Promise<void>;
@@ -214,10 +243,13 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     }
     if (canUseTool) {
       let decision: Awaited<ReturnType<CanUseTool>>;
+      const ask = askSignals.child();
       try {
-        decision = await canUseTool(tool, input, { toolUseId: id, signal: turnSignal, state, agentPath });
+        decision = await canUseTool(tool, input, { toolUseId: id, signal: ask.signal, state, agentPath });
       } catch (error) {
         return errorResult(id, `The permission check for ${tool.name} failed: ${errorMessage(error)}`);
+      } finally {
+        ask.release();
       }
       if (decision.behavior === "deny") {
         if (decision.interrupt === true) {
@@ -299,11 +331,14 @@ export async function* runTools(options: RunToolsOptions): AsyncGenerator<AgentE
     });
   };
 
-  const abort = watchAbort(signal);
+  // Through the fan-out too: the turn's signal carries one listener for all of this.
+  const abort = watchAbort(runSignals.child().signal);
   const work = (async () => {
     for (const batch of batchCalls(calls, tools)) await Promise.all(batch.map(runOne));
   })().finally(() => {
     abort.dispose();
+    runSignals.dispose();
+    askSignals.dispose();
     queue.close();
   });
 

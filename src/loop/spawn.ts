@@ -1,4 +1,4 @@
-import type { TextBlock } from "../messages/index.js";
+import type { Message, TextBlock } from "../messages/index.js";
 import type { AgentEvent, AgentPath, AgentResult } from "./agent-event.js";
 
 /** What a tool (a Task tool) asks for when it starts a sub-agent. */
@@ -25,6 +25,16 @@ export interface SpawnRequest {
    * shell commands that change nothing (the spawner decides which). The parent's rules still apply on top.
    */
   readOnly?: boolean;
+  /**
+   * A continuation: the child's transcript so far (as its earlier run left it), to which `prompt` is added as a
+   * new user message. With the same `system` and tools, its next request extends its previous one (its cache).
+   */
+  history?: readonly Message[];
+  /**
+   * Messages for the child while it runs: drained before each of its requests, each text added to its newest
+   * user message as a `<system-reminder>` (append-only, like every reminder).
+   */
+  inbox?: () => string[];
 }
 
 /** Where a child is started from: the loop fills this in for the tool call that spawns. */

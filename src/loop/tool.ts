@@ -1,6 +1,6 @@
 import type { ImageBlock, JsonSchema, TextBlock, ToolDefinition } from "../messages/index.js";
 import type { AgentPath } from "./agent-event.js";
-import type { Spawn } from "./spawn.js";
+import type { Spawn, Spawner } from "./spawn.js";
 import type { ToolState } from "./tool-state.js";
 
 /** What a tool returns: plain text, or text and image blocks. Throwing `ToolError` (or anything) makes an `is_error` result. */
@@ -24,6 +24,11 @@ export interface ToolContext {
    * in its result when it is absent.
    */
   spawn?: Spawn;
+  /**
+   * The run's spawner itself, for a child that outlives this call (a background sub-agent): the tool chooses its
+   * `agentPath` and `signal`, and receives its events. Present when `spawn` is.
+   */
+  spawner?: Spawner;
   /**
    * A tool may report what it is doing (e.g. a command's output as it arrives); the loop turns each call into a
    * `tool-progress` event. Never required, never awaited: a tool works the same without it, and a call after
@@ -80,6 +85,11 @@ export interface Tool<Input = Record<string, unknown>> {
    * Must not throw and must not touch the disk: it runs on validated input before anything is allowed.
    */
   permissionFacts?(input: Input): PermissionFacts;
+  /**
+   * Not sent as a definition (large tool sets: the model finds it with a search tool, which returns its schema);
+   * a call to it by name is still validated against `inputSchema` and run as usual.
+   */
+  deferred?: boolean;
   /** A short human summary of a call for the terminal, e.g. `Read src/a.ts`. */
   summarize?(input: Input): string;
 }
@@ -97,4 +107,9 @@ export function toToolDefinition(tool: Tool<never>): ToolDefinition {
   };
   if (tool.eagerInputStreaming !== undefined) def.eager_input_streaming = tool.eagerInputStreaming;
   return def;
+}
+
+/** The definitions a request carries: every tool's but the deferred ones', in order. */
+export function definitionsOf(tools: readonly Tool<never>[]): ToolDefinition[] {
+  return tools.filter((tool) => tool.deferred !== true).map((tool) => toToolDefinition(tool));
 }

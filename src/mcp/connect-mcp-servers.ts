@@ -2,9 +2,12 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Tool } from "../loop/tool.js";
+import { assignServerParts } from "./assign-server-parts.js";
+import { capMcpToolBytes, count, sizeName } from "./cap-mcp-tools.js";
 import { mitsuClientInfo } from "./client-info.js";
 import { compareNames } from "./load-mcp-config.js";
 import type { McpConnection, McpConnectionState, McpOAuthProvider } from "./mcp-connection.js";
+import type { McpElicit } from "./mcp-elicitation.js";
 import { type McpLimits, mcpLimitsFromEnv } from "./mcp-limits.js";
 import type { McpPrompt } from "./mcp-prompt.js";
 import {
@@ -14,7 +17,7 @@ import {
   type McpTransportType,
 } from "./mcp-server-config.js";
 import type { McpTool } from "./mcp-tool.js";
-import { disambiguatedName, mcpToolName } from "./mcp-tool-name.js";
+import { disambiguatedName, mcpServerPart, mcpToolNameWithPart } from "./mcp-tool-name.js";
 import { isObject, parseServerEntry } from "./parse-mcp-config.js";
 import { printable } from "./printable.js";
 
@@ -53,6 +56,8 @@ export interface ConnectMcpServersOptions {
   onWarning?: (message: string) => void;
   /** Sent in `initialize`. Default `mitsu` and the package's version. */
   clientInfo?: { name: string; version: string };
+  /** Who answers a server's elicitation (a question to the user mid-call); absent, each is declined. */
+  elicit?: McpElicit;
 }
 
 /** What `connectMcpServers` gives: the tools and prompts of the servers that connected, and how each stands. */
@@ -66,6 +71,8 @@ export interface McpServers {
   /** The servers' prompts as slash commands, sorted by name. */
   readonly prompts: McpPrompt[];
   readonly status: McpServerStatus[];
+  /** The connected servers' `instructions` (of `initialize`), by server name, sorted by name. */
+  readonly instructions: Array<{ server: string; text: string }>;
   /** Names of the servers whose tool list changed since the last `applyChanges()` (`notifications/tools/list_changed`). */
   readonly pendingChanges: string[];
   /**
@@ -113,6 +120,7 @@ export async function connectMcpServers(
         clientInfo: options.clientInfo ?? mitsuClientInfo(),
         ...(options.oauth ? { oauth: options.oauth } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.elicit ? { elicit: options.elicit } : {}),
         onToolsChanged: (connection) => {
           pending.add(connection.name);
           for (const listener of listeners) listener(connection.name);
@@ -129,8 +137,15 @@ export async function connectMcpServers(
       warn(`MCP server "${c.name}" needs a login: ${c.error}. Run \`mitsu mcp login ${c.name}\`.`);
   }
 
-  let tools = runtime ? buildTools(runtime, connections, limits, warn) : [];
-  let prompts = runtime ? buildPrompts(runtime, connections) : [];
+  // One tool-name prefix per server, whatever their names normalise to (a clash must not widen a rule).
+  const { parts, renamed } = assignServerParts(entries);
+  for (const r of renamed) {
+    warn(
+      `MCP server "${r.server}" would share the tool prefix mcp__${r.plain}__ with the server "${r.holder}"; its tools are named mcp__${r.part}__… (rules for mcp__${r.plain} do not cover them)`,
+    );
+  }
+  let tools = runtime ? buildTools(runtime, connections, parts, limits, warn) : [];
+  let prompts = runtime ? buildPrompts(runtime, connections, parts) : [];
   return {
     get tools() {
       return tools;
@@ -157,6 +172,14 @@ export async function connectMcpServers(
     get pendingChanges() {
       return [...pending].sort(compareNames);
     },
+    get instructions() {
+      return connections
+        .flatMap((c) => {
+          const text = c.instructions?.trim();
+          return text ? [{ server: c.name, text }] : [];
+        })
+        .sort((a, b) => compareNames(a.server, b.server));
+    },
     applyChanges() {
       if (pending.size === 0) return undefined;
       const changed = [...pending].sort(compareNames);
@@ -164,8 +187,8 @@ export async function connectMcpServers(
       for (const c of connections) c.applyPendingTools();
       const before = tools.map((t) => t.name).join("\n");
       if (!runtime) return undefined;
-      tools = buildTools(runtime, connections, limits, warn);
-      prompts = buildPrompts(runtime, connections);
+      tools = buildTools(runtime, connections, parts, limits, warn);
+      prompts = buildPrompts(runtime, connections, parts);
       const names = changed.map((n) => `"${n}"`).join(", ");
       const what =
         before === tools.map((t) => t.name).join("\n") ? "changed its tools" : "changed its tool list";
@@ -198,10 +221,15 @@ function statusOf(c: McpConnection, scope: McpScope): McpServerStatus {
   return status;
 }
 
-/** Every connected server's tools, named `mcp__<server>__<tool>`, sorted; a clash gets a second name and a warning. */
+/**
+ * Every connected server's tools, named `mcp__<part>__<tool>` (`parts`: unique per server), sorted; two tools of
+ * one server whose names normalise alike get a second name and a warning. At most `maxToolsPerServer` of a server
+ * (the first by name) and `maxToolBytes` of definitions in all are kept; a notice names each server that lost tools.
+ */
 function buildTools(
   { createMcpTool, createResourceTools }: McpRuntime,
   connections: readonly McpConnection[],
+  parts: ReadonlyMap<string, string>,
   limits: McpLimits,
   warn: (m: string) => void,
 ): Tool<never>[] {
@@ -210,48 +238,91 @@ function buildTools(
     definition: McpConnection["tools"][number];
     name: string;
   }> = [];
-  for (const connection of connections) {
+  /** Per server, the tools left out by the per-server cap. */
+  const overCount = new Map<string, number>();
+  for (const connection of [...connections].sort((a, b) => compareNames(a.name, b.name))) {
     if (connection.state !== "connected") continue;
-    for (const definition of connection.tools) {
-      candidates.push({ connection, definition, name: mcpToolName(connection.name, definition.name) });
+    const part = parts.get(connection.name) ?? mcpServerPart(connection.name);
+    const listed = [...connection.tools].sort((a, b) => compareNames(a.name, b.name));
+    if (listed.length > limits.maxToolsPerServer) {
+      overCount.set(connection.name, listed.length - limits.maxToolsPerServer);
+    }
+    for (const definition of listed.slice(0, limits.maxToolsPerServer)) {
+      candidates.push({
+        connection,
+        definition,
+        name: mcpToolNameWithPart(part, connection.name, definition.name),
+      });
     }
   }
-  // The first by (server, tool) keeps the plain name, so the choice does not depend on which server answered first.
-  candidates.sort(
-    (a, b) =>
-      compareNames(a.connection.name, b.connection.name) ||
-      compareNames(a.definition.name, b.definition.name),
-  );
+  // Sorted by (server, tool): the first keeps the plain name whichever server answered first.
   const taken = new Map<string, { server: string; tool: string }>();
   const tools: McpTool[] = [];
   for (const { connection, definition, name } of candidates) {
     let final = name;
     const holder = taken.get(name);
+    for (let attempt = 0; taken.has(final); attempt++) {
+      final = disambiguatedName(name, connection.name, definition.name, attempt);
+    }
     if (holder) {
-      final = disambiguatedName(name, connection.name, definition.name);
       warn(
-        `MCP tool name clash: "${definition.name}" of server "${connection.name}" and "${holder.tool}" of server "${holder.server}" both become ${name}; the second is named ${final}.`,
+        `MCP tool name clash: "${definition.name}" of server "${connection.name}" would be ${name}, the name of "${holder.tool}" of server "${holder.server}"; it is named ${final}.`,
       );
     }
     taken.set(final, { server: connection.name, tool: definition.name });
     tools.push(createMcpTool(connection, definition, final, limits));
   }
   tools.sort((a, b) => compareNames(a.name, b.name));
-  const result = tools as unknown as Tool<never>[];
+  const capped = capMcpToolBytes(
+    tools.map((tool) => ({
+      tool,
+      server: tool.mcp.server,
+      bytes: Buffer.byteLength(
+        JSON.stringify({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }),
+      ),
+    })),
+    limits.maxToolBytes,
+  );
+  // One notice per server that lost tools, with every reason.
+  for (const server of [...new Set([...overCount.keys(), ...capped.dropped.keys()])].sort(compareNames)) {
+    const listed = connections.find((c) => c.name === server)?.tools.length ?? 0;
+    const byCount = overCount.get(server) ?? 0;
+    const byBytes = capped.dropped.get(server) ?? 0;
+    const why = [
+      ...(byCount > 0
+        ? [`at most ${count(limits.maxToolsPerServer)} tools of one server are sent to the model`]
+        : []),
+      ...(byBytes > 0
+        ? [`the MCP tool definitions are capped at ${sizeName(limits.maxToolBytes)} in all`]
+        : []),
+    ].join(", and ");
+    warn(
+      `MCP server "${server}" lists ${count(listed)} tools; ${count(byCount + byBytes)} were left out (${why})`,
+    );
+  }
+  const result = capped.kept as unknown as Tool<never>[];
   if (connections.some((c) => c.state === "connected" && c.hasResources)) {
     result.push(...createResourceTools(() => connections, limits.maxOutputTokens));
   }
   return result;
 }
 
-function buildPrompts({ createMcpPrompt }: McpRuntime, connections: readonly McpConnection[]): McpPrompt[] {
+function buildPrompts(
+  { createMcpPrompt }: McpRuntime,
+  connections: readonly McpConnection[],
+  parts: ReadonlyMap<string, string>,
+): McpPrompt[] {
   const prompts: McpPrompt[] = [];
   const taken = new Set<string>();
   for (const connection of [...connections].sort((a, b) => compareNames(a.name, b.name))) {
     if (connection.state !== "connected") continue;
     for (const prompt of [...connection.prompts].sort((a, b) => compareNames(a.name, b.name))) {
-      let name = mcpToolName(connection.name, prompt.name);
-      if (taken.has(name)) name = disambiguatedName(name, connection.name, prompt.name);
+      const part = parts.get(connection.name) ?? mcpServerPart(connection.name);
+      const plain = mcpToolNameWithPart(part, connection.name, prompt.name);
+      let name = plain;
+      for (let attempt = 0; taken.has(name); attempt++) {
+        name = disambiguatedName(plain, connection.name, prompt.name, attempt);
+      }
       taken.add(name);
       prompts.push(createMcpPrompt(connection, prompt, name));
     }

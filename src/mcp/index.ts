@@ -16,6 +16,7 @@ export {
   userMcpFile,
 } from "./load-mcp-config.js";
 export type { McpConnectionState, McpOAuthProvider } from "./mcp-connection.js";
+export type { McpElicit, McpElicitationAnswer, McpElicitationRequest } from "./mcp-elicitation.js";
 export {
   DEFAULT_MCP_TIMEOUT_MS,
   DEFAULT_MCP_TOOL_TIMEOUT_MS,
@@ -40,6 +41,7 @@ export { printable } from "./printable.js";
 export {
   type ApprovalState,
   approvalOf,
+  approvalsFile,
   localSettingsFile,
   mcpServerFingerprint,
   type ProjectApprovals,

@@ -11,8 +11,10 @@ export interface LoadMcpConfigOptions {
   home?: string;
   /** `--mcp-config` values, in order: a file path, or inline JSON (a value that starts with `{`). */
   configFiles?: readonly string[];
-  /** `--strict-mcp-config`: only the `configFiles` servers, none from the project or the user. */
+  /** `--strict-mcp-config`: only the `configFiles` servers, none from the project, the user or plugins. */
   strict?: boolean;
+  /** Servers of enabled plugins (see `loadPlugins`): below the user's file in precedence. */
+  extraServers?: readonly McpServerEntry[];
 }
 
 /** A file or entry that could not be used: reported once, and the rest goes on. */
@@ -71,6 +73,7 @@ export async function loadMcpConfig(options: LoadMcpConfigOptions): Promise<Load
 
   const byName = new Map<string, McpServerEntry>();
   const result: LoadedMcpConfig = { servers: [], problems: [], shadowed: [] };
+  if (!options.strict) for (const entry of options.extraServers ?? []) byName.set(entry.name, entry);
   for (const { scope, source, text } of sources) {
     if (text === undefined) continue;
     let parsed: ReturnType<typeof parseMcpConfig>;

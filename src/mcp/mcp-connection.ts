@@ -11,6 +11,7 @@ import {
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolResultSchema,
+  ElicitRequestSchema,
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
@@ -25,6 +26,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { expandServerConfig } from "./expand-server-config.js";
 import type { McpCallResult } from "./map-call-result.js";
+import type { McpElicit } from "./mcp-elicitation.js";
 import type { McpServerConfig, McpServerEntry, McpTransportType } from "./mcp-server-config.js";
 import { mcpServerEnv } from "./mcp-server-env.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
@@ -68,6 +70,8 @@ export interface McpConnectionOptions {
   fetch?: FetchLike;
   /** A server said its tools changed and the new list has been read (see `pendingTools`). */
   onToolsChanged?: (connection: McpConnection) => void;
+  /** Who answers the server's elicitations (form mode); absent, each is declined. */
+  elicit?: McpElicit;
 }
 
 export interface McpCallOptions {
@@ -343,7 +347,21 @@ export class McpConnection {
   }
 
   private createClient(): Client {
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    // Elicitation in form mode, the schema's defaults filled in where the user left a field out (SEP-1034).
+    const client = new Client(this.options.clientInfo, {
+      capabilities: { elicitation: { form: { applyDefaults: true } } },
+    });
+    client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
+      const params = request.params as { message: string; requestedSchema?: Record<string, unknown> };
+      if (!this.options.elicit) return { action: "decline" as const };
+      const answer = await this.options.elicit({
+        server: this.name,
+        message: params.message,
+        schema: params.requestedSchema ?? {},
+        signal: extra.signal,
+      });
+      return { ...answer } as { action: "accept" | "decline" | "cancel"; [key: string]: unknown };
+    });
     client.onerror = (error) => this.log(`error: ${error.message}`);
     client.onclose = () => {
       // Only a connection that was up can drop; a failed start has already said why.

@@ -31,9 +31,10 @@ export type McpTransportType = McpServerConfig["type"];
 
 /**
  * Where a server was configured. A project's `.mcp.json` comes with a cloned repository, so its servers start
- * only once the user approved them; user-level (`~/.mitsu/mcp.json`) and command-line servers are trusted.
+ * only once the user approved them; user-level (`~/.mitsu/mcp.json`) and command-line servers are trusted, and so
+ * are an installed plugin's (approved by installing or enabling it, see `loadPlugins`).
  */
-export type McpScope = "project" | "user" | "cli";
+export type McpScope = "project" | "user" | "cli" | "plugin";
 
 /** A configured server: its name, where it was written, and its configuration as written (not expanded). */
 export interface McpServerEntry {

@@ -29,7 +29,12 @@ export function mcpServerPart(server: string): string {
  * 8-character hash of the original server and tool names, so the same tool gets the same name on every run.
  */
 export function mcpToolName(server: string, tool: string): string {
-  const prefix = `mcp__${mcpServerPart(server)}__`;
+  return mcpToolNameWithPart(mcpServerPart(server), server, tool);
+}
+
+/** `mcpToolName` with the server part given (one `assignServerParts` made unique among the servers). */
+export function mcpToolNameWithPart(serverPart: string, server: string, tool: string): string {
+  const prefix = `mcp__${serverPart}__`;
   const part = tool.replace(/[^a-zA-Z0-9_-]/g, "_") || "_";
   const full = `${prefix}${part}`;
   if (full.length <= MAX_NAME) return full;
@@ -37,9 +42,21 @@ export function mcpToolName(server: string, tool: string): string {
 }
 
 /** A second name for a tool whose name another tool already has: the prefix, shortened, and its own hash. */
-export function disambiguatedName(name: string, server: string, tool: string): string {
-  const suffix = `_${shortHash(`${server}\u0000${tool}\u0000collision`)}`;
+export function disambiguatedName(name: string, server: string, tool: string, attempt = 0): string {
+  const suffix = `_${shortHash(`${server}\u0000${tool}\u0000collision${attempt === 0 ? "" : `\u0000${attempt}`}`)}`;
   return `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+}
+
+/**
+ * The server part for a server whose plain part another server has: the part, shortened, `_` and a hash of the
+ * server's name (`attempt` > 0 when even that is taken, by a server named like it on purpose).
+ */
+export function secondServerPart(server: string, attempt = 0): string {
+  const base =
+    mcpServerPart(server)
+      .slice(0, MAX_SERVER_PART - 9)
+      .replace(/_+$/, "") || "server";
+  return `${base}_${shortHash(attempt === 0 ? server : `${server}\u0000${attempt}`)}`;
 }
 
 function shortHash(text: string): string {

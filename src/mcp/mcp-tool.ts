@@ -28,7 +28,8 @@ export interface McpTool extends Tool<Record<string, unknown>> {
  * `mapCallResult`). `readOnly` is the server's `readOnlyHint` annotation, so plan mode allows exactly those.
  */
 export function createMcpTool(
-  connection: McpConnection,
+  /** The server's connection; anything that calls its tools by name (an SDK app's in-process server too). */
+  connection: Pick<McpConnection, "name" | "error" | "callTool">,
   definition: SdkTool,
   name: string,
   options: McpToolOptions,

@@ -1,11 +1,11 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { canonicalJson } from "../context/canonical-json.js";
-import { SAFE_GIT_CONFIG } from "../context/git-snapshot.js";
-import { McpConfigError } from "./mcp-server-config.js";
+import { resolveRealPath } from "../fs/real-path.js";
+import { expandServerConfig } from "./expand-server-config.js";
+import { McpConfigError, type McpServerConfig } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
 import { writeConfigFile } from "./write-config-file.js";
 
@@ -13,39 +13,76 @@ import { writeConfigFile } from "./write-config-file.js";
 export interface ProjectApprovals {
   enabled: string[];
   disabled: string[];
-  /** `enableAllProjectMcpServers`: every server of the project's `.mcp.json` may start. */
+  /** `enableAllProjectMcpServers` in `~/.mitsu/settings.json`: every server of every project's `.mcp.json` may start. */
   enableAll: boolean;
-  /**
-   * `mitsuMcpServerFingerprints`: for each server approved through mitsu, the fingerprint of its configuration
-   * as approved (see `mcpServerFingerprint`). A name approved by hand or by another tool has none.
-   */
+  /** For each approved server, the fingerprint of its configuration as approved (see `mcpServerFingerprint`). */
   fingerprints: Record<string, string>;
-  /** Why some settings were not honoured (a decision file the repository itself carries), for a warning. */
+  /** Why some settings were not honoured (approvals a file inside the project carries), for a warning. */
   ignored: string[];
 }
 
-/** `changed`: approved once, but its configuration is not the one approved (a pull changed `.mcp.json`). */
+/** `changed`: approved once, but its configuration is not the one approved (a pull changed `.mcp.json` or `env`). */
 export type ApprovalState = "approved" | "denied" | "pending" | "changed";
 
+/** A variable whose value is a credential: rotating it must not ask again, so the fingerprint keeps its name. */
+const CREDENTIAL = /TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIAL|AUTH/i;
+
 /**
- * The fingerprint an approval is kept under: sha256 of the server's configuration as written in `.mcp.json`
- * (before `${VAR}` expansion, so a rotated token does not re-ask), re-serialised with sorted keys.
+ * The fingerprint an approval is kept under: sha256 of the server's configuration as written in `.mcp.json` and,
+ * given `env`, as it would run — command, args, cwd, env, url and headers after `${VAR}` expansion — so that a pull
+ * changing only what a variable expands to (a project's settings `env`) is asked about again. Credentials
+ * (variables named like `*_TOKEN`, `*_API_KEY`, `*SECRET*`, …) are left unexpanded: a rotated token does not re-ask.
+ * Variables in `repositoryEnv` (set by the project's own settings: a pull can change them) are always expanded.
+ * Re-serialised with sorted keys.
  */
-export function mcpServerFingerprint(config: unknown): string {
-  return createHash("sha256").update(canonicalJson(config)).digest("hex");
+export function mcpServerFingerprint(
+  config: unknown,
+  env?: Record<string, string | undefined>,
+  repositoryEnv: readonly string[] = [],
+): string {
+  let expanded: McpServerConfig | undefined;
+  if (env !== undefined && isObject(config) && typeof config.type === "string") {
+    const visible = new Proxy(env, {
+      get: (target, name) =>
+        typeof name === "string" && CREDENTIAL.test(name) && !repositoryEnv.includes(name)
+          ? `\${${name}}`
+          : target[name as string],
+    });
+    try {
+      expanded = expandServerConfig("", config as unknown as McpServerConfig, visible);
+    } catch {
+      // A missing variable: the server cannot start anyway; the written form is what the user approves.
+    }
+  }
+  const what = expanded === undefined ? config : { config, expanded };
+  return createHash("sha256").update(canonicalJson(what)).digest("hex");
 }
 
-/** Where approvals are written: the project's untracked settings (Claude Code's keys and file). */
+/** Where the user's answers about project servers are kept: `~/.mitsu/mcp-approvals.json`, never in a project. */
+export function approvalsFile(home: string = homedir()): string {
+  return join(resolve(home), ".mitsu", "mcp-approvals.json");
+}
+
+/**
+ * Where approvals used to be written (Claude Code's keys in the project's `.mitsu/settings.local.json`). A
+ * repository can ship that file (in a folder that is not a git repository nothing tells it from the user's), so
+ * its approvals are no longer read; its denials still are (they only restrict).
+ */
 export function localSettingsFile(cwd: string): string {
   return join(resolve(cwd), ".mitsu", "settings.local.json");
 }
 
+interface StoredDecision {
+  decision: "approve" | "deny";
+  fingerprint?: string;
+  at: string;
+}
+
 /**
- * Reads the decisions about project servers: `enabledMcpjsonServers`, `disabledMcpjsonServers` and
- * `enableAllProjectMcpServers` from `.mitsu/settings.local.json`, and `enableAllProjectMcpServers` from
- * `~/.mitsu/settings.json`. A repository grants itself nothing: the shared `.mitsu/settings.json` is not read for
- * these keys, and neither is a `settings.local.json` that git tracks (a cloned repository could carry one that
- * approves its own servers); `ignored` says so.
+ * Reads the decisions about a project's servers: the user's answers for this folder (by its real path) from
+ * `~/.mitsu/mcp-approvals.json`, and `enableAllProjectMcpServers` from `~/.mitsu/settings.json`. Nothing inside the
+ * project approves anything (a repository grants itself nothing, git repository or not): approval keys in its
+ * `.mitsu/` or `.claude/` settings are ignored and named in `ignored`; their `disabledMcpjsonServers` still apply.
  */
 export async function readProjectApprovals(options: {
   cwd: string;
@@ -57,32 +94,32 @@ export async function readProjectApprovals(options: {
     enabled: [],
     disabled: [],
     enableAll: false,
-    fingerprints: {},
+    fingerprints: Object.create(null),
     ignored: [],
   };
   const user = await readJson(join(home, ".mitsu", "settings.json"));
   if (user?.enableAllProjectMcpServers === true) result.enableAll = true;
-  const shared = join(cwd, ".mitsu", "settings.json");
-  if (shared !== join(home, ".mitsu", "settings.json")) {
-    const project = await readJson(shared);
-    if (project && hasApprovalKeys(project)) {
-      result.ignored.push(
-        `${shared} approves MCP servers, which a project's shared settings may not do (approve them yourself; the answer is kept in .mitsu/settings.local.json)`,
-      );
+  const userFiles = [join(home, ".mitsu", "settings.json"), join(home, ".claude", "settings.json")];
+  for (const folder of [".mitsu", ".claude"]) {
+    for (const name of ["settings.json", "settings.local.json"]) {
+      const file = join(cwd, folder, name);
+      if (userFiles.includes(file)) continue;
+      const settings = await readJson(file);
+      if (!settings) continue;
+      result.disabled.push(...names(settings.disabledMcpjsonServers));
+      if (settings.enabledMcpjsonServers !== undefined || settings.enableAllProjectMcpServers !== undefined) {
+        result.ignored.push(
+          `${file} approves MCP servers, which a file inside the project may not do: approve them yourself (at the terminal, or \`mitsu mcp approve NAME\`); your answers are kept in ${approvalsFile(home)}`,
+        );
+      }
     }
   }
-  const file = localSettingsFile(cwd);
-  const local = await readJson(file);
-  if (local && hasApprovalKeys(local)) {
-    if (await trackedByGit(cwd, file)) {
-      result.ignored.push(
-        `${file} is tracked by git, so its MCP approvals came with the repository and are ignored (untrack it: git rm --cached .mitsu/settings.local.json)`,
-      );
-    } else {
-      result.enabled.push(...names(local.enabledMcpjsonServers));
-      result.disabled.push(...names(local.disabledMcpjsonServers));
-      if (local.enableAllProjectMcpServers === true) result.enableAll = true;
-      result.fingerprints = fingerprintsOf(local.mitsuMcpServerFingerprints);
+  const stored = (await readStore(home)).projects[await projectKey(cwd)] ?? {};
+  for (const [name, entry] of Object.entries(stored)) {
+    if (entry.decision === "deny") result.disabled.push(name);
+    else {
+      result.enabled.push(name);
+      if (entry.fingerprint !== undefined) result.fingerprints[name] = entry.fingerprint;
     }
   }
   return result;
@@ -101,57 +138,80 @@ export function approvalOf(name: string, approvals: ProjectApprovals, fingerprin
   return "approved";
 }
 
-/** Records the user's answer for one project server in `.mitsu/settings.local.json`, keeping the file's other keys. */
+/**
+ * Records the user's answer for one project server in `~/.mitsu/mcp-approvals.json` (0600), under the project
+ * folder's real path. Returns the file written.
+ */
 export async function recordApproval(
   cwd: string,
   name: string,
   decision: "approve" | "deny",
   /** The configuration's fingerprint, kept with an approval so that a changed server is asked about again. */
   fingerprint?: string,
-): Promise<void> {
-  const file = localSettingsFile(cwd);
+  options: { home?: string } = {},
+): Promise<string> {
+  const file = approvalsFile(options.home);
+  const store = await readStore(options.home ?? homedir(), true);
+  const key = await projectKey(resolve(cwd));
+  const servers = { ...(store.projects[key] ?? {}) };
+  servers[name] = {
+    decision,
+    ...(decision === "approve" && fingerprint !== undefined ? { fingerprint } : {}),
+    at: new Date().toISOString(),
+  };
+  store.projects[key] = servers;
+  await writeConfigFile(file, `${JSON.stringify(store, null, 2)}\n`, 0o600);
+  return file;
+}
+
+interface Store {
+  version: 1;
+  projects: Record<string, Record<string, StoredDecision>>;
+}
+
+/** The store; a missing file is empty. A damaged one approves nothing (`strict`: it is an error, not overwritten). */
+async function readStore(home: string, strict = false): Promise<Store> {
+  const file = approvalsFile(home);
+  const empty: Store = { version: 1, projects: Object.create(null) };
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
-  let document: Record<string, unknown> = {};
-  if (text !== undefined) {
-    try {
-      const value: unknown = JSON.parse(text);
-      if (!isObject(value)) throw new Error("not a JSON object");
-      document = value;
-    } catch (error) {
+  if (text === undefined) return empty;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    if (strict)
       throw new McpConfigError(
-        `${file} is not valid settings JSON, so the answer was not saved: ${(error as Error).message}`,
+        `${file} is not valid JSON, so the answer was not saved: ${(error as Error).message}`,
       );
-    }
+    return empty;
   }
-  const enabled = names(document.enabledMcpjsonServers).filter((n) => n !== name);
-  const disabled = names(document.disabledMcpjsonServers).filter((n) => n !== name);
-  (decision === "approve" ? enabled : disabled).push(name);
-  document.enabledMcpjsonServers = enabled;
-  document.disabledMcpjsonServers = disabled;
-  const fingerprints = fingerprintsOf(document.mitsuMcpServerFingerprints);
-  delete fingerprints[name];
-  if (decision === "approve" && fingerprint !== undefined) fingerprints[name] = fingerprint;
-  if (Object.keys(fingerprints).length > 0) document.mitsuMcpServerFingerprints = fingerprints;
-  else delete document.mitsuMcpServerFingerprints;
-  await writeConfigFile(file, `${JSON.stringify(document, null, 2)}\n`);
+  if (!isObject(value) || !isObject(value.projects)) {
+    if (strict) throw new McpConfigError(`${file} has no "projects" object, so the answer was not saved.`);
+    return empty;
+  }
+  const projects: Store["projects"] = Object.create(null);
+  for (const [key, servers] of Object.entries(value.projects)) {
+    if (!isObject(servers)) continue;
+    const kept: Record<string, StoredDecision> = Object.create(null);
+    for (const [name, entry] of Object.entries(servers)) {
+      if (!isObject(entry) || (entry.decision !== "approve" && entry.decision !== "deny")) continue;
+      kept[name] = {
+        decision: entry.decision,
+        ...(typeof entry.fingerprint === "string" ? { fingerprint: entry.fingerprint } : {}),
+        at: typeof entry.at === "string" ? entry.at : "",
+      };
+    }
+    projects[key] = kept;
+  }
+  return { version: 1, projects };
 }
 
-function hasApprovalKeys(value: Record<string, unknown>): boolean {
-  return (
-    value.enabledMcpjsonServers !== undefined ||
-    value.disabledMcpjsonServers !== undefined ||
-    value.enableAllProjectMcpServers !== undefined
-  );
-}
-
-function fingerprintsOf(value: unknown): Record<string, string> {
-  const result: Record<string, string> = Object.create(null);
-  if (!isObject(value)) return result;
-  for (const [name, hash] of Object.entries(value)) if (typeof hash === "string") result[name] = hash;
-  return result;
+/** A project's key in the store: its real path (a link to it is the same project). */
+function projectKey(cwd: string): Promise<string> {
+  return resolveRealPath(cwd).catch(() => cwd);
 }
 
 function names(value: unknown): string[] {
@@ -162,29 +222,9 @@ async function readJson(file: string): Promise<Record<string, unknown> | undefin
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text === undefined) return undefined;
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = JSON.parse(text.replace(/^\uFEFF/, ""));
     return isObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
-}
-
-/**
- * True when git tracks `file` in the repository around `cwd`; false outside a repository or without git. Under
- * `SAFE_GIT_CONFIG`, as the git snapshot runs: reading the index runs the repository's `core.fsmonitor`, and
- * the folder may not be trusted.
- */
-function trackedByGit(cwd: string, file: string): Promise<boolean> {
-  return new Promise((done) => {
-    execFile(
-      "git",
-      [...SAFE_GIT_CONFIG.flatMap((setting) => ["-c", setting]), "ls-files", "--error-unmatch", "--", file],
-      {
-        cwd,
-        timeout: 5000,
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "" },
-      },
-      (error) => done(error === null),
-    );
-  });
 }

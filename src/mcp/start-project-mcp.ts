@@ -16,7 +16,7 @@ import {
 } from "./project-approvals.js";
 
 /**
- * The user's answer about one project server: `approve` and `deny` are remembered in `.mitsu/settings.local.json`;
+ * The user's answer about one project server: `approve` and `deny` are remembered in `~/.mitsu/mcp-approvals.json`;
  * `skip` (no answer, e.g. the input ended) leaves it unstarted this time and asks again next time.
  */
 export type McpApprovalAnswer = "approve" | "deny" | "skip";
@@ -27,12 +27,19 @@ export interface StartProjectMcpOptions extends Omit<ConnectMcpServersOptions, "
   configFiles?: readonly string[];
   /** `--strict-mcp-config`. */
   strict?: boolean;
+  /** Servers of enabled plugins: started like the user's (installing the plugin approved them). */
+  extraServers?: readonly McpServerEntry[];
   /**
    * Whether the user trusts the project folder (workspace trust). Default true. Untrusted, the project's
    * `.mcp.json` servers are neither asked about nor started (a repository grants itself nothing); they are
    * `skipped` with reason `untrusted`.
    */
   projectTrusted?: boolean;
+  /**
+   * The variables of `env` set by the project's own settings (`LoadedSettings.projectEnvKeys`): an approval's
+   * fingerprint covers their values even when they are named like credentials (a pull can change them).
+   */
+  repositoryEnv?: readonly string[];
   /**
    * Asks the user about a project server nobody has decided on yet (interactive mode). Absent (print mode), such a
    * server is skipped and listed in `skipped`.
@@ -72,6 +79,7 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
     home,
     ...(options.configFiles ? { configFiles: options.configFiles } : {}),
     ...(options.strict ? { strict: true } : {}),
+    ...(options.extraServers ? { extraServers: options.extraServers } : {}),
   });
   const warn = options.onWarning ?? (() => {});
   for (const problem of loaded.problems) warn(problem.message);
@@ -80,7 +88,8 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
   const skipped: SkippedMcpServer[] = [];
   const project = loaded.servers.filter((s) => s.scope === "project");
   const approvals = project.length > 0 ? await readProjectApprovals({ cwd, home }) : undefined;
-  for (const message of approvals?.ignored ?? []) warn(message);
+  const env = options.env ?? process.env;
+  let unapproved = false;
   for (const entry of loaded.servers) {
     if (entry.scope !== "project") {
       started.push(entry);
@@ -90,7 +99,8 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
       skipped.push({ entry, reason: "untrusted" });
       continue;
     }
-    const fingerprint = mcpServerFingerprint(entry.config);
+    // Of the command line as it would run: a change to what a `${VAR}` expands to is a change.
+    const fingerprint = mcpServerFingerprint(entry.config, env, options.repositoryEnv);
     let state = approvalOf(entry.name, approvals!, fingerprint);
     if (state === "changed") {
       warn(
@@ -100,7 +110,7 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
     if ((state === "pending" || state === "changed") && options.approve) {
       const answer = await options.approve(entry);
       if (answer !== "skip") {
-        await recordApproval(cwd, entry.name, answer, fingerprint).catch((error: Error) =>
+        await recordApproval(cwd, entry.name, answer, fingerprint, { home }).catch((error: Error) =>
           warn(error.message),
         );
         state = answer === "approve" ? "approved" : "denied";
@@ -108,7 +118,10 @@ export async function startProjectMcp(options: StartProjectMcpOptions): Promise<
     }
     if (state === "approved") started.push(entry);
     else skipped.push({ entry, reason: state === "changed" ? "pending" : state });
+    if (state === "pending" || state === "changed") unapproved = true;
   }
+  // Approvals a project file carries are named only when a server waits for the user's own.
+  if (unapproved) for (const message of approvals?.ignored ?? []) warn(message);
 
   const servers = await connectMcpServers(started, { ...options, cwd, home });
   return {

@@ -19,7 +19,14 @@ export interface AssistantMessage {
   /** The stream ended before the message was complete (mid-stream error, cut connection, abort). */
   incomplete?: boolean;
   /** Set when `stop_reason` is `error`. */
-  error?: { type: string; message: string; status?: number; retryable?: boolean };
+  error?: {
+    type: string;
+    message: string;
+    status?: number;
+    retryable?: boolean;
+    /** How long the server asked to wait before the next request (`retry-after`), when it said. */
+    retryAfterMs?: number;
+  };
   /** Provider-only data for the whole message (e.g. OpenAI Responses reasoning items). */
   meta?: Record<string, unknown>;
 }

@@ -77,10 +77,98 @@ describe("defaults", () => {
       });
     }
     for (const name of ["Write", "Edit", "Bash", "mcp"] as const) {
-      expect(await check(TOOLS[name], { file_path: "a.ts", command: "ls" }, ctx)).toMatchObject({
+      expect(await check(TOOLS[name], { file_path: "a.ts", command: "npm test" }, ctx)).toMatchObject({
         behavior: "deny",
       });
     }
+  });
+});
+
+describe("read-only commands inside the workspace run without asking (as in Claude Code)", () => {
+  it("allows ls, pwd, cat, head, wc, grep, find and git status/log/diff in the default mode", async () => {
+    const check = checker();
+    for (const command of [
+      "ls",
+      "pwd",
+      "cat README.md",
+      "head -n 5 src/a.ts",
+      "wc -l src/*.ts",
+      "grep -rn TODO src",
+      "find . -name '*.ts'",
+      "git status",
+      "git log --oneline -5",
+      "git diff HEAD~1 -- src",
+      "ls src 2>/dev/null | sort | uniq -c",
+      "LC_ALL=C sort README.md",
+    ]) {
+      expect(await check(...bash(command), ctx), command).toEqual({ behavior: "allow" });
+    }
+  });
+
+  it("asks for what writes, runs more, reads outside the workspace, is not known before it runs, or a rule names", async () => {
+    await mkdir(join(base, "home", ".ssh"), { recursive: true });
+    await symlink(join(base, "home", ".ssh"), join(project, "keys"));
+    const check = checker({
+      home: join(base, "home"),
+      rules: rules({ deny: ["Read(./secrets/**)"], ask: ["Bash(wc:*)"] }),
+    });
+    for (const command of [
+      "cat ~/.ssh/id_rsa",
+      "cat /etc/passwd",
+      "cat ../outside.txt",
+      "cat keys/id_rsa",
+      "grep -r x keys",
+
+      "find / -name id_rsa",
+      "wc -l < /etc/passwd",
+      "ls > listing.txt",
+      "cat $(echo README.md)",
+      "cat $HOME/.bashrc",
+      "cat {/etc/passwd,README.md}",
+      "cat .*/x",
+      "cat ~root/.profile",
+      "grep -f/etc/passwd README.md",
+      "find . -delete",
+      "git -c core.pager=x log",
+      "GIT_CONFIG_COUNT=1 git status",
+      "cat secrets/key",
+      "grep -r x .",
+      "wc -l README.md",
+      "npm test",
+    ]) {
+      expect(await check(...bash(command), ctx), command).toMatchObject({ behavior: "deny" });
+    }
+    // A search that follows links could leave the workspace through one: asked, without any rule.
+    const plain = checker();
+    expect(await plain(...bash("grep -r secret src"), ctx)).toEqual({ behavior: "allow" });
+    for (const command of [
+      "grep -R secret src",
+      "rg -L secret src",
+      "find -L src -name id_rsa",
+      "du -L src",
+    ]) {
+      expect(await plain(...bash(command), ctx), command).toMatchObject({ behavior: "deny" });
+    }
+    // The same lines with --add-dir: the other folder is the workspace too.
+    const other = join(base, "other");
+    await mkdir(other);
+    expect(await checker({ additionalDirectories: [other] })(...bash(`cat ${other}/x.txt`), ctx)).toEqual({
+      behavior: "allow",
+    });
+    // A deny rule still wins.
+    expect(
+      await checker({ rules: rules({ deny: ["Bash(cat:*)"] }) })(...bash("cat README.md"), ctx),
+    ).toMatchObject({ behavior: "deny", message: expect.stringContaining("Bash(cat:*)") });
+  });
+
+  it("asks for git when the repository's configuration names a program git would run", async () => {
+    await mkdir(join(project, ".git"), { recursive: true });
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(join(project, ".git", "config"), "[core]\n\tbare = false\n");
+    expect(await checker()(...bash("git status"), ctx)).toEqual({ behavior: "allow" });
+    await writeFile(join(project, ".git", "config"), "[core]\n\tfsmonitor = ./evil.sh\n");
+    expect(await checker()(...bash("git status"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await checker()(...bash("ls"), ctx)).toEqual({ behavior: "allow" });
   });
 });
 
@@ -268,7 +356,7 @@ describe("modes", () => {
     expect(await check(TOOLS.Write, { file_path: join(base, "elsewhere.txt") }, ctx)).toMatchObject({
       behavior: "deny",
     });
-    expect(await check(...bash("ls"), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash("make"), ctx)).toMatchObject({ behavior: "deny" });
   });
 
   it("bypassPermissions allows everything except explicit denies", async () => {
@@ -432,7 +520,7 @@ describe("sandboxed Bash (autoAllowBashIfSandboxed)", () => {
     expect((await auto({ mode: "plan" })(...bash("ls"), ctx)).behavior).toBe("deny");
     for (const command of [
       "echo x > .git/hooks/pre-commit",
-      "cat .mitsu/settings.json",
+      "cp .mitsu/settings.json x",
       "rm -r ./.claude",
       "echo x>.mitsu/settings.json",
       "cp evil .m*/settings.json",

@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
@@ -50,6 +51,15 @@ export interface PermissionRequest {
  */
 export type PermissionAnswer = "allow_once" | "allow_always" | "deny" | "deny_and_stop";
 
+/**
+ * An answer with its details, as a program gives it (the Claude Agent SDK's `canUseTool` result): allow with
+ * another input (checked against the tool's schema again) and rules to allow from now on (for the session);
+ * or deny with the message the model reads, and `interrupt` to stop the turn as `deny_and_stop` does.
+ */
+export type PermissionVerdict =
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; rules?: string[] }
+  | { behavior: "deny"; message?: string; interrupt?: boolean };
+
 /** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
 export interface RuleLists {
   allow?: ReadonlyArray<PermissionRule | string>;
@@ -77,7 +87,7 @@ export interface PermissionCheckerOptions {
   /** The folder `~/` refers to in CLI and session rules. Default `os.homedir()`. */
   home?: string;
   /** Asks the user. Absent in print mode: a call that would be asked is denied, with a message on how to allow it. */
-  ask?: (request: PermissionRequest) => Promise<PermissionAnswer>;
+  ask?: (request: PermissionRequest) => Promise<PermissionAnswer | PermissionVerdict>;
   /**
    * Rules pre-approved for the run at hand, read from its state on each call (an active skill's
    * `allowed-tools`). They allow like allow rules; deny and ask rules still win.
@@ -96,17 +106,26 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /** The permission mode now (the one it started in, or the last `setMode`). */
+  currentMode(): PermissionMode;
   /**
    * The files that Read deny and ask rules cover, as gitignore-style globs relative to `root` (a folder a
    * search runs from; anchored ones start with `/`). Grep and Glob exclude them, so that searching a parent
    * folder does not read or list what a rule denies.
    */
   readExcludes(root: string): Promise<string[]>;
+  /**
+   * Why the call is refused whatever anyone answers — a deny rule matches, or plan mode forbids a tool that
+   * writes — or undefined. A PreToolUse hook that asks the user consults this first: the user's yes to a hook's
+   * question never lifts a deny rule.
+   */
+  denial(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
  * Allowed unless a rule says otherwise: they read, only load instructions into the conversation (Skill), start a
- * sub-agent whose own calls are each decided by this checker (Task), keep the model's plan (TodoWrite), or read
+ * sub-agent whose own calls are each decided by this checker (Task; SendMessage continues one; TaskOutput and TaskStop
+ * read and stop one), keep the model's plan (TodoWrite), or read
  * and stop what the model itself started in the background. The MCP resource tools read what servers the user
  * started offer (each server's own tools still ask).
  */
@@ -116,10 +135,14 @@ const ALLOWED_BY_DEFAULT = new Set([
   "Glob",
   "Skill",
   "Task",
+  "TaskOutput",
+  "TaskStop",
+  "SendMessage",
   "TodoWrite",
   "BashOutput",
   "KillShell",
   "ListMcpResources",
+  "ToolSearch",
   "ReadMcpResource",
 ]);
 /**
@@ -127,6 +150,22 @@ const ALLOWED_BY_DEFAULT = new Set([
  * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
  */
 const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
+
+const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/;
+const NAMES_PROTECTED =
+  "the line names .git, .mitsu, .claude or .mcp.json, whose files change what runs later, and an allow rule for the command does not cover that";
+
+/**
+ * Whether a Bash line names `.git`, `.mitsu`, `.claude` (or a dot-name glob) as written, with its quotes and
+ * backslashes taken out (`.mit''su`, `.mi\tsu`), or in any word as bash will see it (`$'\x2emitsu'`). The sandbox
+ * masks these names only at the top of each workspace folder, so a sandboxed line that names one is asked.
+ */
+function mentionsProtectedName(command: string, bash: BashAnalysis): boolean {
+  if (PROTECTED_NAMES.test(command) || PROTECTED_NAMES.test(command.replace(/['"\\]/g, ""))) return true;
+  return bash.commands.some((c) =>
+    [c.words, ...c.inner].some((words) => words.some((word) => PROTECTED_NAMES.test(word))),
+  );
+}
 
 type Verdict =
   | { behavior: "allow" }
@@ -188,7 +227,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   const { gatherFacts } = factFinder(state);
   const matcher = ruleMatcher(state);
   const { partlyAllowed, suggestions } = matcher;
-  const { decide, preApproved } = decider(state, matcher, options);
+  const { decide, preApproved, refusal } = decider(state, matcher, options);
 
   const checker = (async (tool, input, context): Promise<PermissionDecision> => {
     const stated = statedFacts(tool, input);
@@ -225,6 +264,15 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
       facts: stated,
       signal: context.signal,
     });
+    if (typeof answer === "object") {
+      // The answer's rewrite is a new call: the deny rules (and plan mode) refuse it whoever allowed it.
+      if (answer.behavior === "allow" && answer.updatedInput) {
+        const refused = await checker.denial(tool, answer.updatedInput);
+        if (refused !== undefined)
+          return { behavior: "deny", message: `The input given with the approval was refused: ${refused}` };
+      }
+      return verdictDecision(answer, display, checker);
+    }
     if (answer === "deny_and_stop") {
       return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
     }
@@ -251,9 +299,14 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     allowRules.push(rule);
     return rule.text;
   };
+  checker.denial = async (tool, input) => {
+    const stated = statedFacts(tool, input);
+    return refusal(tool, await gatherFacts(tool, stated), describeToolCall(tool.name, stated));
+  };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
   };
+  checker.currentMode = () => state.mode;
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {
@@ -363,7 +416,7 @@ function factFinder(state: CheckerState) {
 
 /** Which rules cover a call's facts, and what "always" would add. */
 function ruleMatcher(state: CheckerState) {
-  const { home, cwd, allowRules, workspaceRoots, ownFolders, realBase } = state;
+  const { home, cwd, deny, ask, allowRules, workspaceRoots, ownFolders, realBase } = state;
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
     if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
@@ -461,6 +514,18 @@ function ruleMatcher(state: CheckerState) {
     return undefined;
   }
 
+  /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
+  async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
+    const real = await Promise.all(workspaceRoots.map(realBase));
+    return readsOnlyInWorkspace(bash, {
+      cwd,
+      home,
+      roots: [...new Set([...workspaceRoots, ...real])],
+      readRules: [...deny, ...ask].filter((rule) => ruleAppliesToTool(rule, "Read", "read")),
+      realBase,
+    });
+  }
+
   const commandAllowed = (command: BashAnalysis["commands"][number]) =>
     [command.words, ...command.through].some((words) =>
       allowRules.some((rule) => bashCommandMatches(rule, words)),
@@ -504,6 +569,7 @@ function ruleMatcher(state: CheckerState) {
   }
 
   return {
+    readOnlyHere,
     firstMatch,
     allowed,
     writeAllowed,
@@ -521,7 +587,7 @@ function decider(
   options: PermissionCheckerOptions,
 ) {
   const { home, cwd, deny, ask } = state;
-  const { firstMatch, allowed, editableWithoutRule, protectedWrite } = matcher;
+  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere } = matcher;
   const preApprovedRules = new Map<string, PermissionRule>();
   function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
@@ -541,6 +607,18 @@ function decider(
     return rules;
   }
 
+  /** What refuses a call before anything else is considered: a deny rule, or plan mode for a writing tool. */
+  async function refusal(tool: Tool<never>, facts: CallFacts, display: string): Promise<string | undefined> {
+    const denyRule = await firstMatch(deny, facts);
+    if (denyRule) {
+      return `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`;
+    }
+    if (state.mode === "plan" && !tool.readOnly) {
+      return `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`;
+    }
+    return undefined;
+  }
+
   async function decide(
     tool: Tool<never>,
     facts: CallFacts,
@@ -548,19 +626,8 @@ function decider(
     extra: readonly PermissionRule[],
     hookAllowed = false,
   ): Promise<Verdict> {
-    const denyRule = await firstMatch(deny, facts);
-    if (denyRule) {
-      return {
-        behavior: "deny",
-        message: `Permission to use ${display} was denied by the rule ${JSON.stringify(denyRule.text)} ${whereRule(denyRule, "deny")}.`,
-      };
-    }
-    if (state.mode === "plan" && !tool.readOnly) {
-      return {
-        behavior: "deny",
-        message: `mitsu is in plan mode: only read-only tools may run, so ${tool.name} was not run. Explore with read-only tools, then present your plan.`,
-      };
-    }
+    const refused = await refusal(tool, facts, display);
+    if (refused !== undefined) return { behavior: "deny", message: refused };
     if (state.mode === "bypassPermissions") return { behavior: "allow" };
     const askRule = await firstMatch(ask, facts);
     if (askRule) return { behavior: "ask", askRule };
@@ -571,17 +638,26 @@ function decider(
     }
     // A PreToolUse hook's "allow" stands in for the user's yes, below the deny and ask rules.
     if (hookAllowed) return { behavior: "allow" };
-    if (await allowed(facts, extra)) return { behavior: "allow" };
+    if (await allowed(facts, extra)) {
+      // `Bash(cp:*)` allows cp, not `cp x .git/hooks/pre-commit`: such a line is asked as a Write there would be.
+      if (tool.name === "Bash" && facts.command !== undefined && facts.bash !== undefined) {
+        if (mentionsProtectedName(facts.command, facts.bash) || MCP_JSON.test(facts.command))
+          return { behavior: "ask", protectedReason: NAMES_PROTECTED };
+      }
+      return { behavior: "allow" };
+    }
     if (
       options.sandboxAutoAllow &&
       tool.name === "Bash" &&
       facts.bash !== undefined &&
       facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
-      !PROTECTED_NAMES.test(facts.command)
+      !mentionsProtectedName(facts.command, facts.bash)
     ) {
       return { behavior: "allow" };
     }
+    // `ls`, `cat`, `grep`, `git status` …, proven to only read, and only inside the workspace.
+    if (tool.name === "Bash" && facts.bash && (await readOnlyHere(facts.bash))) return { behavior: "allow" };
     if (facts.access === "write" && facts.realPaths.length > 0 && (await editableWithoutRule(facts))) {
       return { behavior: "allow" };
     }
@@ -591,7 +667,7 @@ function decider(
       : { behavior: "ask" };
   }
 
-  return { decide, preApproved };
+  return { decide, preApproved, refusal };
 }
 
 /** The checker's rule lists from what an embedder passed: parsed rules or strings; a wrong shape is named. */
@@ -649,4 +725,25 @@ function hostOf(url: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A detailed answer as the loop's decision; its rules are allowed for the session. */
+function verdictDecision(
+  answer: PermissionVerdict,
+  display: string,
+  checker: Pick<PermissionChecker, "allowAlways">,
+): PermissionDecision {
+  if (answer.behavior === "allow") {
+    for (const rule of answer.rules ?? []) checker.allowAlways(rule);
+    return answer.updatedInput ? { behavior: "allow", input: answer.updatedInput } : { behavior: "allow" };
+  }
+  if (answer.behavior === "deny") {
+    return {
+      behavior: "deny",
+      message: answer.message || `The user denied permission to use ${display}.`,
+      ...(answer.interrupt ? { interrupt: true } : {}),
+    };
+  }
+  // Not an answer the contract knows (an embedder's bug): refusing is the safe reading.
+  return { behavior: "deny", message: `The user did not allow ${display}.` };
 }

@@ -92,6 +92,13 @@ describe("ruleAppliesToTool", () => {
     expect(ruleAppliesToTool(rule("mcp__github__*"), "mcp__github__list")).toBe(true);
     expect(ruleAppliesToTool(rule("mcp__github__create_issue"), "mcp__github__list")).toBe(false);
   });
+
+  it("reads mcp__* (every MCP tool) and mcp__server__prefix* as Claude Code settings write them", () => {
+    expect(ruleAppliesToTool(rule("mcp__*"), "mcp__github__list")).toBe(true);
+    expect(ruleAppliesToTool(rule("mcp__*"), "Bash")).toBe(false);
+    expect(ruleAppliesToTool(rule("mcp__github__get_*"), "mcp__github__get_issue")).toBe(true);
+    expect(ruleAppliesToTool(rule("mcp__github__get_*"), "mcp__github__delete_repo")).toBe(false);
+  });
 });
 
 describe("WebFetch rules", () => {

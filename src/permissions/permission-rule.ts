@@ -52,8 +52,11 @@ export class PermissionRuleError extends Error {
   override name = "PermissionRuleError";
 }
 
-/** A tool name, or `mcp__server__*` for all of a server's tools. */
-const TOOL_NAME = /^([A-Za-z_][A-Za-z0-9_-]*|mcp__[A-Za-z0-9_-]+__\*)$/;
+/**
+ * A tool name; `mcp__server__*` for all of a server's tools; `mcp__*` for every MCP tool; `mcp__server__pre*`
+ * for a server's tools whose names start so (forms found in Claude Code settings).
+ */
+const TOOL_NAME = /^([A-Za-z_][A-Za-z0-9_-]*|mcp__\*|mcp__[A-Za-z0-9_-]+__[A-Za-z0-9_-]*\*)$/;
 export const FILE_RULE_TOOLS = new Set(["Read", "Edit", "Write"]);
 
 /** Parses a rule; `where` says where it was written (e.g. `permissions.allow[2] in /p/.mitsu/settings.json`). */
@@ -154,8 +157,10 @@ export function ruleAppliesToTool(
   // states it only reads them (Grep, Glob): the tool's permission facts say which, not its name.
   if (rule.toolName === "Edit") return access === "write";
   if (rule.toolName === "Read") return access === "read";
-  // `mcp__server` (and `mcp__server__*`) cover every tool of that server.
+  // `mcp__server` (and `mcp__server__*`) cover every tool of that server; `mcp__*` every MCP tool.
   if (rule.toolName.startsWith("mcp__") && toolName.startsWith("mcp__")) {
+    if (rule.toolName === "mcp__*") return true;
+    if (/__[A-Za-z0-9_-]+\*$/.test(rule.toolName)) return toolName.startsWith(rule.toolName.slice(0, -1));
     const server = rule.toolName.replace(/__\*$/, "");
     return server.split("__").length === 2 && toolName.startsWith(`${server}__`);
   }

@@ -5,11 +5,13 @@ const PROTECTED_FOLDERS = new Set([".git", ".mitsu", ".claude"]);
 /** Files that steer what later runs wherever they are. */
 const PROTECTED_FILES = new Set([".mcp.json"]);
 /** Shell start-up files in the home folder: a line added there runs in every later shell. */
-const SHELL_STARTUP = new Set([
+export const SHELL_STARTUP: ReadonlySet<string> = new Set([
   ".bashrc",
   ".bash_profile",
   ".bash_login",
   ".bash_logout",
+  // Sourced by the default ~/.bashrc of Debian and Ubuntu.
+  ".bash_aliases",
   ".profile",
   ".zshrc",
   ".zshenv",
@@ -21,6 +23,34 @@ const SHELL_STARTUP = new Set([
   ".tcshrc",
   ".login",
 ]);
+
+/**
+ * Other files in the home folder that run code later: git's config (a `core.fsmonitor`, an alias), the login
+ * session's environment and the X start-up files.
+ */
+export const HOME_STARTUP_FILES: readonly string[] = [
+  ".gitconfig",
+  ".pam_environment",
+  ".xprofile",
+  ".xsession",
+  ".xsessionrc",
+  ".xinitrc",
+];
+
+/**
+ * Folders in the home folder whose files run code later: ssh's config (a `ProxyCommand`) and keys, git's and
+ * fish's config, systemd user units, desktop autostart entries, the session's environment, and `~/.local/bin`
+ * (before `/usr/bin` on the PATH of Debian's and Ubuntu's login shells).
+ */
+export const HOME_STARTUP_FOLDERS: readonly string[] = [
+  ".ssh",
+  ".config/git",
+  ".config/fish",
+  ".config/systemd",
+  ".config/autostart",
+  ".config/environment.d",
+  ".local/bin",
+];
 
 /**
  * Why a write to `path` (absolute) must always be asked, or undefined. A model that may edit without asking
@@ -38,5 +68,11 @@ export function protectedPathReason(path: string, home: string): string | undefi
   if (SHELL_STARTUP.has(name) && dirname(path) === home) return `${name} runs in every new shell`;
   if (path === `${home}${sep}.config${sep}fish${sep}config.fish`)
     return "config.fish runs in every new shell";
+  if (dirname(path) === home && HOME_STARTUP_FILES.includes(name))
+    return `~/${name} can change what runs later`;
+  const homeFolder = HOME_STARTUP_FOLDERS.find((f) =>
+    path.startsWith(`${home}${sep}${f.split("/").join(sep)}${sep}`),
+  );
+  if (homeFolder !== undefined) return `files in ~/${homeFolder}/ can change what runs later`;
   return undefined;
 }

@@ -9,6 +9,11 @@ export interface SandboxSettings {
   autoAllowBashIfSandboxed?: boolean;
   /** Let sandboxed commands reach the network. Default false. */
   allowNetwork?: boolean;
+  /**
+   * Let sandboxed commands use unix sockets (ssh-agent, docker.sock, a desktop bus). Default false: a seccomp
+   * filter refuses them. All or none: the kernel filter cannot tell one socket's path from another's.
+   */
+  allowUnixSockets?: boolean;
   /** Where `enabled: true` came from (`user`, `project` or `local`); the command line says `cli`. */
   enabledBy?: "user" | "project" | "local" | "cli";
 }
@@ -16,7 +21,7 @@ export interface SandboxSettings {
 /**
  * Merges one file's `sandbox` section into `into` (later files win). A repository grants itself nothing: the
  * shared project file (`.mitsu/settings.json`, committed with the code) may turn the sandbox on and make it
- * stricter, but its `autoAllowBashIfSandboxed: true` and `allowNetwork: true` are ignored, with a warning.
+ * stricter, but its `autoAllowBashIfSandboxed: true`, `allowNetwork: true` and `allowUnixSockets: true` are ignored, with a warning.
  * Throws a message naming the file for a malformed section.
  */
 export function applySandboxSection(
@@ -31,7 +36,7 @@ export function applySandboxSection(
     throw new Error(`"sandbox" in settings file ${file} must be an object.`);
   }
   const s = section as Record<string, unknown>;
-  for (const key of ["enabled", "autoAllowBashIfSandboxed", "allowNetwork"] as const) {
+  for (const key of ["enabled", "autoAllowBashIfSandboxed", "allowNetwork", "allowUnixSockets"] as const) {
     const value = s[key];
     if (value === undefined) continue;
     if (typeof value !== "boolean")

@@ -60,8 +60,9 @@ describe("the narrowest rule 'always' saves for a Bash line", () => {
   });
 
   it("a pipeline of harmless commands: a rule per command", async () => {
-    expect((await always("ls | grep foo | wc -l")).rules).toEqual([
-      "Bash(ls:*)",
+    // (`ls | grep foo | wc -l` alone only reads: it runs without a question, see permission-checker.test.ts.)
+    expect((await always("ps aux | grep foo | wc -l")).rules).toEqual([
+      "Bash(ps:*)",
       "Bash(grep:*)",
       "Bash(wc:*)",
     ]);
@@ -72,7 +73,7 @@ describe("the narrowest rule 'always' saves for a Bash line", () => {
     expect(rules).toEqual(["Bash(npm test:*)", "Bash(git push:*)"]);
     expect(await allowsWithoutAsking("npm test && git push origin main")).toBe(true);
     expect(await allowsWithoutAsking("npm test && rm -rf /")).toBe(false);
-    expect((await always("git status; git diff")).rules).toEqual(["Bash(git status:*)", "Bash(git diff:*)"]);
+    expect((await always("git fetch; git pull")).rules).toEqual(["Bash(git fetch:*)", "Bash(git pull:*)"]);
   });
 
   it("a list with a command that runs its arguments: the exact line", async () => {
@@ -112,7 +113,7 @@ describe("the narrowest rule 'always' saves for a Bash line", () => {
       "bash -c 'rm x'",
       "xargs rm < list",
       "python build.py",
-      "find . -name x",
+      "find . -name x -exec cat {} +",
     ]) {
       expect((await always(line)).rules).toEqual([`Bash(${line})`]);
     }

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { PROCESS_TOKEN } from "./process-tag.js";
 
 /**
  * The watchdog's program (POSIX sh): it reads `+<pgid>` and `-<pgid>` lines from its stdin, a pipe from
  * mitsu, and keeps the set of live process groups. The read ends when mitsu's end of the pipe closes — which
  * the kernel does however mitsu ends, `kill -9` included — and then every group still in the set gets
- * SIGTERM, and SIGKILL a second later.
+ * SIGTERM, and SIGKILL a second later; then every process still carrying this mitsu's tag in its environment
+ * (`MITSU_PROCESS_TAG=<token>.…`, see `killTagged`) — what left its group with `setsid` — gets SIGKILL.
  */
 const WATCHDOG_SCRIPT = `
 groups=" "
@@ -15,10 +17,18 @@ while IFS= read -r line; do
         case "$groups" in *" $id "*) groups="\${groups%%" $id "*} \${groups#*" $id "}" ;; esac ;;
   esac
 done
-[ "$groups" = " " ] && exit 0
-for g in $groups; do kill -TERM -"$g" 2>/dev/null; done
-sleep 1
-for g in $groups; do kill -KILL -"$g" 2>/dev/null; done
+sweep() {
+  for f in $(grep -l -a -F "MITSU_PROCESS_TAG=$1." /proc/[0-9]*/environ 2>/dev/null); do
+    p="\${f#/proc/}"; kill -KILL "\${p%/environ}" 2>/dev/null
+  done
+}
+if [ "$groups" != " " ]; then
+  for g in $groups; do kill -TERM -"$g" 2>/dev/null; done
+  sleep 1
+  for g in $groups; do kill -KILL -"$g" 2>/dev/null; done
+fi
+# What left its group (setsid, a daemon) still carries this mitsu's tag in its environment.
+[ -n "$1" ] && sweep "$1" && sweep "$1"
 exit 0
 `;
 
@@ -41,7 +51,7 @@ function start(): ChildProcess | null {
   }
   try {
     // Its own session: a Ctrl-C at the terminal (SIGINT to the foreground group) must not stop it, nor a hang-up.
-    const child = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], {
+    const child = spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT, "mitsu-watchdog", PROCESS_TOKEN], {
       stdio: ["pipe", "ignore", "ignore"],
       detached: true,
     });

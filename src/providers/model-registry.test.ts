@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { simpleRequest } from "../../test/provider-harness.js";
 import { READ_TOOL } from "../../test/transcript.js";
-import { DEFAULT_LIMITS } from "./model-catalog.js";
+import { DEFAULT_LIMITS, MODEL_ALIASES } from "./model-catalog.js";
 import { resolveModel } from "./model-registry.js";
 
 /** A home directory with the given models.json (or none). */
@@ -80,6 +80,12 @@ describe("resolveModel", () => {
   });
 
   it("infers the provider of a bare model id", () => {
+    // Claude Code's aliases name a model and are never sent as an id; `[1m]` is its 1M-context marker.
+    expect(resolveModel("opus", keys, { home: empty }).entry.id).toBe(MODEL_ALIASES.anthropic.opus);
+    expect(resolveModel("opusplan", keys, { home: empty }).entry.id).toBe(MODEL_ALIASES.anthropic.opus);
+    expect(resolveModel("sonnet[1m]", keys, { home: empty }).entry.id).toBe(MODEL_ALIASES.anthropic.sonnet);
+    expect(resolveModel("claude-sonnet-4-5[1m]", keys, { home: empty }).entry.id).toBe("claude-sonnet-4-5");
+    expect(resolveModel("openai:haiku", keys, { home: empty }).entry.id).toBe(MODEL_ALIASES.openai.haiku);
     expect(resolveModel("claude-haiku-4-5", keys, { home: empty }).entry.provider).toBe("anthropic");
     expect(resolveModel("gpt-4.1", keys, { home: empty }).entry.provider).toBe("openai");
     expect(resolveModel("o4-mini", keys, { home: empty }).entry.provider).toBe("openai");

@@ -1,5 +1,6 @@
 import { createAnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { createGeminiProvider } from "./gemini/gemini-provider.js";
+import { expandModelAlias } from "./model-alias.js";
 import { catalogLimits, DEFAULT_LIMITS, type MODEL_CATALOG, SMALL_MODELS } from "./model-catalog.js";
 import { catalogPrice, type ModelPrice } from "./model-prices.js";
 import { type Api, type CustomModel, type CustomProvider, loadModelsConfig } from "./models-config.js";
@@ -37,6 +38,11 @@ export interface ResolvedModel {
   provider: Provider;
   model: string;
   entry: ModelEntry;
+  /**
+   * What the user should hear before the first request: a model id of a built-in provider that the catalog does
+   * not know (a typo fails with 404 only at the first request), a request that goes out without a key.
+   */
+  warnings?: string[];
 }
 
 export interface ResolveModelOptions {
@@ -93,7 +99,9 @@ export function resolveModel(
   options: ResolveModelOptions = {},
 ): ResolvedModel {
   const config = loadModelsConfig(options.home);
-  const { providerName, model } = splitSpec(spec, config.providers);
+  // Claude Code's aliases (`opus`, `sonnet[1m]`, `opusplan`) name a model; they are never sent as an id.
+  const families = Object.fromEntries(Object.entries(BUILTIN_PROVIDERS).map(([name, p]) => [name, p.family]));
+  const { providerName, model } = splitSpec(expandModelAlias(spec, families), config.providers);
   const builtin = BUILTIN_PROVIDERS[providerName];
   const custom = config.providers[providerName];
   if (!builtin && !custom) {
@@ -144,7 +152,18 @@ export function resolveModel(
     authToken,
   });
   if (entry.toolProtocol === "xml") provider = withXmlToolProtocol(provider);
-  return { provider, model, entry };
+  const warnings: string[] = [];
+  if (builtin && !limits) {
+    warnings.push(
+      `"${model}" is not in mitsu's catalog of ${providerName} models: if the name is wrong, the first request fails with 404 (not found); choose another with --model (or /model)`,
+    );
+  }
+  if (builtin && apiKey === undefined && authToken === undefined && baseURL !== undefined) {
+    warnings.push(
+      `no ${builtin.keyEnv.join(" or ")} is set: requests to ${baseURL} go out without an API key`,
+    );
+  }
+  return warnings.length > 0 ? { provider, model, entry, warnings } : { provider, model, entry };
 }
 
 /** The base a models.json price amends when the catalog has none: a field it leaves out costs nothing. */

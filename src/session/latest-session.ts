@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readSync, realpathSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 /** A header longer than this (a huge system prompt) is not looked at. */
@@ -46,21 +46,30 @@ export function headerCwd(path: string): string | undefined {
 }
 
 /**
- * The newest session file of the folder `cwd` in any of `dirs` (names start with an ISO timestamp, so they sort
- * by time), if any. Only a session whose header names the same folder counts: a folder may hold sessions of
+ * The session file of the folder `cwd` used last (written last: the newest modification time, as `mitsu -r`
+ * lists them; a tie goes to the one created later, by its name's timestamp) in any of `dirs`, if any. Only a session whose header names the same folder counts: a folder may hold sessions of
  * another project (the old slugs were not unique: `/x/p-q` and `/x/p/q` shared one).
  */
 export function latestSession(dirs: readonly string[], cwd: string): string | undefined {
-  const files: Array<{ name: string; path: string }> = [];
+  const files: Array<{ name: string; path: string; written: number }> = [];
   for (const dir of dirs) {
+    let names: string[];
     try {
-      for (const name of readdirSync(dir))
-        if (name.endsWith(".jsonl")) files.push({ name, path: join(dir, name) });
+      names = readdirSync(dir);
     } catch {
-      // no such folder
+      continue; // no such folder
+    }
+    for (const name of names) {
+      if (!name.endsWith(".jsonl")) continue;
+      const path = join(dir, name);
+      try {
+        files.push({ name, path, written: statSync(path).mtimeMs });
+      } catch {
+        // removed meanwhile
+      }
     }
   }
-  files.sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+  files.sort((a, b) => b.written - a.written || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
   const folder = realFolder(cwd);
   for (const file of files) {
     const owner = headerCwd(file.path);

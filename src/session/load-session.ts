@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { addUsage, emptyUsage, type Message, type ToolResultBlock, type Usage } from "../messages/index.js";
 import { sessionLineProblem } from "./check-session-line.js";
+import { type LineSpan, openSessionLines, type SessionLines } from "./session-lines.js";
 import { SESSION_FORMAT, type SessionEntry, type SessionHeader } from "./session-log.js";
 
 export interface LoadedSession {
@@ -36,17 +36,36 @@ const ENTRY_TYPES: Record<number, ReadonlySet<string>> = {
  * of line its format does not have — is an error that names the file, the line and what is wrong with it: a
  * damaged transcript is never silently shortened, nor sent on to fail later. A file written by a newer mitsu
  * is refused, saying so.
+ *
+ * A long session is mostly lines that a later compaction replaced (old tool results, old prompts): those are
+ * known by their first bytes and not parsed — the file is read 1 MB at a time and only the lines that count are
+ * decoded (the transcript from the last compaction on, every answer's usage, sub-agent links, the first
+ * message). A 100 MB session resumes in a fraction of the time and memory a whole parse takes; a damaged line
+ * among the replaced ones no longer stops a resume (it could not change the transcript).
  */
 export function loadSession(path: string): LoadedSession {
-  let text: string;
+  let file: SessionLines;
   try {
-    text = readFileSync(path, "utf8");
+    file = openSessionLines(path);
   } catch (error) {
     throw new Error(`Cannot read session ${path}: ${(error as Error).message}`);
   }
-  const lines = text.split("\n");
-  const endsClean = text.endsWith("\n");
-  if (endsClean) lines.pop();
+  try {
+    return loadLines(path, file);
+  } finally {
+    file.close();
+  }
+}
+
+function loadLines(path: string, file: SessionLines): LoadedSession {
+  const { lines, endsClean } = file;
+  let replacedBefore = 0;
+  for (let i = lines.length - 1; i > 0; i--) {
+    if (lines[i]?.kind === "compaction") {
+      replacedBefore = i;
+      break;
+    }
+  }
   let header: SessionHeader | undefined;
   let types: ReadonlySet<string> = new Set();
   let messages: Message[] = [];
@@ -57,7 +76,13 @@ export function loadSession(path: string): LoadedSession {
   let modelCalls = 0;
   let firstMessage: Message | undefined;
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? "";
+    const span = lines[i] as LineSpan;
+    // Replaced by the last compaction, and nothing in it counts besides: not even parsed.
+    if (i > 0 && i < replacedBefore) {
+      if (span.kind === "tool-result" || span.kind === "tool-start" || span.kind === "rewind") continue;
+      if (span.kind === "user-message" && firstMessage) continue;
+    }
+    const raw = file.text(span);
     let line: unknown;
     try {
       line = JSON.parse(raw);
@@ -81,6 +106,11 @@ export function loadSession(path: string): LoadedSession {
       throw new Error(
         `Session ${path} line ${i + 1} has the type "${entry.type}", which format ${header?.version} does not have`,
       );
+    }
+    if (i < replacedBefore && entry.type === "message" && entry.message.role === "user") {
+      // The first prompt, kept for the session's listing; its results (if any) were replaced with it.
+      firstMessage ??= entry.message;
+      continue;
     }
     switch (entry.type) {
       case "message": {

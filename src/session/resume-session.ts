@@ -1,8 +1,10 @@
 import type { Message } from "../messages/index.js";
+import { checkSessionFile } from "./check-session-file.js";
 import { type LoadedSession, loadSession } from "./load-session.js";
 import { resumeMessages } from "./resume-messages.js";
 import { type LockHolder, lockSession, type SessionLock } from "./session-lock.js";
 import { SessionLog } from "./session-log.js";
+import { settledMessages } from "./settled-messages.js";
 
 /** A session file loaded to be continued, with its lock taken before it was read. */
 export interface SessionToResume {
@@ -34,6 +36,8 @@ export interface ResumedSession {
  * (naming the file and the line) when it cannot be read, is damaged, or is of a newer format.
  */
 export function loadSessionToResume(path: string, options: { moveTo?: string } = {}): SessionToResume {
+  // Before anything is made beside it (the lock file): is it a session at all?
+  checkSessionFile(path);
   const lock = lockSession(path);
   let loaded: LoadedSession;
   try {
@@ -47,15 +51,20 @@ export function loadSessionToResume(path: string, options: { moveTo?: string } =
 
 /**
  * Continues a loaded session — the one place resume happens: appends to the file (or to a copy, when it is in
- * use elsewhere or lies under an old folder); the pending calls of its last message are answered from what
+ * use elsewhere or lies under an old folder; a copy of a file in use holds its finished turns only, see
+ * `settledMessages`); the pending calls of its last message are answered from what
  * the log says of them (`resumeMessages`), and those answers are appended at once, so the file and the
  * transcript stay the same.
  */
 export function continueSession(toResume: SessionToResume): ResumedSession {
-  const { path, loaded, lock } = toResume;
+  const { path, lock } = toResume;
+  let { loaded } = toResume;
   let log: SessionLog;
-  if ("heldBy" in lock) log = SessionLog.fork(path, loaded);
-  else if (toResume.moveTo !== undefined) {
+  if ("heldBy" in lock) {
+    // The other mitsu may be in the middle of a turn: its prompt and calls stay its own.
+    loaded = { ...loaded, messages: settledMessages(loaded.messages) };
+    log = SessionLog.fork(path, loaded);
+  } else if (toResume.moveTo !== undefined) {
     lock.release();
     log = SessionLog.fork(path, loaded, { dir: toResume.moveTo });
   } else log = SessionLog.reopen(path, loaded.header, lock);

@@ -3,10 +3,11 @@ import {
   appendFileSync,
   chmodSync,
   closeSync,
+  fstatSync,
   fsyncSync,
   mkdirSync,
   openSync,
-  readFileSync,
+  readSync,
   statSync,
   truncateSync,
 } from "node:fs";
@@ -105,6 +106,8 @@ export type SessionEntry =
       tokensBefore?: number;
       tokensAfter?: number;
       usage?: Usage;
+      /** Why and how the history was trimmed instead of summarised (reason "trimmed"). */
+      notice?: string;
     }
   | { type: "subagent"; toolUseId: string; path: string }
   | { type: "rewind"; keep: number };
@@ -144,6 +147,38 @@ function tighten(path: string, mode: number): void {
   }
 }
 
+/**
+ * The file's last line when the file does not end with a newline (its start and text), read backwards 64 KB at a
+ * time; undefined when the file is empty or ends with a newline.
+ */
+function lastLine(path: string): { start: number; text: string } | undefined {
+  const fd = openSync(path, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return undefined;
+    const byte = Buffer.alloc(1);
+    readSync(fd, byte, 0, 1, size - 1);
+    if (byte[0] === NEWLINE) return undefined;
+    const chunks: Buffer[] = [];
+    let end = size;
+    for (;;) {
+      const from = Math.max(0, end - 65_536);
+      const chunk = Buffer.alloc(end - from);
+      readSync(fd, chunk, 0, chunk.length, from);
+      const newline = chunk.lastIndexOf(NEWLINE);
+      if (newline !== -1) {
+        chunks.unshift(chunk.subarray(newline + 1));
+        return { start: from + newline + 1, text: Buffer.concat(chunks).toString("utf8") };
+      }
+      chunks.unshift(chunk);
+      if (from === 0) return { start: 0, text: Buffer.concat(chunks).toString("utf8") };
+      end = from;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function parsesAsJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -173,6 +208,11 @@ export class SessionLog {
     private readonly lock: SessionLock | undefined,
   ) {}
 
+  /** The file `create` makes for session `id` at `now`: hooks that fire before it exists are told where it will be. */
+  static pathFor(dir: string, id: string, now: Date): string {
+    return join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`);
+  }
+
   /** Creates `<dir>/<date>-<id>.jsonl` with its header line, in the current format. */
   static create(
     dir: string,
@@ -198,7 +238,7 @@ export class SessionLog {
       ...(info.system ? { system: info.system } : {}),
       ...(info.parent ? { parent: info.parent } : {}),
     };
-    return SessionLog.start(join(dir, `${stampOf(now)}-${id.slice(0, 8)}.jsonl`), header, []);
+    return SessionLog.start(SessionLog.pathFor(dir, id, now), header, []);
   }
 
   /** A new file with `header` and `messages`, locked; the lines are written at once, then synced. */
@@ -234,14 +274,14 @@ export class SessionLog {
     const lock = held ?? lockSession(path);
     if ("heldBy" in lock) throw new SessionInUseError(path, lock.heldBy);
     try {
-      const bytes = readFileSync(path);
-      if (bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE) {
-        const start = bytes.lastIndexOf(NEWLINE) + 1;
+      // Only the last line is read (a 100 MB session is not read again to check its end).
+      const last = lastLine(path);
+      if (last !== undefined) {
         // Killed between a line and its newline: the line is whole (a prefix of a JSON object never parses)
         // and `loadSession` loaded it, so it is finished, not cut — cutting it would drop a message the resumed
         // transcript holds (or, for a header alone, leave a file with no header).
-        if (parsesAsJson(bytes.subarray(start).toString("utf8"))) appendFileSync(path, "\n");
-        else truncateSync(path, start);
+        if (parsesAsJson(last.text)) appendFileSync(path, "\n");
+        else truncateSync(path, last.start);
       }
       tighten(path, 0o600);
       tighten(dirname(path), 0o700);

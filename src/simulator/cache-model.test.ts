@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { messagesBody, postMessages, readJson, readSse } from "../../test/support/test-http.js";
 import { CACHE_LOOKBACK_BLOCKS, type CacheBlock, CacheModel } from "./cache-model.js";
+import { imageStandIn } from "./image-weight.js";
 import { startSimulator } from "./server.js";
 import type { SimUsage, Simulator } from "./types.js";
 
@@ -195,5 +196,25 @@ describe("CacheModel", () => {
     const changed = blocks(5, [4]);
     changed[0] = { key: "other".padEnd(40, ".") };
     expect(m.account("m", changed).readTokens).toBe(0);
+  });
+});
+
+describe("images are counted by what the provider charges, not by their base64", () => {
+  it("a 3 MB PNG of 2880 × 1800 counts about 1,533 tokens on Anthropic's rule, and two different images differ", () => {
+    const png = (seed: number) => {
+      const head = Buffer.from([
+        0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
+      ]);
+      const size = Buffer.alloc(8);
+      size.writeUInt32BE(2880, 0);
+      size.writeUInt32BE(1800, 4);
+      return Buffer.concat([head, size, Buffer.alloc(3 * 1024 * 1024, seed)]).toString("base64");
+    };
+    const a = imageStandIn(png(1), "anthropic", 4) as string;
+    expect(Math.ceil(a.length / 4)).toBeGreaterThan(1_500);
+    expect(Math.ceil(a.length / 4)).toBeLessThan(1_600);
+    expect(imageStandIn(png(2), "anthropic", 4)).not.toBe(a);
+    expect(imageStandIn(`data:image/png;base64,${png(1)}`, "openai", 4)?.length).toBeLessThan(4 * 1_200);
+    expect(imageStandIn("just a long string ".repeat(10), "anthropic", 4)).toBeUndefined();
   });
 });

@@ -49,7 +49,13 @@ function commonPrefixLength(a: string, b: string): number {
   return i;
 }
 
-/** The canonical prompt text of a request: its prompt pieces as JSON, one per line. */
-export function promptText(pieces: readonly unknown[]): string {
-  return pieces.map((piece) => JSON.stringify(piece) ?? "null").join("\n");
+/**
+ * The canonical prompt text of a request: its prompt pieces as JSON, one per line; with `replacer`, what it
+ * changes (an image by its price, see `imageReplacer`).
+ */
+export function promptText(
+  pieces: readonly unknown[],
+  replacer?: (key: string, value: unknown) => unknown,
+): string {
+  return pieces.map((piece) => JSON.stringify(piece, replacer) ?? "null").join("\n");
 }

@@ -51,6 +51,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       minCacheableTokens: options.minCacheableTokens ?? 1024,
       now,
       onMark: options.onMark ?? (() => {}),
+      reportUsage: options.reportUsage ?? "honest",
+      contextWindow: options.contextWindow,
     },
     queue: new ScriptQueue(options.script ?? []),
     cache: new CacheModel({ charsPerToken, minCacheableTokens: options.minCacheableTokens ?? 1024, now }),

@@ -4,7 +4,7 @@ import type { ThoughtSignatures } from "./gemini/thought-signatures.js";
 import type { IdSource } from "./id-source.js";
 import type { PrefixCache } from "./prefix-cache.js";
 import type { ScriptQueue } from "./script-queue.js";
-import type { LoggedRequest, SimMark } from "./types.js";
+import type { LoggedRequest, SimMark, SimulatorOptions } from "./types.js";
 
 /** Options with their defaults applied. */
 export interface ResolvedOptions {
@@ -15,6 +15,8 @@ export interface ResolvedOptions {
   minCacheableTokens: number;
   now: () => number;
   onMark: (mark: SimMark) => void;
+  reportUsage: NonNullable<SimulatorOptions["reportUsage"]>;
+  contextWindow: SimulatorOptions["contextWindow"];
 }
 
 /** What every protocol handler shares: one script, one cache, one log per simulator. */

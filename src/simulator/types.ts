@@ -162,6 +162,21 @@ export interface SimulatorOptions {
   host?: string;
   /** Called synchronously at generation progress marks (see SimMark). Must not throw. */
   onMark?: (mark: SimMark) => void;
+  /**
+   * The usage the server reports (the request log keeps the honest counts whatever this says): "honest"
+   * (default); "none", as OpenAI-compatible servers that report nothing (no usage object on the OpenAI and Gemini
+   * wires, zeros on Anthropic's, which always has one); or a function of the honest counts, for a server that
+   * under-reports (e.g. `(u) => ({ ...u, input_tokens: 100, cache_read_input_tokens: 0 })`).
+   */
+  reportUsage?: "honest" | "none" | ((usage: SimUsage) => SimUsage);
+  /**
+   * The model's context window in tokens, one for every model or by model id: a request whose prompt (by the
+   * simulator's count) passes it — with its max tokens, for Anthropic and OpenAI — is refused before any turn is
+   * served, with the provider's own error: Anthropic 400 "prompt is too long: N tokens > W maximum", OpenAI 400
+   * `context_length_exceeded`, Gemini 400 INVALID_ARGUMENT "The input token count (N) exceeds the maximum…".
+   * Default: no limit.
+   */
+  contextWindow?: number | Record<string, number>;
 }
 
 export interface Simulator {

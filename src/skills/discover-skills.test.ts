@@ -175,21 +175,8 @@ describe("discoverSkills", () => {
       "description",
       /invalid YAML at line 3/,
     ],
-    ["missing name", "---\ndescription: d\n---\n", "name", /is required/],
-    [
-      "name not the folder's",
-      "---\nname: other\ndescription: d\n---\n",
-      "name",
-      /must equal the folder name "bad"/,
-    ],
-    ["missing description", "---\nname: bad\n---\n", "description", /is required/],
-    ["empty description", "---\nname: bad\ndescription: ''\n---\n", "description", /must not be empty/],
-    [
-      "too-long description",
-      `---\nname: bad\ndescription: ${"x".repeat(1025)}\n---\n`,
-      "description",
-      /at most 1024 characters \(has 1025\)/,
-    ],
+    ["missing description and body", "---\nname: bad\n---\n", "description", /is required/],
+    ["empty description and body", "---\nname: bad\ndescription: ''\n---\n", "description", /is required/],
     ["no frontmatter", "Just a body\n", "frontmatter", /is missing/],
     ["unterminated frontmatter", "---\nname: bad\n", "frontmatter", /no closing/],
     [
@@ -228,12 +215,38 @@ describe("discoverSkills", () => {
     ["dou--ble", "must use only lowercase"],
     ["under_score", "must use only lowercase"],
     ["x".repeat(65), "at most 64 characters"],
-  ])("skips a skill named %s", async (name, message) => {
-    await put({ [`project/.mitsu/skills/${name}/SKILL.md`]: skill(name) });
+  ])(
+    "loads a skill named %s by its folder's name, with a notice (Claude Code loads it)",
+    async (name, message) => {
+      await put({ [`project/.mitsu/skills/${name}/SKILL.md`]: skill(name) });
+      const { skills, warnings } = await discover();
+      expect(skills.map((s) => s.name)).toEqual([name]);
+      expect(warnings).toEqual([
+        expect.objectContaining({ field: "name", message: expect.stringContaining(message), skipped: false }),
+      ]);
+    },
+  );
+
+  it("invokes a skill by its folder's name: a differing or missing name, a long or missing description are notices", async () => {
+    await put({
+      // Shapes found in published skill collections.
+      "project/.claude/skills/pdf-tools/SKILL.md":
+        "---\nname: PDF Tools\ndescription: Work with PDFs\n---\nUse pdftotext.\n",
+      "project/.claude/skills/no-name/SKILL.md": "---\ndescription: Has no name\n---\nBody.\n",
+      "project/.claude/skills/no-description/SKILL.md":
+        "---\nname: no-description\n---\n# Summarise a file\n\nSteps.\n",
+      "project/.claude/skills/long/SKILL.md": `---\nname: long\ndescription: ${"x".repeat(1100)}\n---\nBody.\n`,
+    });
     const { skills, warnings } = await discover();
-    expect(skills).toEqual([]);
-    expect(warnings).toEqual([
-      expect.objectContaining({ field: "name", message: expect.stringContaining(message) }),
+    expect(skills.map((s) => s.name)).toEqual(["long", "no-description", "no-name", "pdf-tools"]);
+    expect(skills.find((s) => s.name === "no-description")?.description).toBe("Summarise a file");
+    expect(skills.find((s) => s.name === "long")?.description).toHaveLength(1100);
+    expect(
+      warnings.map((w) => `${w.path.split("/").at(-2)} ${w.field} ${w.skipped} ${w.message}`).sort(),
+    ).toEqual([
+      "long description false is 1100 characters, more than the 1,024 of the Agent Skills format",
+      "no-description description false is missing; the body's first line is used",
+      'pdf-tools name false "PDF Tools" differs from the folder name; invoked as /pdf-tools',
     ]);
   });
 
@@ -287,6 +300,23 @@ describe("discoverSkills", () => {
       ["mine", "user", "Mine."],
     ]);
     expect(commands[1]).toMatchObject({ kind: "command", argumentHint: "[env]", body: "Deploy $1" });
+  });
+
+  it("reads name:sub.md files, {{…}} templates and an unquoted argument-hint without a notice (published commands' shapes)", async () => {
+    await put({
+      "project/.claude/commands/git:commit.md": "---\ndescription: Commit staged work\n---\nCommit.\n",
+      "project/.claude/commands/template.md":
+        "---\ndescription: {{DESCRIPTION}}\nargument-hint: {{ARGS}}\n---\nDo {{TASK}} with $ARGUMENTS\n",
+      "project/.claude/commands/pr.md":
+        "---\nargument-hint: [pr-number] [priority] [assignee]\ndescription: Review pull request\n---\nReview PR #$0.\n",
+    });
+    const { commands, warnings } = await discover();
+    expect(warnings).toEqual([]);
+    expect(commands.map((c) => [c.name, c.description, c.argumentHint])).toEqual([
+      ["git:commit", "Commit staged work", undefined],
+      ["pr", "Review pull request", "[pr-number] [priority] [assignee]"],
+      ["template", "{{DESCRIPTION}}", "{{ARGS}}"],
+    ]);
   });
 
   it("skips a command with bad frontmatter or an untypeable name, and loads the rest", async () => {

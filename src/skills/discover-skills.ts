@@ -1,13 +1,14 @@
 import type { Dirent } from "node:fs";
 import { readdir, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NotRegularFileError, openRegularFile } from "../fs/open-regular-file.js";
 import { specialFileKind } from "../fs/special-file-kind.js";
+import { isModelAlias } from "../providers/model-catalog.js";
 import { listDir } from "./list-dir.js";
 import { type FrontmatterResult, parseFrontmatter } from "./parse-frontmatter.js";
-import { isError, readCommand, readSkill } from "./read-fields.js";
+import { type FieldError, isError, readCommand, readSkill } from "./read-fields.js";
 import type { Command, Skill, SkillSource, SkillWarning } from "./skill.js";
 
 export interface DiscoverOptions {
@@ -23,6 +24,11 @@ export interface DiscoverOptions {
    * let the model approve its own calls by loading one of its skills.
    */
   trusted?: boolean;
+  /** Enabled plugins' skill folders and command folders or files (see `loadPlugins`): names get `plugin:`. */
+  plugins?: {
+    skills: ReadonlyArray<{ path: string; plugin: string }>;
+    commands: ReadonlyArray<{ path: string; plugin: string }>;
+  };
 }
 
 export interface DiscoverResult {
@@ -39,7 +45,7 @@ export interface DiscoverResult {
 /** The package's `skills/` folder: `src/skills` and `dist/skills` both sit two levels below the root. */
 export const BUILTIN_SKILLS_DIR = fileURLToPath(new URL("../../skills/", import.meta.url));
 
-const SOURCE_RANK: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2 };
+const SOURCE_RANK: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2, plugin: 3 };
 const MAX_LISTED_FILES = 50;
 /**
  * Largest SKILL.md or command file loaded: 256 KiB, some 64k tokens, far more than any instructions need (a
@@ -53,6 +59,8 @@ interface Root {
   dir: string;
   source: SkillSource;
   kind: "skill" | "command";
+  /** A plugin's root: names are namespaced with the plugin's. */
+  plugin?: string;
 }
 
 /**
@@ -77,6 +85,12 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     { dir: join(home, ".claude", "commands"), source: "user", kind: "command" },
   ];
   if (builtin !== null) roots.push({ dir: builtin, source: "builtin", kind: "skill" });
+  for (const { path, plugin } of options.plugins?.skills ?? []) {
+    roots.push({ dir: path, source: "plugin", kind: "skill", plugin });
+  }
+  for (const { path, plugin } of options.plugins?.commands ?? []) {
+    roots.push({ dir: path, source: "plugin", kind: "command", plugin });
+  }
 
   // Run from the home folder, `~/.mitsu` is both the project's and the user's: read it once, as the project's.
   const seen = new Set<string>();
@@ -122,13 +136,23 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     // Run from the home folder, `~/.mitsu` counts as the project's but is the user's own.
     const userDir = await realpath(join(home, ".mitsu")).catch(() => join(home, ".mitsu"));
     for (const entry of all) {
-      if (entry.source !== "project" || !entry.allowedTools?.length) continue;
+      const model = entry.model?.trim();
+      // As for agent files: a model of another provider would send the conversation (the repository's code) there
+      // with the user's key. An alias (`sonnet`) stays with the session's provider.
+      const otherModel = model !== undefined && model !== "" && model !== "inherit" && !isModelAlias(model);
+      if (entry.source !== "project" || (!entry.allowedTools?.length && !otherModel)) continue;
       const real = await realpath(entry.path).catch(() => entry.path);
       if (real.startsWith(`${userDir}${sep}`)) continue;
-      ignored.push(
-        `allowed-tools ${JSON.stringify(entry.allowedTools.join(", "))} of /${entry.name} in ${entry.path}`,
-      );
-      delete entry.allowedTools;
+      if (entry.allowedTools?.length) {
+        ignored.push(
+          `allowed-tools ${JSON.stringify(entry.allowedTools.join(", "))} of /${entry.name} in ${entry.path}`,
+        );
+        delete entry.allowedTools;
+      }
+      if (otherModel) {
+        ignored.push(`model ${JSON.stringify(model)} of /${entry.name} in ${entry.path}`);
+        delete entry.model;
+      }
     }
   }
   return {
@@ -183,19 +207,22 @@ async function readSkillRoot(root: Root, warnings: SkillWarning[]): Promise<Skil
       continue;
     }
     const files = await listFiles(dir);
-    const skill = readSkill(parsed.data, {
-      body: parsed.body,
-      path,
-      dir,
-      folder: entry.name,
-      source: root.source,
-      files,
-    });
+    const notices: FieldError[] = [];
+    const skill = readSkill(
+      parsed.data,
+      { body: parsed.body, path, dir, folder: entry.name, source: root.source, files },
+      notices,
+    );
     if (isError(skill)) {
       warnings.push({ path, field: skill.field, message: skill.message, skipped: true });
       continue;
     }
+    for (const notice of notices) warnings.push({ path, ...notice, skipped: false });
     noteRepairs(path, parsed.repaired, warnings);
+    if (root.plugin !== undefined) {
+      skill.name = `${root.plugin}:${skill.name}`;
+      skill.plugin = root.plugin;
+    }
     skills.push(skill);
   }
   return skills;
@@ -203,8 +230,10 @@ async function readSkillRoot(root: Root, warnings: SkillWarning[]): Promise<Skil
 
 async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Command[]> {
   const commands: Command[] = [];
-  const walk = async (dir: string, namespace: string[]): Promise<void> => {
+  const prefix = root.plugin === undefined ? [] : [root.plugin];
+  const walk = async (dir: string, namespace: string[], only?: string): Promise<void> => {
     for (const entry of await listDir(dir, warnings)) {
+      if (only !== undefined && entry.name !== only) continue;
       if (entry.name.startsWith(".")) continue;
       const path = join(dir, entry.name);
       if (await isDirectory(entry, path)) {
@@ -212,8 +241,9 @@ async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Co
         continue;
       }
       if (!entry.name.toLowerCase().endsWith(".md")) continue;
-      const name = [...namespace, entry.name.slice(0, -3)].join(":");
-      const bad = [...namespace, entry.name.slice(0, -3)].find((part) => !/^[A-Za-z0-9][\w.-]*$/.test(part));
+      const name = [...prefix, ...namespace, entry.name.slice(0, -3)].join(":");
+      // `git:commit.md` is Claude Code's other way to write a namespace: the same `/git:commit`.
+      const bad = [...namespace, entry.name.slice(0, -3)].find((part) => !/^[A-Za-z0-9][\w.:-]*$/.test(part));
       if (bad !== undefined) {
         warnings.push({
           path,
@@ -230,16 +260,23 @@ async function readCommandRoot(root: Root, warnings: SkillWarning[]): Promise<Co
         warnings.push({ path, field: command.field, message: command.message, skipped: true });
         continue;
       }
+      if (root.plugin !== undefined) command.plugin = root.plugin;
       noteRepairs(path, parsed.repaired, warnings);
       commands.push(command);
     }
   };
+  // A plugin may name a single command file (`"commands": ["./extra/deploy.md"]`).
+  if (root.dir.toLowerCase().endsWith(".md") && (await stat(root.dir).catch(() => undefined))?.isFile()) {
+    await walk(dirname(root.dir), [], basename(root.dir));
+    return commands;
+  }
   await walk(root.dir, []);
   return commands;
 }
 
 function noteRepairs(path: string, repaired: string[], warnings: SkillWarning[]): void {
-  for (const field of repaired) {
+  // `argument-hint: [file] [message]` is how Claude Code's own docs write it: no notice for that one.
+  for (const field of repaired.filter((f) => f !== "argument-hint")) {
     warnings.push({
       path,
       field,

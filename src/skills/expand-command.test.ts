@@ -74,14 +74,26 @@ describe("expandInvocation", () => {
     );
   });
 
-  it("replaces $1…$9 with positional arguments, $1 first, quotes respected, missing ones empty", () => {
-    const command = testCommand("pr", { body: "PR $1 to $2 by [$3] ($9)" });
-    expect(expandInvocation(command, `42 "release branch"`)).toBe("PR 42 to release branch by [] ()");
+  it("replaces $0…$9 and $ARGUMENTS[N] counted from zero, as Claude Code does today; quotes respected, missing ones empty", () => {
+    const command = testCommand("pr", { body: "PR $0 to $1 by [$2] ($9) $ARGUMENTS[1]" });
+    expect(expandInvocation(command, `42 "release branch"`)).toBe(
+      "PR 42 to release branch by [] () release branch",
+    );
   });
 
-  it("leaves $10 and $0 alone and never re-expands text from the arguments", () => {
-    const command = testCommand("x", { body: "$1 $10 $0 $ARGUMENTS" });
-    expect(expandInvocation(command, "a$2 $1")).toBe("a$2 $10 $0 a$2 $1");
+  it("replaces the names listed in `arguments` (Claude Code's named arguments), and leaves other $WORDS", () => {
+    const command = testCommand("migrate", {
+      body: "Migrate $component from $from to $to; keep $HOME and $components.",
+      argumentNames: ["component", "from", "to"],
+    });
+    expect(expandInvocation(command, "SearchBar React Vue")).toBe(
+      "Migrate SearchBar from React to Vue; keep $HOME and $components.",
+    );
+  });
+
+  it("leaves $10 alone and never re-expands text from the arguments", () => {
+    const command = testCommand("x", { body: "$0 $10 $ARGUMENTS" });
+    expect(expandInvocation(command, "a$2 $1")).toBe("a$2 $10 a$2 $1");
   });
 
   it("appends the arguments when the body has no placeholder", () => {
@@ -92,7 +104,7 @@ describe("expandInvocation", () => {
 
   it("starts a skill's text with its folder and files, and fills the skill-folder placeholders", () => {
     const skill = testSkill("deploy", {
-      body: `Run ${MITSU_DIR}/scripts/deploy.sh $1 (or ${CLAUDE_DIR}).`,
+      body: `Run ${MITSU_DIR}/scripts/deploy.sh $0 (or ${CLAUDE_DIR}).`,
       files: ["references/notes.md", "scripts/deploy.sh"],
     });
     expect(expandInvocation(skill, "stg")).toBe(

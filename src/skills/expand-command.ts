@@ -1,7 +1,8 @@
 import { parse } from "shell-quote";
 import type { Command, Skill } from "./skill.js";
 
-const PLACEHOLDER = /\$\{((?:MITSU|CLAUDE)_SKILL_DIR)\}|\$ARGUMENTS\b|\$([1-9])(?![0-9])/g;
+const PLACEHOLDER =
+  /\$\{((?:MITSU|CLAUDE)_SKILL_DIR)\}|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS\b|\$([0-9])(?![0-9])|\$([A-Za-z_]\w*)/g;
 
 /** `/name rest`: a name is letters, digits, `-`, `_`, `.` and `:` (namespaces), then whitespace or the end. */
 const SLASH = /^\/([A-Za-z0-9][\w.:-]*)(?:\s+([\s\S]*))?$/;
@@ -50,24 +51,42 @@ export function splitArguments(args: string): string[] {
 /**
  * The text an invocation sends to the model as the user message (no model call is needed to produce it).
  *
- * Placeholders in the body: `$ARGUMENTS` is the whole argument string as typed; `$1` … `$9` are the positional
- * arguments (`$1` is the first; missing ones are empty; quotes group words, see `splitArguments`);
+ * Placeholders in the body, as Claude Code expands them today (its skills documentation, 2.1.x; commands are
+ * skills there): `$ARGUMENTS` is the whole argument string as typed; `$ARGUMENTS[N]` and its shorthand `$N` are
+ * the positional arguments counted from zero (`$0` is the first, `$1` the second — not the first, as Claude Code's
+ * older command docs had it); a name listed in the `arguments` frontmatter (`arguments: [issue, branch]`) is
+ * `$issue`, `$branch`, in order; quotes group words (see `splitArguments`); a missing one is empty.
  * `${MITSU_SKILL_DIR}` (or Claude Code's `${CLAUDE_SKILL_DIR}`) is the skill's folder. A body with no argument
  * placeholder gets `ARGUMENTS: <args>` appended when arguments were given, so they are never lost.
+ * `$N` is one digit: `$10` and `$100` stay as written (a price in the text is not an argument).
  * A skill's text starts with its folder's path and the list of its other files, so the model can Read its
  * `scripts/` and `references/` when the instructions call for them.
  */
 export function expandInvocation(target: Skill | Command, args: string): string {
   const trimmed = args.trim();
   const skillDir = target.kind === "skill" ? target.dir : undefined;
-  const usesArguments = /\$ARGUMENTS\b|\$[1-9](?![0-9])/.test(target.body);
+  const names = target.argumentNames ?? [];
+  const named = names.length > 0 && names.some((n) => new RegExp(`\\$${n}(?!\\w)`).test(target.body));
+  const usesArguments = named || /\$ARGUMENTS\b|\$[0-9](?![0-9])/.test(target.body);
   const words = usesArguments ? splitArguments(trimmed) : [];
   // One pass, so that a `$1` inside the arguments themselves is never expanded again.
   let body = target.body.replace(
     PLACEHOLDER,
-    (match, dirName: string | undefined, digit: string | undefined) => {
+    (
+      match,
+      dirName: string | undefined,
+      index: string | undefined,
+      digit: string | undefined,
+      name: string | undefined,
+    ) => {
       if (dirName !== undefined) return skillDir ?? match;
-      if (digit !== undefined) return words[Number(digit) - 1] ?? "";
+      if (index !== undefined) return words[Number(index)] ?? "";
+      if (digit !== undefined) return words[Number(digit)] ?? "";
+      if (name !== undefined) {
+        if (name === "ARGUMENTS") return trimmed;
+        const at = names.indexOf(name);
+        return at < 0 ? match : (words[at] ?? "");
+      }
       return trimmed;
     },
   );

@@ -13,13 +13,16 @@ export function formatSkillsReport(result: DiscoverResult, options: { cwd?: stri
   const out: string[] = [];
   out.push(result.skills.length === 0 ? "Skills: none found" : `Skills (${result.skills.length}):`);
   for (const skill of result.skills) {
-    out.push(`  ${skill.name}  [${skill.source}${skillFlags(skill)}]  ${show(skill.path)}`);
+    const source = skill.plugin ? `plugin ${skill.plugin}` : skill.source;
+    out.push(`  ${skill.name}  [${source}${skillFlags(skill)}]  ${show(skill.path)}`);
     out.push(`      ${oneLine(skill.description)}`);
   }
   out.push("");
   out.push(result.commands.length === 0 ? "Commands: none found" : `Commands (${result.commands.length}):`);
   for (const command of result.commands) {
-    out.push(`  /${command.name}  [${command.source}]  ${show(command.path)}`);
+    out.push(
+      `  /${command.name}  [${command.plugin ? `plugin ${command.plugin}` : command.source}]  ${show(command.path)}`,
+    );
     if (command.description) out.push(`      ${oneLine(command.description)}`);
   }
   const skipped = result.warnings.filter((w) => w.skipped);

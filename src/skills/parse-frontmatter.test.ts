@@ -67,6 +67,38 @@ describe("parseFrontmatter", () => {
     expect(result).toMatchObject({ ok: true, data: { "argument-hint": "[pr-number] [priority]" } });
   });
 
+  it("reads a description written over many unquoted lines, as Claude Code's own plugin agents write it", () => {
+    // The shape of anthropics/claude-code's plugin-dev and pr-review-toolkit agents (text written anew).
+    const text = [
+      "---",
+      "name: helper",
+      'description: Use this agent when the user asks to "build a thing". Examples:',
+      "",
+      "<example>",
+      "Context: The user wants a thing",
+      'user: "Build me a thing"',
+      'assistant: "I will use the helper agent."',
+      "</example>",
+      "model: inherit",
+      "color: green",
+      "tools:",
+      "  - Read",
+      "  - Grep",
+      "---",
+      "You help.",
+    ].join("\n");
+    const result = parseFrontmatter(text);
+    expect(result).toMatchObject({
+      ok: true,
+      data: { name: "helper", model: "inherit", color: "green", tools: ["Read", "Grep"] },
+      repaired: ["description"],
+    });
+    if (!result.ok) return;
+    expect(result.data.description).toBe(
+      'Use this agent when the user asks to "build a thing". Examples:\n\n<example>\nContext: The user wants a thing\nuser: "Build me a thing"\nassistant: "I will use the helper agent."\n</example>',
+    );
+  });
+
   it("does not paper over broken YAML in other fields", () => {
     const result = parseFrontmatter("---\ndescription: Use when: x\nmetadata: [1\n---\n");
     expect(result.ok).toBe(false);

@@ -57,7 +57,8 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   if (end < 0) {
     return { ok: false, field: "frontmatter", message: "the opening `---` has no closing `---` line" };
   }
-  const yamlLines = lines.slice(1, end);
+  // `description: {{DESCRIPTION}}` (a template's placeholder) would read as a YAML mapping: it is text.
+  const yamlLines = lines.slice(1, end).map(quoteTemplate);
   const body = trimBody(lines.slice(end + 1).join("\n"));
 
   // Most frontmatter is a few `key: text` lines: read without loading the yaml package (see readSimpleYaml).
@@ -83,6 +84,10 @@ export function parseFrontmatter(text: string): FrontmatterResult {
     const second = readYaml(quoted.join("\n"));
     if (second.ok) return mappingOrError(second.value, body, repaired);
   }
+  // Claude Code's own agent files write a description over many unquoted lines (`<example>`, `user: "…"`):
+  // read the known fields line by line, the lines that start no known field continuing the text before them.
+  const lenient = readLenient(yamlLines);
+  if (lenient) return mappingOrError(lenient.data, body, lenient.repaired);
 
   // Report the first error against the file's own line numbers (the frontmatter starts on line 2).
   const line = first.line;
@@ -90,6 +95,76 @@ export function parseFrontmatter(text: string): FrontmatterResult {
   const where =
     line === undefined ? "" : ` at line ${line + 1}${first.col === undefined ? "" : `, column ${first.col}`}`;
   return { ok: false, field: key ?? "frontmatter", message: `invalid YAML${where}: ${first.message}` };
+}
+
+/** The fields of skills, commands and agents that a lenient read recognises at the start of a line. */
+const KNOWN_FIELDS = new Set([
+  ...TEXT_FIELDS,
+  "tools",
+  "disallowedTools",
+  "color",
+  "permissionMode",
+  "disable-model-invocation",
+  "user-invocable",
+  "arguments",
+  "skills",
+]);
+
+/** Structured fields: a line starting with one of these is never prose, so the lenient read gives up. */
+const STRUCTURED_FIELDS = new Set(["metadata", "hooks", "mcpServers", "allowed_tools"]);
+
+/**
+ * A last-chance read of frontmatter YAML rejects: each line that starts with a known field (`description:`) starts
+ * that field; any other line continues the text field before it (joined with newlines); `- item` lines after a
+ * field with no value make a list. Undefined when a line fits none of these (the YAML error is then reported).
+ */
+function readLenient(lines: string[]): { data: Record<string, unknown>; repaired: string[] } | undefined {
+  const data: Record<string, unknown> = {};
+  const repaired: string[] = [];
+  let current: string | undefined;
+  for (const line of lines) {
+    const field = /^([A-Za-z][\w-]*):(?:[ \t]+(.*))?$/.exec(line);
+    if (field && STRUCTURED_FIELDS.has(field[1]!)) return undefined;
+    if (field && KNOWN_FIELDS.has(field[1]!)) {
+      if (field[1]! in data) return undefined; // a field written twice is an error, as YAML says
+      current = field[1]!;
+      const value = (field[2] ?? "").trim();
+      const unquoted = /^(["'])(.*)\1$/.exec(value)?.[2];
+      data[current] =
+        value === "" ? undefined : (unquoted ?? (/^(true|false)$/.test(value) ? value === "true" : value));
+      continue;
+    }
+    if (current === undefined) {
+      if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+      return undefined;
+    }
+    const item = /^\s*-\s+(.*)$/.exec(line);
+    const value = data[current];
+    if (item && (value === undefined || Array.isArray(value))) {
+      data[current] = [...((value as string[] | undefined) ?? []), item[1]!.trim()];
+      continue;
+    }
+    // Only a description runs on over lines of prose (`<example>`, `user: "…"`).
+    if (current !== "description" || (value !== undefined && typeof value !== "string")) return undefined;
+    data[current] = value === undefined ? line.trim() : `${value}\n${line}`;
+    if (!repaired.includes(current)) repaired.push(current);
+  }
+  // Without a line of prose to account for, the YAML error stands (`description: [unclosed`).
+  if (repaired.length === 0) return undefined;
+  for (const [key, value] of Object.entries(data)) {
+    if (typeof value === "string") data[key] = value.trimEnd();
+    if (value === undefined) delete data[key];
+  }
+  return { data, repaired };
+}
+
+/** A text field's unquoted `{{…}}` value, quoted. */
+function quoteTemplate(line: string): string {
+  const match = /^([A-Za-z][\w-]*):[ \t]+(\{\{.*)$/.exec(line);
+  const key = match?.[1];
+  const value = match?.[2]?.trimEnd();
+  if (key === undefined || value === undefined || !TEXT_FIELDS.has(key)) return line;
+  return `${key}: '${value.replaceAll("'", "''")}'`;
 }
 
 /** The top-level field whose value holds line `index` (the nearest unindented `key:` at or above it). */

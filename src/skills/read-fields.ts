@@ -14,12 +14,13 @@ const SKILL_FIELDS = new Set([
   "disable-model-invocation",
   "user-invocable",
   "argument-hint",
+  "arguments",
   "model",
   "license",
   "compatibility",
   "metadata",
 ]);
-const COMMAND_FIELDS = new Set(["description", "argument-hint", "allowed-tools", "model"]);
+const COMMAND_FIELDS = new Set(["description", "argument-hint", "arguments", "allowed-tools", "model"]);
 
 /** Checks a skill name against the Agent Skills rules; returns why it fails, or undefined. */
 export function skillNameProblem(name: string): string | undefined {
@@ -31,21 +32,40 @@ export function skillNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/** Builds a Skill from parsed frontmatter, or names the first field that is missing or malformed. */
+/**
+ * Builds a Skill from parsed frontmatter, or names the first field that is malformed. As in Claude Code, the skill
+ * is invoked by its folder's name: a `name` that differs from it, or breaks the Agent Skills rules (lowercase,
+ * digits, single hyphens), and a description over 1,024 characters are `notices`, not reasons to skip; a missing
+ * `name` is the folder's, a missing `description` the body's first line.
+ */
 export function readSkill(
   data: Record<string, unknown>,
   at: { body: string; path: string; dir: string; folder: string; source: SkillSource; files: string[] },
+  notices: FieldError[] = [],
 ): Skill | FieldError {
-  const name = data.name;
-  if (name === undefined || name === null) return { field: "name", message: "is required" };
-  if (typeof name !== "string") return { field: "name", message: `must be text, got ${describe(name)}` };
-  const nameProblem = skillNameProblem(name);
-  if (nameProblem) return { field: "name", message: nameProblem };
-  if (name !== at.folder) {
-    return { field: "name", message: `"${name}" must equal the folder name "${at.folder}"` };
+  const written = data.name;
+  const name = at.folder;
+  if (written !== undefined && written !== null) {
+    const text = typeof written === "string" ? written : String(written);
+    if (text !== name) {
+      notices.push({ field: "name", message: `"${text}" differs from the folder name; invoked as /${name}` });
+    }
   }
-  const description = readText(data, "description", { required: true, max: 1024 });
+  const nameProblem = skillNameProblem(name);
+  if (nameProblem) notices.push({ field: "name", message: `the folder name ${nameProblem}` });
+  let description = readText(data, "description", {});
   if (isError(description)) return description;
+  if (description === undefined) {
+    description = firstLine(at.body);
+    if (description === undefined)
+      return { field: "description", message: "is required (the body is empty too)" };
+    notices.push({ field: "description", message: "is missing; the body's first line is used" });
+  } else if (description.length > 1024) {
+    notices.push({
+      field: "description",
+      message: `is ${description.length} characters, more than the 1,024 of the Agent Skills format`,
+    });
+  }
 
   const skill: Skill = {
     kind: "skill",
@@ -114,7 +134,7 @@ export function isError(value: unknown): value is FieldError {
   return typeof value === "object" && value !== null && "field" in value && "message" in value;
 }
 
-type Common = { allowedTools?: string[]; argumentHint?: string; model?: string };
+type Common = { allowedTools?: string[]; argumentHint?: string; argumentNames?: string[]; model?: string };
 
 function readCommon(data: Record<string, unknown>): Common | FieldError {
   const out: Common = {};
@@ -133,6 +153,12 @@ function readCommon(data: Record<string, unknown>): Common | FieldError {
   const model = readText(data, "model", {});
   if (isError(model)) return model;
   if (model !== undefined) out.model = model;
+  const names = data.arguments;
+  if (names !== undefined && names !== null) {
+    const list = Array.isArray(names) ? names.map(String) : String(names).split(/[\s,]+/);
+    const valid = list.filter((n) => /^[A-Za-z_]\w*$/.test(n));
+    if (valid.length > 0) out.argumentNames = valid;
+  }
   return out;
 }
 

@@ -1,5 +1,8 @@
-/** Where a skill or command was found. On a name conflict project beats user beats builtin. */
-export type SkillSource = "project" | "user" | "builtin";
+/**
+ * Where a skill or command was found. On a name conflict project beats user beats builtin beats plugin (a
+ * plugin's are namespaced `plugin:name`, so they rarely meet another).
+ */
+export type SkillSource = "project" | "user" | "builtin" | "plugin";
 
 /**
  * A skill: a folder holding `SKILL.md` (Agent Skills format). Only `name` and `description` reach the model
@@ -17,6 +20,8 @@ export interface Skill {
   /** Absolute path of the skill's folder (what "Base directory for this skill" shows). */
   dir: string;
   source: SkillSource;
+  /** The plugin it comes from (its name is then `plugin:folder`). */
+  plugin?: string;
   /** The markdown after the frontmatter, trimmed; line ends normalised to `\n`. */
   body: string;
   /** Other files in the folder, relative POSIX paths, sorted (capped; hidden files and node_modules left out). */
@@ -28,6 +33,8 @@ export interface Skill {
   /** `user-invocable: false` hides the skill from `/` and `/help`; the model can still call it. */
   userInvocable: boolean;
   argumentHint?: string;
+  /** `arguments:` in the frontmatter: the positional arguments' names, for `$name` in the body. */
+  argumentNames?: string[];
   /** The model that answers while the skill runs: `/name` sends with it; loaded by the model, the rest of the run does. */
   model?: string;
   license?: string;
@@ -49,12 +56,16 @@ export interface Command {
   /** From the frontmatter, else the body's first line (headings' `#` removed). */
   description?: string;
   argumentHint?: string;
+  /** `arguments:` in the frontmatter: the positional arguments' names, for `$name` in the body. */
+  argumentNames?: string[];
   allowedTools?: string[];
   model?: string;
   body: string;
   /** Absolute path of the `.md` file. */
   path: string;
   source: SkillSource;
+  /** The plugin it comes from (its name is then `plugin:name`, as Claude Code namespaces a plugin's commands). */
+  plugin?: string;
   extra?: Record<string, unknown>;
 }
 

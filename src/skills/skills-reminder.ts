@@ -4,7 +4,7 @@ const HEADER =
   "Available skills (call the Skill tool with the name when the user's request matches a description):";
 /** Descriptions are cut no shorter than this before whole entries are dropped. */
 const MIN_DESCRIPTION = 48;
-const SOURCE_ORDER: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2 };
+const SOURCE_ORDER: Record<SkillSource, number> = { project: 0, user: 1, builtin: 2, plugin: 3 };
 
 /** Tokens as the budget counts them: characters / 4, rounded up (a rough, stable, provider-free measure). */
 export function estimateTokens(text: string): number {

@@ -20,7 +20,7 @@ let sim: Simulator;
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "mitsu-skills-sim-"));
   const files: Record<string, string> = {
-    ".claude/commands/deploy.md": "---\r\ndescription: Deploy\r\n---\r\nDeploy to $1 and report the URL.\r\n",
+    ".claude/commands/deploy.md": "---\r\ndescription: Deploy\r\n---\r\nDeploy to $0 and report the URL.\r\n",
     ".mitsu/skills/release/SKILL.md":
       "\uFEFF---\nname: release\ndescription: >\n  Cut a release\n  of the package.\nallowed-tools: Bash(git tag:*)\nowner: team\n---\nRelease $ARGUMENTS.\n",
     ".mitsu/skills/release/scripts/tag.sh": "git tag",

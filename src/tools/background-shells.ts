@@ -1,7 +1,9 @@
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { StringDecoder } from "node:string_decoder";
 import { ToolError } from "../loop/tool.js";
+import { killTagged } from "../process/process-tag.js";
+import { CappedOutput, MAX_SPILL_BYTES } from "./capped-output.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 import { type SpawnCommandOptions, spawnCommand } from "./spawn-command.js";
 
@@ -14,7 +16,10 @@ export interface ShellInfo {
   /** Set once it exited on its own (null when a signal ended it). */
   exitCode?: number | null;
   signal?: NodeJS.Signals | null;
-  /** Where all of its output is written, in order. */
+  /**
+   * Where its output is written, in order: all of it up to `maxLogBytes`, past that its beginning, then (once it
+   * ends) a marker line and its last MiB — the cap of a foreground command's saved output.
+   */
   logPath: string;
   startedAt: number;
 }
@@ -30,8 +35,10 @@ export interface ShellRead {
 }
 
 export interface BackgroundShellsOptions {
-  /** Where each shell's full log goes (created on first use, mode 0700). */
+  /** Where each shell's log goes (created on first use, mode 0700; removed with every log by `killAll`). */
   outputDir: string;
+  /** Most bytes one shell's log may take on disk. Default 64 MiB (`MAX_SPILL_BYTES`). */
+  maxLogBytes?: number;
   /** Unread characters kept per shell; past that the oldest are dropped (the log keeps them). Default 30 000. */
   maxUnreadChars?: number;
   /** Time a process group gets between SIGTERM and SIGKILL. Default 2000 ms. */
@@ -43,9 +50,11 @@ interface Entry {
   pgid: number | undefined;
   unread: string;
   dropped: number;
-  log: WriteStream;
+  log: CappedOutput;
   exited: Promise<void>;
   unwatch: () => void;
+  /** In the environment of everything it starts: what left its group (setsid) is found by it. */
+  tag: string;
 }
 
 /**
@@ -73,10 +82,16 @@ export class BackgroundShells {
     const id = `bash_${++this.#sequence}`;
     const logPath = join(this.options.outputDir, `${id}-${Date.now()}.log`);
     // Registered with the watchdog: the group dies with mitsu even if mitsu is killed outright.
-    const { child, unwatch } = spawnCommand(command, spawnOptions);
+    const { child, unwatch, tag } = spawnCommand(command, spawnOptions);
     const info: ShellInfo = { id, command, status: "running", logPath, startedAt: Date.now() };
-    const log = createWriteStream(logPath, { mode: 0o600 });
-    log.on("error", () => {}); // The log is a convenience: a full disk must not crash the session.
+    const stream = createWriteStream(logPath, { mode: 0o600 });
+    stream.on("error", () => {}); // The log is a convenience: a full disk must not crash the session.
+    // Capped as a foreground command's saved output is: a command printing without end fills no disk.
+    const log = new CappedOutput({
+      maxChars: 0,
+      openSpill: () => ({ path: logPath, stream }),
+      maxSpillBytes: this.options.maxLogBytes ?? MAX_SPILL_BYTES,
+    });
     const entry: Entry = {
       info,
       pgid: child.pid,
@@ -85,11 +100,23 @@ export class BackgroundShells {
       log,
       exited: Promise.resolve(),
       unwatch,
+      tag,
     };
     const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
+    let paused = false;
     const take = (text: string) => {
       if (text === "") return;
-      log.write(text);
+      // Back-pressure: while the log cannot keep up, the command blocks on its full pipe.
+      if (!log.push(text) && !paused) {
+        paused = true;
+        child.stdout.pause();
+        child.stderr.pause();
+        log.onDrain(() => {
+          paused = false;
+          child.stdout.resume();
+          child.stderr.resume();
+        });
+      }
       entry.unread += text;
       if (entry.unread.length > this.#maxUnread) {
         const cut = entry.unread.length - this.#maxUnread;
@@ -110,7 +137,7 @@ export class BackgroundShells {
       child.once("close", (code, signal) => {
         take(decoders[0].end());
         take(decoders[1].end());
-        log.end();
+        void log.finish().finally(() => stream.destroy());
         // Nothing of its group is left: forget the id, which the system may give to another group later.
         if (entry.pgid !== undefined && !processGroupExists(entry.pgid)) {
           entry.pgid = undefined;
@@ -191,6 +218,8 @@ export class BackgroundShells {
     const entries = [...this.#entries.values()];
     for (const entry of entries) if (entry.info.status === "running") entry.info.status = "killed";
     await Promise.all(entries.map((entry) => this.#stop(entry)));
+    // The logs go with the session: nothing of its output stays on disk after it.
+    rmSync(this.options.outputDir, { recursive: true, force: true });
     if (this.#exitHook) {
       process.removeListener("exit", this.#exitHook);
       this.#exitHook = undefined;
@@ -200,6 +229,8 @@ export class BackgroundShells {
 
   async #stop(entry: Entry): Promise<void> {
     if (entry.pgid !== undefined) await killProcessGroup(entry.pgid, this.#killGraceMs);
+    // And whatever left the group with setsid: it still carries the shell's tag.
+    killTagged(entry.tag);
     await entry.exited;
     entry.pgid = undefined;
     entry.unwatch();
@@ -218,13 +249,14 @@ export class BackgroundShells {
     if (this.#exitHook) return;
     this.#exitHook = () => {
       for (const entry of this.#entries.values()) {
-        if (entry.pgid === undefined) continue;
         try {
-          process.kill(-entry.pgid, "SIGKILL");
+          if (entry.pgid !== undefined) process.kill(-entry.pgid, "SIGKILL");
         } catch {
           // Already gone.
         }
+        killTagged(entry.tag);
       }
+      rmSync(this.options.outputDir, { recursive: true, force: true });
     };
     process.on("exit", this.#exitHook);
   }

@@ -1,13 +1,16 @@
 import { StringDecoder } from "node:string_decoder";
 import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
+import { killTagged } from "../process/process-tag.js";
 import type { BackgroundShells } from "./background-shells.js";
 import { CappedOutput } from "./capped-output.js";
+import type { CommandTerminal } from "./file-access.js";
 import { killProcessGroup, processGroupExists } from "./kill-process-group.js";
 import type { SandboxOptions } from "./sandbox.js";
 import { spawnCommand } from "./spawn-command.js";
 import { SpillFiles } from "./spill-files.js";
 import { ThrottledProgress } from "./throttled-progress.js";
+import { truncateOutput } from "./truncate-output.js";
 
 export interface BashInput {
   command: string;
@@ -47,6 +50,11 @@ export interface BashToolOptions {
   shells?: BackgroundShells;
   /** Run every command inside the bubblewrap sandbox (Linux); see `checkSandbox` to test it first. */
   sandbox?: SandboxOptions;
+  /**
+   * Runs foreground commands in an editor's terminal instead of a child process (not with `sandbox`: a sandboxed
+   * command always runs under mitsu's own bubblewrap). See `CommandTerminal`.
+   */
+  terminal?: CommandTerminal;
 }
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -125,9 +133,19 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
       if (input.run_in_background) {
         if (!options.shells) throw new ToolError("run_in_background is not available here.");
         const started = options.shells.start(input.command, spawnOptions);
-        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends. Its whole output is also written to ${started.logPath}.`;
+        return `Command running in the background with ID: ${started.id}. Read its new output with BashOutput (bash_id "${started.id}") and stop it with KillShell; it is stopped when the session ends, with everything it started. Its output is also written to ${started.logPath} (capped: its beginning and, once it ends, its last MiB; removed when the session ends).`;
       }
       const timeoutMs = Math.min(input.timeout ?? defaultTimeout, maxTimeout);
+      if (options.terminal && !options.sandbox) {
+        return runInTerminal(
+          options.terminal,
+          input.command,
+          options.cwd,
+          timeoutMs,
+          maxOutputChars,
+          context,
+        );
+      }
       const output = new CappedOutput({
         maxChars: maxOutputChars,
         openSpill: () => {
@@ -137,7 +155,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         ...(options.maxSpillBytes !== undefined ? { maxSpillBytes: options.maxSpillBytes } : {}),
       });
       // The command waits at a gate until its group is registered with the watchdog (see spawnCommand).
-      const { child, unwatch } = spawnCommand(input.command, spawnOptions);
+      const { child, unwatch, tag } = spawnCommand(input.command, spawnOptions);
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const decoders = [new StringDecoder("utf8"), new StringDecoder("utf8")] as const;
       // What goes into the result is also reported as it arrives (throttled), so a long command shows its progress.
@@ -169,6 +187,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
         if (stoppedBy || pgid === undefined) return;
         stoppedBy = reason;
         stopped = killProcessGroup(pgid, killGraceMs).then(() => {
+          // And what left the group (setsid): stopped means every process the command started.
+          killTagged(tag);
           // Something outside the group may still hold the pipes open: stop waiting for them.
           child.stdout.destroy();
           child.stderr.destroy();
@@ -192,8 +212,9 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
           leftovers = true;
           await killProcessGroup(pgid, killGraceMs);
         }
-        // A process that left the group (setsid, a daemon) may still hold the pipes: wait a moment, then stop
-        // reading rather than until the timeout — the command itself has finished.
+        // A process that left the group (setsid, a daemon: a build tool's server) may still hold the pipes: wait
+        // a moment, then stop reading rather than until the timeout — the command itself has finished. It keeps
+        // running (a daemon is meant to), until mitsu exits: the watchdog finds it by the command's tag.
         const detachedHolder = !(await settlesWithin(closed, PIPE_GRACE_MS));
         if (detachedHolder) {
           child.stdout.destroy();
@@ -215,8 +236,44 @@ export function createBashTool(options: BashToolOptions): Tool<BashInput> {
   };
 }
 
+/** A foreground command in the editor's terminal: the same result as a child process's, from what it kept. */
+async function runInTerminal(
+  terminal: CommandTerminal,
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  maxOutputChars: number,
+  context: { signal: AbortSignal; toolUseId: string },
+) {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = AbortSignal.any([context.signal, timeout]);
+  const ran = await terminal.run(command, {
+    cwd,
+    signal,
+    toolUseId: context.toolUseId,
+    // The terminal keeps the end; the result keeps its beginning and end within maxOutputChars.
+    outputByteLimit: maxOutputChars * 4,
+  });
+  const kept = truncateOutput(ran.output, maxOutputChars);
+  return formatResult(
+    {
+      text: kept.text,
+      truncated: ran.truncated || kept.truncated,
+      totalChars: ran.output.length,
+      saveError: "it ran in the editor's terminal, which holds its end; rerun it with a filter to see more",
+    },
+    { code: ran.exitCode, signal: (ran.signal ?? null) as NodeJS.Signals | null },
+    {
+      stoppedBy: context.signal.aborted ? "abort" : timeout.aborted ? "timeout" : undefined,
+      leftovers: false,
+      detachedHolder: false,
+      timeoutMs,
+    },
+  );
+}
+
 function sandboxNote(sandbox: SandboxOptions): string {
-  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git/hooks, .git/config, .mitsu and .claude stay read-only too. ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
+  return `- Commands run in a sandbox: they can write only inside the workspace folders (and a private /tmp that is discarded after each command); the rest of the filesystem is read-only, and .git (all of it: git commands that write, such as commit, fail — ask the user to run them), .mitsu, .claude and .mcp.json stay read-only too, even where absent.${sandbox.allowUnixSockets ? "" : " Unix sockets (ssh-agent, docker) cannot be used."} ${sandbox.allowNetwork ? "The network is reachable." : "The network is not reachable: package installs and downloads fail; ask the user to run those."}`;
 }
 
 /** How long the output pipes may stay open after the command's process group has ended. */
@@ -265,7 +322,7 @@ function formatResult(
   }
   if (ending.detachedHolder && !ending.stoppedBy) {
     notes.push(
-      "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running, and what it prints later is not captured.",
+      "A process the command detached from its group (setsid, a daemon) still holds the output open; it keeps running until mitsu exits, and what it prints later is not captured. Use run_in_background for a server.",
     );
   }
   if (ending.stoppedBy === "timeout") {

@@ -6,6 +6,7 @@ import type { BackgroundShells } from "./background-shells.js";
 import { createBashOutputTool } from "./bash-output-tool.js";
 import { createBashTool } from "./bash-tool.js";
 import { createEditTool } from "./edit-tool.js";
+import type { CommandTerminal, FileAccess } from "./file-access.js";
 import { createGlobTool } from "./glob-tool.js";
 import { createGrepTool } from "./grep-tool.js";
 import { createKillShellTool } from "./kill-shell-tool.js";
@@ -51,6 +52,10 @@ export interface BuiltinToolsOptions {
   webFetch?: Omit<WebFetchToolOptions, "fetch"> & { fetch?: typeof fetch };
   /** The provider's server-side web search. Without it (no provider offers one) there is no WebSearch tool. */
   webSearch?: WebSearchToolOptions;
+  /** Read, Write and Edit take a text file's content from and give it to an editor. See `FileAccess`. */
+  files?: FileAccess;
+  /** Bash runs foreground commands in an editor's terminal. See `CommandTerminal`. */
+  terminal?: CommandTerminal;
 }
 
 /**
@@ -86,12 +91,14 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     ...(options.secretEnv ? { secretEnv: options.secretEnv } : {}),
     ...(options.shells ? { shells: options.shells } : {}),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.terminal ? { terminal: options.terminal } : {}),
   };
+  const files = options.files ? { files: options.files } : {};
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   const tools: Tool<any>[] = [
-    createReadTool({ workspace: readable }),
-    createWriteTool({ workspace }),
-    createEditTool({ workspace }),
+    createReadTool({ workspace: readable, ...files }),
+    createWriteTool({ workspace, ...files }),
+    createEditTool({ workspace, ...files }),
     createBashTool(bashOptions),
     createGrepTool({ workspace: readable, ...(excludes ? { excludes } : {}) }),
     createGlobTool({ workspace: readable, ...(excludes ? { excludes } : {}) }),

@@ -7,9 +7,11 @@ import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { boundedDiff } from "./bounded-diff.js";
+import type { FileAccess } from "./file-access.js";
 import { describeNearMatches } from "./find-near-matches.js";
 import { getReadTracker } from "./read-tracker.js";
 import type { Workspace } from "./workspace.js";
+import { writeThrough } from "./write-tool.js";
 
 export interface EditInput {
   file_path: string;
@@ -28,6 +30,8 @@ export interface EditToolOptions {
   diffTimeoutMs?: number;
   /** One writer per file; share one instance between every tool that writes. Default: the process-wide locks. */
   locks?: FileLocks;
+  /** Where the file's text is read and written (an editor's buffer); default the disk. See `FileAccess`. */
+  files?: FileAccess;
 }
 
 /**
@@ -51,7 +55,7 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
           ...(options.diffTimeoutMs !== undefined ? { timeoutMs: options.diffTimeoutMs } : {}),
         });
   /** Checks and matches an edit of the real path `path` against the file as it is now, writing nothing. */
-  async function plan(input: EditInput, state: ToolState, path: string) {
+  async function plan(input: EditInput, state: ToolState, signal: AbortSignal, path: string) {
     const shown = workspace.display(path);
     if (input.old_string === input.new_string) {
       throw new ToolError("old_string and new_string are the same: there is no change to make.");
@@ -81,7 +85,12 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
         `old_string is empty, but ${shown} already exists. Give the exact text to replace, or use Write to replace the whole file.`,
       );
     }
-    const content = decodeUtf8(await readBytes(path, shown), shown);
+    const readText = options.files?.readText;
+    const content = readText
+      ? await readText(path, signal).catch((error: Error) => {
+          throw new ToolError(`Cannot read ${shown} through the editor: ${error.message}`);
+        })
+      : decodeUtf8(await readBytes(path, shown), shown);
     const { oldString, newString } = matchLineEndings(content, input.old_string, input.new_string);
     const positions = findAll(content, oldString);
     if (positions.length === 0) {
@@ -138,23 +147,26 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
      */
     async check(input, context) {
       const path = await workspace.resolve(input.file_path);
-      await locks.run(path, () => plan(input, context.state, path));
+      await locks.run(path, () => plan(input, context.state, context.signal, path));
     },
     async run(input, context) {
       const path = await workspace.resolve(input.file_path);
       // Planned again under the lock: the file may have changed since the check (another Edit of this turn).
       return locks.run(path, async () => {
-        const planned = await plan(input, context.state, path);
+        const planned = await plan(input, context.state, context.signal, path);
         const { shown, tracker } = planned;
         const roots = await workspace.realRoots();
+        const writeText = options.files?.writeText;
         if (planned.kind === "create") {
           if (context.signal.aborted)
             throw new ToolError("Edit was aborted before it wrote; nothing was created.");
-          const written = await writeFileSafely(path, input.new_string, { roots, expect: "absent" }).catch(
-            (error: Error) => {
-              throw new ToolError(`Cannot create ${shown}: ${error.message}.`);
-            },
-          );
+          const written = writeText
+            ? await writeThrough(writeText, path, input.new_string, shown, context.signal)
+            : await writeFileSafely(path, input.new_string, { roots, expect: "absent" }).catch(
+                (error: Error) => {
+                  throw new ToolError(`Cannot create ${shown}: ${error.message}.`);
+                },
+              );
           tracker.record(path, written.stats, "write");
           return `Created ${shown}.\n\n${diffOf(shown, "", input.new_string, context.signal)}`;
         }
@@ -162,11 +174,11 @@ export function createEditTool(options: EditToolOptions): Tool<EditInput> {
         const updated = replaceAt(content, positions, oldString.length, newString);
         if (context.signal.aborted)
           throw new ToolError("Edit was aborted before it wrote; the file is unchanged.");
-        const written = await writeFileSafely(path, updated, { roots, expect: before }).catch(
-          (error: Error) => {
-            throw new ToolError(`Cannot write ${shown}: ${error.message}.`);
-          },
-        );
+        const written = writeText
+          ? await writeThrough(writeText, path, updated, shown, context.signal)
+          : await writeFileSafely(path, updated, { roots, expect: before }).catch((error: Error) => {
+              throw new ToolError(`Cannot write ${shown}: ${error.message}.`);
+            });
         tracker.record(path, written.stats, "write");
         const count = positions.length === 1 ? "1 replacement" : `${positions.length} replacements`;
         const links =

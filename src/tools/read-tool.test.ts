@@ -37,6 +37,20 @@ describe("Read", () => {
     expect(getReadTracker(ctx.state).has(join(root, "a.txt"))).toBe(true);
   });
 
+  it("ends lines at a lone CR too (classic Mac files), and a CRLF split between two reads is one line end", async () => {
+    await writeFile(join(root, "mac.txt"), "first\rsecond\rthird\r");
+    expect(await tool().run({ file_path: join(root, "mac.txt") }, context())).toBe(
+      "     1\tfirst\n     2\tsecond\n     3\tthird",
+    );
+    // The stream reads 64 KiB at a time: the CR is the last byte of the first read, the LF the first of the next.
+    const lines = `${"x".repeat(63)}\n`.repeat(1023);
+    await writeFile(join(root, "split.txt"), `${lines}${"x".repeat(63)}\r\nnext\n`);
+    expect(lines.length + 63).toBe(64 * 1024 - 1);
+    const split = String(await tool().run({ file_path: join(root, "split.txt") }, context()));
+    expect(split.split("\n")).toHaveLength(1025);
+    expect(split.endsWith("  1025\tnext")).toBe(true);
+  });
+
   it("reads a window with offset and limit, and says how to read the rest", async () => {
     await writeFile(join(root, "n.txt"), Array.from({ length: 50 }, (_, i) => `l${i + 1}`).join("\n"));
     const result = await tool().run({ file_path: "n.txt", offset: 10, limit: 3 }, context());

@@ -7,6 +7,7 @@ import type { Tool, ToolOutput } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { detectFileKind, SNIFF_BYTES } from "./detect-file-kind.js";
+import type { FileAccess } from "./file-access.js";
 import { getReadTracker } from "./read-tracker.js";
 import type { Workspace } from "./workspace.js";
 
@@ -27,6 +28,8 @@ export interface ReadToolOptions {
   maxChars?: number;
   /** Largest image returned, in bytes: 3.75 MiB, so that its base64 stays under the 5 MB providers accept. */
   maxImageBytes?: number;
+  /** Where a text file's content comes from (an editor's buffer); default the disk. See `FileAccess`. */
+  files?: FileAccess;
 }
 
 /** Beyond this many bytes Read stops counting the file's lines just to report the total. */
@@ -135,7 +138,11 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
     }
     const start = Math.max(1, input.offset ?? 1);
     const limit = input.limit ?? defaultLimit;
-    const window = await readLines(handle, start, limit, maxLineChars, maxChars, context.signal);
+    // An editor's buffer is what the user sees (unsaved changes included); the disk's bytes otherwise.
+    const source = options.files?.readText
+      ? [Buffer.from(await editorText(options.files.readText, path, shown, context.signal), "utf8")]
+      : handle.createReadStream({ start: 0, highWaterMark: 64 * 1024, autoClose: false });
+    const window = await readLines(source, start, limit, maxLineChars, maxChars, context.signal);
     tracker.record(path, stats);
     if (window.lines.length === 0) {
       throw new ToolError(
@@ -159,6 +166,19 @@ export function createReadTool(options: ReadToolOptions): Tool<ReadInput> {
   }
 }
 
+async function editorText(
+  readText: NonNullable<FileAccess["readText"]>,
+  path: string,
+  shown: string,
+  signal: AbortSignal,
+): Promise<string> {
+  try {
+    return await readText(path, signal);
+  } catch (error) {
+    throw new ToolError(`Cannot read ${shown} through the editor: ${(error as Error).message}`);
+  }
+}
+
 async function readHead(handle: FileHandle): Promise<Uint8Array> {
   const buffer = new Uint8Array(SNIFF_BYTES);
   const { bytesRead } = await handle.read(buffer, 0, SNIFF_BYTES, 0);
@@ -177,6 +197,9 @@ async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
   return buffer.subarray(0, offset);
 }
 
+/** A line's end: "\r\n", a lone "\r" or "\n". */
+const LINE_BREAK = /\r\n|\r|\n/g;
+
 interface LineWindow {
   lines: string[];
   /** Undefined when the file was too large to count to its end. */
@@ -186,10 +209,11 @@ interface LineWindow {
 
 /**
  * Streams the file once, keeping lines [start, start + limit) with each line cut to `maxLineChars` and the
- * window cut at `maxChars`, so memory stays bounded whatever the file (even a single 1 GB line).
+ * window cut at `maxChars`, so memory stays bounded whatever the file (even a single 1 GB line). `source` is the
+ * file's read stream (its handle stays open: the caller closes it), or an editor buffer's bytes.
  */
 async function readLines(
-  handle: FileHandle,
+  source: AsyncIterable<Buffer> | Iterable<Buffer> | (NodeJS.ReadableStream & { destroy(): void }),
   start: number,
   limit: number,
   maxLineChars: number,
@@ -227,12 +251,11 @@ async function readLines(
     current = "";
     currentLength = 0;
   };
+  let carriedCR = false;
   const decoder = new StringDecoder("utf8");
-  // The handle stays open (the caller closes it); the stream reads from the start whatever was read before.
-  const stream = handle.createReadStream({ start: 0, highWaterMark: 64 * 1024, autoClose: false });
   let counted = true;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
       if (signal.aborted) throw new ToolError("Read was aborted.");
       bytes += chunk.length;
       consume(decoder.write(chunk));
@@ -242,20 +265,28 @@ async function readLines(
       }
     }
   } finally {
-    stream.destroy();
+    if ("destroy" in source) source.destroy();
   }
   if (counted) {
-    consume(decoder.end());
+    consume(decoder.end(), true);
     if (currentLength > 0) finishLine();
   }
   return { lines, totalLines: counted ? lineNumber : undefined, cutLines };
 
-  function consume(text: string): void {
+  /**
+   * Lines end at "\n", "\r\n" or a lone "\r" (classic Mac files: read as one line, a file of them showed as
+   * empty and offsets meant nothing). A "\r" at the end of a chunk waits for the next one, which may start "\n".
+   */
+  function consume(chunk: string, final = false): void {
+    let text = carriedCR ? `\r${chunk}` : chunk;
+    carriedCR = !final && text.endsWith("\r");
+    if (carriedCR) text = text.slice(0, -1);
     let from = 0;
-    for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", from)) {
-      append(text.slice(from, nl));
+    LINE_BREAK.lastIndex = 0;
+    for (let found = LINE_BREAK.exec(text); found !== null; found = LINE_BREAK.exec(text)) {
+      append(text.slice(from, found.index));
       finishLine();
-      from = nl + 1;
+      from = found.index + found[0].length;
     }
     append(text.slice(from));
   }

@@ -4,7 +4,9 @@ import { ToolError } from "../loop/tool.js";
 import { childEnv } from "../process/child-env.js";
 import { startChildWatchdog, watchProcessGroup } from "../process/child-watchdog.js";
 import { findExecutable } from "../process/find-executable.js";
-import { type SandboxOptions, sandboxCommand } from "./sandbox.js";
+import { newProcessTag, PROCESS_TAG_VAR } from "../process/process-tag.js";
+import { launchStdio, type SandboxLaunch, type SandboxOptions, sandboxCommand } from "./sandbox.js";
+import { holdPlaceholders, releasePlaceholders } from "./sandbox-masks.js";
 
 export interface SpawnCommandOptions {
   shell: string;
@@ -22,6 +24,8 @@ export interface SpawnedCommand {
   child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   /** Call once the group is gone (idempotent): the watchdog then forgets it. */
   unwatch: () => void;
+  /** The tag in the environment of every process the command starts (see `killTagged`). */
+  tag: string;
 }
 
 /**
@@ -39,10 +43,17 @@ const GATE = 'IFS= read -r _ || exit 129; exec "$@" </dev/null';
  * when the shell (or bubblewrap) is not found.
  */
 export function spawnCommand(command: string, options: SpawnCommandOptions): SpawnedCommand {
-  const { file, args } = options.sandbox
-    ? sandboxCommand(options.shell, command, options.cwd, options.sandbox)
+  const launch: Pick<SandboxLaunch, "file" | "args" | "seccomp"> & Partial<SandboxLaunch> = options.sandbox
+    ? sandboxCommand(options.shell, command, options.cwd, {
+        ...options.sandbox,
+        ...(options.sandbox.home === undefined && options.env.HOME ? { home: options.env.HOME } : {}),
+      })
     : { file: options.shell, args: ["-c", command] };
+  const { file, args } = launch;
   const env = childEnv(options.env, { drop: options.secretEnv ?? [] });
+  // Every process of the command carries the tag, `setsid` or not: `killTagged` finds what left the group.
+  const tag = newProcessTag();
+  env[PROCESS_TAG_VAR] = tag;
   const gated = process.platform !== "win32";
   if (gated && findExecutable(file, env, options.cwd) === undefined) {
     throw new ToolError(
@@ -58,17 +69,30 @@ export function spawnCommand(command: string, options: SpawnCommandOptions): Spa
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    return { child, unwatch: () => {} };
+    return { child, unwatch: () => {}, tag };
   }
   startChildWatchdog();
-  const child = spawn("/bin/sh", ["-c", GATE, "mitsu-gate", file, ...args], {
-    cwd: options.cwd,
-    env,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const masks = launch.masks ?? [];
+  // The stand-ins bubblewrap creates for absent protected paths are removed when the last command using them ends.
+  holdPlaceholders(masks);
+  const io = launchStdio(launch, ["pipe", "pipe", "pipe"]);
+  let child: SpawnedCommand["child"];
+  try {
+    child = spawn("/bin/sh", ["-c", GATE, "mitsu-gate", file, ...args], {
+      cwd: options.cwd,
+      env,
+      detached: true,
+      stdio: io.stdio,
+    }) as unknown as SpawnedCommand["child"];
+  } catch (error) {
+    releasePlaceholders(masks);
+    throw error;
+  } finally {
+    io.done();
+  }
+  if (masks.length > 0) child.once("close", () => releasePlaceholders(masks));
   const unwatch = child.pid !== undefined ? watchProcessGroup(child.pid) : () => {};
-  child.stdin.on("error", () => {}); // the gate is gone (the program could not start): the exit says why
-  child.stdin.end("\n");
-  return { child, unwatch };
+  child.stdin?.on("error", () => {}); // the gate is gone (the program could not start): the exit says why
+  child.stdin?.end("\n");
+  return { child, unwatch, tag };
 }

@@ -8,6 +8,7 @@ import type { Tool } from "../loop/tool.js";
 import { ToolError } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
 import { boundedDiff } from "./bounded-diff.js";
+import type { FileAccess } from "./file-access.js";
 import { getReadTracker } from "./read-tracker.js";
 import type { Workspace } from "./workspace.js";
 
@@ -26,6 +27,8 @@ export interface WriteToolOptions {
   maxDiffFileBytes?: number;
   /** One writer per file; share one instance between every tool that writes. Default: the process-wide locks. */
   locks?: FileLocks;
+  /** Where the file's text is read for the diff and written (an editor's buffer); default the disk. */
+  files?: FileAccess;
 }
 
 export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
@@ -34,7 +37,7 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
   const maxDiffFileBytes = options.maxDiffFileBytes ?? 16 * 1024 * 1024;
   const locks = options.locks ?? sharedFileLocks;
   /** Resolves the path and checks that it may be written (read before an overwrite), without writing. */
-  async function plan(input: WriteInput, state: ToolState, path?: string) {
+  async function plan(input: WriteInput, state: ToolState, signal: AbortSignal, path?: string) {
     path ??= await workspace.resolve(input.file_path);
     const shown = workspace.display(path);
     const tracker = getReadTracker(state);
@@ -51,7 +54,11 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
     let previous: string | undefined;
     if (before) {
       tracker.assertFresh(path, before, shown);
-      if (before.size <= maxDiffFileBytes) previous = await readText(path, shown);
+      if (options.files?.readText) {
+        previous = await options.files.readText(path, signal).catch((error: Error) => {
+          throw new ToolError(`Cannot read ${shown} through the editor: ${error.message}`);
+        });
+      } else if (before.size <= maxDiffFileBytes) previous = await readText(path, shown);
     }
     return { path, shown, tracker, before, previous };
   }
@@ -83,21 +90,23 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
      */
     async check(input, context) {
       const path = await workspace.resolve(input.file_path);
-      await locks.run(path, () => plan(input, context.state, path));
+      await locks.run(path, () => plan(input, context.state, context.signal, path));
     },
     async run(input, context) {
       const path = await workspace.resolve(input.file_path);
       // Calls that write one file run one after another, each checking the file as the previous one left it.
       return locks.run(path, async () => {
-        const { shown, tracker, before, previous } = await plan(input, context.state, path);
+        const { shown, tracker, before, previous } = await plan(input, context.state, context.signal, path);
         if (context.signal.aborted)
           throw new ToolError("Write was aborted before it started; nothing was written.");
-        const written = await writeFileSafely(path, input.content, {
-          roots: await workspace.realRoots(),
-          expect: before ?? "absent",
-        }).catch((error: Error) => {
-          throw new ToolError(`Cannot write ${shown}: ${error.message}.`);
-        });
+        const written = options.files?.writeText
+          ? await writeThrough(options.files.writeText, path, input.content, shown, context.signal)
+          : await writeFileSafely(path, input.content, {
+              roots: await workspace.realRoots(),
+              expect: before ?? "absent",
+            }).catch((error: Error) => {
+              throw new ToolError(`Cannot write ${shown}: ${error.message}.`);
+            });
         tracker.record(path, written.stats, "write");
         const lines = countLines(input.content);
         const size = `${lines} ${lines === 1 ? "line" : "lines"}, ${Buffer.byteLength(input.content)} bytes`;
@@ -119,6 +128,25 @@ export function createWriteTool(options: WriteToolOptions): Tool<WriteInput> {
       });
     },
   };
+}
+
+/**
+ * Writes through an editor (`FileAccess.writeText`) and returns the file as it is on disk afterwards, for the
+ * read tracker: an editor saves what it writes, so the next Edit sees the file it recorded.
+ */
+export async function writeThrough(
+  writeText: NonNullable<FileAccess["writeText"]>,
+  path: string,
+  content: string,
+  shown: string,
+  signal: AbortSignal,
+): Promise<{ stats: Stats }> {
+  await writeText(path, content, signal).catch((error: Error) => {
+    throw new ToolError(`Cannot write ${shown} through the editor: ${error.message}.`);
+  });
+  const stats = await stat(path).catch(() => undefined);
+  // Not on disk (an editor that keeps it unsaved): recorded as seen, so that the model's next change may follow.
+  return { stats: stats ?? ({ mtimeMs: 0, size: Buffer.byteLength(content), nlink: 1 } as Stats) };
 }
 
 /** The previous content, read without blocking on a file swapped for a FIFO since it was checked. */

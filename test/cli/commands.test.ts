@@ -14,7 +14,7 @@ function addCommand(cwd: string): void {
   mkdirSync(join(cwd, ".mitsu", "commands"), { recursive: true });
   writeFileSync(
     join(cwd, ".mitsu", "commands", "deploy.md"),
-    "---\ndescription: Deploy to an environment\nargument-hint: <env>\n---\nDeploy the app to $1. Full arguments: $ARGUMENTS\n",
+    "---\ndescription: Deploy to an environment\nargument-hint: <env>\n---\nDeploy the app to $0. Full arguments: $ARGUMENTS\n",
   );
 }
 
@@ -107,6 +107,10 @@ describe("mitsu inspect", () => {
       "WebSearch",
       "Skill",
       "Task",
+      "TaskOutput",
+      "TaskStop",
+      "SendMessage",
+      "ExitPlanMode",
     ]);
     expect(body.tools.find((t: { name: string }) => t.name === "Write").eager_input_streaming).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -13,6 +13,21 @@ afterEach(async () => {
 });
 
 describe("the demo scenario, end to end through the command", () => {
+  it("mitsu demo shows the work and the answer, without per-turn debug lines", () => {
+    const bin = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
+    const { home } = tempWorkspace();
+    const run = spawnSync(process.execPath, [bin, "demo", "--clean"], {
+      env: { PATH: process.env.PATH, HOME: home },
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(0);
+    // What the terminal shows: both streams.
+    const out = `${run.stdout}${run.stderr}`;
+    expect(out).toContain("Created src/kelvin.js");
+    expect(out).toContain("requests served by the simulator");
+    expect(out).not.toMatch(/↳ turn \d/);
+  });
+
   it("fixes the bug, runs the tests, writes the new module, with its content streamed live", async () => {
     const { cwd, home } = tempWorkspace();
     const s = await simulatorEnv({ script: demoScenario(cwd), inputChunk: 24 });

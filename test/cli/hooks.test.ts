@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -59,10 +59,39 @@ describe("hooks through the real mitsu command", () => {
     expect(run.code).toBe(0);
     expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     expect(existsSync(join(cwd, "project-hook-ran"))).toBe(false);
-    expect(run.stderr).toContain("hooks not run");
+    expect(run.stderr).toContain("what its own files grant was ignored");
     expect(run.stderr).toContain("touch project-hook-ran");
     expect(run.stderr).toContain(join(".claude", "settings.json"));
     expect(JSON.stringify(s.sim.requests[1]?.body.messages.at(-1))).toContain("use the Write tool");
+  });
+
+  it("SessionStart and UserPromptSubmit hooks are told the session file's path (it is written with the prompt); a skipped project hook is named once", async () => {
+    const s = await simulatorEnv({ script: [text("Logged.")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const seen = join(cwd, "..", "hook-input.jsonl");
+    writeSettings(join(home, ".mitsu"), {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] }],
+        UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] }],
+      },
+    });
+    writeSettings(join(cwd, ".claude"), hook("UserPromptSubmit", "touch project-hook-ran"));
+    const run = await runBin(["-p", "hello"], cwd, { PATH: process.env.PATH, HOME: home, ...s.env });
+    expect(run.code).toBe(0);
+    const inputs = readFileSync(seen, "utf8")
+      .trim()
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line));
+    expect(inputs.map((i) => i.hook_event_name)).toEqual(["SessionStart", "UserPromptSubmit"]);
+    const sessions = join(home, ".mitsu", "projects");
+    const project = readdirSync(sessions)[0] as string;
+    const file = readdirSync(join(sessions, project, "sessions")).find((f) => f.endsWith(".jsonl")) as string;
+    for (const input of inputs) {
+      expect(input.transcript_path).toBe(join(realpathSync(sessions), project, "sessions", file));
+    }
+    expect(run.stderr.split("touch project-hook-ran").length - 1).toBe(1);
   });
 
   it("print mode: a UserPromptSubmit exit 2 stops the prompt before any request; its stderr is shown", async () => {

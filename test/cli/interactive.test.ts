@@ -185,17 +185,22 @@ describe("mitsu at a terminal (interactive mode)", () => {
   });
 
   it("2 (always) saves the narrowest rule to .mitsu/settings.local.json, which the next session honours", async () => {
-    const t = await interactive({ script: [bash("for i in 1 2; do echo $i; done"), text("Looped.")] });
+    // (A loop of `echo` alone only reads: it would run without a question.)
+    const t = await interactive({
+      script: [bash("for i in 1 2; do echo $i; sleep 0; done"), text("Looped.")],
+    });
     t.type("loop");
     await t.screen.waitFor("Do you want to proceed?");
-    expect(t.screen.text).toContain("2. Yes, and don't ask again for Bash(echo:*) in this project");
+    expect(t.screen.text).toContain(
+      "2. Yes, and don't ask again for Bash(echo:*), Bash(sleep:*) in this project",
+    );
     t.press("2");
     await t.screen.waitFor("Looped.");
     t.type("/exit");
     expect(await t.exit).toBe(0);
     const saved = JSON.parse(readFileSync(join(t.cwd, ".mitsu", "settings.local.json"), "utf8"));
-    expect(saved.permissions.allow).toEqual(["Bash(echo:*)"]);
-    expect(t.screen.text).toContain("saved Bash(echo:*)");
+    expect(saved.permissions.allow).toEqual(["Bash(echo:*)", "Bash(sleep:*)"]);
+    expect(t.screen.text).toContain("saved Bash(echo:*), Bash(sleep:*)");
   });
 
   it("asks for parallel calls one at a time, each answer to its own call", async () => {

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
+import { trustFolder } from "../../src/permissions/index.js";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
 import { EDGE_SERVER, freePort } from "../mcp/mcp-fixtures.js";
 import { VirtualScreen } from "../support/virtual-screen.js";
@@ -75,8 +76,8 @@ describe("mitsu -p with MCP servers", () => {
     // Approved, but the folder is still not trusted: nothing starts.
     await runMitsu(["-p", "hi"], t);
     expect(JSON.stringify(t.sim.requests[1]!.body.tools)).not.toContain("mcp__repo");
-    await runMitsu(["mcp", "deny", "repo"], t);
-    writeJson(join(t.cwd, ".mitsu", "settings.local.json"), {});
+    // The approval is the user's, in ~/.mitsu: forgotten, the server waits for one again.
+    rmSync(join(t.home, ".mitsu", "mcp-approvals.json"));
     const first = await runMitsu(["-p", "--trust", "hi"], t);
     expect(first.code).toBe(0);
     expect(first.stderr).toContain(
@@ -90,7 +91,7 @@ describe("mitsu -p with MCP servers", () => {
     const approve = await runMitsu(["mcp", "approve", "repo"], t);
     expect(approve).toMatchObject({
       code: 0,
-      stdout: 'Approved the project MCP server "repo" (kept in .mitsu/settings.local.json).\n',
+      stdout: `Approved the project MCP server "repo" (kept in ${join(t.home, ".mitsu", "mcp-approvals.json")}).\n`,
     });
     const second = await runMitsu(["-p", "--trust", "hi"], t);
     expect(second.stderr).toBe("");
@@ -184,6 +185,11 @@ describe("mitsu mcp", () => {
       },
     });
 
+    // An untrusted folder's servers are not started by `mcp list` either.
+    expect((await runMitsu(["mcp", "list"], t)).stdout).toContain(
+      "edge  stdio  project  not started: this folder is not trusted",
+    );
+    await trustFolder(t.cwd, { home: t.home });
     const list = await runMitsu(["mcp", "list"], t);
     expect(list.code).toBe(0);
     const lines = list.stdout.trim().split("\n");
@@ -203,6 +209,7 @@ describe("mitsu mcp", () => {
     const t = tempWorkspace();
     writeJson(join(t.cwd, ".mcp.json"), { mcpServers: { a: edge(), b: edge() } });
     await runMitsu(["mcp", "deny", "b"], t);
+    await trustFolder(t.cwd, { home: t.home });
     const list = await runMitsu(["mcp", "list"], t);
     expect(list.stdout).toContain("a  stdio  project  not approved: approve it with `mitsu mcp approve a`");
     expect(list.stdout).toContain("b  stdio  project  denied (undo with `mitsu mcp approve b`)");
@@ -252,8 +259,8 @@ describe("mitsu at a terminal with MCP servers", () => {
     keyboard.write("y\r");
     await screen.waitFor("/help for commands");
     expect(
-      JSON.parse(readFileSync(join(t.cwd, ".mitsu", "settings.local.json"), "utf8")).enabledMcpjsonServers,
-    ).toEqual(["repo"]);
+      JSON.parse(readFileSync(join(t.home, ".mitsu", "mcp-approvals.json"), "utf8")).projects[t.cwd].repo,
+    ).toMatchObject({ decision: "approve" });
 
     keyboard.write("/mcp\r");
     await screen.waitFor("repo  stdio  project  connected  13 tools");

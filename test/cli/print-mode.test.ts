@@ -222,6 +222,30 @@ describe("mitsu -p", () => {
     expect(types.lastIndexOf("tool-progress")).toBeLessThan(types.indexOf("tool-call-end"));
   });
 
+  it("a command's single 100,000-character output line is cut by characters, not printed whole", async () => {
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [
+            { type: "tool_use", name: "Bash", input: { command: "head -c 100000 /dev/zero | tr '\\0' x" } },
+          ],
+        },
+        { content: [{ type: "text", text: "Long." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "--permission-mode", "bypassPermissions", "print a long line"], {
+      cwd,
+      home,
+      env: s.env,
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout.length).toBeLessThan(5000);
+    expect(out.stdout).toContain("characters more)");
+    expect(out.stdout).toContain("Long.");
+  });
+
   it("an ask in print mode is a denial that tells the user how to allow it; nothing runs", async () => {
     const s = await simulatorEnv({
       script: [

@@ -68,7 +68,7 @@ describe("mitsu --sandbox (bubblewrap)", () => {
       JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }),
     );
     const s = await simulatorEnv({
-      script: [bash("x", "echo hi"), { content: [{ type: "text", text: "ok" }] }],
+      script: [bash("x", "sleep 0; echo hi"), { content: [{ type: "text", text: "ok" }] }],
     });
     sim = s.sim;
     const out = await runMitsu(["-p", "go", "--no-session-log"], { cwd, home, env: s.env });

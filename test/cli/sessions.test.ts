@@ -53,7 +53,7 @@ describe("finding, resuming and forking sessions", () => {
     expect(lines[0]).toMatch(/^1\. .*1 turn +\$0\.\d+ +beta question/);
     expect(lines[1]).toMatch(/^2\. .*alpha question/);
 
-    // At a terminal: pick number 2 (alpha); the next prompt carries alpha's exchange.
+    // At a terminal: pick alpha; the next prompt carries alpha's exchange.
     const keyboard = new FakeTty();
     const screen = new Screen();
     const exit = main(["-r"], {
@@ -64,8 +64,12 @@ describe("finding, resuming and forking sessions", () => {
       home,
       env: { PATH: process.env.PATH, ...s.env },
     });
-    await screen.waitFor("resume which?");
-    keyboard.write("2\r");
+    // A searchable list: typing narrows it to alpha's session, Enter picks it.
+    await screen.waitFor("Resume a conversation");
+    expect(screen.text).toContain("beta question");
+    keyboard.write("alpha");
+    await screen.waitFor("search: alpha");
+    keyboard.write("\r");
     await screen.waitFor("resumed 2 messages");
     keyboard.write("more\r");
     await screen.waitFor("A2");
@@ -95,6 +99,32 @@ describe("finding, resuming and forking sessions", () => {
     const unknown = await runMitsu(["-p", "-r", "zzzzzzzz", "x"], { cwd, home, env: s.env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('"zzzzzzzz" is neither');
+  });
+
+  it("-c continues the session used last (last written), not the one created last", async () => {
+    const s = await simulatorEnv({ script: [text("A1"), text("B1"), text("A2"), text("A3")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    expect((await runMitsu(["-p", "alpha question"], { cwd, home, env: s.env })).code).toBe(0);
+    expect((await runMitsu(["-p", "beta question"], { cwd, home, env: s.env })).code).toBe(0);
+    // File names start with the creation time (to the second, then the id): the first by name is the one an
+    // order by creation puts last.
+    const dir = sessionsDir({ cwd, home });
+    const [older, newer] = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort()
+      .map((f) => readFileSync(join(dir, f), "utf8"));
+    const prompt = (file: string) => (file.includes("alpha question") ? "alpha question" : "beta question");
+    const id = JSON.parse((older as string).split("\n")[0] as string).id as string;
+    // Distinct modification times even on a file system that keeps them coarsely.
+    await new Promise((r) => setTimeout(r, 20));
+    // The older one is continued: it is now the one used last.
+    expect((await runMitsu(["-p", "-r", id, "more"], { cwd, home, env: s.env })).code).toBe(0);
+    expect((await runMitsu(["-p", "-c", "and now?"], { cwd, home, env: s.env })).code).toBe(0);
+    const sent = JSON.stringify(sim.requests.at(-1)?.body.messages);
+    expect(sent).toContain(prompt(older as string));
+    expect(sent).toContain("more");
+    expect(sent).not.toContain(prompt(newer as string));
   });
 
   it("/thinking turns extended thinking on for the next request; /model switches the model mid-session and keeps the conversation", async () => {

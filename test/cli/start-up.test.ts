@@ -19,6 +19,7 @@ const ON_DEMAND = [
   "mvdan-sh", // ~130 ms: the first Bash command to check
   "highlight.js", // ~15 ms: the first code block drawn at a terminal
   "string-width", // ~25 ms: the first string wider than ASCII to measure
+  "@agentclientprotocol/sdk", // only in `mitsu acp`
 ];
 
 /**

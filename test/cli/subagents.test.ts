@@ -41,6 +41,39 @@ function sessionFiles(home: string): string[] {
 }
 
 describe("sub-agents through the mitsu command", () => {
+  it("mitsu -p: a sub-agent's denied call is shown under its Task call", async () => {
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use" as const,
+              id: "toolu_gp",
+              name: "Task",
+              input: {
+                description: "clean up",
+                prompt: "Remove the build folder.",
+                subagent_type: "general-purpose",
+              },
+            },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use" as const, id: "c_rm", name: "Bash", input: { command: "rm -rf build" } },
+          ],
+        },
+        { content: [{ type: "text" as const, text: "I was not allowed to." }] },
+        { content: [{ type: "text" as const, text: "The sub-agent could not remove it." }] },
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    const out = await runMitsu(["-p", "clean up"], { cwd, home, env: s.env });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(/↳ .*rm -rf build.* — Permission to use Bash\(rm -rf build\) was denied:/);
+  });
+
   it("mitsu -p: the Task call is one block that ends in a one-line summary; its transcript is saved beside the session's, linked by the call id", async () => {
     const s = await simulatorEnv({ script: SCRIPT });
     sim = s.sim;

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
@@ -79,7 +80,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   it("a paste of three lines is one prompt, not three", async () => {
     const t = await start({ script: [text("One prompt."), text("Unexpected second.")] });
     t.m.paste("line one\nline two\nline three");
-    await new Promise((r) => setTimeout(r, 100));
+    await t.m.waitFor("line three");
     t.m.press("enter");
     await t.m.waitFor("One prompt.");
     await t.m.waitFor(/ out/);
@@ -120,7 +121,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   });
 
   it("approves a tool call with the single key 1", async () => {
-    const t = await start({ script: [bash("echo approved-run"), text("Ran it.")] });
+    const t = await start({ script: [bash("sleep 0; echo approved-run"), text("Ran it.")] });
     await send(t.m, "run it");
     await t.m.waitFor("Do you want to proceed?");
     expect(t.m.screen()).toContain("echo approved-run");
@@ -131,6 +132,34 @@ describe("the interactive screen in a pseudo-terminal", () => {
     const result = t.sim.requests[1]?.body.messages[2].content[0];
     expect(result.is_error).toBeFalsy();
     expect(JSON.stringify(result.content)).toContain("approved-run");
+  });
+
+  it('rules saved on "always" are the user\'s: the next start asks no trust question and runs the command; git ignores the file', async () => {
+    const t = await start({
+      script: [bash("touch first.txt"), text("Made one."), bash("touch second.txt"), text("Made two.")],
+    });
+    execFileSync("git", ["init", "-q"], { cwd: t.cwd });
+    await send(t.m, "make one");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.type("2");
+    await t.m.waitFor("Made one.");
+    expect(t.m.screen()).toContain("saved Bash(touch:*)");
+    await quit(t.m);
+    expect(readFileSync(join(t.cwd, ".git", "info", "exclude"), "utf8")).toContain(
+      "/.mitsu/settings.local.json",
+    );
+    expect(execFileSync("git", ["status", "--porcelain"], { cwd: t.cwd, encoding: "utf8" })).not.toContain(
+      "settings.local.json",
+    );
+
+    const again = t.launch();
+    await again.waitFor("/help for commands");
+    expect(again.screen()).not.toContain("Do you trust");
+    await send(again, "make two");
+    await again.waitFor("Made two.");
+    expect(again.screen()).not.toContain("Do you want to proceed?");
+    expect(existsSync(join(t.cwd, "second.txt"))).toBe(true);
+    await quit(again);
   });
 
   it("a prompt typed during a turn is shown as queued and sent when the turn ends", async () => {
@@ -181,7 +210,6 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await t.m.type("/hel");
     // The list of matches shows under the editor as the name is typed (its description with it).
     await t.m.waitFor("this list");
-    await new Promise((resolve) => setTimeout(resolve, 150));
     t.m.press("tab");
     await t.m.waitFor(/\/help\s*\n/);
     t.m.press("enter");
@@ -230,6 +258,41 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(t.sim.requests[1]?.body.messages).toHaveLength(1);
   });
 
+  it("keys typed at 0 ms are applied in order, whatever the completion list is doing", async () => {
+    const t = await start({ script: [text("Old answer."), text("Second answer."), text("Third answer.")] });
+    const cleared = async (before: string) => {
+      await t.m.waitFor(
+        () => !t.m.screen().includes(before) && t.m.screen().includes("(a new conversation)"),
+      );
+      expect(t.m.screen()).not.toMatch(/\/cle\S*clear|\/clea\S*agents/);
+    };
+    await send(t.m, "first");
+    await t.m.waitFor("Old answer.");
+    // The list shows for "/cl"; the rest of the name and Enter come in one chunk, before any completion runs.
+    await t.m.type("/cl");
+    await t.m.waitFor("start a new conversation");
+    t.m.write("ear\r");
+    await cleared("Old answer.");
+    await send(t.m, "second");
+    await t.m.waitFor("Second answer.");
+    // The whole command in one write.
+    t.m.write("/clear\r");
+    await cleared("Second answer.");
+    await send(t.m, "third");
+    await t.m.waitFor("Third answer.");
+    // Byte by byte, one write each, no delay.
+    await t.m.type("/clear\r", 0);
+    await cleared("Third answer.");
+    await quit(t.m);
+    // Three prompts, each the first of a new conversation: no garbled command went to the model.
+    expect(t.sim.requests.map((r) => userTexts(t.sim, t.sim.requests.indexOf(r)).at(-1))).toEqual([
+      "first",
+      "second",
+      "third",
+    ]);
+    expect(t.sim.requests.every((r) => r.body.messages.length === 1)).toBe(true);
+  });
+
   it("Esc takes a queued prompt back into the editor without stopping the turn", async () => {
     const t = await start({
       script: [text(`Slow: ${"word ".repeat(150)}`), text("Edited one answered.")],
@@ -254,6 +317,247 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(userTexts(t.sim, 1).at(-1)).toBe("second");
   });
 
+  it("with no API key, the error is printed on a clean line, not over the editor's border", async () => {
+    const where = tempWorkspace();
+    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
+    running.push(m);
+    expect(await m.exit).toBe(1);
+    const line = m
+      .screen()
+      .split("\n")
+      .find((row) => row.includes("No API key"));
+    expect(line).toBe("mitsu: No API key for anthropic: set ANTHROPIC_API_KEY");
+  });
+
+  it("Shift-Tab cycles the permission mode: in accept edits a Write runs without a question", async () => {
+    const t = await start({
+      script: [
+        {
+          content: [
+            { type: "tool_use" as const, name: "Write", input: { file_path: "notes.txt", content: "hi\n" } },
+          ],
+        },
+        text("Written."),
+      ],
+    });
+    t.m.press("shift-tab");
+    await t.m.waitFor("accept edits on (shift+tab to cycle)");
+    await send(t.m, "write it");
+    await t.m.waitFor("Written.");
+    expect(t.m.screen()).not.toContain("Do you want to");
+    expect(readFileSync(join(t.cwd, "notes.txt"), "utf8")).toBe("hi\n");
+    t.m.press("shift-tab");
+    await t.m.waitFor("plan mode on");
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => !/plan mode on|accept edits on/.test(t.m.screen().split("\n").at(-1) ?? ""));
+    await quit(t.m);
+  });
+
+  it("!cmd runs a shell command; its output goes with the next prompt; on exit mitsu says how to resume", async () => {
+    const t = await start({ script: [text("Seen it.")] });
+    await send(t.m, "!echo bang-output-42");
+    await t.m.waitFor(/^bang-output-42$/m);
+    expect(t.sim.requests).toHaveLength(0);
+    await send(t.m, "what did it print?");
+    await t.m.waitFor("Seen it.");
+    const sent = JSON.stringify(t.sim.requests[0]?.body.messages.at(-1));
+    expect(sent).toContain("<bash-input>echo bang-output-42</bash-input>");
+    expect(sent).toContain("<bash-stdout>bang-output-42</bash-stdout>");
+    expect(sent).toContain("what did it print?");
+    await quit(t.m);
+    const projects = join(t.home, ".mitsu", "projects");
+    const sessions = readdirSync(join(projects, readdirSync(projects)[0]!, "sessions"));
+    const id = JSON.parse(
+      readFileSync(join(projects, readdirSync(projects)[0]!, "sessions", sessions[0]!), "utf8").split(
+        "\n",
+      )[0]!,
+    ).id;
+    expect(t.m.screen()).toContain(`resume this conversation with: mitsu -r ${id}`);
+  });
+
+  it("Ctrl-R searches earlier prompts; Esc Esc opens rewind; /help lists the keys", async () => {
+    const t = await start({ script: [text("First."), text("Second."), text("Again.")] });
+    await send(t.m, "alpha prompt");
+    await t.m.waitFor("First.");
+    await send(t.m, "beta prompt");
+    await t.m.waitFor("Second.");
+    t.m.press("ctrl-r");
+    await t.m.waitFor("search history:");
+    await t.m.type("alp");
+    await t.m.waitFor(/search history: alp/);
+    t.m.press("enter");
+    await t.m.waitFor(() => !t.m.screen().includes("search history:"));
+    t.m.press("enter");
+    await t.m.waitFor("Again.");
+    expect(userTexts(t.sim, 2).at(-1)).toBe("alpha prompt");
+    t.m.press("escape");
+    t.m.press("escape");
+    await t.m.waitFor("rewind to which prompt?");
+    expect(t.m.screen()).toMatch(/1\. alpha prompt/);
+    t.m.press("enter");
+    await send(t.m, "/help");
+    await t.m.waitFor("Keys");
+    await t.m.waitFor("Shift-Tab");
+    const rows = t.m.screen().split("\n");
+    const column = (name: string) => {
+      const row = rows.find((r) => r.startsWith(`  ${name} `)) ?? "";
+      return row.length - row.slice(name.length + 2).trimStart().length;
+    };
+    expect(column("/clear")).toBe(column("Shift-Tab"));
+    await quit(t.m);
+  });
+
+  it("a Write's and an Edit's input is not repeated: it streams, goes, and the dialog and the result show it once", async () => {
+    const content = Array.from({ length: 30 }, (_, i) => `row ${i + 1} of the file`).join("\n");
+    const tool = (name: string, input: Record<string, string>) => ({
+      content: [{ type: "tool_use" as const, name, input }],
+    });
+    const t = await start(
+      {
+        script: [
+          tool("Write", { file_path: "big.txt", content: `${content}\n` }),
+          tool("Edit", {
+            file_path: "big.txt",
+            old_string: "row 3 of the file",
+            new_string: "row three, edited",
+          }),
+          text("Both done."),
+        ],
+      },
+      { size: { rows: 40 } },
+    );
+    await send(t.m, "write and edit");
+    await t.m.waitFor("Do you want to proceed?");
+    // The dialog's title is on screen, not pushed off by the file's content printed above it.
+    await t.m.waitFor("Create file big.txt");
+    t.m.press("enter");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.waitFor("row three, edited");
+    t.m.press("enter");
+    await t.m.waitFor("Both done.");
+    const screen = t.m.screen();
+    expect(screen).toContain("Created big.txt (30 lines");
+    // No raw input above the calls (`content: row 1…`, `new_string: …`); the edit's diff once, in its result.
+    expect(screen).not.toMatch(/content: |new_string: /);
+    expect(screen.split("+row three, edited").length - 1).toBe(1);
+    await quit(t.m);
+  });
+
+  it("Ctrl-O shows every collapsed output whole (the full transcript), and again in part", async () => {
+    const t = await start({
+      script: [bash("seq 1 40; sleep 0"), bash("seq 101 140; sleep 0"), text("Counted twice.")],
+    });
+    await send(t.m, "count twice");
+    await t.m.waitFor("Do you want to proceed?");
+    t.m.press("enter");
+    await t.m.waitFor(/seq 101 140[\s\S]*Do you want to proceed\?/);
+    t.m.press("enter");
+    await t.m.waitFor("Counted twice.");
+    expect(t.m.screen()).not.toMatch(/^\s+20$/m);
+    expect(t.m.screen()).not.toMatch(/^\s+120$/m);
+    t.m.press("ctrl-o");
+    await t.m.waitFor(() => /^\s+20$/m.test(t.m.screen()) && /^\s+120$/m.test(t.m.screen()));
+    t.m.press("ctrl-o");
+    await t.m.waitFor(() => !/^\s+20$/m.test(t.m.screen()) && !/^\s+120$/m.test(t.m.screen()));
+    await quit(t.m);
+  });
+
+  it("a resized terminal draws the answers again at the new width: a table fits, a paragraph unwraps", async () => {
+    const paragraph = `Resizing ${"works well enough ".repeat(6)}end.`;
+    const table = "| name | value |\n|---|---|\n| alpha | one two three four five six seven eight nine |\n";
+    const t = await start({ script: [text(`${paragraph}\n\n${table}`)] }, { size: { cols: 60, rows: 30 } });
+    await send(t.m, "draw");
+    await t.m.waitFor(/ out/);
+    const onOneRow = () =>
+      t.m
+        .screen()
+        .split("\n")
+        .some((row) => row.includes("Resizing") && row.includes("end."));
+    expect(onOneRow()).toBe(false);
+    t.m.resize(200, 30);
+    await t.m.waitFor(onOneRow);
+    t.m.resize(40, 30);
+    // At 40 columns the table is drawn for 40 columns: each of its rows fits and keeps its borders.
+    await t.m.waitFor(() => {
+      const rows = t.m
+        .screen()
+        .split("\n")
+        .filter((row) => /[│┌└├]/.test(row));
+      return rows.length > 0 && rows.every((row) => row.length <= 40 && /[│┐┘┤]\s*$/.test(row));
+    });
+    await quit(t.m);
+  });
+
+  it("a large paste counts its lines right; the status line follows /model; a waiting question says so", async () => {
+    const t = await start({ script: [text("Pasted."), bash("sleep 0; echo x"), text("Ran.")] });
+    const pasted = `${Array.from({ length: 20 }, (_, i) => `pasted line ${i + 1}`).join("\n")}\n`;
+    t.m.paste(pasted);
+    await t.m.waitFor("[paste #1 +20 lines]");
+    t.m.press("enter");
+    await t.m.waitFor("Pasted.");
+    expect(userTexts(t.sim, 0).at(-1)?.split("\n")).toHaveLength(20);
+    await send(t.m, "/model claude-opus-5-5");
+    await t.m.waitFor(/^anthropic:claude-opus-5-5 · /m);
+    await send(t.m, "run");
+    await t.m.waitFor("Do you want to proceed?");
+    await t.m.waitFor("Waiting for your answer");
+    expect(t.m.screen()).not.toContain("Running Bash…");
+    t.m.press("enter");
+    await t.m.waitFor("Ran.");
+    await quit(t.m);
+  });
+
+  it("/resume is a searchable list titled by the prompt as typed (Esc cancels, a pick shows its recap); /model lists the models", async () => {
+    const t = await start({ script: [text("Read it."), text("Other."), text("Back.")] });
+    await send(t.m, "summarise @README.md");
+    await t.m.waitFor("Read it.");
+    await send(t.m, "/clear");
+    await t.m.waitFor("(a new conversation)");
+    await send(t.m, "other topic");
+    await t.m.waitFor("Other.");
+    await send(t.m, "/resume");
+    await t.m.waitFor("Resume a conversation");
+    await t.m.waitFor("summarise README.md");
+    expect(t.m.screen()).not.toContain("<file path");
+    expect(t.m.screen()).toMatch(/summarise README\.md\s+\S+ ago · 1 turn · \$/);
+    t.m.press("escape");
+    await t.m.waitFor(() => !t.m.screen().includes("type to search"));
+    await send(t.m, "/resume");
+    await t.m.waitFor("Resume a conversation");
+    await t.m.type("summ");
+    await t.m.waitFor("search: summ");
+    t.m.press("enter");
+    await t.m.waitFor(/resumed \d+ messages[\s\S]*> summarise README\.md\nRead it\./);
+    await send(t.m, "/model");
+    await t.m.waitFor("Switch the model");
+    expect(t.m.screen()).toContain("anthropic:claude-opus-5-5");
+    await t.m.type("opus-5-5");
+    t.m.press("enter");
+    await t.m.waitFor(/^anthropic:claude-opus-5-5 · /m);
+    await send(t.m, "back");
+    await t.m.waitFor("Back.");
+    await quit(t.m);
+    expect(JSON.stringify(t.sim.requests[2]?.body.messages)).toContain("summarise README.md");
+    expect(t.sim.requests[2]?.body.model).toBe("claude-opus-5-5");
+  });
+
+  it("a retry is said while it waits and goes once the answer comes", async () => {
+    const t = await start({
+      script: [
+        {
+          content: [{ type: "text" as const, text: "After the retry." }],
+          fault: { kind: "http", status: 529, retryAfterMs: 1500 },
+        },
+      ],
+    });
+    await send(t.m, "hi");
+    await t.m.waitFor("retrying in");
+    await t.m.waitFor("After the retry.");
+    await t.m.waitFor(/ out/);
+    expect(t.m.screen()).not.toContain("retrying in");
+    await quit(t.m);
+  });
+
   it("Ctrl-C twice at an empty prompt leaves", async () => {
     const t = await start({ script: [] });
     t.m.press("ctrl-c");
@@ -265,7 +569,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
   it("a narrow terminal: wide text, a long command's question and /help all fit, nothing crashes", async () => {
     const wide = `一二三四五六七八九十 🙂🙂🙂 ${"x".repeat(120)}\tTAB | a | b |\n\n| col | col |\n|---|---|\n| 一二三 | ${"y".repeat(60)} |\n`;
     const { m } = await start(
-      { script: [text(wide), bash(`echo ${"long-argument ".repeat(12)}`), text("Fine.")] },
+      { script: [text(wide), bash(`sleep 0; echo ${"long-argument ".repeat(12)}`), text("Fine.")] },
       { size: { cols: 32, rows: 20 }, ready: "/help" },
     );
     await send(m, "wide");
@@ -276,9 +580,13 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await m.waitFor("Fine.");
     // Narrower still: everything is drawn again at the new width.
     m.resize(24, 20);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     await send(m, "/help");
-    await m.waitFor("leave mitsu");
+    const fits = () =>
+      m
+        .screen()
+        .split("\n")
+        .every((row) => row.length <= 24);
+    await m.waitFor(() => m.screen().includes("leave mitsu") && fits());
     for (const row of m.screen().split("\n")) expect(row.length).toBeLessThanOrEqual(24);
     await quit(m);
   });

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { createDurableAgent, serveWorker } from "../../src/durable/index.js";
 import { freePort } from "../mcp/mcp-fixtures.js";
 import { startWorkerProcess, until, type WorkerProcess } from "./durable-harness.js";
 
@@ -42,5 +44,35 @@ describe("mitsu worker's exposure", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(w.output()).toContain("at http://127.0.0.1:");
     expect(w.output()).not.toContain("without --identity-key");
+  });
+});
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("the library's serveWorker", () => {
+  // Issue 21 (smaller): it listened on 0.0.0.0 unless told otherwise, while `mitsu worker` binds 127.0.0.1.
+  it("listens on loopback by default: another interface of this machine is refused", async () => {
+    const agent = createDurableAgent({ setup: async () => ({}) as never });
+    const endpoint = await serveWorker({ services: [agent], port: 0, logLevel: "silent" });
+    try {
+      expect(endpoint.url).toBe(`http://127.0.0.1:${endpoint.port}`);
+      expect(await accepts("127.0.0.1", endpoint.port)).toBe(true);
+      const outside = Object.values(networkInterfaces())
+        .flat()
+        .find((a) => a?.family === "IPv4" && !a.internal)?.address;
+      if (outside) expect(await accepts(outside, endpoint.port)).toBe(false);
+    } finally {
+      await endpoint.close();
+    }
   });
 });

@@ -211,8 +211,11 @@ describe("one writer per session file", () => {
     const said = (m: { content: Array<{ type: string; text?: string }> }) =>
       m.content.filter((b) => b.type === "text").at(-1)?.text ?? "";
     expect(kept.messages.map(said)).toEqual(["zero", "zero", "one", expect.stringMatching(/^one slowly/)]);
-    // The copy holds the history as it was when the second run started: the first run's prompt, not yet its answer.
-    expect(copy.messages.map(said)).toEqual(["zero", "zero", "one", "two", "two"]);
+    // Issue 21, item 11: the copy holds the finished turns as they were when the second run started, not the first
+    // run's prompt (which was running then).
+    expect(copy.messages.map(said)).toEqual(["zero", "zero", "two", "two"]);
+    const sent = sim!.requests.find((r) => JSON.stringify(r.body.messages).includes('"two"'));
+    expect(JSON.stringify(sent?.body.messages)).not.toContain('"one"');
     expect(copy.header.forkedFrom).toBe(kept.header.id);
     expect(copy.header.system).toEqual(kept.header.system);
     expect(existsSync(`${original}.lock`)).toBe(false);

@@ -38,16 +38,16 @@ describe("settings files", () => {
 describe("createPermissionChecker's rules", () => {
   it("may be left out, or given as lists of rule strings", async () => {
     expect(
-      await createPermissionChecker({ mode: "default", cwd: base })(Bash, { command: "ls" }, ctx),
+      await createPermissionChecker({ mode: "default", cwd: base })(Bash, { command: "make" }, ctx),
     ).toMatchObject({
       behavior: "deny",
     });
     const check = createPermissionChecker({
       mode: "default",
       cwd: base,
-      rules: { allow: ["Bash(ls:*)"], deny: ["Bash(rm:*)"] },
+      rules: { allow: ["Bash(make:*)"], deny: ["Bash(rm:*)"] },
     });
-    expect(await check(Bash, { command: "ls -la" }, ctx)).toEqual({ behavior: "allow" });
+    expect(await check(Bash, { command: "make -j4" }, ctx)).toEqual({ behavior: "allow" });
     expect(await check(Bash, { command: "rm x" }, ctx)).toMatchObject({ behavior: "deny" });
   });
 

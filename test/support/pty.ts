@@ -16,6 +16,8 @@ const KEYS = {
   "ctrl-c": "\x03",
   "ctrl-d": "\x04",
   "ctrl-o": "\x0f",
+  "ctrl-r": "\x12",
+  "shift-tab": "\x1b[Z",
   "shift-enter": "\x1b[27;2;13~",
 } as const;
 
@@ -29,8 +31,13 @@ export interface PtyMitsu {
    * with the screen after `timeoutMs`.
    */
   waitFor(text: string | RegExp | (() => boolean), timeoutMs?: number): Promise<void>;
-  /** Types characters one write each (as a person types, so that no two keys arrive as one chunk). */
-  type(text: string): Promise<void>;
+  /**
+   * Types characters one write each (as a person types, so that no two keys arrive as one chunk), `delayMs`
+   * apart (2 by default; 0 writes them one after another without waiting, as a fast typist or a key macro).
+   */
+  type(text: string, delayMs?: number): Promise<void>;
+  /** Writes `text` (keys, Enter included) to the terminal in one write: every key in one chunk. */
+  write(text: string): void;
   /** Pastes `text` as a terminal with bracketed paste does: one write between the paste markers. */
   paste(text: string): void;
   press(key: Key): void;
@@ -120,11 +127,14 @@ export function spawnMitsu(
         waiters.add(check);
       });
     },
-    async type(text) {
+    async type(text, delayMs = 2) {
       for (const ch of text) {
         child.write(ch);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
+    },
+    write(text) {
+      child.write(text);
     },
     paste(text) {
       child.write(`\x1b[200~${text}\x1b[201~`);

@@ -1,7 +1,14 @@
 import { Option } from "commander";
-import { PERMISSION_MODES, type PermissionMode } from "../../permissions/permission-mode.js";
+import type { PermissionMode } from "../../permissions/permission-mode.js";
 import { splitToolRules } from "../cli-options.js";
-import { type CommandContext, collect, MODEL_HELP, positiveInt } from "./command-context.js";
+import {
+  type CommandContext,
+  claudeMode,
+  collect,
+  MODEL_HELP,
+  PERMISSION_MODE_CHOICES,
+  positiveInt,
+} from "./command-context.js";
 
 /** `mitsu worker`: serves durable sessions to a Restate server. */
 export function registerWorker(ctx: CommandContext): void {
@@ -27,7 +34,7 @@ export function registerWorker(ctx: CommandContext): void {
     )
     .option("--url <url>", "the URL the Restate server reaches this worker at (default http://<host>:<port>)")
     .option("--model <model>", MODEL_HELP)
-    .addOption(new Option("--permission-mode <mode>", "the permission mode").choices(PERMISSION_MODES))
+    .addOption(new Option("--permission-mode <mode>", "the permission mode").choices(PERMISSION_MODE_CHOICES))
     .option("--allowedTools <rules...>", "rules that allow (comma- or space-separated)")
     .option("--disallowedTools <rules...>", "rules that deny (comma- or space-separated)")
     .option("--max-turns <n>", "model calls per prompt", positiveInt)
@@ -63,7 +70,9 @@ export function registerWorker(ctx: CommandContext): void {
           ...((opts.model ?? ctx.program.opts().model)
             ? { model: (opts.model ?? ctx.program.opts().model) as string }
             : {}),
-          ...(opts.permissionMode ? { permissionMode: opts.permissionMode as PermissionMode } : {}),
+          ...(opts.permissionMode
+            ? { permissionMode: claudeMode(opts.permissionMode, io) as PermissionMode }
+            : {}),
           allowedTools: splitToolRules(opts.allowedTools ?? []),
           disallowedTools: splitToolRules(opts.disallowedTools ?? []),
           ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),

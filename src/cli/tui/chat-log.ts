@@ -84,10 +84,18 @@ export class ChatLog implements Component {
     this.wrapped = [];
   }
 
+  /** Called when the log is first drawn at a new width, before it is drawn (parts may be drawn anew for it). */
+  onWidthChange(listener: (width: number) => void): void {
+    this.widthListener = listener;
+  }
+  private widthListener: ((width: number) => void) | undefined;
+
   render(width: number): string[] {
     if (width !== this.wrappedWidth) {
+      const first = this.wrappedWidth === 0;
       this.wrapped = [];
       this.wrappedWidth = width;
+      if (!first) this.widthListener?.(width);
     }
     const out: string[] = [];
     const last = this.lines.length - 1;

@@ -6,7 +6,9 @@ import { errorHint } from "../error-hint.js";
 import { refusalNote } from "../refusal-note.js";
 import type { Style } from "../style.js";
 import { createSubagentRenderer } from "../subagent-renderer.js";
+import { stripControls } from "../terminal-text.js";
 import { createTextRenderer, readSummary, renderResult } from "../text-renderer.js";
+import { LiveInputTail } from "./live-input-tail.js";
 import type { Screen } from "./screen.js";
 
 /** Said beside a result shown in part. */
@@ -49,8 +51,11 @@ export function conversationRenderer(
         const stream = new markdown.MarkdownStream({ color: style.enabled, hyperlinks });
         screen.setTail(stream);
         let ended = false;
+        /** The answer's Markdown, to draw it again at another width (a resized terminal). */
+        let source = "";
         return {
           push(delta: string) {
+            source += delta;
             stream.append(delta);
             screen.refresh();
           },
@@ -60,7 +65,15 @@ export function conversationRenderer(
             stream.end();
             const lines = stream.render(width());
             screen.setTail(undefined);
-            if (lines.length > 0) write(`${lines.join("\n")}\n`);
+            if (lines.length === 0) return;
+            const from = screen.mark;
+            write(`${lines.join("\n")}\n`);
+            screen.setRedrawable(from, screen.mark, (columns) => {
+              const again = new markdown.MarkdownStream({ color: style.enabled, hyperlinks });
+              again.append(source);
+              again.end();
+              return `${again.render(Math.max(1, columns - 1)).join("\n")}\n`;
+            });
           },
         };
       },
@@ -77,7 +90,9 @@ export function conversationRenderer(
       style,
       ...markdownFor(liveStatus),
       summarize: (block) => agent.summarize(block),
-      showsInputLive: (name) => agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true),
+      // At the terminal a call's input streams after the conversation and goes (see LiveInputTail); a sub-agent's
+      // calls are one line each.
+      showsInputLive: () => false,
       errorHint: (error) => errorHint(error, agent.providerName),
       moreHint: MORE_HINT,
     });
@@ -91,8 +106,45 @@ export function conversationRenderer(
     write,
     childRenderer: (w) => text(w, false),
   });
+  const streamsInput = (name: string) =>
+    agent.tools.some((t) => t.name === name && t.eagerInputStreaming === true);
+  let liveInput: { id: string; tail: LiveInputTail } | undefined;
+  const endLiveInput = () => {
+    if (!liveInput) return;
+    liveInput = undefined;
+    screen.setTail(undefined);
+  };
+  /** A retry is said under the conversation while it waits, and goes once the call goes on. */
+  let retrying = false;
   return (event: AgentEvent) => {
     track(screen, event);
+    if ((event.agentPath?.length ?? 0) === 0) {
+      if (event.type === "retry") {
+        retrying = true;
+        screen.status(
+          style.yellow(
+            `↻ ${stripControls(event.reason)}; retrying in ${Math.max(1, Math.round(event.delayMs / 1000))} s (attempt ${event.attempt})`,
+          ),
+        );
+        return;
+      }
+      if (retrying && event.type !== "stream-stalled") {
+        retrying = false;
+        screen.status("");
+      }
+      if (event.type === "tool-input-start" && streamsInput(event.name)) {
+        liveInput = { id: event.id, tail: new LiveInputTail(event.name, style) };
+        screen.setTail(liveInput.tail);
+      } else if (event.type === "tool-input-delta" && event.id === liveInput?.id) {
+        liveInput.tail.push(event.strings);
+        screen.refresh();
+      } else if (
+        (event.type === "tool-input-end" && event.id === liveInput?.id) ||
+        event.type === "agent-end"
+      ) {
+        endLiveInput();
+      }
+    }
     if (event.type !== "tool-call-end" || (event.agentPath?.length ?? 0) > 0) return render(event);
     // A result shown in part can be shown whole (Ctrl-O): the lines it took, and the whole text.
     const from = screen.mark;

@@ -4,6 +4,7 @@ import {
   type AutocompleteProvider,
   type AutocompleteSuggestions,
   CombinedAutocompleteProvider,
+  fuzzyFilter,
   type SlashCommand,
 } from "@mariozechner/pi-tui";
 
@@ -25,19 +26,59 @@ export interface PromptAutocompleteOptions {
   listFiles?: (cwd: string) => Promise<string[]>;
 }
 
+/** The editor's completion, with an answer now where one can be given without waiting. */
+export interface PromptAutocomplete extends AutocompleteProvider {
+  /**
+   * The suggestions for the text before the cursor, computed at once: for a slash command's name, and for an
+   * `@path` once the folder's files are listed; null when there are none; undefined when only the asynchronous
+   * `getSuggestions` can tell (the files not listed yet, a path, a command's arguments).
+   */
+  suggestNow(
+    lines: string[],
+    cursorLine: number,
+    cursorCol: number,
+    force: boolean,
+  ): AutocompleteSuggestions | null | undefined;
+}
+
 /**
  * Tab completion in the prompt editor: `/` at the start completes slash commands and skills (with their
  * descriptions); `@` completes a file or folder of the working folder, fuzzy, the files `.gitignore` ignores
  * left out (the list is read once, on the first `@`); Tab elsewhere completes a path as a shell would.
  */
-export function createPromptAutocomplete(options: PromptAutocompleteOptions): AutocompleteProvider {
+export function createPromptAutocomplete(options: PromptAutocompleteOptions): PromptAutocomplete {
   let files: Promise<string[]> | undefined;
+  let listed: string[] | undefined;
   const list = () => {
-    files ??= (options.listFiles ?? ripgrepFiles)(options.cwd).catch(() => []);
+    files ??= (options.listFiles ?? ripgrepFiles)(options.cwd)
+      .catch(() => [])
+      .then((found) => {
+        listed = found;
+        return found;
+      });
     return files;
   };
   const combined = () => new CombinedAutocompleteProvider(options.commands(), options.cwd, null);
   return {
+    suggestNow(lines, cursorLine, cursorCol, force) {
+      const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
+      const at = /(?:^|[\s(["'])@([^\s`'"()<>[\]{}]*)$/.exec(before);
+      if (at) {
+        if (listed === undefined) return undefined;
+        const query = at[1] ?? "";
+        const items = matchFiles(listed, query);
+        return items.length === 0 ? null : { items, prefix: `@${query}` };
+      }
+      if (force || !before.startsWith("/")) return undefined;
+      const space = before.indexOf(" ");
+      if (space !== -1) {
+        // A command's arguments: only a command that completes them can say, and it may take its time.
+        const name = before.slice(1, space);
+        const command = options.commands().find((c) => c.name === name);
+        return command?.getArgumentCompletions ? undefined : null;
+      }
+      return slashSuggestions(options.commands(), before);
+    },
     async getSuggestions(lines, cursorLine, cursorCol, context): Promise<AutocompleteSuggestions | null> {
       const before = (lines[cursorLine] ?? "").slice(0, cursorCol);
       const at = /(?:^|[\s(["'])@([^\s`'"()<>[\]{}]*)$/.exec(before);
@@ -56,6 +97,26 @@ export function createPromptAutocomplete(options: PromptAutocompleteOptions): Au
       return combined().shouldTriggerFileCompletion(lines, cursorLine, cursorCol);
     },
   };
+}
+
+/** The slash commands whose names match what follows the "/" of `before`, as pi-tui's own completion lists them. */
+function slashSuggestions(commands: SlashCommand[], before: string): AutocompleteSuggestions | null {
+  const items = fuzzyFilter(commands, before.slice(1), (c) => c.name).map(
+    (c): AutocompleteItem => ({
+      value: c.name,
+      label: c.name,
+      ...(c.argumentHint || c.description
+        ? {
+            description: c.argumentHint
+              ? c.description
+                ? `${c.argumentHint} — ${c.description}`
+                : c.argumentHint
+              : c.description,
+          }
+        : {}),
+    }),
+  );
+  return items.length === 0 ? null : { items, prefix: before };
 }
 
 /** The files and their folders that match `query`, best first: name starts with it, name has it, path has it. */

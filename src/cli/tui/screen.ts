@@ -11,6 +11,10 @@ import {
 import type { LineInput, ReadOptions } from "../line-input.js";
 import type { Style } from "../style.js";
 import { ChatLog } from "./chat-log.js";
+import { HistorySearch } from "./history-search.js";
+import { applyKeysInOrder } from "./keys-in-order.js";
+import { createListPicker, type PickerItem } from "./list-picker.js";
+import { countPastedLinesRight } from "./paste-count.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";
 import type { PromptHistory } from "./prompt-history.js";
 import { createQuestionDialog, type Question } from "./question-dialog.js";
@@ -35,6 +39,8 @@ export interface ScreenKeys {
   interrupt(): void;
   /** Esc, when no dialog or completion list takes it. */
   escape(): void;
+  /** Shift-Tab at the prompt: the next permission mode. */
+  cycleMode?(): void;
 }
 
 /**
@@ -70,16 +76,25 @@ export interface Screen {
   remember(prompt: string): void;
   /** Shows `question` in place of the editor until it is answered (or `signal` aborts: its escape answer). */
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
+  /** A searchable list in place of the editor (see `createListPicker`): the value picked, or `escape`. */
+  pick<A>(title: string, items: readonly PickerItem<A>[], none: A): Promise<A>;
   /**
-   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then), and
-   * in part again with the next Ctrl-O. Only the last one set is kept.
+   * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
+   * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
    */
   setExpandable(from: number, to: number, full: string): void;
+  /**
+   * The conversation between two marks was drawn for the terminal's width (an answer drawn as Markdown: its
+   * paragraphs wrapped, its tables fitted): when the width changes, it is drawn again by `draw(width)`.
+   */
+  setRedrawable(from: number, to: number, draw: (width: number) => string): void;
   readonly mark: number;
   /** The conversation's text between two marks, as written. */
   text(from: number, to: number): string;
   /** Puts `text` in the editor, after what is there (queued prompts taken back to edit). */
   edit(text: string): void;
+  /** Sends `text` as if typed and sent (to the waiting read, else queued): a key that stands for a command. */
+  submit(text: string): void;
   /** Called once the input ends (Ctrl-D, `input.close()`). */
   onClose(listener: () => void): void;
   /** Empties the conversation and the terminal (`/clear`). */
@@ -90,51 +105,15 @@ export interface Screen {
 }
 
 export function createScreen(options: ScreenOptions): Screen {
-  const { style } = options;
-  const terminal = new StreamTerminal(options.stdin, options.stdout);
-  const tui = new TUI(terminal, true);
-  const render = () => tui.requestRender();
-  const chat = new ChatLog(render);
-  const live = new Text("", 0, 0);
-  const indicator = new WorkingIndicator(style, render);
-  const queued = new QueuedInput(style, render);
-  const label = new Text("", 0, 0);
-  const slot = new Container();
-  const footer = new FooterLine(style);
-  const editor = promptEditor(tui, options);
-  slot.addChild(editor);
-  tui.addChild(chat);
-  tui.addChild(live);
-  tui.addChild(indicator);
-  tui.addChild(queued);
-  tui.addChild(label);
-  tui.addChild(slot);
-  tui.addChild(footer);
-  tui.setFocus(editor);
-
-  const state: ScreenState = {
-    keys: { interrupt: () => {}, escape: () => {} },
-    dialog: undefined,
-    expandable: undefined,
-  };
-
-  const { input, closeInput, closeListeners, isClosed } = editorInput(
-    editor,
-    queued,
-    label,
-    style,
-    render,
-    (handler) => {
-      state.keys.interrupt = handler;
-    },
-  );
-  listenForKeys(tui, chat, editor, state, closeInput);
-
-  let questions: Promise<unknown> = Promise.resolve();
-  const showQuestion = questionShower({ tui, slot, editor, indicator, style, render }, state, {
-    closeListeners,
-    isClosed,
-  });
+  const parts = screenParts(options);
+  const { terminal, tui, render, chat, live, indicator, queued, footer, editor } = parts;
+  const state = screenState();
+  const { input, closeInput } = editorInput(parts, options.style, state);
+  redrawOnWidthChange(chat, state);
+  const search = historySearch(parts, options);
+  listenForKeys(parts, search, state, closeInput);
+  const dialogs = dialogShower(parts, options.style, state);
+  const refresh = frameLimited(render);
 
   tui.start();
   // A crash past every finally (an uncaught exception) must not leave the user's terminal raw, with bracketed
@@ -161,13 +140,16 @@ export function createScreen(options: ScreenOptions): Screen {
     text(from, to) {
       return chat.text(from, to);
     },
+    submit(text) {
+      editor.onSubmit?.(text);
+    },
     edit(text) {
       const now = editor.getText();
       editor.setText(now === "" ? text : `${now}\n${text}`);
       render();
     },
     onClose(listener) {
-      closeListeners.push(listener);
+      state.closeListeners.push(listener);
     },
     get width() {
       return terminal.columns;
@@ -175,7 +157,7 @@ export function createScreen(options: ScreenOptions): Screen {
     setTail(component) {
       chat.setTail(component);
     },
-    refresh: render,
+    refresh,
     status(line) {
       live.setText(line);
       render();
@@ -188,48 +170,113 @@ export function createScreen(options: ScreenOptions): Screen {
       options.history.add(prompt);
       editor.addToHistory(prompt);
     },
-    ask(question, signal) {
-      const answer = questions.then(() => showQuestion(question, signal));
-      questions = answer.catch(() => undefined);
-      return answer;
-    },
+    ask: dialogs.ask,
+    pick: dialogs.pick,
     setExpandable(from, to, full) {
-      state.expandable = { from, to, collapsed: chat.text(from, to), full, expanded: false };
+      const region: Region = { from, to, collapsed: chat.text(from, to), full };
+      addRegion(state, region);
+      // In the full view, what comes next is shown whole too.
+      if (state.expanded) replaceRegion(chat, state, region, full);
+    },
+    setRedrawable(from, to, draw) {
+      addRegion(state, { from, to, draw });
     },
     clear() {
-      chat.clear();
-      state.expandable = undefined;
-      // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
-      terminal.write("\x1b[2J\x1b[3J\x1b[H");
-      tui.requestRender(true);
+      clearScreen(parts, state);
     },
     onKeys(next) {
       state.keys = next;
     },
     stop() {
-      indicator.stop();
-      // The last frame without the editor and the status line: the conversation is what stays on the terminal.
-      slot.clear();
-      label.setText("");
-      live.setText("");
-      footer.line = "";
-      // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
-      // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
-      (tui as unknown as { doRender(): void }).doRender();
-      process.removeListener("exit", restore);
-      tui.stop();
+      stopScreen(parts, options.stdout, restore);
     },
   };
 }
 
-/** What the screen's key handling and questions share. */
-interface ScreenState {
-  keys: ScreenKeys;
-  dialog: { cancel(): void } | undefined;
-  expandable: { from: number; to: number; collapsed: string; full: string; expanded: boolean } | undefined;
+/** The screen's components, top to bottom, and the terminal they are drawn on. */
+interface ScreenParts {
+  terminal: StreamTerminal;
+  tui: TUI;
+  render: () => void;
+  chat: ChatLog;
+  /** The line under a running call. */
+  live: Text;
+  indicator: WorkingIndicator;
+  queued: QueuedInput;
+  /** A question's words above the editor, while it reads for one. */
+  label: Text;
+  /** The history search's line (Ctrl-R). */
+  searchLine: Text;
+  /** Holds the editor, or the dialog shown in its place. */
+  slot: Container;
+  footer: FooterLine;
+  editor: Editor;
 }
 
-/** The prompt editor: its colours, the completion of commands and files, the history of earlier prompts. */
+/** What the editor's input, the keys, the regions and the dialogs share; it changes while the screen runs. */
+interface ScreenState {
+  keys: ScreenKeys;
+  /** The question or picker shown in place of the editor. */
+  dialog: { cancel(): void } | undefined;
+  /** Parts of the conversation that Ctrl-O expands or a new width draws again, in order, not overlapping. */
+  regions: Region[];
+  /** Whether Ctrl-O shows the regions whole. */
+  expanded: boolean;
+  /** Whether the input has ended. */
+  closed: boolean;
+  /** Called once the input ends. */
+  readonly closeListeners: Array<() => void>;
+}
+
+/** The state of a new screen: no keys bound yet, no dialog, no regions, the input open. */
+function screenState(): ScreenState {
+  return {
+    keys: { interrupt: () => {}, escape: () => {} },
+    dialog: undefined,
+    regions: [],
+    expanded: false,
+    closed: false,
+    closeListeners: [],
+  };
+}
+
+/** Builds the screen's components and lays them out (the editor focused). */
+function screenParts(options: ScreenOptions): ScreenParts {
+  const { style } = options;
+  const terminal = new StreamTerminal(options.stdin, options.stdout);
+  const tui = new TUI(terminal, true);
+  const render = () => tui.requestRender();
+  const parts: ScreenParts = {
+    terminal,
+    tui,
+    render,
+    chat: new ChatLog(render),
+    live: new Text("", 0, 0),
+    indicator: new WorkingIndicator(style, render),
+    queued: new QueuedInput(style, render),
+    label: new Text("", 0, 0),
+    searchLine: new Text("", 0, 0),
+    slot: new Container(),
+    footer: new FooterLine(style),
+    editor: promptEditor(tui, options),
+  };
+  parts.slot.addChild(parts.editor);
+  tui.addChild(parts.chat);
+  tui.addChild(parts.live);
+  tui.addChild(parts.indicator);
+  tui.addChild(parts.queued);
+  tui.addChild(parts.label);
+  tui.addChild(parts.searchLine);
+  tui.addChild(parts.slot);
+  tui.addChild(parts.footer);
+  tui.setFocus(parts.editor);
+  return parts;
+}
+
+/**
+ * The prompt editor: its colours, its border drawn in few bytes, the completion of commands and files, keys
+ * applied in the order typed, pasted lines counted, the history of earlier prompts.
+ */
 function promptEditor(tui: TUI, options: ScreenOptions): Editor {
   const { style } = options;
   const editor = new Editor(
@@ -246,34 +293,38 @@ function promptEditor(tui: TUI, options: ScreenOptions): Editor {
     },
     { paddingX: 1, autocompleteMaxVisible: 8 },
   );
-  editor.setAutocompleteProvider(createPromptAutocomplete({ commands: options.commands, cwd: options.cwd }));
+  // pi-tui styles the editor's border one cell at a time (`ESC[2m─ESC[22m` a hundred times, 1.1 KB a row):
+  // drawn again under every frame of a streaming answer, it was most of the bytes sent to the terminal.
+  const renderEditor = editor.render.bind(editor);
+  editor.render = (width: number) => renderEditor(width).map(joinStyledRuns);
+  const completion = createPromptAutocomplete({ commands: options.commands, cwd: options.cwd });
+  editor.setAutocompleteProvider(completion);
+  applyKeysInOrder(editor, completion);
+  countPastedLinesRight(editor);
   for (const prompt of options.history.prompts) editor.addToHistory(prompt);
   return editor;
 }
 
-/** The editor as a `LineInput`: a line typed while nobody reads waits in the queue. */
+/** The editor as a `LineInput`: a prompt sent while nobody reads waits in the queue. */
 function editorInput(
-  editor: Editor,
-  queued: QueuedInput,
-  label: Text,
+  parts: ScreenParts,
   style: Style,
-  render: () => void,
-  onInterrupt: (handler: () => void) => void,
-) {
-  let closed = false;
-  let waiting: { finish: (text: string | undefined) => void; fresh: boolean } | undefined;
+  state: ScreenState,
+): { input: LineInput; closeInput: () => void } {
+  const { editor, queued, label, render } = parts;
+  let waiting: { finish: (text: string | undefined) => void; fresh: boolean; main: boolean } | undefined;
   const closeInput = () => {
-    if (closed) return;
-    closed = true;
+    if (state.closed) return;
+    state.closed = true;
     const deliver = waiting;
     waiting = undefined;
     deliver?.finish(undefined);
-    for (const listener of closeListeners) listener();
+    for (const listener of state.closeListeners) listener();
   };
-  const closeListeners: Array<() => void> = [];
   editor.onSubmit = (text) => {
-    if (text.trim() === "") return;
     const deliver = waiting;
+    // Enter at an empty editor sends nothing, but answers a question's read ("Enter for none").
+    if (text.trim() === "" && (!deliver || deliver.main)) return;
     if (deliver) {
       waiting = undefined;
       deliver.finish(text);
@@ -281,7 +332,7 @@ function editorInput(
   };
   const input: LineInput = {
     get closed() {
-      return closed;
+      return state.closed;
     },
     get partialLine() {
       return editor.getText();
@@ -289,10 +340,11 @@ function editorInput(
     read(prompt: string, readOptions: ReadOptions = {}) {
       const { signal } = readOptions;
       if (!readOptions.fresh && queued.length > 0) return Promise.resolve(queued.shift());
-      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      if (state.closed || signal?.aborted) return Promise.resolve(undefined);
       return new Promise<string | undefined>((resolve) => {
         const entry = {
           fresh: readOptions.fresh === true,
+          main: prompt.trim() === ">",
           finish: (text: string | undefined) => {
             signal?.removeEventListener("abort", onAbort);
             label.setText("");
@@ -316,34 +368,105 @@ function editorInput(
       editor.setText("");
       render();
     },
-    onInterrupt,
+    onInterrupt(handler) {
+      state.keys.interrupt = handler;
+    },
     close: closeInput,
   };
-
-  return { input, closeInput, closeListeners, isClosed: () => closed };
+  return { input, closeInput };
 }
 
-/** Ctrl-C, Ctrl-O (the last output whole, or in part), Esc and Ctrl-D (ends the input at an empty editor). */
+/** Replaces a region's lines; the regions below it move with the lines. */
+function replaceRegion(chat: ChatLog, state: ScreenState, region: Region, text: string): void {
+  if (region.to > chat.mark) return;
+  const size = lineCount(text);
+  chat.replace(region.from, region.to, text);
+  const delta = region.from + size - region.to;
+  region.to = region.from + size;
+  for (const other of state.regions) {
+    if (other !== region && other.from >= region.to - delta) {
+      other.from += delta;
+      other.to += delta;
+    }
+  }
+}
+
+/** Adds a region after the others (those it overlaps are forgotten, and the oldest past `MAX_REGIONS`). */
+function addRegion(state: ScreenState, region: Region): void {
+  state.regions = state.regions.filter((r) => r.to <= region.from);
+  state.regions.push(region);
+  if (state.regions.length > MAX_REGIONS) state.regions.shift();
+}
+
+/** Ctrl-O: every output shown in part whole, and in part again on the next press. */
+function toggleExpanded(chat: ChatLog, state: ScreenState): void {
+  state.expanded = !state.expanded;
+  for (const region of [...state.regions].reverse()) {
+    if (region.full === undefined || region.collapsed === undefined) continue;
+    replaceRegion(chat, state, region, state.expanded ? region.full : region.collapsed);
+  }
+}
+
+/** When the terminal's width changes, the regions drawn for a width are drawn again (the last first). */
+function redrawOnWidthChange(chat: ChatLog, state: ScreenState): void {
+  chat.onWidthChange((width) => {
+    for (const region of [...state.regions].reverse()) {
+      if (region.draw) replaceRegion(chat, state, region, region.draw(width));
+    }
+  });
+}
+
+/** `/clear`: empties the conversation, forgets its regions, and clears the terminal and its scrollback. */
+function clearScreen(parts: ScreenParts, state: ScreenState): void {
+  parts.chat.clear();
+  state.regions = [];
+  state.expanded = false;
+  // Scrollback too: what /clear leaves behind is a new conversation on an empty terminal.
+  parts.terminal.write("\x1b[2J\x1b[3J\x1b[H");
+  parts.tui.requestRender(true);
+}
+
+/** Ctrl-R's search of the prompt history, shown on its own line above the editor. */
+function historySearch(parts: ScreenParts, options: ScreenOptions): HistorySearch {
+  const { editor, searchLine, render } = parts;
+  return new HistorySearch({
+    prompts: () => options.history.prompts,
+    getText: () => editor.getText(),
+    setText: (text) => editor.setText(text),
+    show: (line) => {
+      searchLine.setText(line === "" ? "" : options.style.dim(line));
+      render();
+    },
+  });
+}
+
+/**
+ * The keys the screen takes before the editor or a dialog: the history search's, Shift-Tab, Ctrl-C, Ctrl-O, Esc
+ * (and Esc Esc) and Ctrl-D (ends the input at an empty editor, or under a dialog).
+ */
 function listenForKeys(
-  tui: TUI,
-  chat: ChatLog,
-  editor: Editor,
+  parts: ScreenParts,
+  search: HistorySearch,
   state: ScreenState,
   closeInput: () => void,
 ): void {
+  const { tui, chat, editor, render } = parts;
   tui.addInputListener((data) => {
+    if (!state.dialog && search.handle(data)) {
+      render();
+      return { consume: true };
+    }
+    if (!state.dialog && matchesKey(data, "shift+tab")) {
+      state.keys.cycleMode?.();
+      return { consume: true };
+    }
     if (matchesKey(data, "ctrl+c")) {
       state.keys.interrupt();
       return { consume: true };
     }
     if (matchesKey(data, "ctrl+o")) {
       // Shows the last output shown in part whole, and in part again on the next press.
-      if (state.expandable) {
-        const next = state.expandable.expanded ? state.expandable.collapsed : state.expandable.full;
-        chat.replace(state.expandable.from, state.expandable.to, next);
-        state.expandable.to = state.expandable.from + lineCount(next);
-        state.expandable.expanded = !state.expandable.expanded;
-      }
+      toggleExpanded(chat, state);
       return { consume: true };
     }
     if (state.dialog) {
@@ -352,6 +475,12 @@ function listenForKeys(
         return { consume: true };
       }
       return undefined;
+    }
+    // Two Esc presses that arrive as one chunk (a fast double press) are two presses, not Alt-Esc.
+    if (data === "\x1b\x1b" && !editor.isShowingAutocomplete()) {
+      state.keys.escape();
+      state.keys.escape();
+      return { consume: true };
     }
     if (matchesKey(data, "escape") && !editor.isShowingAutocomplete()) {
       state.keys.escape();
@@ -365,31 +494,22 @@ function listenForKeys(
   });
 }
 
-/** Shows one question at a time in place of the editor, until it is answered (or withdrawn). */
-function questionShower(
-  parts: {
-    tui: TUI;
-    slot: Container;
-    editor: Editor;
-    indicator: WorkingIndicator;
-    style: Style;
-    render: () => void;
-  },
-  state: ScreenState,
-  input: { closeListeners: Array<() => void>; isClosed: () => boolean },
-) {
-  const { tui, slot, editor, indicator, style, render } = parts;
-  const { closeListeners } = input;
-  const showQuestion = async <A>(question: Question<A>, signal?: AbortSignal): Promise<A> => {
-    if (signal?.aborted || input.isClosed()) return question.escape;
-    const shown = createQuestionDialog(question, { style, onChange: render });
+/** A dialog shown in place of the editor: its answer, and a way to withdraw it. */
+type Dialog<A> = Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void };
+
+/** Shows questions and pickers in place of the editor, one at a time, until each is answered (or withdrawn). */
+function dialogShower(parts: ScreenParts, style: Style, state: ScreenState): Pick<Screen, "ask" | "pick"> {
+  const { tui, slot, editor, indicator, render } = parts;
+  let questions: Promise<unknown> = Promise.resolve();
+  const showDialog = async <A>(make: () => Dialog<A>, none: A, signal?: AbortSignal): Promise<A> => {
+    if (signal?.aborted || state.closed) return none;
+    const shown = make();
     const onAbort = () => shown.cancel();
     signal?.addEventListener("abort", onAbort, { once: true });
     const onClose = () => shown.cancel();
-    closeListeners.push(onClose);
+    state.closeListeners.push(onClose);
     state.dialog = shown;
-    const labelBefore = indicator.currentLabel;
-    indicator.setLabel("Waiting for your answer");
+    indicator.hold("Waiting for your answer");
     slot.clear();
     slot.addChild(shown);
     tui.setFocus(shown);
@@ -398,17 +518,93 @@ function questionShower(
       return await shown.answer;
     } finally {
       signal?.removeEventListener("abort", onAbort);
-      closeListeners.splice(closeListeners.indexOf(onClose), 1);
+      state.closeListeners.splice(state.closeListeners.indexOf(onClose), 1);
       state.dialog = undefined;
-      if (indicator.currentLabel === "Waiting for your answer") indicator.setLabel(labelBefore);
+      indicator.hold(undefined);
       slot.clear();
       slot.addChild(editor);
       tui.setFocus(editor);
       render();
     }
   };
+  const showQuestion = <A>(question: Question<A>, signal?: AbortSignal): Promise<A> =>
+    showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
+  return {
+    ask(question, signal) {
+      const answer = questions.then(() => showQuestion(question, signal));
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
+    pick(title, items, none) {
+      const answer = questions.then(() =>
+        showDialog(() => createListPicker(title, items, none, { style, onChange: render }), none),
+      );
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
+  };
+}
 
-  return showQuestion;
+/**
+ * `render`, at most every STREAM_FRAME_MS: a streaming block's delta every few milliseconds need not be a frame
+ * each (fewer, larger steps; the bytes sent to the terminal fall with them).
+ */
+function frameLimited(render: () => void): () => void {
+  let refreshTimer: NodeJS.Timeout | undefined;
+  return () => {
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined;
+      render();
+    }, STREAM_FRAME_MS);
+  };
+}
+
+/** Draws the last frame (the conversation, without the editor and the status lines) and restores the terminal. */
+function stopScreen(parts: ScreenParts, stdout: TerminalOutput, restore: () => void): void {
+  const { tui, indicator, slot, label, live, footer } = parts;
+  indicator.stop();
+  // The last frame without the editor and the status line: the conversation is what stays on the terminal.
+  slot.clear();
+  label.setText("");
+  live.setText("");
+  footer.line = "";
+  // Drawn now, not on the next tick as `requestRender` would: `tui.stop()` comes first otherwise, and the
+  // editor would stay on the terminal after mitsu has left. (pi-tui has no public synchronous render.)
+  const internals = tui as unknown as { doRender(): void; previousLines: string[] };
+  internals.doRender();
+  process.removeListener("exit", restore);
+  const empty = internals.previousLines.length === 0;
+  tui.stop();
+  // pi-tui leaves the first row of a frame that shrinks to nothing (the editor's top border when mitsu stops
+  // before the conversation starts): cleared, so that an error printed next starts on a clean line.
+  if (empty) stdout.write("\r\x1b[J");
+}
+
+/** A part of the conversation drawn again: expanded (Ctrl-O) or at a new width. */
+interface Region {
+  from: number;
+  to: number;
+  collapsed?: string;
+  full?: string;
+  draw?: (width: number) => string;
+}
+
+/** Regions kept at most (the oldest are forgotten: their text stays as it was drawn). */
+const MAX_REGIONS = 500;
+
+/** How often a streaming block is drawn again, at most. */
+const STREAM_FRAME_MS = 50;
+
+/** A run of one character each wrapped in the same style (`ESC[2m─ESC[22m…`), as one styled run. */
+const STYLED_RUN = /(\x1b\[[\d;]*m)([^\x1b])(\x1b\[[\d;]*m)(?:\1\2\3)+/g;
+
+export function joinStyledRuns(line: string): string {
+  if (!line.includes("\x1b[")) return line;
+  return line.replace(STYLED_RUN, (run: string, open: string, char: string, close: string) => {
+    const count = run.length / (open.length + char.length + close.length);
+    return `${open}${char.repeat(count)}${close}`;
+  });
 }
 
 /** Lines of a text as `ChatLog.replace` counts them (a last "\n" ends a line, it does not start one). */

@@ -39,6 +39,9 @@ export function terminalAsker(screen: Screen, permissions: PermissionDialog, sty
           said(`MCP server ${showControls(question.entry.name)}: ${outcome}`);
           return answer;
         }
+        case "plan":
+          // Not among this Asker's kinds: a plan comes as the ExitPlanMode permission dialog.
+          return undefined;
       }
     },
     notify: (message) => said(`  ${stripControls(message)}`),

@@ -12,7 +12,7 @@ export function trustQuestion(question: TrustQuestion, style: Style): Question<b
   return {
     title: `Do you trust the files in this folder? ${showControls(question.folder)}`,
     body: () => [
-      style.dim("Its settings and skills would grant:"),
+      style.dim("Its settings, skills and hooks would grant, run or set:"),
       ...grants.map((line) => style.dim(line)),
       "",
       style.dim("Trust only folders whose files you or people you trust wrote;"),

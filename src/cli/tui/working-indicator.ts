@@ -47,8 +47,29 @@ export class WorkingIndicator implements Component {
     this.timer = undefined;
   }
 
+  /**
+   * While a question waits, its label stays ("Waiting for your answer"): what the run reports meanwhile (a call
+   * starting) is shown once the question is answered. `hold(undefined)` ends it.
+   */
+  hold(label: string | undefined): void {
+    if (label === undefined) {
+      const after = this.held;
+      this.held = undefined;
+      if (after !== undefined) this.setLabel(after);
+      return;
+    }
+    this.held = this.held ?? this.label;
+    this.label = label;
+    this.requestRender();
+  }
+  private held: string | undefined;
+
   /** What the turn is doing now ("Thinking", "Running Bash"). */
   setLabel(label: string): void {
+    if (this.held !== undefined) {
+      this.held = label;
+      return;
+    }
     this.label = label;
   }
 

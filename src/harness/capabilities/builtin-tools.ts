@@ -2,6 +2,7 @@ import type { Tool } from "../../loop/tool.js";
 import type { PermissionChecker } from "../../permissions/index.js";
 import type { BackgroundShells } from "../../tools/background-shells.js";
 import { createBuiltinTools } from "../../tools/create-builtin-tools.js";
+import type { CommandTerminal, FileAccess } from "../../tools/file-access.js";
 import type { SandboxOptions } from "../../tools/sandbox.js";
 import type { Capability } from "../capability.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
@@ -14,6 +15,10 @@ export interface BuiltinToolsDeps {
   readOnlyRoots: () => Record<string, string>;
   /** The permission checker, once it exists (Read deny rules keep Grep and Glob out of what they cover). */
   permissions: () => PermissionChecker;
+  /** Read, Write and Edit through an editor's buffers (ACP `fs/*`); default the disk. */
+  files?: FileAccess | undefined;
+  /** Bash's foreground commands in an editor's terminal (ACP `terminal/*`). */
+  terminal?: CommandTerminal | undefined;
 }
 
 /**
@@ -34,6 +39,8 @@ export function builtinToolsCapability(deps: BuiltinToolsDeps): Capability {
       readOnlyRoots: deps.readOnlyRoots(),
       shells: deps.shells,
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+      ...(deps.files ? { files: deps.files } : {}),
+      ...(deps.terminal ? { terminal: deps.terminal } : {}),
     }) as Tool<never>[];
   return {
     name: "builtin-tools",

@@ -7,7 +7,7 @@ import type { ModelSetup } from "../model-setup.js";
 
 export interface CompactionStep {
   compactor: Compactor;
-  /** The loop's history-replacement step: the embedder's, the automatic compaction, or none. */
+  /** The loop's history-replacement step: the embedder's, the automatic compaction, or (auto off) the overflow trim. */
   replaceHistory: ReplaceHistory | undefined;
   /** Whether `replaceHistory` is the automatic compaction (its threshold is then the agent's). */
   automatic: boolean;
@@ -36,10 +36,12 @@ export function compactionStep(
     onError: (error) => deps.warn(`automatic compaction failed; continuing without it: ${error.message}`),
   });
   const autoCompact: ReplaceHistory = async (messages, info) => {
-    if (compactor.tokens(messages) < compactor.threshold) return undefined;
+    if (info.overflow === undefined && compactor.tokens(messages) < compactor.threshold) return undefined;
     await deps.hooks.run("PreCompact", { trigger: "auto", custom_instructions: "" }, { signal: info.signal });
     return compactor.replaceHistory(messages, info);
   };
-  const replaceHistory = options.replaceHistory ?? (settings.auto === false ? undefined : autoCompact);
+  // With automatic compaction off, a history that would not fit at all is still trimmed (never sent over).
+  const replaceHistory =
+    options.replaceHistory ?? (settings.auto === false ? compactor.replaceHistory : autoCompact);
   return { compactor, replaceHistory, automatic: replaceHistory === autoCompact };
 }

@@ -45,7 +45,8 @@ export async function loadActiveHooks(setup: WorkspaceSetup, questions: Question
       skipped.push(file);
     }
   }
-  if (skipped.length > 0) {
+  // An untrusted folder's hooks were named already, by the workspace notice that came with `workspaceHooks`.
+  if (skipped.length > 0 && (trusted || setup.workspaceHooks === undefined)) {
     const why = trusted
       ? "their project settings file is not approved; run mitsu interactively there to approve"
       : "this folder is not trusted; run mitsu interactively there and trust it, or pass --trust";
@@ -84,7 +85,8 @@ export interface HookRunnerDeps {
   hooks: readonly CommandHook[];
   callbacks: HookCallbacks;
   notices: HookNotices;
-  permissionMode: PermissionMode;
+  /** The mode now: a terminal's cycling or the SDK's set_permission_mode changes it. */
+  permissionMode: () => PermissionMode;
   /** The session's id and file now (hooks are told them as Claude Code tells its hooks). */
   session: () => { id: string; path: string };
 }
@@ -102,7 +104,7 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
         session_id: session.id,
         transcript_path: session.path,
         cwd,
-        permission_mode: deps.permissionMode,
+        permission_mode: deps.permissionMode(),
       };
     },
     notify: (notice) => deps.notices.notify(notice),

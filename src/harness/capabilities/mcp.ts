@@ -39,6 +39,9 @@ export function mcpCapability(
         ...(mcpOptions?.strict ? { strict: true } : {}),
         // A project's .mcp.json counts only in a trusted folder; there each server is still approved one by one.
         projectTrusted: trusted,
+        repositoryEnv: setup.settings.projectEnvKeys,
+        extraServers: setup.plugins.mcpServers,
+        ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
         ...(approve ? { approve } : {}),
         // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
         oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),

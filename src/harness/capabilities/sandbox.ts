@@ -14,11 +14,16 @@ export interface SandboxCapability extends Capability {
 export function sandboxCapability(
   settings: SandboxSettings,
   flag: boolean | undefined,
-  roots: { cwd: string; additionalRoots: readonly string[] },
+  roots: { cwd: string; home: string; additionalRoots: readonly string[] },
 ): SandboxCapability {
   const effective: SandboxSettings = flag ? { ...settings, enabled: true, enabledBy: "cli" } : settings;
   const options: SandboxOptions | undefined = effective.enabled
-    ? { writableRoots: [roots.cwd, ...roots.additionalRoots], allowNetwork: effective.allowNetwork === true }
+    ? {
+        writableRoots: [roots.cwd, ...roots.additionalRoots],
+        allowNetwork: effective.allowNetwork === true,
+        allowUnixSockets: effective.allowUnixSockets === true,
+        home: roots.home,
+      }
     : undefined;
   return {
     name: "sandbox",

@@ -1,6 +1,7 @@
 import type { BlockMeta, ToolUseBlock } from "../../messages/index.js";
 import type { JsonResult } from "../../stream/json-result.js";
 import { isPlainObject } from "../is-plain-object.js";
+import { MAX_INPUT_DEPTH, nestsDeeperThan } from "./nesting-depth.js";
 
 /** How a streamed tool call ended, for `toolUseFromJson`. */
 export interface ToolInputEnd {
@@ -23,8 +24,9 @@ export interface ToolInputEnd {
  * - `ok` with an object: the input;
  * - nothing at all: the start placeholder when it is an object, else `{}` (a tool without arguments; providers
  *   send `""`);
- * - anything else (`invalid`, `incomplete`, JSON that is not an object): `input: {}` and the exact text in
- *   `raw_input`, so the tool never runs on it.
+ * - anything else (`invalid`, `incomplete`, JSON that is not an object, or that nests deeper than
+ *   `MAX_INPUT_DEPTH`): `input: {}` and the exact text in `raw_input`, so the tool never runs on it — the call's
+ *   result is an error, and the conversation stays serialisable.
  */
 export function toolUseFromJson(end: ToolInputEnd): ToolUseBlock {
   const { result } = end;
@@ -32,10 +34,16 @@ export function toolUseFromJson(end: ToolInputEnd): ToolUseBlock {
   if (end.cut) {
     block.raw_input = result.raw;
     block.input_status = "incomplete";
+  } else if (result.status === "ok" && nestsDeeperThan(result.value, MAX_INPUT_DEPTH)) {
+    block.raw_input = result.raw;
+    block.input_status = "invalid";
+    block.meta = { ...end.meta, protocolError: `the input nests deeper than ${MAX_INPUT_DEPTH} levels` };
+    return block;
   } else if (result.status === "ok" && isPlainObject(result.value)) {
     block.input = result.value;
   } else if (result.raw.trim() === "") {
-    if (isPlainObject(end.placeholder)) block.input = end.placeholder;
+    if (isPlainObject(end.placeholder) && !nestsDeeperThan(end.placeholder, MAX_INPUT_DEPTH))
+      block.input = end.placeholder;
   } else {
     block.raw_input = result.raw;
     block.input_status = result.status === "incomplete" ? "incomplete" : "invalid";

@@ -163,5 +163,6 @@ export function failedMessage(error: ProviderError, retries = 0): AssistantMessa
     retryable: error.isRetryable,
   };
   if (error.status !== undefined) summary.status = error.status;
+  if (error.retryAfterMs !== undefined) summary.retryAfterMs = error.retryAfterMs;
   return { role: "assistant", content: [], stop_reason: "error", incomplete: true, error: summary };
 }

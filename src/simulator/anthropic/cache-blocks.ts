@@ -1,4 +1,5 @@
 import type { CacheBlock } from "../cache-model.js";
+import { imageReplacer } from "../image-weight.js";
 import { contentBlocks } from "./validate-transcript.js";
 
 /**
@@ -7,10 +8,20 @@ import { contentBlocks } from "./validate-transcript.js";
  * marker to the newest message every turn; that must not change the cached bytes), and a message block's
  * key also carries its message index and role, so the message boundaries are part of the prefix.
  * A string system / content is the same as one text block, as the API treats it.
- * A cache_control inside a tool_result's content makes the tool_result block a breakpoint.
+ * A cache_control inside a tool_result's content makes the tool_result block a breakpoint. An image counts
+ * what Anthropic charges for it (width × height / 750 after scaling), not its base64 (see `imageStandIn`).
  */
-export function cacheBlocks(body: { tools?: unknown; system?: unknown; messages: unknown[] }): CacheBlock[] {
+export function cacheBlocks(
+  body: { tools?: unknown; system?: unknown; messages: unknown[] },
+  charsPerToken = 4,
+): CacheBlock[] {
   const out: CacheBlock[] = [];
+  const cacheBlock = (wrapper: Record<string, unknown>, block: unknown): CacheBlock => {
+    const key = JSON.stringify(wrapper, replacer);
+    const ttl = breakpointTtl(block);
+    return ttl ? { key, breakpoint: ttl } : { key };
+  };
+  const replacer = imageReplacer("anthropic", charsPerToken);
   if (Array.isArray(body.tools))
     for (const tool of body.tools) out.push(cacheBlock({ tool: strip(tool) }, tool));
   const system =
@@ -25,12 +36,6 @@ export function cacheBlocks(body: { tools?: unknown; system?: unknown; messages:
       out.push(cacheBlock({ m, role, block: strip(block) }, block));
   }
   return out;
-}
-
-function cacheBlock(wrapper: Record<string, unknown>, block: unknown): CacheBlock {
-  const key = JSON.stringify(wrapper);
-  const ttl = breakpointTtl(block);
-  return ttl ? { key, breakpoint: ttl } : { key };
 }
 
 function breakpointTtl(block: unknown): "5m" | "1h" | undefined {

@@ -15,7 +15,10 @@ export async function handleCountTokens(ctx: SimContext, ex: Exchange): Promise<
   if (rejectedBeforeValidation(ex, requestId)) return;
   const invalid = validatePrompt(ex.log.body);
   if (invalid) return sendError(ex, requestId, 400, "invalid_request_error", invalid);
-  const chars = cacheBlocks(ex.log.body).reduce((sum, block) => sum + block.key.length, 0);
+  const chars = cacheBlocks(ex.log.body, ctx.options.charsPerToken).reduce(
+    (sum, block) => sum + block.key.length,
+    0,
+  );
   const json = JSON.stringify({ input_tokens: estimateTokens(chars, ctx.options.charsPerToken) });
   writeJsonHead(ex, 200, json, { "request-id": requestId });
   ex.res.end(json);

@@ -1,4 +1,6 @@
+import { overflowOf } from "../context-limit.js";
 import type { PlannedTurn } from "../plan-turn.js";
+import { reportedUsage } from "../reported-usage.js";
 import { SimScriptError } from "../script-error.js";
 import {
   bodyWriter,
@@ -61,6 +63,22 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
+  const blocks = cacheBlocks(body, options.charsPerToken);
+  const overflow = overflowOf(
+    ctx,
+    body.model,
+    blocks.reduce((n, b) => n + b.key.length, 0),
+    body.max_tokens,
+    true,
+  );
+  if (overflow) {
+    const { promptTokens: p, maxTokens: m, window: w } = overflow;
+    const message =
+      p > w
+        ? `prompt is too long: ${p} tokens > ${w} maximum`
+        : `input length and \`max_tokens\` exceed context limit: ${p} + ${m} > ${w}, decrease input length or \`max_tokens\` and try again`;
+    return sendError(ex, requestId, 400, "invalid_request_error", message);
+  }
   checkWebSearch(turn, offersWebSearch("anthropic", body.tools), "Anthropic");
   const eager = eagerToolNames(body.tools, ex.log.headers);
   if (body.stream === true) checkBufferedInputs(turn, eager);
@@ -70,7 +88,7 @@ async function serveTurn(
 
   // Built before the cache is touched and the turn consumed: a script error must leave both as they were.
   const content = body.stream === true ? undefined : messageContent(plan);
-  const account = ctx.cache.account(body.model, cacheBlocks(body));
+  const account = ctx.cache.account(body.model, blocks);
   const usage: SimUsage = {
     input_tokens: account.inputTokens,
     cache_creation_input_tokens: account.writeTokens,
@@ -81,7 +99,8 @@ async function serveTurn(
       ephemeral_1h_input_tokens: account.write1hTokens,
     },
   };
-  const json = content === undefined ? undefined : JSON.stringify(messageJson(content, plan, message, usage));
+  const wire = reportedUsage(ctx, usage);
+  const json = content === undefined ? undefined : JSON.stringify(messageJson(content, plan, message, wire));
   // A cut by the request's own max_tokens leaves the turn queued (see commitTurn, whose usage is not Anthropic's).
   if (!planned.cutByRequestLimit) ctx.queue.consume();
   ex.log.usage = usage;
@@ -99,7 +118,7 @@ async function serveTurn(
     await streamTurn({
       plan,
       message,
-      usage,
+      usage: wire,
       eager,
       events,
       ...streamPacing(ctx, ex),

@@ -98,7 +98,8 @@ export function usageMetadata(tokens: TurnTokens): Record<string, unknown> {
 export function geminiResponse(
   parts: GeminiPart[],
   finishReason: string | undefined,
-  tokens: TurnTokens,
+  /** Undefined: the server reports no usage (no `usageMetadata`). */
+  tokens: TurnTokens | undefined,
   identity: { model: string; responseId: string },
   grounding?: Record<string, unknown>,
 ): Record<string, unknown> {
@@ -108,7 +109,7 @@ export function geminiResponse(
   candidate.index = 0;
   return {
     candidates: [candidate],
-    usageMetadata: usageMetadata(tokens),
+    ...(tokens ? { usageMetadata: usageMetadata(tokens) } : {}),
     modelVersion: identity.model,
     responseId: identity.responseId,
   };

@@ -1,4 +1,7 @@
+import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { promptText } from "../prefix-cache.js";
+import { reportedTokens } from "../reported-usage.js";
 import {
   bodyWriter,
   commitTurn,
@@ -71,6 +74,15 @@ async function serveTurn(
 ): Promise<void> {
   const { body, model } = request;
   const maxTokens = body.generationConfig?.maxOutputTokens;
+  const prompt = promptText(
+    [body.tools ?? [], body.systemInstruction ?? null, ...body.contents],
+    imageReplacer("gemini", ctx.options.charsPerToken),
+  );
+  const overflow = overflowOf(ctx, model, prompt.length, maxTokens, false);
+  if (overflow) {
+    const message = `The input token count (${overflow.promptTokens}) exceeds the maximum number of tokens allowed (${overflow.window}).`;
+    return sendGeminiError(ex, geminiErrorForStatus(400, message));
+  }
   // Gemini gives calls no ids; the planner still wants one per tool_use.
   checkWebSearch(turn, offersWebSearch("gemini", body.tools), "Gemini");
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
@@ -79,9 +91,8 @@ async function serveTurn(
     if (part.thoughtSignature !== undefined) ctx.thoughtSignatures.issue(part.functionCall as GeminiCall);
   }
   const { fault } = planned;
-  const prompt = promptText([body.tools ?? [], body.systemInstruction ?? null, ...body.contents]);
   const account = ctx.prefixCache.account(`gemini:${model}`, prompt);
-  const tokens = commitTurn(ctx, ex, planned, account);
+  const tokens = reportedTokens(ctx, commitTurn(ctx, ex, planned, account));
   const identity = { model, responseId: ctx.ids.next("") };
   const writer = bodyWriter(ex, fault);
   const errorFault = fault?.kind === "error-event" ? geminiFaultError(fault.errorType) : undefined;

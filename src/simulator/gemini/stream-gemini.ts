@@ -15,7 +15,7 @@ import {
 /** Gemini sends a function call whole, so `inputChunk` goes unused. */
 export interface StreamGeminiInput extends StreamPacing {
   turn: GeminiTurn;
-  tokens: TurnTokens;
+  tokens: TurnTokens | undefined;
   identity: { model: string; responseId: string };
   events: SseWriter;
 }

@@ -17,7 +17,12 @@ export interface ChatIdentity {
  * reasoning text), tool calls with their arguments text as generated (a cut call keeps its partial arguments,
  * as the real API's truncated output does). Redacted thinking has no Chat Completions form and is left out.
  */
-export function chatCompletionJson(plan: PlannedTurn, identity: ChatIdentity, tokens: TurnTokens): unknown {
+/** `tokens` undefined: a server that reports no usage (the answer has no `usage`). */
+export function chatCompletionJson(
+  plan: PlannedTurn,
+  identity: ChatIdentity,
+  tokens: TurnTokens | undefined,
+): unknown {
   let text = "";
   let reasoning = "";
   const toolCalls: unknown[] = [];
@@ -46,7 +51,7 @@ export function chatCompletionJson(plan: PlannedTurn, identity: ChatIdentity, to
     created: identity.created,
     model: identity.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: finishReason(plan.stopReason) }],
-    usage: chatUsage(tokens),
+    ...(tokens ? { usage: chatUsage(tokens) } : {}),
     service_tier: "default",
     system_fingerprint: "fp_simulator",
   };

@@ -1,5 +1,9 @@
+import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
+import { promptText } from "../prefix-cache.js";
+import { reportedTokens } from "../reported-usage.js";
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import { checkWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
@@ -37,6 +41,26 @@ async function serveTurn(
   const { options } = ctx;
   // max_completion_tokens is the current field; max_tokens the deprecated one that compatible servers use.
   const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+  const overflow = overflowOf(
+    ctx,
+    body.model,
+    promptText([body.tools ?? [], ...body.messages], imageReplacer("openai", options.charsPerToken)).length,
+    maxTokens,
+    true,
+  );
+  if (overflow) {
+    const { promptTokens: p, maxTokens: m, window: w } = overflow;
+    const message =
+      p > w
+        ? `This model's maximum context length is ${w} tokens. However, your messages resulted in ${p} tokens. Please reduce the length of the messages.`
+        : `This model's maximum context length is ${w} tokens. However, you requested ${p + m} tokens (${p} in the messages, ${m} in the completion). Please reduce the length of the messages or completion.`;
+    return sendOpenAIError(ex, requestId, 400, {
+      message,
+      type: "invalid_request_error",
+      param: "messages",
+      code: "context_length_exceeded",
+    });
+  }
   checkWebSearch(turn, false, "OpenAI Chat Completions (which has no server-side tools)");
   const planned = planScripted(ctx, turn, maxTokens, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
@@ -44,6 +68,7 @@ async function serveTurn(
     body.tools ?? [],
     ...body.messages,
   ]);
+  const wire = reportedTokens(ctx, tokens);
   const identity = {
     id: ctx.ids.next("chatcmpl-"),
     model: body.model,
@@ -58,7 +83,7 @@ async function serveTurn(
     await streamChat({
       plan,
       identity,
-      tokens,
+      tokens: wire,
       includeUsage: body.stream_options?.include_usage === true,
       events,
       ...streamPacing(ctx, ex),
@@ -67,5 +92,5 @@ async function serveTurn(
   }
   await generationDelay(ctx, plan);
   if (errorFault) return sendOpenAIError(ex, requestId, errorFault.status, errorFault.error);
-  sendJson(ex, writer, JSON.stringify(chatCompletionJson(plan, identity, tokens)), headers);
+  sendJson(ex, writer, JSON.stringify(chatCompletionJson(plan, identity, wire)), headers);
 }

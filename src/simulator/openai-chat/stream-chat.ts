@@ -11,7 +11,8 @@ import { finishReason } from "./finish-reason.js";
 export interface StreamChatInput extends StreamPacing {
   plan: PlannedTurn;
   identity: ChatIdentity;
-  tokens: TurnTokens;
+  /** Undefined: the server reports no usage (no usage chunk even when asked for). */
+  tokens: TurnTokens | undefined;
   /** `stream_options.include_usage`: `usage: null` on every chunk and a final usage chunk with `choices: []`. */
   includeUsage: boolean;
   events: SseWriter;
@@ -54,7 +55,7 @@ export async function streamChat(input: StreamChatInput): Promise<void> {
     input.onGenerated(index);
   }
   if (!delta({}, finishReason(plan.stopReason))) return;
-  if (includeUsage && !events.send(frame([], chatUsage(input.tokens)))) return;
+  if (includeUsage && input.tokens && !events.send(frame([], chatUsage(input.tokens)))) return;
   events.finish(DONE_FRAME);
 }
 

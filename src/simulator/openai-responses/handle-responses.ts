@@ -1,5 +1,9 @@
+import { overflowOf } from "../context-limit.js";
+import { imageReplacer } from "../image-weight.js";
 import { sendOpenAIError } from "../openai-shared/openai-error.js";
 import { commitOpenAITurn, handleOpenAIRequest } from "../openai-shared/openai-turn.js";
+import { promptText } from "../prefix-cache.js";
+import { reportedTokens } from "../reported-usage.js";
 import { generationDelay, planScripted, sendJson, startSse } from "../scripted-turn.js";
 import { checkWebSearch, offersWebSearch } from "../server-tools.js";
 import type { Exchange, SimContext } from "../sim-context.js";
@@ -36,15 +40,23 @@ async function serveTurn(
   turn: SimTurn,
 ): Promise<void> {
   const { options } = ctx;
+  const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  const prompt = [body.tools ?? [], body.instructions ?? null, ...input];
+  const promptChars = promptText(prompt, imageReplacer("openai", ctx.options.charsPerToken)).length;
+  if (overflowOf(ctx, body.model, promptChars, body.max_output_tokens ?? undefined, true)) {
+    return sendOpenAIError(ex, requestId, 400, {
+      message: "Your input exceeds the context window of this model. Please adjust your input and try again.",
+      type: "invalid_request_error",
+      param: "input",
+      code: "context_length_exceeded",
+    });
+  }
   checkWebSearch(turn, offersWebSearch("openai-responses", body.tools), "OpenAI Responses");
   const planned = planScripted(ctx, turn, body.max_output_tokens ?? undefined, () => ctx.ids.next("call_"));
   const { plan, fault } = planned;
-  const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
-  const { tokens, headers, writer, errorFault } = commitOpenAITurn(ctx, ex, requestId, planned, body.model, [
-    body.tools ?? [],
-    body.instructions ?? null,
-    ...input,
-  ]);
+  const committed = commitOpenAITurn(ctx, ex, requestId, planned, body.model, prompt);
+  const { headers, writer, errorFault } = committed;
+  const tokens = reportedTokens(ctx, committed.tokens);
   const identity: ResponseIdentity = {
     id: ctx.ids.next("resp_"),
     model: body.model,

@@ -11,7 +11,8 @@ export interface StreamResponseInput extends StreamPacing {
   plan: PlannedTurn;
   items: ItemPlan[];
   identity: ResponseIdentity;
-  tokens: TurnTokens;
+  /** Undefined: the server reports no usage (`usage: null`). */
+  tokens: TurnTokens | undefined;
   events: SseWriter;
 }
 

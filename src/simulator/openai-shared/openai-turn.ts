@@ -1,4 +1,5 @@
 import type { BodyWriter } from "../body-writer.js";
+import { imageReplacer } from "../image-weight.js";
 import { promptText } from "../prefix-cache.js";
 import { bodyWriter, commitTurn, runScript, type TurnPlan, type TurnTokens } from "../scripted-turn.js";
 import type { Exchange, SimContext } from "../sim-context.js";
@@ -52,7 +53,8 @@ export function commitOpenAITurn(
   model: string,
   promptParts: unknown[],
 ): OpenAITurn {
-  const account = ctx.prefixCache.account(`openai:${model}`, promptText(promptParts), OPENAI_CACHE_INCREMENT);
+  const prompt = promptText(promptParts, imageReplacer("openai", ctx.options.charsPerToken));
+  const account = ctx.prefixCache.account(`openai:${model}`, prompt, OPENAI_CACHE_INCREMENT);
   const { fault } = planned;
   return {
     tokens: commitTurn(ctx, ex, planned, account),

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * (the whole list: `node test/mcp/conformance/run-conformance.mjs`; it needs the built dist/, as npm test makes).
  */
 describe("the MCP conformance framework's client scenarios", () => {
-  it("initialize, tools_call, OAuth metadata discovery and a scope step-up pass", () => {
+  it("initialize, tools_call, OAuth metadata discovery, a scope step-up and elicitation defaults pass", () => {
     const run = spawnSync(
       process.execPath,
       [
@@ -16,6 +16,7 @@ describe("the MCP conformance framework's client scenarios", () => {
         "tools_call",
         "auth/metadata-default",
         "auth/scope-step-up",
+        "elicitation-sep1034-client-defaults",
       ],
       { encoding: "utf8", timeout: 100_000 },
     );
@@ -25,6 +26,7 @@ describe("the MCP conformance framework's client scenarios", () => {
       "pass tools_call",
       "pass auth/metadata-default",
       "pass auth/scope-step-up",
+      "pass elicitation-sep1034-client-defaults",
     ]);
     expect(run.status).toBe(0);
   }, 120_000);

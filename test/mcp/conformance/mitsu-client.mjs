@@ -2,7 +2,7 @@
 // The adapter the MCP conformance framework runs as "the client": mitsu's MCP client (the built dist/, as a user
 // gets it) connects to the scenario's server URL (the last argument) the way a session does — OAuth included, with
 // a "browser" that follows the authorization page's redirect — then calls each tool once with input made from its
-// schema, as a model would, and closes. Exit 0 when the server connected and every call got a result.
+// schema, as a model would (accepting any elicitation with the fields' defaults), and closes. Exit 0 when the server connected and every call got a result.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +23,8 @@ const servers = await connectMcpServers(
     limits: { timeoutMs: 20_000, toolTimeoutMs: 20_000 },
     oauth: createMcpOAuth({ home, interactive: true, openBrowser: browser, loginTimeoutMs: 20_000 }),
     onWarning: (message) => console.error(message),
+    // A user who accepts the server's question leaving every field as offered: the schema's defaults (SEP-1034).
+    elicit: async () => ({ action: "accept", content: {} }),
   },
 );
 const [status] = servers.status;

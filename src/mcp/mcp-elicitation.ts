@@ -1,0 +1,22 @@
+/**
+ * A server asking the user for input in the middle of a call (MCP elicitation, form mode): its message and the
+ * JSON schema of the fields it wants (flat: strings, numbers, booleans, enums, each maybe with a `default`).
+ */
+export interface McpElicitationRequest {
+  server: string;
+  message: string;
+  schema: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** The user's answer: `accept` with the fields, `decline` (no), or `cancel` (dismissed). */
+export interface McpElicitationAnswer {
+  action: "accept" | "decline" | "cancel";
+  content?: Record<string, string | number | boolean | string[]>;
+}
+
+/**
+ * Who answers a server's elicitation: a dialog at the terminal, the SDK's or ACP's question seam elsewhere. Absent
+ * (print mode), every elicitation is declined, so the server learns at once that nobody will answer.
+ */
+export type McpElicit = (request: McpElicitationRequest) => Promise<McpElicitationAnswer>;
