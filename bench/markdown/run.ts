@@ -8,7 +8,7 @@
  * load cost. `--quick`: a 50 KB answer.
  */
 import { Lexer } from "marked";
-import { MarkdownStream, renderMarkdown } from "../../src/cli/markdown/index.js";
+import { MarkdownStream, renderMarkdown } from "../../src/cli/render/markdown/index.js";
 
 const quick = process.argv.includes("--quick");
 const SIZE = (quick ? 50 : 200) * 1024;

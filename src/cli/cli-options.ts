@@ -1,5 +1,5 @@
 import type { PermissionMode } from "../permissions/permission-mode.js";
-import type { SdkFlags } from "./sdk/sdk-options.js";
+import type { SdkFlags } from "./sdk-flags.js";
 
 /** What the command line says, after parsing and checking. */
 export interface CliOptions {

@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import type { PrintIo } from "./cli-io.js";
 import { registerAcp } from "./commands/acp.js";
 import { registerAgents } from "./commands/agents.js";
 import type { CommandContext } from "./commands/command-context.js";
@@ -10,8 +11,7 @@ import { registerPrompt } from "./commands/prompt.js";
 import { registerRemote } from "./commands/remote.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerWorker } from "./commands/worker.js";
-import type { PrintIo } from "./print-mode.js";
-import { stripControls, terminalJson } from "./terminal-text.js";
+import { stripControls, terminalJson } from "./render/terminal-text.js";
 import { packageVersion } from "./version.js";
 
 /**

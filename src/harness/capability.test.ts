@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -167,6 +167,28 @@ describe("the Asker seam", () => {
       await sim?.close();
       sim = undefined;
     }
+  });
+
+  it("an 'always' through the seam is kept for the session and saved to the project's local settings, and the asker is told", async () => {
+    const told: string[] = [];
+    let asked = 0;
+    const opts = await options([callNow, callNow, text("done")], {
+      capabilities: [{ name: "clock", tools: [nowTool] }],
+      asker: {
+        ask: () => {
+          asked++;
+          return "allow_always";
+        },
+        notify: (message) => void told.push(message),
+      },
+    });
+    const agent = await createCodingAgent(opts);
+    await drain(agent.prompt("time, twice?"));
+    expect(asked).toBe(1);
+    const saved = JSON.parse(readFileSync(join(opts.cwd, ".mitsu", "settings.local.json"), "utf8"));
+    expect(saved.permissions.allow).toEqual(["Now"]);
+    expect(told).toEqual([expect.stringMatching(/^saved Now to .*settings\.local\.json$/)]);
+    await agent.close();
   });
 
   it("the kinds an Asker leaves go to the older one-function options", async () => {

@@ -292,8 +292,9 @@ export interface CodingAgent {
   readonly model: string;
   readonly maxOutputTokens: number;
   /**
-   * Built-ins, Skill, Task, the embedder's tools, then the MCP tools (sorted; see `connectMcpServers`). An MCP
-   * server's changed tool list is taken in at the start of the next `prompt`, never during one.
+   * Built-ins, Skill, Task, the embedder's tools (`tools`, then each capability's), then the MCP tools (sorted; see
+   * `connectMcpServers`). A capability's changed tool list (an MCP server's) is taken in at the start of the next
+   * `prompt`, never during one.
    */
   readonly tools: readonly Tool<never>[];
   /** The MCP servers (connected, failed, skipped) and their prompts; undefined with `mcp: false`. */

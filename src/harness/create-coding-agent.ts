@@ -23,6 +23,7 @@ import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
 import { withToolSearch } from "./capabilities/tool-search.js";
+import { webCapability } from "./capabilities/web.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
 import { CostMeter } from "./cost-meter.js";
@@ -41,8 +42,8 @@ const DEFAULT_MAX_TURNS = 50;
 
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root, in five steps: settings and trust →
- * provider → the list of capabilities (built-in tools, skills, sub-agents, todo, background shells, sandbox, the
- * embedder's, MCP), started concurrently → context → the loop, behind the agent's `prompt`.
+ * provider → the list of capabilities (sandbox, background shells, built-in tools, web tools, skills, sub-agents,
+ * todo, the embedder's, MCP), started concurrently → context → the loop, behind the agent's `prompt`.
  * Throws when the model spec or a session file to resume is unusable (the message says which and why).
  */
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
@@ -79,7 +80,6 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
     shells,
     builtinToolsCapability({
       setup,
-      models,
       shells: shells.shells,
       sandbox: sandbox.options,
       readOnlyRoots: () => skills.readOnlyRoots,
@@ -87,6 +87,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       files: options.files,
       terminal: options.terminal,
     }),
+    webCapability(models),
     skills,
     subagentsCapability(setup.agents, () => late.tools.map((t) => t.name)),
     todoCapability(),

@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { permissionPreview, readPreviewFile } from "../../src/cli/permission-preview.js";
-import { createStyle } from "../../src/cli/style.js";
+import { createStyle } from "../../src/cli/render/style.js";
+import { permissionPreview, readPreviewFile } from "../../src/cli/tui/permission-preview.js";
 
 const plain = createStyle(false);
 const colour = createStyle(true);

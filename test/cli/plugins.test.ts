@@ -3,10 +3,10 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { runBuiltinCommand } from "../../src/cli/builtin-commands.js";
-import { slashOutputStyle } from "../../src/cli/slash-output-style.js";
-import { slashPlugin } from "../../src/cli/slash-plugin.js";
-import { createStyle } from "../../src/cli/style.js";
+import { runBuiltinCommand } from "../../src/cli/conversation/builtin-commands.js";
+import { createStyle } from "../../src/cli/render/style.js";
+import { slashOutputStyle } from "../../src/cli/tui/slash-output-style.js";
+import { slashPlugin } from "../../src/cli/tui/slash-plugin.js";
 import type { CodingAgent } from "../../src/harness/index.js";
 import { mcpToolName } from "../../src/mcp/mcp-tool-name.js";
 import { pluginDataDir } from "../../src/plugins/plugin-store.js";

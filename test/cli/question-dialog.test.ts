@@ -1,6 +1,6 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/style.js";
+import { createStyle } from "../../src/cli/render/style.js";
 import { hooksApprovalQuestion } from "../../src/cli/tui/hooks-approval-question.js";
 import { mcpApprovalQuestion } from "../../src/cli/tui/mcp-approval-question.js";
 import { createQuestionDialog, type Question } from "../../src/cli/tui/question-dialog.js";

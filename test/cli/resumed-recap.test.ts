@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { resumedRecap } from "../../src/cli/resumed-recap.js";
-import { createStyle } from "../../src/cli/style.js";
+import { createStyle } from "../../src/cli/render/style.js";
+import { resumedRecap } from "../../src/cli/tui/resumed-recap.js";
 import type { Message } from "../../src/messages/index.js";
 
 const style = createStyle(false);

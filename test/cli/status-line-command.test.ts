@@ -2,7 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readStatusLineSetting, runStatusLine, statusLineInput } from "../../src/cli/status-line-command.js";
+import {
+  readStatusLineSetting,
+  runStatusLine,
+  statusLineInput,
+} from "../../src/cli/tui/status-line-command.js";
 import { trustFolder } from "../../src/permissions/trust-store.js";
 
 const roots: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fitWidth, LastLine } from "../../src/cli/status-line.js";
+import { fitWidth, LastLine } from "../../src/cli/render/status-line.js";
 
 const last = (...chunks: string[]) => {
   const line = new LastLine();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/style.js";
-import { createSubagentRenderer } from "../../src/cli/subagent-renderer.js";
+import { createStyle } from "../../src/cli/render/style.js";
+import { createSubagentRenderer } from "../../src/cli/render/subagent-renderer.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import type { ToolUseBlock } from "../../src/messages/index.js";
 

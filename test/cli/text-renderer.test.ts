@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { errorHint } from "../../src/cli/error-hint.js";
-import { createStyle } from "../../src/cli/style.js";
-import { createTextRenderer, formatDelay, renderResult } from "../../src/cli/text-renderer.js";
+import { errorHint } from "../../src/cli/render/error-hint.js";
+import { createStyle } from "../../src/cli/render/style.js";
+import { createTextRenderer, formatDelay, renderResult } from "../../src/cli/render/text-renderer.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import type { ToolUseBlock } from "../../src/messages/index.js";
 

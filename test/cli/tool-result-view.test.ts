@@ -1,6 +1,6 @@
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/style.js";
+import { createStyle } from "../../src/cli/render/style.js";
 import { createToolResultView } from "../../src/cli/tui/tool-result-view.js";
 import { USER_REJECTED_MESSAGE, USER_STOPPED_MESSAGE } from "../../src/loop/permission.js";
 import type { ToolResultBlock, ToolUseBlock } from "../../src/messages/index.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { afterEach, describe, expect, it } from "vitest";
-import { createStyle } from "../../src/cli/style.js";
+import { createStyle } from "../../src/cli/render/style.js";
 import { ChatLog } from "../../src/cli/tui/chat-log.js";
 import { matchFiles } from "../../src/cli/tui/prompt-autocomplete.js";
 import { HISTORY_LIMIT, openPromptHistory } from "../../src/cli/tui/prompt-history.js";

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { demoScenario } from "../../src/cli/demo-scenario.js";
+import { demoScenario } from "../../src/cli/demo/demo-scenario.js";
 import { type SimProtocol, type Simulator, startSimulator } from "../../src/simulator/index.js";
 import { runMitsu, tempWorkspace } from "../cli/cli-harness.js";
 import { xmlTurn } from "./conformance-adapters.js";

@@ -13,8 +13,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { confirmForeignSession } from "../../src/cli/confirm-foreign-session.js";
-import { rewind as rewindCommand } from "../../src/cli/rewind-command.js";
+import { confirmForeignSession } from "../../src/cli/tui/confirm-foreign-session.js";
+import { rewind as rewindCommand } from "../../src/cli/tui/rewind-command.js";
 import type { CodingAgent, CodingAgentOptions } from "../../src/harness/index.js";
 import { createCodingAgent } from "../../src/harness/index.js";
 import type { AgentEvent, AgentResult } from "../../src/loop/agent-event.js";

@@ -2,15 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { LastLine } from "../../src/cli/status-line.js";
-import { createStyle } from "../../src/cli/style.js";
+import { LastLine } from "../../src/cli/render/status-line.js";
+import { createStyle } from "../../src/cli/render/style.js";
 import {
   showControls,
   stripControls,
   TerminalTextFilter,
   terminalJson,
-} from "../../src/cli/terminal-text.js";
-import { createTextRenderer } from "../../src/cli/text-renderer.js";
+} from "../../src/cli/render/terminal-text.js";
+import { createTextRenderer } from "../../src/cli/render/text-renderer.js";
 import type { AgentEvent } from "../../src/loop/agent-event.js";
 import type { ToolUseBlock } from "../../src/messages/index.js";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";

@@ -1,8 +1,8 @@
 import { Readable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
+import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
-import type { PrintIo } from "../print-mode.js";
-import { stripControls } from "../terminal-text.js";
+import { stripControls } from "../render/terminal-text.js";
 import { createAcpAgent } from "./acp-agent.js";
 import { limitLines } from "./line-limit.js";
 

@@ -24,7 +24,7 @@ import {
 import { findSlashTarget, parseSlash } from "../../skills/index.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
-import { preparePrompt } from "../prepare-prompt.js";
+import { preparePrompt } from "../conversation/prepare-prompt.js";
 import { availableCommands } from "./available-commands.js";
 import { runBuiltin } from "./builtin-slash.js";
 import { clientMcpConfig } from "./client-mcp-servers.js";

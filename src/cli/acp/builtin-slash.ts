@@ -1,7 +1,7 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { CodingAgent } from "../../harness/index.js";
-import { compactionNotice } from "../compaction-notice.js";
-import { contextReport, costReport } from "../session-status.js";
+import { contextReport, costReport } from "../conversation/session-status.js";
+import { compactionNotice } from "../render/compaction-notice.js";
 
 /** The terminal's own commands that make sense in an editor's panel (the rest is the editor's: /clear is a new thread). */
 export const BUILTIN_COMMANDS: AvailableCommand[] = [

@@ -7,7 +7,7 @@ export function registerAgents(ctx: CommandContext): void {
     .command("agents")
     .description("list the sub-agent types (name, source, tools, model) and agent files that were skipped")
     .action(async () => {
-      const { agentsCommand } = await import("../agents-command.js");
+      const { agentsCommand } = await import("./agents-command.js");
       ctx.exitCode = await agentsCommand(io);
     });
 }

@@ -5,7 +5,7 @@ import {
   PERMISSION_MODES,
   type PermissionMode,
 } from "../../permissions/permission-mode.js";
-import type { PrintIo } from "../print-mode.js";
+import type { PrintIo } from "../cli-io.js";
 
 /** What a command's registration needs: the program, the streams, and where its action puts the exit code. */
 export interface CommandContext {

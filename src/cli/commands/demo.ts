@@ -15,8 +15,8 @@ export function registerDemo(ctx: CommandContext): void {
       // without the two modules importing each other.
       const { spawn } = await import("node:child_process");
       const { fileURLToPath } = await import("node:url");
-      // Beside the bundled command (dist/cli/bin.js and its chunks), where the demo script is built.
-      const script = fileURLToPath(new URL("./demo.js", import.meta.url));
+      // Beside the bundled command (dist/cli/bin.js and its chunks): tsc builds the demo script in dist/cli/demo/.
+      const script = fileURLToPath(new URL("./demo/demo.js", import.meta.url));
       const child = spawn(process.execPath, [script, ...command.args], { stdio: "inherit" });
       ctx.exitCode = await new Promise<number>((done) => {
         child.on("error", () => done(1));

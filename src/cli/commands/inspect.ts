@@ -34,7 +34,7 @@ export function registerInspect(ctx: CommandContext): void {
         ctx.exitCode = 1;
         return;
       }
-      const { inspectCommand } = await import("../inspect-command.js");
+      const { inspectCommand } = await import("./inspect-command.js");
       ctx.exitCode = await inspectCommand(
         {
           prompt: words.join(" "),

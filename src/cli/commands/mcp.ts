@@ -13,7 +13,7 @@ export function registerMcp(ctx: CommandContext): void {
     .option("--mcp-config <file>", "also these servers (repeatable)", collect)
     .option("--strict-mcp-config", "only the --mcp-config servers")
     .action(async (opts) => {
-      const { mcpListCommand } = await import("../mcp-command.js");
+      const { mcpListCommand } = await import("./mcp-command.js");
       ctx.exitCode = await mcpListCommand(io, {
         configFiles: opts.mcpConfig ?? [],
         strict: opts.strictMcpConfig === true,
@@ -42,7 +42,7 @@ export function registerMcp(ctx: CommandContext): void {
     .option("-e, --env <KEY=VALUE>", "an environment variable for a stdio server (repeatable)", collect)
     .option("-H, --header <Name: value>", "an HTTP header for a remote server (repeatable)", collect)
     .action(async (name: string, rest: string[], opts) => {
-      const { mcpAddCommand } = await import("../mcp-command.js");
+      const { mcpAddCommand } = await import("./mcp-command.js");
       ctx.exitCode = await mcpAddCommand(io, name, rest, {
         transport: opts.transport,
         scope: opts.scope,
@@ -56,7 +56,7 @@ export function registerMcp(ctx: CommandContext): void {
     .argument("<name>")
     .addOption(new Option("-s, --scope <scope>", "where to remove it from").choices(["project", "user"]))
     .action(async (name: string, opts) => {
-      const { mcpRemoveCommand } = await import("../mcp-command.js");
+      const { mcpRemoveCommand } = await import("./mcp-command.js");
       ctx.exitCode = await mcpRemoveCommand(io, name, opts.scope);
     });
   mcp
@@ -64,7 +64,7 @@ export function registerMcp(ctx: CommandContext): void {
     .description("log in to a remote server that asks for OAuth (opens the browser)")
     .argument("<name>")
     .action(async (name: string) => {
-      const { mcpLoginCommand } = await import("../mcp-command.js");
+      const { mcpLoginCommand } = await import("./mcp-command.js");
       ctx.exitCode = await mcpLoginCommand(io, name);
     });
   mcp
@@ -72,7 +72,7 @@ export function registerMcp(ctx: CommandContext): void {
     .description("forget a remote server's login")
     .argument("<name>")
     .action(async (name: string) => {
-      const { mcpLogoutCommand } = await import("../mcp-command.js");
+      const { mcpLogoutCommand } = await import("./mcp-command.js");
       ctx.exitCode = await mcpLogoutCommand(io, name);
     });
   for (const decision of ["approve", "deny"] as const) {
@@ -83,7 +83,7 @@ export function registerMcp(ctx: CommandContext): void {
       )
       .argument("<name>")
       .action(async (name: string) => {
-        const { mcpApprovalCommand } = await import("../mcp-command.js");
+        const { mcpApprovalCommand } = await import("./mcp-command.js");
         ctx.exitCode = await mcpApprovalCommand(io, name, decision);
       });
   }

@@ -9,7 +9,7 @@ export function registerPlugin(ctx: CommandContext): void {
     .argument("[words...]", "marketplace add|list|remove|update, install, uninstall, enable, disable, list")
     .allowUnknownOption()
     .action(async (words: string[]) => {
-      const { pluginCommand } = await import("../plugin-command.js");
+      const { pluginCommand } = await import("../conversation/plugin-command.js");
       ctx.exitCode = await pluginCommand(words, io);
     });
 }

@@ -143,7 +143,7 @@ function promptOptions(program: Command, rules: (value: string, previous?: strin
 // biome-ignore lint/suspicious/noExplicitAny: commander's parsed options.
 async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promise<number> {
   const { io } = ctx;
-  const { readStdin } = await import("../read-stdin.js");
+  const { readStdin } = await import("../print/read-stdin.js");
   const streamInput = opts.inputFormat === "stream-json";
   const stdin = io.stdin && !streamInput && !opts.acp ? await readStdin(io.stdin) : undefined;
   const argPrompt = words.join(" ").trim();
@@ -190,17 +190,17 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
   // A terminal on stdin, no -p and text output: the conversation at the prompt. Otherwise (a pipe, -p,
   // JSON output for a script): print mode.
   if (!options.print && options.outputFormat === "text" && !streamInput && io.stdin?.isTTY === true) {
-    const { interactiveMode } = await import("../interactive-mode.js");
+    const { interactiveMode } = await import("../tui/interactive-mode.js");
     return interactiveMode(options, { ...io, stdin: io.stdin });
   } else if (streamInput && options.outputFormat === "stream-json") {
     // Claude Code's SDK protocol: control requests beside the user messages (the Claude Agent SDK).
     const { sdkMode } = await import("../sdk/sdk-mode.js");
     return sdkMode(options, io);
   } else if (streamInput) {
-    const { streamInputMode } = await import("../stream-input-mode.js");
+    const { streamInputMode } = await import("../print/stream-input-mode.js");
     return streamInputMode(options, io);
   } else {
-    const { printMode } = await import("../print-mode.js");
+    const { printMode } = await import("../print/print-mode.js");
     return printMode(options, io);
   }
 }

@@ -45,7 +45,7 @@ export function registerRemote(ctx: CommandContext): void {
         ctx.exitCode = 1;
         return;
       }
-      const { remoteCommand } = await import("../remote-command.js");
+      const { remoteCommand } = await import("./remote-command.js");
       ctx.exitCode = await remoteCommand(
         {
           action: (action ?? "prompt") as "prompt",

@@ -7,7 +7,7 @@ export function registerSkills(ctx: CommandContext): void {
     .command("skills")
     .description("list the skills and commands found, where from, and files that were skipped")
     .action(async () => {
-      const { skillsCommand } = await import("../skills-command.js");
+      const { skillsCommand } = await import("./skills-command.js");
       ctx.exitCode = await skillsCommand(io);
     });
 }

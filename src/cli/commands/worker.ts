@@ -63,7 +63,7 @@ export function registerWorker(ctx: CommandContext): void {
     )
     .option("--verbose", "log every invocation step")
     .action(async (opts) => {
-      const { workerCommand } = await import("../worker-command.js");
+      const { workerCommand } = await import("./worker-command.js");
       ctx.exitCode = await workerCommand(
         {
           port: opts.port,

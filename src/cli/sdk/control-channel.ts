@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { terminalJson } from "../terminal-text.js";
+import { terminalJson } from "../render/terminal-text.js";
 
 /** A `control_request`'s body: its `subtype` and that subtype's fields. */
 export type ControlBody = { subtype: string } & Record<string, unknown>;

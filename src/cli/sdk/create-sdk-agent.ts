@@ -3,8 +3,9 @@ import { type CodingAgent, createCodingAgent } from "../../harness/index.js";
 import type { PermissionMode } from "../../permissions/permission-mode.js";
 import { isModelAlias, MODEL_ALIASES } from "../../providers/model-catalog.js";
 import { agentOptionsFor } from "../agent-options.js";
+import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
-import type { PrintIo } from "../print-mode.js";
+import type { SdkAgentDefinition } from "../sdk-flags.js";
 import type { ControlChannel } from "./control-channel.js";
 import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
 import { createPermissionBridge } from "./permission-bridge.js";
@@ -14,7 +15,7 @@ import {
   type SdkMcpServerStatus,
   splitSdkServers,
 } from "./sdk-mcp-bridge.js";
-import { parseAgents, type SdkAgentDefinition } from "./sdk-options.js";
+import { parseAgents } from "./sdk-options.js";
 import {
   createStructuredOutput,
   STRUCTURED_OUTPUT_INSTRUCTION,

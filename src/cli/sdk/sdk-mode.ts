@@ -1,6 +1,6 @@
 import { createInterface } from "node:readline";
+import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
-import type { PrintIo } from "../print-mode.js";
 import { createControlChannel } from "./control-channel.js";
 import { readSdkInput } from "./sdk-input.js";
 import { SdkSession } from "./sdk-session.js";

@@ -1,7 +1,7 @@
 import type { CodingAgent, ModelChoice } from "../../harness/index.js";
 import type { ContentBlock } from "../../messages/index.js";
 import { findSlashTarget, parseSlash } from "../../skills/index.js";
-import { preparePrompt } from "../prepare-prompt.js";
+import { preparePrompt } from "../conversation/prepare-prompt.js";
 
 /** What one user message of the app asks for. */
 export type SdkPrompt =

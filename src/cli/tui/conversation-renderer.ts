@@ -2,12 +2,12 @@ import type { CodingAgent } from "../../harness/index.js";
 import type { AgentEvent } from "../../loop/agent-event.js";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
 import type { CliOptions } from "../cli-options.js";
-import { errorHint } from "../error-hint.js";
-import { refusalNote } from "../refusal-note.js";
-import type { Style } from "../style.js";
-import { createSubagentRenderer } from "../subagent-renderer.js";
-import { stripControls } from "../terminal-text.js";
-import { createTextRenderer, readSummary, renderResult } from "../text-renderer.js";
+import { errorHint } from "../render/error-hint.js";
+import { refusalNote } from "../render/refusal-note.js";
+import type { Style } from "../render/style.js";
+import { createSubagentRenderer } from "../render/subagent-renderer.js";
+import { stripControls } from "../render/terminal-text.js";
+import { createTextRenderer, readSummary, renderResult } from "../render/text-renderer.js";
 import { LiveInputTail } from "./live-input-tail.js";
 import type { Screen } from "./screen.js";
 
@@ -25,7 +25,7 @@ export function conversationRenderer(
   screen: Screen,
   io: { env: NodeJS.ProcessEnv },
   options: CliOptions,
-  markdown: typeof import("../markdown/index.js") | undefined,
+  markdown: typeof import("../render/markdown/index.js") | undefined,
 ) {
   const { verbose } = options;
   const hideThinking = options.hideThinking === true;

@@ -1,5 +1,5 @@
 import type { UnapprovedHooksFile } from "../../hooks/index.js";
-import { showControls } from "../terminal-text.js";
+import { showControls } from "../render/terminal-text.js";
 import type { Question } from "./question-dialog.js";
 
 /**

@@ -1,5 +1,5 @@
 import { type Component, decodeKittyPrintable, matchesKey, truncateToWidth } from "@mariozechner/pi-tui";
-import type { Style } from "../style.js";
+import type { Style } from "../render/style.js";
 
 /** One choice of a picker: what is shown (already safe for the terminal) and what it answers. */
 export interface PickerItem<A> {

@@ -1,6 +1,6 @@
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
-import type { Style } from "../style.js";
-import { showControls, stripControls } from "../terminal-text.js";
+import type { Style } from "../render/style.js";
+import { showControls, stripControls } from "../render/terminal-text.js";
 
 /** Lines of a streamed value shown at most while it arrives. */
 const SHOWN_LINES = 6;

@@ -1,5 +1,5 @@
 import { type McpApprovalAnswer, type McpServerEntry, printable, variablesUsed } from "../../mcp/index.js";
-import type { Style } from "../style.js";
+import type { Style } from "../render/style.js";
 import type { Question } from "./question-dialog.js";
 
 /**

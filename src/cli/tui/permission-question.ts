@@ -1,7 +1,7 @@
 import type { PermissionAnswer, PermissionRequest } from "../../permissions/index.js";
-import { permissionPreview, readPreviewFile } from "../permission-preview.js";
-import type { Style } from "../style.js";
-import { showControls } from "../terminal-text.js";
+import type { Style } from "../render/style.js";
+import { showControls } from "../render/terminal-text.js";
+import { permissionPreview, readPreviewFile } from "./permission-preview.js";
 import type { Question } from "./question-dialog.js";
 
 /**

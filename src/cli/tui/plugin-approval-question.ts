@@ -1,5 +1,5 @@
 import type { PluginApproval } from "../../plugins/load-plugins.js";
-import { showControls } from "../terminal-text.js";
+import { showControls } from "../render/terminal-text.js";
 import type { Question } from "./question-dialog.js";
 
 /** The question asked at start-up about an installed plugin whose hooks or MCP servers changed since approval. */

@@ -5,7 +5,7 @@ import {
   truncateToWidth,
   wrapTextWithAnsi,
 } from "@mariozechner/pi-tui";
-import type { Style } from "../style.js";
+import type { Style } from "../render/style.js";
 
 /** One answer a question offers. */
 export interface QuestionOption<A> {

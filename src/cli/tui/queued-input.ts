@@ -1,6 +1,6 @@
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
-import type { Style } from "../style.js";
-import { showControls } from "../terminal-text.js";
+import type { Style } from "../render/style.js";
+import { showControls } from "../render/terminal-text.js";
 
 /**
  * Prompts typed while a turn runs: shown under the working indicator, each as its first line, and sent in

@@ -8,11 +8,11 @@ import {
   TUI,
   truncateToWidth,
 } from "@mariozechner/pi-tui";
-import type { LineInput, ReadOptions } from "../line-input.js";
-import type { Style } from "../style.js";
+import type { Style } from "../render/style.js";
 import { ChatLog } from "./chat-log.js";
 import { HistorySearch } from "./history-search.js";
 import { applyKeysInOrder } from "./keys-in-order.js";
+import type { LineInput, ReadOptions } from "./line-input.js";
 import { createListPicker, type PickerItem } from "./list-picker.js";
 import { countPastedLinesRight } from "./paste-count.js";
 import { createPromptAutocomplete } from "./prompt-autocomplete.js";

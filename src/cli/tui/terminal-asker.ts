@@ -1,6 +1,6 @@
 import type { Asker } from "../../harness/index.js";
-import type { Style } from "../style.js";
-import { showControls, stripControls } from "../terminal-text.js";
+import type { Style } from "../render/style.js";
+import { showControls, stripControls } from "../render/terminal-text.js";
 import { hooksApprovalQuestion } from "./hooks-approval-question.js";
 import { mcpApprovalQuestion } from "./mcp-approval-question.js";
 import type { PermissionDialog } from "./permission-question.js";

@@ -1,8 +1,8 @@
 import { type Component, truncateToWidth, wrapTextWithAnsi } from "@mariozechner/pi-tui";
 import type { ToolResultBlock, ToolUseBlock } from "../../messages/index.js";
-import { refusalNote } from "../refusal-note.js";
-import type { Style } from "../style.js";
-import { readSummary, resultText } from "../text-renderer.js";
+import { refusalNote } from "../render/refusal-note.js";
+import type { Style } from "../render/style.js";
+import { readSummary, resultText } from "../render/text-renderer.js";
 
 export interface ToolResultViewOptions {
   style: Style;

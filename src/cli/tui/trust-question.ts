@@ -1,6 +1,6 @@
 import type { TrustQuestion } from "../../harness/index.js";
-import type { Style } from "../style.js";
-import { showControls } from "../terminal-text.js";
+import type { Style } from "../render/style.js";
+import { showControls } from "../render/terminal-text.js";
 import type { Question } from "./question-dialog.js";
 
 /**

@@ -1,6 +1,6 @@
 import { type Component, truncateToWidth } from "@mariozechner/pi-tui";
-import type { Style } from "../style.js";
-import { compactCount } from "../turn-footer.js";
+import type { Style } from "../render/style.js";
+import { compactCount } from "./turn-footer.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -1,18 +1,14 @@
 import type { Tool } from "../../loop/tool.js";
 import type { PermissionChecker } from "../../permissions/index.js";
-import { completeText } from "../../providers/complete-text.js";
-import { hasWebSearch, webSearch } from "../../providers/web-search.js";
 import type { BackgroundShells } from "../../tools/background-shells.js";
 import { createBuiltinTools } from "../../tools/create-builtin-tools.js";
 import type { CommandTerminal, FileAccess } from "../../tools/file-access.js";
 import type { SandboxOptions } from "../../tools/sandbox.js";
 import type { Capability } from "../capability.js";
-import type { ModelSetup } from "../model-setup.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
 export interface BuiltinToolsDeps {
   setup: WorkspaceSetup;
-  models: ModelSetup;
   shells: BackgroundShells;
   sandbox: SandboxOptions | undefined;
   /** The folders Read, Grep and Glob may read besides the workspace (skills' folders); read when the tools are made. */
@@ -26,18 +22,14 @@ export interface BuiltinToolsDeps {
 }
 
 /**
- * The built-in tools (Read, Write, Edit, Bash, Grep, Glob, TodoWrite, the background shells' tools, WebFetch and,
- * where the provider has it, WebSearch), made once the other capabilities have started.
+ * The built-in tools (Read, Write, Edit, Bash, Grep, Glob, TodoWrite, and the background shells' BashOutput and
+ * KillShell), made once the other capabilities have started (the skills' folders are readable).
  */
 export function builtinToolsCapability(deps: BuiltinToolsDeps): Capability {
   let tools: Tool<never>[] | undefined;
-  const { setup, models } = deps;
-  const make = (): Tool<never>[] => {
-    // Side calls (WebFetch reading a page, a web search) go to a small model of the same provider, without the
-    // XML tool protocol: they use no tools.
-    const wire = models.resolved.wireProvider;
-    const helper = models.helper;
-    return createBuiltinTools({
+  const { setup } = deps;
+  const make = (): Tool<never>[] =>
+    createBuiltinTools({
       cwd: setup.cwd,
       additionalRoots: setup.additionalRoots,
       env: setup.scrubbed,
@@ -49,20 +41,7 @@ export function builtinToolsCapability(deps: BuiltinToolsDeps): Capability {
       ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
       ...(deps.files ? { files: deps.files } : {}),
       ...(deps.terminal ? { terminal: deps.terminal } : {}),
-      webFetch: {
-        fetch: globalThis.fetch,
-        complete: (prompt, signal) => completeText(wire, helper, prompt, { signal, maxTokens: 4096 }),
-      },
-      ...(hasWebSearch(wire)
-        ? {
-            webSearch: {
-              search: (query, searchOptions) =>
-                webSearch({ provider: wire, model: helper, query, ...searchOptions }),
-            },
-          }
-        : {}),
     }) as Tool<never>[];
-  };
   return {
     name: "builtin-tools",
     tools: () => {

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
-import { MarkdownStream, renderMarkdown } from "../../../src/cli/markdown/index.js";
+import { MarkdownStream, renderMarkdown } from "../../../src/cli/render/markdown/index.js";
 
 /** The lines as a person reads them: styles taken out, trailing spaces kept visible by the join. */
 const plain = (text: string, width = 60) =>

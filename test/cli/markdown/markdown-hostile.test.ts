@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MarkdownStream, MarkdownWriter, renderMarkdown } from "../../../src/cli/markdown/index.js";
+import { MarkdownStream, MarkdownWriter, renderMarkdown } from "../../../src/cli/render/markdown/index.js";
 
 /** Escape sequences the renderer itself writes: SGR and OSC 8 hyperlinks. Anything else came from the text. */
 const OWN = /\u001b\[[0-9;]*m|\u001b\]8;;[^\u001b\u0007]*\u001b\\/g;

@@ -1,8 +1,8 @@
 import { stripVTControlCharacters } from "node:util";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { displayWidth } from "../../../src/cli/display-width.js";
-import { MarkdownStream, renderMarkdown } from "../../../src/cli/markdown/index.js";
+import { displayWidth } from "../../../src/cli/render/display-width.js";
+import { MarkdownStream, renderMarkdown } from "../../../src/cli/render/markdown/index.js";
 
 const DOC = [
   "# Title",
