@@ -112,6 +112,69 @@ function systemBlocks(system: DurableAgentSetup["system"]): TextBlock[] {
   return typeof system === "string" ? [{ type: "text", text: system }] : system;
 }
 
+/** `approve` / `deny`: resolves the awakeable of the session's (or a running sub-agent's) question. */
+function answerHandler(name: string, approve: boolean) {
+  return restate.handlers.object.shared(
+    async (ctx: restate.ObjectSharedContext, body: AnswerRequest | undefined): Promise<PendingAsk> => {
+      const problem = answerRequestProblem(body);
+      if (problem) throw terminal(`Malformed ${approve ? "approve" : "deny"} request: ${problem}`);
+      const pending = await allPending(ctx, name);
+      if (pending.length === 0) {
+        const length = (await ctx.get<number>(STATE.length)) ?? 0;
+        if (length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
+        throw terminal(`Session ${ctx.key} waits for no permission answer.`, 409);
+      }
+      const id = body?.toolUseId;
+      const ask = id === undefined ? undefined : pending.find((p) => p.toolUseId === id);
+      if (id !== undefined && !ask)
+        throw terminal(
+          `Session ${ctx.key} has no question about tool call ${id}; waiting: ${pending.map((p) => p.toolUseId).join(", ")}`,
+          404,
+        );
+      if (!ask && pending.length > 1)
+        throw terminal(
+          `Session ${ctx.key} waits for ${pending.length} answers; name the call (${pending.map((p) => `${p.toolUseId} ${p.display}`).join("; ")})`,
+          409,
+        );
+      const chosen = (ask ?? pending[0]) as PendingAsk;
+      ctx.resolveAwakeable(chosen.awakeableId, {
+        approve,
+        ...(body?.message !== undefined ? { message: body.message } : {}),
+      });
+      return chosen;
+    },
+  );
+}
+
+/** The session's workspace for a prompt: the stored one, or the first prompt's (stored then); checked on this worker. */
+async function promptWorkspace(
+  ctx: restate.ObjectContext,
+  options: DurableAgentOptions,
+  prompt: TurnRequest["prompt"],
+): Promise<string | undefined> {
+  const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
+  let workspace: string | undefined;
+  try {
+    workspace =
+      prompt && (stored === undefined || prompt.workspace !== undefined)
+        ? options.workspace?.(ctx.key, prompt.workspace)
+        : stored;
+  } catch (error) {
+    throw terminal(error instanceof Error ? error.message : String(error));
+  }
+  if (stored !== undefined && workspace !== stored)
+    throw terminal(`Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${prompt?.workspace}`);
+  if (workspace === undefined && prompt?.workspace !== undefined)
+    throw terminal("This agent takes no workspace; send the prompt without one");
+  if (workspace !== undefined && !isFolder(workspace))
+    throw terminal(
+      `The workspace of session ${ctx.key} (${workspace}) is not on this worker. Each worker must see every session's workspace at the same path (a shared volume holding one checkout per session).`,
+      412,
+    );
+  if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
+  return workspace;
+}
+
 /**
  * mitsu sessions as a Restate virtual object, keyed by the session id: prompts to one session queue (one
  * writer), sessions run in parallel on any worker. Each prompt is one invocation of `runAgent`, whose model
@@ -140,38 +203,6 @@ export function createDurableAgent(options: DurableAgentOptions) {
     Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
   const remember = (ctx: restate.ObjectContext) =>
     cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
-
-  const answer = (approve: boolean) =>
-    restate.handlers.object.shared(
-      async (ctx: restate.ObjectSharedContext, body: AnswerRequest | undefined): Promise<PendingAsk> => {
-        const problem = answerRequestProblem(body);
-        if (problem) throw terminal(`Malformed ${approve ? "approve" : "deny"} request: ${problem}`);
-        const pending = await allPending(ctx, name);
-        if (pending.length === 0) {
-          const length = (await ctx.get<number>(STATE.length)) ?? 0;
-          if (length === 0) throw terminal(`Unknown session: ${ctx.key}`, 404);
-          throw terminal(`Session ${ctx.key} waits for no permission answer.`, 409);
-        }
-        const id = body?.toolUseId;
-        const ask = id === undefined ? undefined : pending.find((p) => p.toolUseId === id);
-        if (id !== undefined && !ask)
-          throw terminal(
-            `Session ${ctx.key} has no question about tool call ${id}; waiting: ${pending.map((p) => p.toolUseId).join(", ")}`,
-            404,
-          );
-        if (!ask && pending.length > 1)
-          throw terminal(
-            `Session ${ctx.key} waits for ${pending.length} answers; name the call (${pending.map((p) => `${p.toolUseId} ${p.display}`).join("; ")})`,
-            409,
-          );
-        const chosen = (ask ?? pending[0]) as PendingAsk;
-        ctx.resolveAwakeable(chosen.awakeableId, {
-          approve,
-          ...(body?.message !== undefined ? { message: body.message } : {}),
-        });
-        return chosen;
-      },
-    );
 
   /** A call to this session's driver (the queue of its runs), from a shared handler. */
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
@@ -235,8 +266,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
         async (ctx: restate.ObjectSharedContext): Promise<PendingAsk[]> => allPending(ctx, name),
       ),
 
-      approve: answer(true),
-      deny: answer(false),
+      approve: answerHandler(name, true),
+      deny: answerHandler(name, false),
     },
   });
 
@@ -244,28 +275,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
     const { messages: history, digest } = await transcriptOf(ctx);
     const prompt = body.first ? body.prompt : undefined;
     if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
-    const stored = (await ctx.get<string>(STATE.workspace)) ?? undefined;
-    let workspace: string | undefined;
-    try {
-      workspace =
-        prompt && (stored === undefined || prompt.workspace !== undefined)
-          ? options.workspace?.(ctx.key, prompt.workspace)
-          : stored;
-    } catch (error) {
-      throw terminal(error instanceof Error ? error.message : String(error));
-    }
-    if (stored !== undefined && workspace !== stored)
-      throw terminal(
-        `Session ${ctx.key} works in ${stored}; a prompt cannot move it to ${prompt?.workspace}`,
-      );
-    if (workspace === undefined && prompt?.workspace !== undefined)
-      throw terminal("This agent takes no workspace; send the prompt without one");
-    if (workspace !== undefined && !isFolder(workspace))
-      throw terminal(
-        `The workspace of session ${ctx.key} (${workspace}) is not on this worker. Each worker must see every session's workspace at the same path (a shared volume holding one checkout per session).`,
-        412,
-      );
-    if (stored === undefined && workspace !== undefined) ctx.set(STATE.workspace, workspace);
+    const workspace = await promptWorkspace(ctx, options, prompt);
 
     const setup = await setUp(options, { id: ctx.key, workspace });
     try {

@@ -75,6 +75,69 @@ function sqlString(value: string): string {
   return value.replaceAll("'", "''");
 }
 
+// The abort listener goes when the timer fires: a prompt polls for hours with one signal, and listeners left on it
+// would pile up (Node warns of a leak at the 11th).
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** The sessions the server holds, from the admin API's SQL: their state, queued prompts and transcript length. */
+async function listSessions(doFetch: typeof fetch, admin: string, name: string): Promise<SessionSummary[]> {
+  const select = async <T>(sql: string): Promise<T[]> => {
+    let response: Response;
+    try {
+      response = await doFetch(`${admin}/query`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ query: sql }),
+      });
+    } catch (error) {
+      throw unreachable("Restate admin API", admin, error);
+    }
+    const text = await response.text();
+    if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
+    return (JSON.parse(text) as { rows: T[] }).rows;
+  };
+  const state = await select<{ key: string; name: string; value: string | null }>(
+    `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
+  );
+  const runs = await select<{ key: string; status: string }>(
+    `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
+  );
+  const sessions = new Map<string, SessionSummary>();
+  const of = (id: string) => {
+    let summary = sessions.get(id);
+    if (!summary) {
+      summary = { id, messages: 0, state: "idle", queued: 0 };
+      sessions.set(id, summary);
+    }
+    return summary;
+  };
+  for (const row of state) {
+    const summary = of(row.key);
+    if (row.name === "length") summary.messages = Number(row.value ?? 0);
+  }
+  for (const row of runs) {
+    const summary = of(row.key);
+    if (row.status === "inboxed") summary.queued++;
+    else summary.state = "running";
+  }
+  for (const row of state)
+    if (row.name === "pending" && row.value !== null && row.value !== "[]") of(row.key).state = "waiting";
+  return [...sessions.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
 export function createSessionClient(options: SessionClientOptions): SessionClient {
   const doFetch = options.fetch ?? fetch;
   const name = options.name ?? DEFAULT_SESSION_OBJECT;
@@ -114,22 +177,6 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     const { text } = await request(objectPath(session, handler), init, what);
     return JSON.parse(text) as T;
   };
-
-  // The abort listener goes when the timer fires: a prompt polls for hours with one signal, and listeners left on
-  // it would pile up (Node warns of a leak at the 11th).
-  const sleep = (ms: number, signal: AbortSignal | undefined) =>
-    new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      }, ms);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
 
   // An answer is a handler of the session, which runs on a worker: it is sent (the ingress queues it) and its
   // outcome polled, so that with no worker up the caller learns at once that it waits, not after a timeout.
@@ -208,48 +255,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     async list() {
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Listing sessions needs the Restate admin API's URL (adminUrl).");
-      const select = async <T>(sql: string): Promise<T[]> => {
-        let response: Response;
-        try {
-          response = await doFetch(`${admin}/query`, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify({ query: sql }),
-          });
-        } catch (error) {
-          throw unreachable("Restate admin API", admin, error);
-        }
-        const text = await response.text();
-        if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
-        return (JSON.parse(text) as { rows: T[] }).rows;
-      };
-      const state = await select<{ key: string; name: string; value: string | null }>(
-        `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
-      );
-      const runs = await select<{ key: string; status: string }>(
-        `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
-      );
-      const sessions = new Map<string, SessionSummary>();
-      const of = (id: string) => {
-        let summary = sessions.get(id);
-        if (!summary) {
-          summary = { id, messages: 0, state: "idle", queued: 0 };
-          sessions.set(id, summary);
-        }
-        return summary;
-      };
-      for (const row of state) {
-        const summary = of(row.key);
-        if (row.name === "length") summary.messages = Number(row.value ?? 0);
-      }
-      for (const row of runs) {
-        const summary = of(row.key);
-        if (row.status === "inboxed") summary.queued++;
-        else summary.state = "running";
-      }
-      for (const row of state)
-        if (row.name === "pending" && row.value !== null && row.value !== "[]") of(row.key).state = "waiting";
-      return [...sessions.values()].sort((a, b) => a.id.localeCompare(b.id));
+      return listSessions(doFetch, admin, name);
     },
     async cancel(session) {
       const admin = options.adminUrl?.replace(/\/+$/, "");
