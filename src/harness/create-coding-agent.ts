@@ -22,7 +22,7 @@ import { sandboxCapability } from "./capabilities/sandbox.js";
 import { skillsCapability } from "./capabilities/skills.js";
 import { createSpawn, subagentsCapability } from "./capabilities/subagents.js";
 import { todoCapability } from "./capabilities/todo.js";
-import { withToolSearch } from "./capabilities/tool-search.js";
+import { toolSearchShare, withToolSearch } from "./capabilities/tool-search.js";
 import { webCapability } from "./capabilities/web.js";
 import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
@@ -74,7 +74,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const inline = (run: Parameters<typeof inlineCapabilities>[3]) =>
     inlineCapabilities(late.tools, late.permissions?.permissions ?? failEarly(), readable, run);
   const skills = skillsCapability(setup.skills, inline);
-  const mcp = mcpCapability(options.mcp, setup, questions);
+  const mcp = mcpCapability(options.mcp, setup, questions, toolSearchShare(setup.env) !== undefined);
   const builtin = new CapabilityList([
     sandbox,
     shells,

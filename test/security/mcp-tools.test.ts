@@ -130,4 +130,30 @@ describe("an MCP server's tool list", () => {
     );
     expect(run.stderr).not.toContain('MCP server "a" lists');
   });
+
+  it("with ToolSearch on (the default), the byte cap does not cut tools: over a share of the window they are deferred, never sent, and all findable", async () => {
+    const f = folders();
+    const config = join(f.root, "servers.json");
+    f.json(config, {
+      mcpServers: {
+        a: server("--count", "60", "--pad", "4000"),
+        b: server("--count", "60", "--pad", "4000"),
+        c: server("--count", "60", "--pad", "4000"),
+      },
+    });
+    const { sim, env } = await simulator([text("Hi.")]);
+    const run = await runMitsuBin(["-p", "--mcp-config", config, "hi"], {
+      cwd: f.cwd,
+      env: { ...f.env, ...env },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("capped at");
+    const first = sim.requests[0]!.body;
+    const names = first.tools.map((t: { name: string }) => t.name);
+    expect(names).toContain("ToolSearch");
+    expect(names.filter((n: string) => n.startsWith("mcp__"))).toEqual([]);
+    // Every server's last tool is listed for ToolSearch: none was cut.
+    const listed = JSON.stringify(first.messages);
+    for (const part of ["a", "b", "c"]) expect(listed).toContain(`mcp__${part}__tool_59`);
+  });
 });

@@ -17,6 +17,11 @@ export function mcpCapability(
   mcpOptions: CodingAgentOptions["mcp"],
   setup: WorkspaceSetup,
   questions: Questions,
+  /**
+   * Whether the definitions' byte cap is lifted: with ToolSearch on, tools whose definitions would take a share of
+   * the window are deferred (never sent), so the cap would only cut tools that could have been found.
+   */
+  deferrable = false,
 ): McpCapability {
   let project: ProjectMcp | undefined;
   const approve = questions.asFunction("mcp-server", (entry: McpServerEntry) => ({
@@ -39,6 +44,9 @@ export function mcpCapability(
         ...(mcpOptions?.strict ? { strict: true } : {}),
         // A project's .mcp.json counts only in a trusted folder; there each server is still approved one by one.
         projectTrusted: trusted,
+        ...(deferrable && setup.env.MITSU_MCP_MAX_TOOL_BYTES === undefined
+          ? { limits: { maxToolBytes: Number.POSITIVE_INFINITY } }
+          : {}),
         repositoryEnv: setup.settings.projectEnvKeys,
         extraServers: setup.plugins.mcpServers,
         ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
