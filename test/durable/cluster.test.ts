@@ -129,12 +129,13 @@ describe("a three-node Restate cluster", () => {
         const transcript = await clients[0]?.transcript(id);
         expect(checkTranscript(transcript ?? [])).toEqual([]);
         expect(transcript).toHaveLength(4);
-        // Each tool ran once; one cut off by the worker's kill (its line written, its result not yet journaled)
-        // ran again, and its result says that the first attempt may have run.
+        // Each tool ran once; one cut off (its line written, its result not yet journaled) ran again — on a loaded
+        // machine a retried attempt can itself be cut off, so at least once, not exactly twice: Restate runs a
+        // step at least once — and its result says that an earlier attempt may have run.
         const ran = readFileSync(join(fleet, id, "ran.txt"), "utf8");
         if (ran === "ran\n") continue;
         again.push(id);
-        expect(ran).toBe("ran\nran\n");
+        expect(ran).toMatch(/^(ran\n){2,}$/);
         expect(JSON.stringify(transcript?.[2])).toContain("may have partly run (state unknown)");
       }
       console.log(
