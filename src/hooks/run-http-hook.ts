@@ -1,4 +1,5 @@
 import { type HookOutcome, readCommandOutcome } from "./hook-answer.js";
+import { hookDeadline } from "./hook-deadline.js";
 import type { HookInput } from "./hook-event.js";
 
 /** The most of a response body that is read. */
@@ -34,23 +35,13 @@ export async function runHttpHook(options: RunHttpHookOptions): Promise<HookOutc
   const headers: Record<string, string> = { "content-type": "application/json" };
   for (const [name, value] of Object.entries(options.headers ?? {}))
     headers[name] = interpolateHeader(value, options.allowedEnvVars ?? [], options.env);
-  const controller = new AbortController();
-  let why: string | undefined;
-  const timer = setTimeout(() => {
-    why = `timed out after ${Math.round(options.timeoutMs / 100) / 10} s`;
-    controller.abort();
-  }, options.timeoutMs);
-  const onAbort = () => {
-    why ??= "was interrupted";
-    controller.abort();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = hookDeadline(options.timeoutMs, options.signal);
   try {
     const response = await fetch(options.url, {
       method: "POST",
       headers,
       body: JSON.stringify(options.input),
-      signal: controller.signal,
+      signal: deadline.signal,
       // A redirect would send the input elsewhere than the settings name.
       redirect: "error",
     });
@@ -61,9 +52,8 @@ export async function runHttpHook(options: RunHttpHookOptions): Promise<HookOutc
     }
     return readCommandOutcome(options.input.hook_event_name, 0, body, "");
   } catch (error) {
-    return { kind: "error", message: why ?? `could not be reached: ${(error as Error).message}` };
+    return { kind: "error", message: deadline.why() ?? `could not be reached: ${(error as Error).message}` };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    deadline.release();
   }
 }

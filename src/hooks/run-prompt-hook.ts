@@ -1,4 +1,5 @@
 import type { HookOutcome } from "./hook-answer.js";
+import { hookDeadline } from "./hook-deadline.js";
 import type { HookInput } from "./hook-event.js";
 
 /** Claude Code's default for a prompt hook: 30 s. */
@@ -31,21 +32,11 @@ export async function runPromptHook(options: RunPromptHookOptions): Promise<Hook
   const prompt = options.prompt.includes("$ARGUMENTS")
     ? options.prompt.replaceAll("$ARGUMENTS", json)
     : `${options.prompt}\n\n${json}`;
-  const controller = new AbortController();
-  let why: string | undefined;
-  const timer = setTimeout(() => {
-    why = `timed out after ${Math.round(options.timeoutMs / 100) / 10} s`;
-    controller.abort();
-  }, options.timeoutMs);
-  const onAbort = () => {
-    why ??= "was interrupted";
-    controller.abort();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const deadline = hookDeadline(options.timeoutMs, options.signal);
   try {
     const text = await options.judge(`${prompt}\n\n${INSTRUCTIONS}`, {
       ...(options.model ? { model: options.model } : {}),
-      signal: controller.signal,
+      signal: deadline.signal,
     });
     const verdict = readVerdict(text);
     if (!verdict)
@@ -60,10 +51,9 @@ export async function runPromptHook(options: RunPromptHookOptions): Promise<Hook
     }
     return { kind: "answer", answer: { decision: "block", reason } };
   } catch (error) {
-    return { kind: "error", message: why ?? `the model call failed: ${(error as Error).message}` };
+    return { kind: "error", message: deadline.why() ?? `the model call failed: ${(error as Error).message}` };
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener("abort", onAbort);
+    deadline.release();
   }
 }
 

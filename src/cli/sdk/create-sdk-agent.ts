@@ -1,7 +1,6 @@
 import type { AgentDefinition } from "../../agents/index.js";
 import { type CodingAgent, createCodingAgent } from "../../harness/index.js";
 import type { PermissionMode } from "../../permissions/permission-mode.js";
-import { isModelAlias, MODEL_ALIASES } from "../../providers/model-catalog.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
@@ -105,11 +104,8 @@ export async function createSdkAgent(
     onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
     ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onMode) } : {}),
   });
-  // Claude Code's aliases (`model: "sonnet"`): Anthropic's models of those names.
-  const alias = options.model !== undefined && isModelAlias(options.model) ? options.model : undefined;
   const agent = await createCodingAgent({
     ...base,
-    ...(alias ? { model: `anthropic:${MODEL_ALIASES.anthropic[alias]}` } : {}),
     ...(append !== "" ? { appendSystemPrompt: append } : {}),
     // An empty system prompt (the SDK's default when the app gives none) keeps mitsu's own: its tools need it.
     ...(systemPrompt !== undefined && systemPrompt.trim() !== "" ? { systemPrompt } : {}),
