@@ -29,6 +29,7 @@ export class MarkdownBlocks {
   #open: Token[] = [];
   #dirty = false;
   #ended = false;
+  /** The link definitions in the finished blocks (the open ones' are lexed anew each time: `[l]: h` may grow). */
   #links: Links = Object.create(null) as Links;
   #inlineCache = new Map<string, Token[]>();
 
@@ -68,7 +69,7 @@ export class MarkdownBlocks {
     const source = capNesting(this.#tail);
     const starts = new Map<Token, number>();
     const lexer = new Lexer({ gfm: true, tokenizer: measuringTokenizer(starts) });
-    lexer.tokens.links = this.#links;
+    lexer.tokens.links = Object.assign(Object.create(null) as Links, this.#links);
     let tokens: Token[];
     try {
       tokens = lexer.blockTokens(source, []);
@@ -85,7 +86,10 @@ export class MarkdownBlocks {
     }
     const queue = (lexer as unknown as { inlineQueue: QueuedInline[] }).inlineQueue;
     for (const { src, tokens: into } of queue) this.#inline(lexer, src, into);
-    const cut = this.#ended ? tokens.length : finishedCount(tokens);
+    // A block after blank space is known to start there only once its first line is whole: `1` may yet become
+    // `1. two`, the next item of the list before the blank line.
+    const lineWhole = (token: Token) => source.indexOf("\n", starts.get(token) ?? source.length) !== -1;
+    const cut = this.#ended ? tokens.length : finishedCount(tokens, lineWhole);
     if (cut === 0) {
       this.#open = tokens;
       return;
@@ -97,6 +101,7 @@ export class MarkdownBlocks {
       return;
     }
     this.#finished.push(...tokens.slice(0, cut));
+    if (!this.#ended && source.lastIndexOf("]:", offset) !== -1) addDefinitions(source.slice(0, offset), this.#links);
     this.#open = tokens.slice(cut);
     if (this.#ended) {
       this.#tail = "";
@@ -127,6 +132,21 @@ export class MarkdownBlocks {
       }
       into.push(...lexed);
     }
+  }
+}
+
+/**
+ * Notes the link definitions in `finished` (blocks that are done), the first of each name winning. The lexer
+ * keeps no definition in its tokens, and one in the open part may still grow (`[l]: h` becoming `[l]: http://y`),
+ * so the finished part is lexed once more for them when it may have one.
+ */
+function addDefinitions(finished: string, links: Links): void {
+  const lexer = new Lexer({ gfm: true });
+  lexer.tokens.links = links;
+  try {
+    lexer.blockTokens(finished, []);
+  } catch {
+    // Too deep to lex: its definitions are left out, as its text is drawn unparsed.
   }
 }
 
@@ -178,23 +198,33 @@ function measuringTokenizer(starts: Map<Token, number>): Tokenizer {
 
 /**
  * How many of `tokens` are finished: those before the last block that is not blank space, up to the last
- * boundary that nothing later can move (after blank space, or after a heading, rule or fenced block).
+ * boundary that nothing later can move (after blank space when the next block's first line is whole — a list
+ * goes on after a blank line if that line is its next item — or after a heading, rule or fenced block).
  */
-function finishedCount(tokens: readonly Token[]): number {
+function finishedCount(tokens: readonly Token[], lineWhole: (token: Token) => boolean): number {
   let last = tokens.length - 1;
   while (last >= 0 && tokens[last]?.type === "space") last--;
   for (let j = last; j > 0; j--) {
     const before = tokens[j - 1];
     if (!before) break;
-    if (before.type === "space" && before.raw.endsWith("\n")) return j;
+    if (before.type === "space" && before.raw.endsWith("\n") && lineWhole(tokens[j] as Token)) return j;
     if (
       CLOSED_AT_LINE_END.has(before.type) &&
       before.raw.endsWith("\n") &&
-      (before.type !== "code" || isFenced(before))
+      (before.type !== "code" || isFenced(before)) &&
+      !(before.type === "hr" && isParagraph(tokens[j - 2]))
     )
       return j;
   }
   return 0;
+}
+
+/**
+ * Whether `token` is a paragraph. A rule right under one is not a boundary yet: marked reads `a\n___\nb\n---` as
+ * one setext heading, the rule inside it (CommonMark would not), and the whole text is drawn as marked reads it.
+ */
+function isParagraph(token: Token | undefined): boolean {
+  return token?.type === "paragraph" || token?.type === "text";
 }
 
 function isFenced(token: Token): boolean {

@@ -19,7 +19,8 @@ const MIN_WIDTH = 1;
  * Incremental: a finished block is lexed once and drawn once per width, then its lines are reused; each
  * change lexes and draws only the open last block. So `render` after each delta costs what the open block
  * costs, not what the whole answer does. After `end()`, the lines equal `renderMarkdown` of the whole text,
- * however it was split into deltas.
+ * however it was split into deltas, with one exception kept for that cost: a reference link used before its
+ * definition (`see [l]` … `[l]: https://…` further down) stays text in a block finished before the definition came.
  */
 export class MarkdownStream implements MarkdownComponent {
   readonly #filter = new TerminalTextFilter();
