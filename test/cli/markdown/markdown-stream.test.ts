@@ -142,7 +142,8 @@ describe("MarkdownStream", () => {
     for (let cut = 1; cut < text.length; cut++) expect(streamed(text, [cut], 40)).toEqual(whole);
     expect(streamed("- a\n\n-", [], 40)).toEqual(renderMarkdown("- a\n\n-", 40));
     const bullets = "- a\n\n- b\n\n  more\n\n- c\n";
-    for (let cut = 1; cut < bullets.length; cut++) expect(streamed(bullets, [cut], 40)).toEqual(renderMarkdown(bullets, 40));
+    for (let cut = 1; cut < bullets.length; cut++)
+      expect(streamed(bullets, [cut], 40)).toEqual(renderMarkdown(bullets, 40));
   });
 
   it("a link definition still arriving is not kept as it was when cut (`[l]: h` grows to `[l]: http://y`)", () => {
@@ -158,7 +159,8 @@ describe("MarkdownStream", () => {
 
   it("a rule right under a paragraph is not a boundary yet (marked may read both into a setext heading)", () => {
     const text = "*i*# h\n___\n***# h\n---\n";
-    for (let cut = 1; cut < text.length; cut++) expect(streamed(text, [cut], 40)).toEqual(renderMarkdown(text, 40));
+    for (let cut = 1; cut < text.length; cut++)
+      expect(streamed(text, [cut], 40)).toEqual(renderMarkdown(text, 40));
   });
 
   it("never draws a line wider than the width", () => {

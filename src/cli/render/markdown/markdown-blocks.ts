@@ -101,7 +101,8 @@ export class MarkdownBlocks {
       return;
     }
     this.#finished.push(...tokens.slice(0, cut));
-    if (!this.#ended && source.lastIndexOf("]:", offset) !== -1) addDefinitions(source.slice(0, offset), this.#links);
+    if (!this.#ended && source.lastIndexOf("]:", offset) !== -1)
+      addDefinitions(source.slice(0, offset), this.#links);
     this.#open = tokens.slice(cut);
     if (this.#ended) {
       this.#tail = "";
