@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -101,6 +101,45 @@ describe("capabilities", () => {
     await agent.close();
     await agent.close();
     expect(calls).toEqual(["close"]);
+  });
+
+  it("a capability contributes a skill folder, an agent folder and a command hook, as a plugin does: in the first request, named after it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "mitsu-contrib-"));
+    dirs.push(root);
+    mkdirSync(join(root, "skills", "greet"), { recursive: true });
+    writeFileSync(
+      join(root, "skills", "greet", "SKILL.md"),
+      "---\nname: greet\ndescription: Greets the user warmly.\n---\nSay hello.\n",
+    );
+    mkdirSync(join(root, "agents"), { recursive: true });
+    writeFileSync(
+      join(root, "agents", "scout.md"),
+      "---\nname: scout\ndescription: Scouts the code.\n---\nYou scout.\n",
+    );
+    const kit: Capability = {
+      name: "kit",
+      contributes: {
+        skills: [{ path: join(root, "skills"), plugin: "kit" }],
+        agents: [{ path: join(root, "agents"), plugin: "kit" }],
+        hooks: [
+          {
+            event: "UserPromptSubmit",
+            matcher: "",
+            command: "echo kit-hook-context",
+            timeoutMs: 10_000,
+            source: "capability kit",
+          },
+        ],
+      },
+    };
+    const agent = await createCodingAgent(await options([text("Hello.")], { capabilities: [kit] }));
+    await drain(agent.prompt("hi"));
+    const request = JSON.stringify((sim as Simulator).requests[0]?.body);
+    expect(request).toContain("kit:greet");
+    expect(request).toContain("Greets the user warmly.");
+    expect(request).toContain("kit:scout");
+    expect(request).toContain("kit-hook-context");
+    await agent.close();
   });
 
   it("a start that fails stops createCodingAgent, and what started is closed", async () => {

@@ -2,6 +2,7 @@ import type { ReminderSource } from "../context/index.js";
 import type { HookCallbacks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
 import type { ContentBlock } from "../messages/index.js";
+import { emptyContributions, mergeContributions, type PluginContributions } from "../plugins/load-plugins.js";
 
 /** What a capability's start-up work is given. */
 export interface CapabilityStart {
@@ -43,6 +44,15 @@ export interface CapabilityPrompt {
 export interface Capability {
   /** Names the capability in warnings. */
   readonly name: string;
+  /**
+   * What the harness's own loaders take in beside the user's and the project's files, in the shape a Claude Code
+   * plugin holds them: skill and command folders (named `<plugin>:<name>`), agent folders, output styles, command
+   * hooks, MCP servers. A plugin is a capability with only these (see `pluginCapability`). Read once, before the
+   * workspace's files are loaded, so the skills and agents are in the system prompt and the MCP tools in `tools`
+   * from the first request, in the list's order. Hooks and servers given here run without a question: whoever
+   * made the capability approved them (installing a plugin is that approval).
+   */
+  readonly contributes?: Partial<PluginContributions>;
   /** Start-up work (connect, check, load); a throw stops `createCodingAgent`, which closes what started. */
   start?(start: CapabilityStart): void | Promise<void>;
   /**
@@ -87,4 +97,13 @@ export function toolsOf(capability: Capability): readonly Tool<never>[] {
 export function commandsOf(capability: Capability): readonly CapabilityCommand[] {
   const { commands } = capability;
   return typeof commands === "function" ? commands() : (commands ?? []);
+}
+
+/** What the capabilities contribute to the loaders (see `Capability.contributes`), merged in their order. */
+export function contributionsOf(capabilities: readonly Capability[]): PluginContributions {
+  const merged = emptyContributions();
+  for (const { contributes } of capabilities) {
+    if (contributes) mergeContributions(merged, { ...emptyContributions(), ...contributes });
+  }
+  return merged;
 }

@@ -97,9 +97,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       permissions: () => late.permissions?.permissions,
     }),
   ]);
-  // The embedder's capabilities come after the built-in ones; MCP's tools come last, in their fixed order.
+  // The embedder's capabilities come after the built-in ones, then the plugins' (no tools of their own: their
+  // parts went to the loaders); MCP's tools come last, in their fixed order.
   const later = new CapabilityList([
     ...(options.capabilities ?? []),
+    ...setup.pluginCapabilities,
     withToolSearch(mcp, models.resolved.entry.contextWindow, setup.env),
   ]);
   const capabilities = new CapabilityList([...builtin.list, ...later.list]);
@@ -188,7 +190,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const notices = new HookNotices(warn, options.verboseHooks === true);
   const hookRunner = createHarnessHookRunner({
     setup,
-    hooks: [...a.activeHooks.hooks, ...setup.plugins.hooks],
+    hooks: [...a.activeHooks.hooks, ...setup.contributed.hooks],
     callbacks: capabilities.hooks(options.hooks),
     notices,
     permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
@@ -229,7 +231,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const outputStyles = await loadOutputStyles({
     cwd: setup.cwd,
     home: setup.home,
-    plugins: setup.plugins.outputStyles,
+    plugins: setup.contributed.outputStyles,
   });
   for (const warning of outputStyles.warnings) warn(warning);
   const systemExtra = [

@@ -3,12 +3,13 @@ import { join, resolve } from "node:path";
 import { type AgentDefinitions, formatAgentWarning } from "../agents/index.js";
 import { prepareProjectDir } from "../context/index.js";
 import type { LoadedHooks } from "../hooks/index.js";
-import type { LoadedSettings, PermissionMode } from "../permissions/index.js";
+import type { LoadedSettings, PermissionMode, PluginSettings } from "../permissions/index.js";
 import type { PluginContributions } from "../plugins/load-plugins.js";
 import { childEnv } from "../process/child-env.js";
 import { configuredKeyEnvNames, loadModelsConfig } from "../providers/models-config.js";
 import type { DiscoverResult } from "../skills/index.js";
 import type { Questions } from "./asker.js";
+import { type Capability, contributionsOf } from "./capability.js";
 import type { CodingAgentOptions } from "./coding-agent.js";
 import { loadPluginsFor } from "./plugin-capability.js";
 import { loadWorkspace, type TrustQuestion } from "./workspace-trust.js";
@@ -38,8 +39,13 @@ export interface WorkspaceSetup {
   additionalRoots: string[];
   /** The model's persistent memory folder. */
   memory: string;
-  /** What the installed and enabled plugins (and `pluginDirs`) add: folders for the loaders, hooks, MCP servers. */
-  plugins: PluginContributions;
+  /**
+   * What the capabilities add to the loaders (`Capability.contributes`: the enabled plugins' and the embedder's):
+   * folders for the skill, agent and output-style loaders, command hooks, MCP servers.
+   */
+  contributed: PluginContributions;
+  /** The installed and enabled plugins (and `pluginDirs`), one capability each. */
+  pluginCapabilities: Capability[];
 }
 
 /**
@@ -55,9 +61,17 @@ export async function setUpWorkspace(
   const where = { cwd, home };
   const warn = (message: string) => options.onWarning?.(message);
   const askTrust = questions.asFunction("trust", (question: TrustQuestion) => ({ kind: "trust", question }));
-  // Installed and enabled plugins (and --plugin-dir ones): folders, hooks and MCP servers for the loaders below.
-  const plugins = await loadPluginsFor(options, where);
-  for (const warning of plugins.warnings) warn(warning);
+  // Installed and enabled plugins (and --plugin-dir ones), once the settings say which: capabilities whose folders,
+  // hooks and MCP servers the loaders take in, beside what the embedder's capabilities contribute.
+  let pluginCapabilities: Capability[] = [];
+  let contributed = contributionsOf(options.capabilities ?? []);
+  const contributions = async (pluginSettings: PluginSettings) => {
+    const plugins = await loadPluginsFor(options, where, pluginSettings);
+    for (const warning of plugins.warnings) warn(warning);
+    pluginCapabilities = plugins.capabilities;
+    contributed = contributionsOf([...(options.capabilities ?? []), ...pluginCapabilities]);
+    return contributed;
+  };
   const loaded = await loadWorkspace({
     cwd,
     home,
@@ -65,7 +79,7 @@ export async function setUpWorkspace(
     ...(askTrust ? { ask: askTrust } : {}),
     ...(options.settingSources ? { settingSources: options.settingSources } : {}),
     notice: warn,
-    plugins: plugins.contributions,
+    contributions,
   });
   const { settings, catalog: skills } = loaded;
   // Settings' `env` is applied over the process's, as Claude Code does (a project's only in a trusted folder, and
@@ -104,7 +118,8 @@ export async function setUpWorkspace(
     // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
     // (0700), with the memory of the project's old, non-unique folder carried over the first time.
     memory: join(prepareProjectDir(where), "memory"),
-    plugins: plugins.contributions,
+    contributed,
+    pluginCapabilities,
   };
 }
 

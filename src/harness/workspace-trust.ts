@@ -1,7 +1,13 @@
 import { type AgentDefinitions, loadAgentDefinitions } from "../agents/index.js";
 import { type LoadedHooks, loadHooks } from "../hooks/index.js";
 import { loadMcpConfig } from "../mcp/index.js";
-import { isFolderTrusted, type LoadedSettings, loadSettings, trustFolder } from "../permissions/index.js";
+import {
+  isFolderTrusted,
+  type LoadedSettings,
+  loadSettings,
+  type PluginSettings,
+  trustFolder,
+} from "../permissions/index.js";
 import type { PluginContributions } from "../plugins/load-plugins.js";
 import { type DiscoverResult, discoverSkills } from "../skills/index.js";
 
@@ -24,8 +30,12 @@ export interface WorkspaceTrustOptions {
   notice?: (message: string) => void;
   /** Only the settings files of these levels are read (`--setting-sources`); default all. */
   settingSources?: ReadonlyArray<"user" | "project" | "local">;
-  /** What enabled plugins add (see `loadPlugins`): their skills, commands and agents load with the rest. */
-  plugins?: PluginContributions;
+  /**
+   * What the capabilities add to the loaders (the enabled plugins', see `loadPlugins`, and an embedder's), given the
+   * settings' plugin keys: their skills, commands and agents load with the rest. Called once, with the first
+   * settings read (the plugin keys do not depend on trust).
+   */
+  contributions?: (settings: PluginSettings) => Promise<PluginContributions>;
 }
 
 export interface WorkspaceTrust {
@@ -54,22 +64,22 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
     ...(options.notice ? { onProblem: options.notice } : {}),
   });
   const trustedBy = options.flag ? "--trust" : remembered ? "trusted-folders.json" : undefined;
-  // The files are read all at once: start-up waits for the slowest read, not for their sum.
+  // The settings first (their plugin keys say which plugins load), then the skills and agents, read at once.
+  let contributions: Promise<PluginContributions | undefined> | undefined;
   const load = async (trusted: boolean) => {
-    const [settings, catalog, agents] = await Promise.all([
-      loadSettings({
-        cwd,
-        home,
-        trusted,
-        ...(options.settingSources ? { sources: options.settingSources } : {}),
-      }),
-      discoverSkills({ cwd, home, trusted, ...(options.plugins ? { plugins: options.plugins } : {}) }),
-      loadAgentDefinitions({
-        cwd,
-        home,
-        trusted,
-        ...(options.plugins ? { plugins: options.plugins.agents } : {}),
-      }),
+    const settings = await loadSettings({
+      cwd,
+      home,
+      trusted,
+      ...(options.settingSources ? { sources: options.settingSources } : {}),
+    });
+    contributions ??= options.contributions
+      ? options.contributions(settings.plugins)
+      : Promise.resolve(undefined);
+    const plugins = await contributions;
+    const [catalog, agents] = await Promise.all([
+      discoverSkills({ cwd, home, trusted, ...(plugins ? { plugins } : {}) }),
+      loadAgentDefinitions({ cwd, home, trusted, ...(plugins ? { plugins: plugins.agents } : {}) }),
     ]);
     return { settings, catalog, agents };
   };

@@ -76,6 +76,7 @@ describe("loadSettings", () => {
       env: {},
       ignoredEnv: [],
       projectEnvKeys: [],
+      plugins: { user: {}, project: [], marketplaces: [] },
     });
   });
 

@@ -15,6 +15,7 @@ import {
   parsePermissionRule,
   type RuleOrigin,
 } from "./permission-rule.js";
+import { emptyPluginSettings, type PluginSettings, readPluginKeys } from "./plugin-keys.js";
 import { refusedProjectEnv } from "./refused-project-env.js";
 import { applySandboxSection, type SandboxSettings } from "./sandbox-settings.js";
 
@@ -61,6 +62,11 @@ export interface LoadedSettings {
   projectEnvKeys: string[];
   /** The most specific file's `model`, if any says one (a project's file only in a trusted folder). */
   model?: string;
+  /**
+   * `enabledPlugins` and `extraKnownMarketplaces`, for the plugin loader (read here, so the files are read once). A
+   * project's are read whatever the trust: they turn plugins off or suggest them, never on.
+   */
+  plugins: PluginSettings;
 }
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
@@ -93,7 +99,7 @@ export interface LoadSettingsOptions {
  * (JSONC), and a file that cannot be read, or an entry that cannot be used (a malformed rule, a key of the wrong
  * shape), is left out with one warning naming the file, the line and the key — never silently. Only a malformed
  * `sandbox` section still throws a `SettingsError` (the user asked for containment; mitsu does not guess).
- * Read here: `permissions`, `env`, `model`.
+ * Read here: `permissions`, `env`, `model`, and the plugin keys (`enabledPlugins`, `extraKnownMarketplaces`).
  * What the project's files grant counts only when `trusted` (see `LoadSettingsOptions.trusted`).
  */
 export async function loadSettings(options: LoadSettingsOptions): Promise<LoadedSettings> {
@@ -117,6 +123,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     env: {},
     ignoredEnv: [],
     projectEnvKeys: [],
+    plugins: emptyPluginSettings(),
   };
   for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -155,6 +162,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     const at = (key: string, needle?: string) => settingsPlace(text, file, key, needle);
     applySettings(parsed.permissions, { source: file, root, home }, result, grants, at, own);
     applyEnvAndModel(parsed.top, file, user || root === home, grants, result, at);
+    readPluginKeys(parsed.top, file, user, result.plugins);
   }
   return result;
 }

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { loadSettings } from "../permissions/load-settings.js";
 import { loadPlugins } from "./load-plugins.js";
 import { pluginFingerprint } from "./plugin-fingerprint.js";
 import { writeInstalledPlugins } from "./plugin-store.js";
@@ -94,6 +95,25 @@ describe("loadPlugins", () => {
       ".claude/settings.json": JSON.stringify({ enabledPlugins: { "off@market": true } }),
     });
     expect((await loadPlugins({ cwd, home })).plugins.map((p) => p.id)).toEqual(["off@market"]);
+  });
+
+  it("takes the plugin keys as loadSettings read them (the files are read once), --setting-sources included", async () => {
+    const on = await installed("on");
+    await writeInstalledPlugins(home, { [on.record.id]: on.record });
+    await files(cwd, { ".claude/settings.json": JSON.stringify({ enabledPlugins: { "on@market": false } }) });
+    // Read by loadSettings: the project's `false` turns it off.
+    const all = await loadSettings({ cwd, home });
+    expect(all.plugins.project).toEqual([
+      { id: "on@market", enabled: false, file: join(cwd, ".claude/settings.json") },
+    ]);
+    expect((await loadPlugins({ cwd, home, settings: all.plugins })).plugins).toEqual([]);
+    // With only the user's files read, the project's file says nothing, and no file is read again here.
+    const userOnly = await loadSettings({ cwd, home, sources: ["user"] });
+    const loaded = await loadPlugins({ cwd, home, settings: userOnly.plugins });
+    expect(loaded.plugins.map((p) => p.id)).toEqual(["on@market"]);
+    expect(loaded.plugins[0]?.contributions.commands).toEqual([
+      { path: join(on.dir, "commands"), plugin: "on" },
+    ]);
   });
 
   it("holds back the hooks of a copy whose scripts changed since approval; its commands still load", async () => {

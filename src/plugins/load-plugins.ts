@@ -3,10 +3,12 @@ import { join, resolve } from "node:path";
 import { type CommandHook, parseHooks } from "../hooks/load-hooks.js";
 import { McpConfigError, type McpServerEntry } from "../mcp/mcp-server-config.js";
 import { parseServerEntry } from "../mcp/parse-mcp-config.js";
+import { loadSettings } from "../permissions/load-settings.js";
+import { emptyPluginSettings } from "../permissions/plugin-keys.js";
 import { readClaudeCodePlugins } from "./claude-code-plugins.js";
 import { describePlugin } from "./describe-plugin.js";
 import { pluginFingerprint } from "./plugin-fingerprint.js";
-import { marketplaceAddArgument, readPluginSettings } from "./plugin-settings.js";
+import { marketplaceAddArgument, type PluginSettings } from "./plugin-settings.js";
 import {
   pluginDataDir,
   readInstalledPlugins,
@@ -41,6 +43,8 @@ export interface LoadedPlugin {
   plugin: Plugin;
   /** Whether its hooks and MCP servers run (approved as they are now). */
   runs: boolean;
+  /** What it adds (its hooks and MCP servers only when `runs`). */
+  contributions: PluginContributions;
 }
 
 export interface LoadedPlugins {
@@ -60,6 +64,11 @@ export interface PluginApproval {
 export interface LoadPluginsOptions {
   cwd: string;
   home?: string;
+  /**
+   * `enabledPlugins` and `extraKnownMarketplaces` as `loadSettings` read them (`LoadedSettings.plugins`), so the
+   * harness reads the settings files once; absent (the one-shot commands), the settings files are read here.
+   */
+  settings?: PluginSettings;
   /** `--plugin-dir`: plugins loaded for this run, approved by naming them. */
   pluginDirs?: readonly string[];
   /**
@@ -88,7 +97,12 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
   const plugins: LoadedPlugin[] = [];
   const [installed, settings, known] = await Promise.all([
     readInstalledPlugins(home),
-    readPluginSettings(options.cwd, home),
+    // (Only a malformed `sandbox` section makes loadSettings throw; the plugin keys are then read as none.)
+    options.settings ??
+      loadSettings({ cwd: options.cwd, home }).then(
+        (loaded) => loaded.plugins,
+        () => emptyPluginSettings(),
+      ),
     readKnownMarketplaces(home),
   ]);
 
@@ -121,8 +135,10 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
         `plugin ${id}: its hooks or MCP servers changed since you approved them, so they do not run; run \`mitsu plugin enable ${id}\` to approve them as they are now`,
       );
     }
-    plugins.push({ id, plugin, runs });
-    addContributions(contributions, plugin, { data, runs, warnings, id });
+    const own = emptyContributions();
+    addContributions(own, plugin, { data, runs, warnings, id });
+    plugins.push({ id, plugin, runs, contributions: own });
+    mergeContributions(contributions, own);
   };
 
   for (const dir of options.pluginDirs ?? []) {
@@ -175,6 +191,16 @@ export async function loadPlugins(options: LoadPluginsOptions): Promise<LoadedPl
     );
   }
   return { plugins, contributions, warnings };
+}
+
+/** Adds `more` to `into`, list by list. */
+export function mergeContributions(into: PluginContributions, more: PluginContributions): void {
+  into.skills.push(...more.skills);
+  into.commands.push(...more.commands);
+  into.agents.push(...more.agents);
+  into.outputStyles.push(...more.outputStyles);
+  into.hooks.push(...more.hooks);
+  into.mcpServers.push(...more.mcpServers);
 }
 
 /** One plugin's folders, hooks and servers, with `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` filled in. */

@@ -48,7 +48,7 @@ export function mcpCapability(
           ? { limits: { maxToolBytes: Number.POSITIVE_INFINITY } }
           : {}),
         repositoryEnv: setup.settings.projectEnvKeys,
-        extraServers: setup.plugins.mcpServers,
+        extraServers: setup.contributed.mcpServers,
         ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
         ...(approve ? { approve } : {}),
         // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
