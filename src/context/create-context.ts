@@ -6,6 +6,7 @@ import { messageKeyOf } from "./canonical-json.js";
 import { changedFilesSource, type TrackedFile } from "./changed-files-source.js";
 import { dateChangeSource } from "./date-change-source.js";
 import type { GitSnapshot, GitSnapshotOptions } from "./git-snapshot.js";
+import { pathRulesSource } from "./path-rules-source.js";
 import { comparePrefix, type PrefixReport } from "./prefix-diagnostics.js";
 import type { ProjectInstructions } from "./project-instructions.js";
 import { projectInstructionsSource } from "./project-instructions-source.js";
@@ -145,7 +146,12 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
     );
   }
   if (options.skills) sources.push(skillsSource(options.skills));
-  if (options.trackedFiles) sources.push(changedFilesSource(options.trackedFiles));
+  if (options.trackedFiles) {
+    sources.push(changedFilesSource(options.trackedFiles));
+    if (options.instructions !== false) {
+      sources.push(pathRulesSource(() => instructions?.conditional ?? [], options.trackedFiles));
+    }
+  }
   for (const nudge of options.nudges ?? []) sources.push(toolNudgeSource(nudge));
   if (options.dateChange !== false) sources.push(dateChangeSource({ start: options.systemDate ?? start }));
   sources.push(...(options.sources ?? []));

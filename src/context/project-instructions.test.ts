@@ -77,8 +77,9 @@ describe("project instruction discovery", () => {
     const result = await loadProjectInstructions({ cwd: join(root, "wt/a/b"), home: root });
     expect(result.files).toEqual([]);
     expect(result.text).toBe("");
-    // root + a + b, four names each, plus the two user files: every candidate is stamped.
-    expect(result.stamps.length).toBe(14);
+    // root + a + b, four names and two rules folders each, plus the two user files and the user's two rules
+    // folders: every candidate is stamped.
+    expect(result.stamps.length).toBe(22);
   });
 });
 

@@ -2,6 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readInstructionFile } from "./read-instruction-file.js";
+import { type ConditionalRule, readRules } from "./read-rules.js";
 
 /** Where an instruction file came from. */
 export type InstructionKind = "user" | "project" | "local" | "import";
@@ -35,6 +36,11 @@ export interface ProjectInstructions {
   text: string;
   /** Every path looked at, present or not: a new AGENTS.md appearing counts as a change. */
   stamps: FileStamp[];
+  /**
+   * The rules with `paths:` globs (`.claude/rules/*.md`): not in `text`, but sent when a file they match is read
+   * (see `pathRulesSource`).
+   */
+  conditional: ConditionalRule[];
 }
 
 export interface LoadProjectInstructionsOptions {
@@ -201,16 +207,44 @@ export async function loadProjectInstructions(
     }
   };
 
+  const conditional: ConditionalRule[] = [];
+  const ruleNotes: string[] = [];
+  /** `.claude/rules` and `.mitsu/rules` under `dir`: the unconditional ones join the files, in place. */
+  const rules = async (dir: string, kind: InstructionKind, base: string) => {
+    for (const folder of [join(dir, ".claude", "rules"), join(dir, ".mitsu", "rules")]) {
+      const found = await readRules(folder, {
+        // The user's own rules may link anywhere (shared rules); a repository's only inside itself.
+        root: kind === "user" ? undefined : roots[0],
+        base: await realOrSelf(base),
+        maxBytes,
+        maxChars,
+        budget: () => maxTotal - totalChars,
+      });
+      stamps.push(...(await Promise.all(found.stamped.map(stampOf))));
+      ruleNotes.push(...found.notes);
+      for (const rule of found.always) {
+        totalChars += rule.content.length;
+        files.push({ path: rule.path, content: rule.content, kind, depth: 0, notes: rule.notes });
+      }
+      conditional.push(...found.conditional);
+    }
+  };
+
+  const projectRoot = roots[0]!;
   await top(join(home, ".mitsu", "AGENTS.md"), "user");
   // Claude Code's user instructions, so an existing set-up carries over.
   await top(join(home, ".claude", "CLAUDE.md"), "user");
+  // The user's rules (`~/.claude/rules`, `~/.mitsu/rules`): their `paths:` are relative to the project root.
+  await rules(home, "user", projectRoot);
   for (const dir of folders) {
     for (const name of INSTRUCTION_FILE_NAMES) {
+      // A folder's rules weigh as its `.claude/CLAUDE.md` does: after it, before the private CLAUDE.local.md.
+      if (name === "CLAUDE.local.md") await rules(dir, "project", dir);
       await top(join(dir, name), name === "CLAUDE.local.md" ? "local" : "project");
     }
   }
-  const notes = files.flatMap((f) => f.notes);
-  return { files, notes, text: renderProjectInstructions(files), stamps };
+  const notes = [...files.flatMap((f) => f.notes), ...ruleNotes];
+  return { files, notes, text: renderProjectInstructions(files, ruleNotes), stamps, conditional };
 }
 
 const KIND_LABEL: Record<InstructionKind, string> = {
@@ -220,8 +254,11 @@ const KIND_LABEL: Record<InstructionKind, string> = {
   import: "imported",
 };
 
-export function renderProjectInstructions(files: readonly InstructionFile[]): string {
-  if (files.length === 0) return "";
+export function renderProjectInstructions(
+  files: readonly InstructionFile[],
+  ruleNotes: readonly string[] = [],
+): string {
+  if (files.length === 0 && ruleNotes.length === 0) return "";
   const sections = files.map((file) => {
     const label = file.kind === "import" ? `imported by ${file.importedBy}` : KIND_LABEL[file.kind];
     const notes = file.notes.map((note) => `\n\nNote: ${note}`).join("");
@@ -230,6 +267,7 @@ export function renderProjectInstructions(files: readonly InstructionFile[]): st
   return [
     "Instructions for this project follow, from the files named below, most general first; where they disagree, the later and more specific file wins. They override default behaviour: follow them exactly as written.",
     ...sections,
+    ...ruleNotes.map((note) => `Note: ${note}`),
   ].join("\n\n");
 }
 
