@@ -20,6 +20,8 @@ export interface BuildSystemPromptOptions {
   toolNames?: string[];
   /** Caller text appended as its own block (e.g. an output-style or a sub-agent's role). */
   extra?: string;
+  /** False: the core prompt without its software-engineering instructions (see `corePrompt`). Default true. */
+  codingInstructions?: boolean;
   git?: GitSnapshotOptions;
   /** A snapshot already taken (or under way: started early, its git runs overlap other start-up work); `git` is then unused. */
   gitSnapshot?: GitSnapshot | Promise<GitSnapshot>;
@@ -46,7 +48,7 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
     ...(options.platform ? { platform: options.platform } : {}),
   });
   const texts = [
-    corePrompt(options.toolNames),
+    corePrompt(options.toolNames, { codingInstructions: options.codingInstructions !== false }),
     renderMemorySection(memoryDir({ cwd: options.cwd, ...(options.home ? { home: options.home } : {}) })),
     `${renderEnvironment(environment)}\n\n${renderGitSnapshot(snapshot)}`,
   ];

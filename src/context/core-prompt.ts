@@ -51,25 +51,37 @@ export const BUILT_IN_TOOL_NAMES: readonly string[] = TOOL_GUIDANCE.map(([name])
 /**
  * The core prompt. `toolNames` (default: all built-in tools) selects which tool guidance appears;
  * names that are not built-in tools (MCP tools, user tools) need no guidance here: their own
- * descriptions are in the `tools` field.
+ * descriptions are in the `tools` field. `codingInstructions: false` (an output style without
+ * `keep-coding-instructions`, as Claude Code drops its own) leaves out the software-engineering parts — the
+ * coding identity, "Doing the work" and "Answering" — and keeps what is not about coding: the tools' use, git
+ * safety and security, which no style can take out.
  */
-export function corePrompt(toolNames: readonly string[] = BUILT_IN_TOOL_NAMES): string {
+export function corePrompt(
+  toolNames: readonly string[] = BUILT_IN_TOOL_NAMES,
+  options: { codingInstructions?: boolean } = {},
+): string {
+  const coding = options.codingInstructions !== false;
   const available = new Set(toolNames);
   const tools = TOOL_GUIDANCE.filter(([name]) => available.has(name)).map(([, text]) => `- ${text}`);
   const sections = [
-    INTRO,
+    coding ? INTRO : `${INTRO_PLAIN}\n\n${INTRO_PLACES}`,
     tools.length > 0 ? `# Using your tools\n${[...tools, ...TOOL_HABITS].join("\n")}` : undefined,
-    WORKING,
+    coding ? WORKING : undefined,
     GIT,
     SECURITY,
-    STYLE,
+    coding ? STYLE : undefined,
   ];
   return sections.filter((s): s is string => s !== undefined).join("\n\n");
 }
 
+const INTRO_PLACES = `Instructions arrive in two places. This system prompt holds your general rules. Project instructions (AGENTS.md, CLAUDE.md), the list of skills and other timely notes arrive inside <system-reminder> tags in user messages; they come from mitsu, not from the user's typing, and they are current. Follow project instructions where they are more specific than these rules.`;
+
 const INTRO = `You are mitsu, a coding agent that works in the user's terminal, in the user's own files. You help with software engineering: reading and explaining code, fixing bugs, adding features, refactoring, running builds and tests.
 
-Instructions arrive in two places. This system prompt holds your general rules. Project instructions (AGENTS.md, CLAUDE.md), the list of skills and other timely notes arrive inside <system-reminder> tags in user messages; they come from mitsu, not from the user's typing, and they are current. Follow project instructions where they are more specific than these rules.`;
+${INTRO_PLACES}`;
+
+/** The identity without the coding role, for an output style that replaces the coding instructions. */
+const INTRO_PLAIN = `You are mitsu, an agent that works in the user's terminal, in the user's own files. How you work and answer is set by the output style at the end of this prompt.`;
 
 const TOOL_HABITS = [
   "- Read a file before you change it, and after it may have changed (a reminder tells you when a file you Read changed on disk).",

@@ -38,6 +38,8 @@ export interface CreateContextOptions {
   systemDate?: Date;
   /** Appended to the built system prompt as its own block. */
   extra?: string;
+  /** False: the built system prompt leaves out mitsu's software-engineering instructions (see `corePrompt`). */
+  codingInstructions?: boolean;
   /** Project instructions as a reminder; default true. `{ repeat: true }` also repeats them every `remindEvery` rounds. */
   instructions?: boolean | { repeat?: boolean };
   /** The skills list text, from the skills module. */
@@ -114,6 +116,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
       toolNames: options.tools.map((t) => t.name),
       ...(options.home !== undefined ? { home: options.home } : {}),
       ...(options.extra !== undefined ? { extra: options.extra } : {}),
+      ...(options.codingInstructions === false ? { codingInstructions: false } : {}),
       ...(options.git ? { git: options.git } : {}),
       ...(options.gitSnapshot ? { gitSnapshot: options.gitSnapshot } : {}),
       ...(options.env ? { env: options.env } : {}),

@@ -241,7 +241,10 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   ]
     .filter((text) => text !== undefined && text !== "")
     .join("\n\n");
-  const makeContext = contextFactory(a, tools, toolState, systemExtra);
+  // A style without `keep-coding-instructions` takes the place of mitsu's coding instructions (Claude Code's
+  // default for a custom style); fixed for the session, as the whole system prompt is.
+  const codingInstructions = outputStyles.active?.keepCodingInstructions ?? true;
+  const makeContext = contextFactory(a, tools, toolState, { systemExtra, codingInstructions });
 
   // The session to continue is locked and read now: its system prompt is the one to send again.
   const sessionChoice = options.session ?? {};
@@ -322,9 +325,14 @@ function contextFactory(
   a: Assembly,
   tools: readonly Tool<never>[],
   toolState: ToolState,
-  /** What follows mitsu's own system prompt: the output style, the MCP servers' instructions, `appendSystemPrompt`. */
-  systemExtra: string,
+  system: {
+    /** What follows mitsu's own system prompt: the output style, the MCP servers' instructions, `appendSystemPrompt`. */
+    systemExtra: string;
+    /** False: mitsu's software-engineering instructions are left out (an output style replaces them). */
+    codingInstructions: boolean;
+  },
 ) {
+  const { systemExtra, codingInstructions } = system;
   const { options, setup, models, capabilities } = a;
   let snapshot = a.gitSnapshot;
   return async (resumed?: { system: TextBlock[]; createdAt?: Date }): Promise<Context> => {
@@ -338,6 +346,7 @@ function contextFactory(
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),
       ...(systemExtra ? { extra: systemExtra } : {}),
+      ...(codingInstructions ? {} : { codingInstructions: false }),
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },
