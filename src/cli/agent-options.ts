@@ -31,6 +31,7 @@ export function agentOptionsFor(
     verboseHooks: options.verbose,
     verboseNotices: options.verbose,
     ...(options.pluginDirs?.length ? { pluginDirs: options.pluginDirs } : {}),
+    ...(options.setupTrigger ? { setupHooks: options.setupTrigger } : {}),
     ...(options.maxTokens ? { maxTokens: options.maxTokens } : {}),
     session: {
       ...(options.resume ? { resume: options.resume } : {}),

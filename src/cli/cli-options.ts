@@ -46,6 +46,10 @@ export interface CliOptions {
   sandbox: boolean;
   /** The Claude Agent SDK's flags (`--system-prompt`, `--json-schema`, `--max-budget-usd`, …); see `SdkFlags`. */
   sdk?: SdkFlags;
+  /** `--init` / `--init-only` (`init`), `--maintenance`: the Setup hooks' trigger. */
+  setupTrigger?: "init" | "maintenance";
+  /** `--init-only`: run the Setup hooks and exit, without a session. */
+  initOnly?: boolean;
   /** `--plugin-dir` values: plugin folders loaded for this run. */
   pluginDirs?: string[];
 }

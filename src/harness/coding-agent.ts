@@ -180,6 +180,11 @@ export interface CodingAgentOptions {
   /** Show a hook's plain stdout (exit 0) as a `hook-output` warning (`--verbose`). */
   verboseHooks?: boolean;
   /**
+   * Fire Claude Code's `Setup` hooks with this trigger once, while the agent is made (`--init`, `--init-only`:
+   * `init`; `--maintenance`: `maintenance`); their `additionalContext` goes with the first prompt.
+   */
+  setupHooks?: "init" | "maintenance";
+  /**
    * Also warn of the notices about skill, command and agent files that did load (an unquoted value, an unknown
    * tool name left out): `--verbose`. Without it only skipped files are warned of; `mitsu skills` / `mitsu agents`
    * list everything.

@@ -28,6 +28,7 @@ import { CapabilityList } from "./capability-list.js";
 import type { CodingAgent, CodingAgentOptions } from "./coding-agent.js";
 import { CostMeter } from "./cost-meter.js";
 import { HarnessAgent, type HarnessParts } from "./harness-agent.js";
+import { hookAgent } from "./hook-agent.js";
 import { inlineCapabilities } from "./inline-capabilities.js";
 import { type ModelSetup, setUpModels } from "./model-setup.js";
 import { setUpPermissions } from "./permission-setup.js";
@@ -196,6 +197,11 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     permissionMode: () => a.late.permissions?.permissions.currentMode() ?? setup.permissionMode.mode,
     session: () => ({ id: agent?.hookSessionId ?? sessionId, path: agent?.hookTranscriptPath ?? "" }),
     judge: hookJudge(models),
+    agentJudge: hookAgent(
+      models,
+      () => tools,
+      () => a.late.permissions?.permissions,
+    ),
   });
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
   const permissions = setUpPermissions({
@@ -314,6 +320,12 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     maxTurns,
     defaultMaxTokens,
   });
+  // Claude Code's Setup event (`--init`, `--init-only`, `--maintenance`): once, at start-up, before the session's
+  // first prompt; what the hooks add for the model goes with that prompt.
+  if (options.setupHooks) {
+    const setupRun = await hookRunner.run("Setup", { trigger: options.setupHooks });
+    agent.setupContext.push(...setupRun.context);
+  }
   return agent;
 }
 

@@ -125,6 +125,7 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   /** When the next session file is (to be) created: its name, told to hooks before it exists. */
   private logStart: Date | undefined;
   sessionSource: "startup" | "resume" | "clear" | undefined;
+  setupContext: string[] = [];
   stopRun: ((reason: string) => void) | undefined;
   private sessionUuid: string;
   private byName: Map<string, Tool<never>>;

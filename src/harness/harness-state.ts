@@ -48,6 +48,8 @@ export interface HarnessState {
   pendingEpoch: { reason: string; keepReminders?: boolean } | undefined;
   /** How the next SessionStart names the conversation's start; undefined once it has fired. */
   sessionSource: "startup" | "resume" | "clear" | undefined;
+  /** What the Setup hooks (`setupHooks`) gave the model, for the first prompt; emptied when it is sent. */
+  setupContext: string[];
   /** Stops the prompt now running (a hook's `continue: false`). */
   stopRun: ((reason: string) => void) | undefined;
   /** Opens the session file (made with the first prompt). */

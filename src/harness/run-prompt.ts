@@ -107,7 +107,7 @@ async function* beforePrompt(
   signal: AbortSignal,
 ): AsyncGenerator<AgentEvent, { messages: Message[] } | undefined> {
   const { hookRunner } = state;
-  const context: string[] = [];
+  const context: string[] = state.setupContext.splice(0);
   if (state.sessionSource) {
     const source = state.sessionSource;
     state.sessionSource = undefined;

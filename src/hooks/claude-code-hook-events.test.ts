@@ -336,4 +336,53 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     // {ok: true} raises no objection.
     expect(exists(join(cwd, "other.txt"))).toBe(true);
   });
+  it("an agent hook: a read-only sub-agent (Read, Grep, Glob) looks, then answers {ok, reason}; its attempt to write is refused", async () => {
+    const { agent, sim, cwd } = await setup(
+      [
+        bash("touch made.txt"),
+        // The hook's sub-agent tries to write, then to run a shell, then reads, then judges.
+        {
+          content: [
+            {
+              type: "tool_use",
+              id: "toolu_w",
+              name: "Write",
+              input: { file_path: "pwned.txt", content: "owned" },
+            },
+            { type: "tool_use", id: "toolu_x", name: "Bash", input: { command: "touch bash-ran.txt" } },
+          ],
+        },
+        {
+          content: [
+            { type: "tool_use", id: "toolu_r", name: "Read", input: { file_path: "notes.txt" } },
+            { type: "tool_use", id: "toolu_s", name: "Read", input: { file_path: "secret.txt" } },
+          ],
+        },
+        text('{"ok": false, "reason": "the notes say no shell today"}'),
+        text("done"),
+      ],
+      {
+        hooks: hook("PreToolUse", { type: "agent", prompt: "Do the notes allow this? $ARGUMENTS" }, "Bash"),
+      },
+      { permissionMode: "bypassPermissions", disallowedTools: ["Read(./secret.txt)"] },
+    );
+    writeFileSync(join(cwd, "secret.txt"), "TOP-SECRET\n");
+    await drain(agent.prompt("make a file"));
+    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(exists(join(cwd, "pwned.txt"))).toBe(false);
+    expect(exists(join(cwd, "bash-ran.txt"))).toBe(false);
+    // The sub-agent's requests: only the three looking tools, the prompt with the event's JSON.
+    const first = sim.requests[1]?.body;
+    expect(first?.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Grep", "Glob"]);
+    expect(JSON.stringify(first?.messages)).toContain("Do the notes allow this?");
+    expect(JSON.stringify(first?.messages)).toContain("touch made.txt");
+    const refused = JSON.stringify(sim.requests[2]?.body.messages.at(-1));
+    expect(refused).toContain('"is_error":true');
+    const looked = JSON.stringify(sim.requests[3]?.body.messages.at(-1));
+    expect(looked).toContain("remember the milk");
+    // A Read deny rule holds for the hook's sub-agent too.
+    expect(looked).not.toContain("TOP-SECRET");
+    // Its verdict blocks the call, with its reason.
+    expect(toolResult(sim, 4)).toContain("the notes say no shell today");
+  });
 });

@@ -18,7 +18,8 @@ import { type HookJudge, runPromptHook } from "./run-prompt-hook.js";
 
 /**
  * What the matcher of a non-tool event is matched against, as Claude Code documents it: SessionStart's `source`
- * (`startup`, `resume`, `clear`, `compact`), PreCompact's `trigger` (`manual`, `auto`), SessionEnd's `reason`.
+ * (`startup`, `resume`, `clear`, `compact`), PreCompact's `trigger` (`manual`, `auto`), SessionEnd's `reason`,
+ * Setup's `trigger` (`init`, `maintenance`).
  * An empty matcher (or `*`) still matches everything.
  */
 const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
@@ -26,6 +27,7 @@ const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
   PreCompact: "trigger",
   SessionEnd: "reason",
   SubagentStart: "agent_type",
+  Setup: "trigger",
 };
 
 /** What the hooks of one event came to, all of them together. */
@@ -67,6 +69,11 @@ export interface HookRunnerOptions {
   home?: string;
   /** The model call of `prompt` hooks; without it, a prompt hook is a notice and changes nothing. */
   judge?: HookJudge;
+  /**
+   * The run of `agent` hooks: a small sub-agent with read-only tools (Read, Grep, Glob) whose final text is the
+   * answer; without it, an agent hook is a notice and changes nothing.
+   */
+  agentJudge?: HookJudge;
   /** The scrubbed child environment. */
   env: NodeJS.ProcessEnv;
   /** The fields every input carries, read when an event fires (the session file may change). */
@@ -113,6 +120,27 @@ const BLOCKING: ReadonlySet<HookEventName> = new Set([
 /** Events whose hooks' plain stdout is context for the model. */
 const STDOUT_IS_CONTEXT: ReadonlySet<HookEventName> = new Set(["UserPromptSubmit", "SessionStart"]);
 
+/** A `prompt` or `agent` hook: its judge answers `{ok, reason}` (see `runPromptHook`). */
+function judgeHook(
+  hook: CommandHook,
+  input: HookInput,
+  judge: HookJudge | undefined,
+  signal: AbortSignal | undefined,
+): Promise<HookOutcome> {
+  if (!judge) {
+    const what = hook.type === "agent" ? "no agent" : "no model to judge with";
+    return Promise.resolve({ kind: "error", message: `cannot run: ${what} here` });
+  }
+  return runPromptHook({
+    prompt: hook.command,
+    input,
+    judge,
+    ...(hook.model ? { model: hook.model } : {}),
+    timeoutMs: hook.timeoutMs,
+    ...(signal ? { signal } : {}),
+  });
+}
+
 export function createHookRunner(options: HookRunnerOptions): HookRunner {
   const entries = new Map<HookEventName, Entry[]>();
   const add = (event: HookEventName, entry: Entry) => {
@@ -128,17 +156,8 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       matches: compileMatcher(hook.matcher) ?? (() => false),
       ...(hook.if !== undefined ? { condition: compileHookCondition(hook.if, where) } : {}),
       start: (input, signal) =>
-        hook.type === "prompt"
-          ? options.judge
-            ? runPromptHook({
-                prompt: hook.command,
-                input,
-                judge: options.judge,
-                ...(hook.model ? { model: hook.model } : {}),
-                timeoutMs: hook.timeoutMs,
-                ...(signal ? { signal } : {}),
-              })
-            : Promise.resolve({ kind: "error", message: "cannot run: no model to judge with here" })
+        hook.type === "prompt" || hook.type === "agent"
+          ? judgeHook(hook, input, hook.type === "agent" ? options.agentJudge : options.judge, signal)
           : hook.type === "http"
             ? runHttpHook({
                 url: hook.command,

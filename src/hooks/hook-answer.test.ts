@@ -73,6 +73,7 @@ describe("settings hooks", () => {
             hooks: [
               { type: "command", command: "a", timeout: 5 },
               { type: "agent", prompt: "x" },
+              { type: "mcp_tool", tool: "x" },
             ],
           },
           { matcher: "(", hooks: [{ type: "command", command: "b" }] },
@@ -89,6 +90,15 @@ describe("settings hooks", () => {
         matcher: "Bash",
         command: "a",
         timeoutMs: 5000,
+        source: "/p/.claude/settings.json",
+      },
+      // An agent hook (Claude Code's 60 s default).
+      {
+        event: "PreToolUse",
+        matcher: "Bash",
+        command: "x",
+        type: "agent",
+        timeoutMs: 60_000,
         source: "/p/.claude/settings.json",
       },
       { event: "Stop", matcher: "", command: "c", timeoutMs: 60_000, source: "/p/.claude/settings.json" },

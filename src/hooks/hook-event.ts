@@ -12,6 +12,7 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
   "Notification",
+  "Setup",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -84,6 +85,7 @@ export type HookInput = HookInputBase &
     | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
     | { hook_event_name: "SessionEnd"; reason: "clear" | "logout" | "prompt_input_exit" | "other" }
     | { hook_event_name: "Notification"; message: string }
+    | { hook_event_name: "Setup"; trigger: "init" | "maintenance" }
   );
 
 export type HookInputOf<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;

@@ -5,14 +5,13 @@ import { parseJsonc } from "../permissions/parse-jsonc.js";
 import { parsePermissionRule } from "../permissions/permission-rule.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
 import { HOOK_EVENTS, type HookEventName, TOOL_EVENTS } from "./hook-event.js";
-import { DEFAULT_PROMPT_HOOK_TIMEOUT_MS } from "./run-prompt-hook.js";
+import { DEFAULT_AGENT_HOOK_TIMEOUT_MS, DEFAULT_PROMPT_HOOK_TIMEOUT_MS } from "./run-prompt-hook.js";
 
 /** Claude Code's default: a command hook that runs longer than this is killed. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
 /** Events Claude Code documents that mitsu does not fire (their hooks are named as such, not as unknown). */
 const CLAUDE_CODE_ONLY_EVENTS = new Set([
-  "Setup",
   "WorktreeCreate",
   "WorktreeRemove",
   "ConfigChange",
@@ -29,10 +28,11 @@ export interface CommandHook {
   command: string;
   /**
    * `http`: the event's JSON is POSTed to `command` (a URL); the response body is the hook's answer. `prompt`:
-   * `command` is the prompt a small model judges the event by (`$ARGUMENTS` is the event's JSON).
+   * `command` is the prompt a small model judges the event by (`$ARGUMENTS` is the event's JSON). `agent`: the
+   * same prompt, judged by a small sub-agent that may look at the workspace with Read, Grep and Glob.
    */
-  type?: "http" | "prompt";
-  /** `prompt`: the model that judges (default: the session's helper model). */
+  type?: "http" | "prompt" | "agent";
+  /** `prompt` and `agent`: the model that judges (default: the session's helper model). */
   model?: string;
   /** `http`: request headers; `$NAME` and `${NAME}` in them are replaced by the variables `allowedEnvVars` names. */
   headers?: Record<string, string>;
@@ -194,13 +194,13 @@ function parseHook(
 ): Omit<CommandHook, "matcher"> | undefined {
   const h = (hook ?? {}) as Record<string, unknown>;
   const type = h.type ?? "command";
-  if (type !== "command" && type !== "http" && type !== "prompt") {
+  if (type !== "command" && type !== "http" && type !== "prompt" && type !== "agent") {
     warnings.push(
-      `${file}: hooks.${event}: only type "command", "http" and "prompt" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
+      `${file}: hooks.${event}: only type "command", "http", "prompt" and "agent" hooks run; one of type ${JSON.stringify(h.type)} ignored`,
     );
     return undefined;
   }
-  const field = type === "http" ? "url" : type;
+  const field = type === "http" ? "url" : type === "agent" ? "prompt" : type;
   const target = h[field];
   if (typeof target !== "string" || target.trim() === "") {
     warnings.push(`${file}: hooks.${event}: a ${type} hook without a ${field}; ignored`);
@@ -230,12 +230,14 @@ function parseHook(
         ? Math.min(seconds * 1000, 2_147_000_000)
         : type === "prompt"
           ? DEFAULT_PROMPT_HOOK_TIMEOUT_MS
-          : DEFAULT_HOOK_TIMEOUT_MS,
+          : type === "agent"
+            ? DEFAULT_AGENT_HOOK_TIMEOUT_MS
+            : DEFAULT_HOOK_TIMEOUT_MS,
     source: file,
     ...(condition !== undefined ? { if: condition } : {}),
   };
-  if (type === "prompt") {
-    parsed.type = "prompt";
+  if (type === "prompt" || type === "agent") {
+    parsed.type = type;
     if (typeof h.model === "string" && h.model.trim() !== "") parsed.model = h.model;
   }
   if (type === "http") {

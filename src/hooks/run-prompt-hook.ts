@@ -4,8 +4,13 @@ import type { HookInput } from "./hook-event.js";
 
 /** Claude Code's default for a prompt hook: 30 s. */
 export const DEFAULT_PROMPT_HOOK_TIMEOUT_MS = 30_000;
+/** Claude Code's default for an agent hook: 60 s. */
+export const DEFAULT_AGENT_HOOK_TIMEOUT_MS = 60_000;
 
-/** One model call for a prompt hook: the prompt as the user message, the answer's text. */
+/**
+ * One model call for a prompt hook (or one small sub-agent's run, for an agent hook): the prompt as the user
+ * message, the answer's text.
+ */
 export type HookJudge = (prompt: string, options: { model?: string; signal: AbortSignal }) => Promise<string>;
 
 export interface RunPromptHookOptions {
@@ -25,7 +30,8 @@ const INSTRUCTIONS =
  * (appended when the prompt has none), a small model judges, and its JSON answer decides: `{"ok": false,
  * "reason"}` blocks as `decision: "block"` does for the event (a PreToolUse deny, Stop keeps the agent going with
  * the reason, a PermissionRequest deny); `{"ok": true}` raises no objection. An answer that is not such JSON, a
- * failed call or the timeout are notices, and change nothing. Never throws.
+ * failed call or the timeout are notices, and change nothing. Never throws. A `type: "agent"` hook runs here too,
+ * with a judge that is a small read-only sub-agent (see the harness's `hookAgent`).
  */
 export async function runPromptHook(options: RunPromptHookOptions): Promise<HookOutcome> {
   const json = JSON.stringify(options.input);

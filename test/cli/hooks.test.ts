@@ -160,3 +160,75 @@ describe("hooks at the terminal", () => {
     expect(await second.exit).toBe(0);
   });
 });
+
+describe("Setup hooks and agent hooks through the real mitsu command", () => {
+  it("--init-only runs the Setup hooks (trigger init) and exits without a model call; --maintenance fires only maintenance ones, their context with the first prompt", async () => {
+    const s = await simulatorEnv({ script: [text("ok")] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    writeSettings(join(home, ".mitsu"), {
+      hooks: {
+        Setup: [
+          { matcher: "init", hooks: [{ type: "command", command: "touch init-ran" }] },
+          {
+            matcher: "maintenance",
+            hooks: [
+              {
+                type: "command",
+                command:
+                  'touch maintenance-ran; echo \'{"hookSpecificOutput":{"hookEventName":"Setup","additionalContext":"SETUP-CONTEXT: caches warmed"}}\'',
+              },
+            ],
+          },
+        ],
+      },
+    });
+    const env = { PATH: process.env.PATH, HOME: home, ...s.env };
+    const init = await runBin(["--init-only"], cwd, env);
+    expect(init.stderr).toBe("");
+    expect(init.code).toBe(0);
+    expect(existsSync(join(cwd, "init-ran"))).toBe(true);
+    expect(existsSync(join(cwd, "maintenance-ran"))).toBe(false);
+    expect(s.sim.requests).toHaveLength(0);
+
+    const run = await runBin(["-p", "--maintenance", "hello"], cwd, env);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(cwd, "maintenance-ran"))).toBe(true);
+    expect(JSON.stringify(s.sim.requests[0]?.body.messages)).toContain("SETUP-CONTEXT: caches warmed");
+  });
+
+  it("an agent hook judges a Bash call with a read-only sub-agent: {ok: false} blocks it", async () => {
+    const s = await simulatorEnv({
+      script: [
+        bash("touch made.txt"),
+        {
+          content: [
+            { type: "tool_use" as const, name: "Write", input: { file_path: "w.txt", content: "x" } },
+          ],
+        },
+        text('{"ok": false, "reason": "AGENT-SAYS-NO"}'),
+        text("Blocked."),
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    writeSettings(join(home, ".mitsu"), {
+      hooks: {
+        PreToolUse: [
+          { matcher: "Bash", hooks: [{ type: "agent", prompt: "Is this safe? $ARGUMENTS", timeout: 30 }] },
+        ],
+      },
+    });
+    const env = { PATH: process.env.PATH, HOME: home, ...s.env };
+    const run = await runBin(["-p", "--permission-mode", "bypassPermissions", "make a file"], cwd, env);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "w.txt"))).toBe(false);
+    expect(s.sim.requests[1]?.body.tools.map((t: { name: string }) => t.name)).toEqual([
+      "Read",
+      "Grep",
+      "Glob",
+    ]);
+    expect(JSON.stringify(s.sim.requests[3]?.body.messages.at(-1))).toContain("AGENT-SAYS-NO");
+  });
+});

@@ -135,6 +135,9 @@ function promptOptions(program: Command, rules: (value: string, previous?: strin
         "use only the --mcp-config servers (not .mcp.json nor ~/.mitsu/mcp.json)",
       )
       .option("--plugin-dir <dir>", "load the plugin in this folder for this run (repeatable)", collect)
+      .option("--init", "run the Setup hooks (trigger init), then start")
+      .option("--init-only", "run the Setup hooks (trigger init) and exit")
+      .option("--maintenance", "run the Setup hooks (trigger maintenance), then start")
       // `mitsu acp [options]` arrives here as `[options] --acp` (see main's parse): the options are this command's.
       .addOption(new Option("--acp").hideHelp())
   );
@@ -177,12 +180,19 @@ async function runPrompt(ctx: CommandContext, words: string[], opts: any): Promi
     mcpConfig: opts.mcpConfig ?? [],
     strictMcpConfig: opts.strictMcpConfig === true,
     ...(opts.pluginDir ? { pluginDirs: opts.pluginDir as string[] } : {}),
+    ...(opts.init || opts.initOnly ? { setupTrigger: "init" as const } : {}),
+    ...(opts.maintenance ? { setupTrigger: "maintenance" as const } : {}),
+    ...(opts.initOnly ? { initOnly: true } : {}),
     sdk: sdkFlagsFrom(opts),
   };
   const sdkThinking = thinkingBudgetOf(opts);
   if (sdkThinking !== undefined) options.thinkingBudget = sdkThinking;
   if (options.sdk?.thinkingOff) delete options.thinkingBudget;
   if (options.sdk?.noSessionPersistence) options.noSessionLog = true;
+  if (options.initOnly) {
+    const { initOnlyMode } = await import("../print/init-only-mode.js");
+    return initOnlyMode(options, io);
+  }
   if (opts.acp === true) {
     const { acpCommand } = await import("../acp/acp-command.js");
     return acpCommand(options, io);

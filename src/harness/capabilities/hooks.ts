@@ -94,6 +94,8 @@ export interface HookRunnerDeps {
   session: () => { id: string; path: string };
   /** The model call of `prompt` hooks (see `hookJudge`). */
   judge?: HookJudge;
+  /** The sub-agent of `agent` hooks (see `hookAgent`). */
+  agentJudge?: HookJudge;
 }
 
 /**
@@ -117,6 +119,7 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
     cwd,
     home: deps.setup.home,
     ...(deps.judge ? { judge: deps.judge } : {}),
+    ...(deps.agentJudge ? { agentJudge: deps.agentJudge } : {}),
     env: scrubbed,
     base: () => {
       const session = deps.session();

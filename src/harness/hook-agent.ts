@@ -1,0 +1,50 @@
+import type { HookJudge } from "../hooks/index.js";
+import { runAgentToEnd } from "../loop/run-agent.js";
+import type { Tool } from "../loop/tool.js";
+import type { PermissionChecker } from "../permissions/index.js";
+import type { ModelSetup } from "./model-setup.js";
+
+/** The only tools an agent hook's sub-agent gets: it looks, it never changes anything. */
+export const AGENT_HOOK_TOOLS: readonly string[] = ["Read", "Grep", "Glob"];
+/** Claude Code's bound on an agent hook's turns. */
+const MAX_AGENT_HOOK_TURNS = 50;
+
+const SYSTEM = `You are a hook of the mitsu coding agent: you check whether a condition holds in the user's workspace before mitsu goes on. You may look with Read, Grep and Glob; you cannot change anything, and no one will answer questions. Look only as far as the condition needs, then give your verdict as the prompt asks.`;
+
+/**
+ * The judge of `type: "agent"` hooks (Claude Code's agent-based hooks): a small sub-agent, on the hook's `model` or
+ * the session's helper model, with only Read, Grep and Glob — the workspace's own tools, so they stay inside it and
+ * Grep and Glob leave out what Read deny rules cover — and a check that refuses what a deny rule or plan mode
+ * refuses and never asks anyone. Its tools are the bare ones: no hook runs on its calls (an agent hook on
+ * PreToolUse would otherwise set off itself). Its final text is the answer `runPromptHook` reads.
+ */
+export function hookAgent(
+  models: ModelSetup,
+  tools: () => readonly Tool<never>[],
+  permissions: () => PermissionChecker | undefined,
+): HookJudge {
+  return async (prompt, { model, signal }) => {
+    const chosen = model ? models.modelFor(model) : undefined;
+    const own = tools().filter((tool) => AGENT_HOOK_TOOLS.includes(tool.name));
+    const result = await runAgentToEnd({
+      provider: chosen?.provider ?? models.resolved.wireProvider,
+      model: chosen?.model ?? models.helper,
+      system: SYSTEM,
+      tools: [...own],
+      messages: [{ role: "user", content: [{ type: "text", text: prompt }] }],
+      maxTurns: MAX_AGENT_HOOK_TURNS,
+      maxTokens: 4096,
+      signal,
+      canUseTool: async (tool, input) => {
+        if (!AGENT_HOOK_TOOLS.includes(tool.name)) {
+          return { behavior: "deny", message: `An agent hook may only use ${AGENT_HOOK_TOOLS.join(", ")}.` };
+        }
+        const denial = await permissions()?.denial(tool, input);
+        return denial ? { behavior: "deny", message: denial } : { behavior: "allow" };
+      },
+    });
+    if (result.reason === "error") throw new Error(result.error?.message ?? "the agent hook's run failed");
+    const last = result.lastMessage?.content ?? [];
+    return last.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("\n");
+  };
+}
