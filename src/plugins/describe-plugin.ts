@@ -34,5 +34,10 @@ export function describePlugin(plugin: Plugin): string[] {
       lines.push(`MCP server ${name}: ${what}`);
     }
   }
+  if (plugin.lspServers.length > 0) {
+    lines.push(
+      `LSP servers ${plugin.lspServers.join(", ")}: ignored (mitsu has no language-server support; they never run)`,
+    );
+  }
   return lines;
 }

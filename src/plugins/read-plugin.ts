@@ -23,6 +23,11 @@ export interface Plugin {
   hooks: Array<{ source: string; hooks: Record<string, unknown> }>;
   /** Each MCP configuration: `{name: {command, args, …}}` as in `.mcp.json`'s `mcpServers`, and where. */
   mcpServers: Array<{ source: string; servers: Record<string, unknown> }>;
+  /**
+   * The names of the LSP servers it declares (`lspServers` in the manifest, `.lsp.json`): listed so the user knows
+   * of them, never started — mitsu has no language-server support.
+   */
+  lspServers: string[];
   /** What could not be used, each naming the file; the rest of the plugin still loads. */
   warnings: string[];
 }
@@ -62,6 +67,7 @@ export async function readPlugin(dir: string, fallbackName?: string): Promise<Pl
     outputStyles: [],
     hooks: [],
     mcpServers: [],
+    lspServers: [],
     warnings,
   };
   if (typeof manifest.version === "string") plugin.version = manifest.version;
@@ -105,7 +111,7 @@ export async function readPlugin(dir: string, fallbackName?: string): Promise<Pl
   plugin.outputStyles = (await paths("outputStyles")).filter((p) => !p.toLowerCase().endsWith(".md"));
 
   const configs = async (
-    key: "hooks" | "mcpServers",
+    key: "hooks" | "mcpServers" | "lspServers",
     defaultFile: string,
     unwrap: (value: Record<string, unknown>) => unknown,
   ): Promise<Array<{ source: string; value: Record<string, unknown> }>> => {
@@ -142,6 +148,9 @@ export async function readPlugin(dir: string, fallbackName?: string): Promise<Pl
   plugin.mcpServers = (
     await configs("mcpServers", "./.mcp.json", (v) => (isObject(v.mcpServers) ? v.mcpServers : v))
   ).map(({ source, value }) => ({ source, servers: value }));
+  // Claude Code's LSP servers (`.lsp.json`, or `lspServers` in the manifest): named, not run.
+  const lsp = await configs("lspServers", "./.lsp.json", (v) => (isObject(v.lspServers) ? v.lspServers : v));
+  plugin.lspServers = [...new Set(lsp.flatMap(({ value }) => Object.keys(value)))];
   return plugin;
 }
 

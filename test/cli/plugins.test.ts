@@ -318,4 +318,34 @@ describe("plugins from a local git marketplace, through the mitsu command", () =
     expect(again.code).toBe(0);
     expect(sim.requests[1]!.body.system).toEqual(sim.requests[0]!.body.system);
   });
+  it("a plugin's lspServers are listed on install and in plugin list, with a notice that they never run", async () => {
+    const { root, cwd, home } = tempWorkspace({ empty: true });
+    const market = join(root, "lsp-market");
+    mkdirSync(join(market, ".claude-plugin"), { recursive: true });
+    writeFileSync(
+      join(market, ".claude-plugin", "marketplace.json"),
+      JSON.stringify({ name: "lsp-market", plugins: [{ name: "ts-lsp", source: "./plugins/ts-lsp" }] }),
+    );
+    const plugin = join(market, "plugins", "ts-lsp");
+    mkdirSync(join(plugin, ".claude-plugin"), { recursive: true });
+    writeFileSync(join(plugin, ".claude-plugin", "plugin.json"), JSON.stringify({ name: "ts-lsp" }));
+    // Claude Code's shape: a `.lsp.json` of servers by name.
+    writeFileSync(
+      join(plugin, ".lsp.json"),
+      JSON.stringify({
+        typescript: {
+          command: "typescript-language-server",
+          args: ["--stdio"],
+          extensionToLanguage: { ".ts": "typescript" },
+        },
+      }),
+    );
+    mkdirSync(cwd, { recursive: true });
+    expect((await runMitsu(["plugin", "marketplace", "add", market], { cwd, home })).code).toBe(0);
+    const install = await runMitsu(["plugin", "install", "ts-lsp@lsp-market"], { cwd, home });
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain("LSP servers typescript: ignored (mitsu has no language-server support");
+    const list = await runMitsu(["plugin", "list"], { cwd, home });
+    expect(list.stdout).toContain("LSP servers typescript: ignored");
+  });
 });
