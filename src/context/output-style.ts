@@ -40,6 +40,11 @@ export async function loadOutputStyles(options: {
   cwd: string;
   home: string;
   plugins?: ReadonlyArray<{ path: string; plugin: string }>;
+  /**
+   * The `outputStyle` setting as `loadSettings` read it (`LoadedSettings.outputStyle`; `null`: none set), so the
+   * harness reads the settings files once; absent, the settings files are read here.
+   */
+  chosen?: { name: string; file: string } | null;
 }): Promise<OutputStyles> {
   const { cwd, home } = options;
   const warnings: string[] = [];
@@ -80,14 +85,17 @@ export async function loadOutputStyles(options: {
   }
   styles.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const result: OutputStyles = { styles, warnings };
-  for (const file of [
-    join(home, ".claude", "settings.json"),
-    join(home, ".mitsu", "settings.json"),
-    join(cwd, ".claude", "settings.json"),
-    join(cwd, ".mitsu", "settings.json"),
-    join(cwd, ".claude", "settings.local.json"),
-    join(cwd, ".mitsu", "settings.local.json"),
-  ]) {
+  if (options.chosen) result.chosen = options.chosen;
+  for (const file of options.chosen !== undefined
+    ? []
+    : [
+        join(home, ".claude", "settings.json"),
+        join(home, ".mitsu", "settings.json"),
+        join(cwd, ".claude", "settings.json"),
+        join(cwd, ".mitsu", "settings.json"),
+        join(cwd, ".claude", "settings.local.json"),
+        join(cwd, ".mitsu", "settings.local.json"),
+      ]) {
     let value: unknown;
     try {
       value = parseJsonc(await readFile(file, "utf8"));

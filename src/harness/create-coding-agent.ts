@@ -238,6 +238,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
     cwd: setup.cwd,
     home: setup.home,
     plugins: setup.contributed.outputStyles,
+    chosen: setup.settings.outputStyle ?? null,
   });
   for (const warning of outputStyles.warnings) warn(warning);
   const systemExtra = [

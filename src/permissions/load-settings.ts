@@ -67,6 +67,11 @@ export interface LoadedSettings {
    * project's are read whatever the trust: they turn plugins off or suggest them, never on.
    */
   plugins: PluginSettings;
+  /**
+   * The most specific file's `outputStyle` (local over project over user) and that file; a style is text for the
+   * system prompt, so a project's counts whatever the trust, as Claude Code reads it.
+   */
+  outputStyle?: { name: string; file: string };
 }
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
@@ -163,6 +168,8 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     applySettings(parsed.permissions, { source: file, root, home }, result, grants, at, own);
     applyEnvAndModel(parsed.top, file, user || root === home, grants, result, at);
     readPluginKeys(parsed.top, file, user, result.plugins);
+    const style = parsed.top.outputStyle;
+    if (typeof style === "string" && style.trim() !== "") result.outputStyle = { name: style.trim(), file };
   }
   return result;
 }
