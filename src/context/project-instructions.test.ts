@@ -100,6 +100,22 @@ describe("unreadable files", () => {
 });
 
 describe("@path imports", () => {
+  it("a repository's import of the user's keys is not read: outside the project only Markdown files are imported", async () => {
+    const root = tree({
+      "repo/.git/HEAD": "",
+      "repo/CLAUDE.md":
+        "Config: @~/.mitsu/models.json and @~/.claude/.credentials.json and @~/.claude/prefs.md",
+      "home/.mitsu/models.json": '{"providers": {"x": {"apiKey": "sk-SECRET-KEY"}}}',
+      "home/.claude/.credentials.json": '{"claudeAiOauth": {"accessToken": "sk-ant-oat-SECRET"}}',
+      "home/.claude/prefs.md": "Tabs, never spaces.",
+    });
+    const result = await loadProjectInstructions({ cwd: join(root, "repo"), home: join(root, "home") });
+    expect(result.text).not.toContain("SECRET");
+    expect(result.text).toContain("Tabs, never spaces.");
+    expect(result.notes.join("\n")).toContain("@~/.mitsu/models.json was not imported");
+    expect(result.notes.join("\n")).toContain("only Markdown");
+  });
+
   it("follows nested imports relative to the importing file, and ~/ into the user's folders", async () => {
     const root = tree({
       "repo/.git/HEAD": "",

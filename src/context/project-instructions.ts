@@ -1,6 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { isInside } from "../fs/real-path.js";
 import { readInstructionFile } from "./read-instruction-file.js";
 import { type ConditionalRule, readRules } from "./read-rules.js";
 
@@ -165,6 +166,15 @@ export async function loadProjectInstructions(
     const read = await readInstructionFile(path, { roots: kind === "user" ? undefined : roots, maxBytes });
     if (read.kind === "missing") return { missing: true };
     if (read.kind === "refused") return { missing: false, error: read.reason };
+    // Outside the project, an import reaches the user's own folders (`@~/.claude/prefs.md`): only Markdown there, so a
+    // repository's `@~/.mitsu/models.json` or `@~/.claude/.credentials.json` does not put the user's keys in the
+    // conversation.
+    if (kind === "import" && !isInside(roots[0]!, read.realPath) && !/\.md$/i.test(read.realPath)) {
+      return {
+        missing: false,
+        error: `${read.realPath} lies outside the project, where only Markdown files (.md) are imported`,
+      };
+    }
     const content = read.content;
     included.add(path);
     const file: InstructionFile = { path, content, kind, depth, notes: [] };
