@@ -13,20 +13,33 @@ export function pathRulesSource(
   tracked: () => readonly TrackedFile[] | Promise<readonly TrackedFile[]>,
 ): ReminderSource {
   const sent = new Set<string>();
+  // Each file is matched against a rule once (a repository's globs cost little, but not nothing): the files a
+  // pending rule has already been found not to match.
+  const missed = new Map<string, Set<string>>();
   return {
     name: "path-rules",
     reset() {
       sent.clear();
+      missed.clear();
     },
     async collect() {
-      const pending = rules().filter((rule) => !sent.has(`${rule.path}\0${rule.content}`));
+      const key = (rule: ConditionalRule) => `${rule.path}\0${rule.content}`;
+      const pending = rules().filter((rule) => !sent.has(key(rule)));
       if (pending.length === 0) return undefined;
       const files = await tracked();
       const due: string[] = [];
       for (const rule of pending) {
-        const hit = files.find((file) => rule.matches(file.path));
+        const seen = missed.get(key(rule)) ?? new Set<string>();
+        missed.set(key(rule), seen);
+        const hit = files.find((file) => {
+          if (seen.has(file.path)) return false;
+          if (rule.matches(file.path)) return true;
+          seen.add(file.path);
+          return false;
+        });
         if (!hit) continue;
-        sent.add(`${rule.path}\0${rule.content}`);
+        sent.add(key(rule));
+        missed.delete(key(rule));
         due.push(
           `Contents of ${rule.path} (project rules for files matching ${rule.globs.join(", ")}; they apply to ${hit.path}, which you opened):\n\n${rule.content.trimEnd()}`,
         );

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isInside } from "../fs/real-path.js";
 import { readInstructionFile } from "./read-instruction-file.js";
-import { type ConditionalRule, readRules } from "./read-rules.js";
+import { type ConditionalRule, MAX_PROJECT_GLOBS, readRules } from "./read-rules.js";
 
 /** Where an instruction file came from. */
 export type InstructionKind = "user" | "project" | "local" | "import";
@@ -218,6 +218,7 @@ export async function loadProjectInstructions(
   };
 
   const conditional: ConditionalRule[] = [];
+  const globs = { left: MAX_PROJECT_GLOBS };
   const ruleNotes: string[] = [];
   /** `.claude/rules` and `.mitsu/rules` under `dir`: the unconditional ones join the files, in place. */
   const rules = async (dir: string, kind: InstructionKind, base: string) => {
@@ -229,6 +230,7 @@ export async function loadProjectInstructions(
         maxBytes,
         maxChars,
         budget: () => maxTotal - totalChars,
+        globs,
       });
       stamps.push(...(await Promise.all(found.stamped.map(stampOf))));
       ruleNotes.push(...found.notes);
@@ -277,7 +279,11 @@ export function renderProjectInstructions(
   return [
     "Instructions for this project follow, from the files named below, most general first; where they disagree, the later and more specific file wins. They override default behaviour: follow them exactly as written.",
     ...sections,
-    ...ruleNotes.map((note) => `Note: ${note}`),
+    // A repository can make many notes (a rule each): the first 20 are shown.
+    ...ruleNotes.slice(0, 20).map((note) => `Note: ${note}`),
+    ...(ruleNotes.length > 20
+      ? [`Note: ${ruleNotes.length - 20} more notes about rules files were left out.`]
+      : []),
   ].join("\n\n");
 }
 

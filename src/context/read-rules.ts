@@ -6,7 +6,9 @@ import { readInstructionFile } from "./read-instruction-file.js";
 import { findRuleFiles } from "./rule-files.js";
 
 /** The most globs one rule's `paths:` may list; the rest are left out with a note. */
-const MAX_GLOBS = 50;
+const MAX_GLOBS = 20;
+/** The most globs all the conditional rules of a session may hold together. */
+export const MAX_PROJECT_GLOBS = 1_000;
 
 /** A rule that applies only to files its `paths:` globs match: sent when such a file is read. */
 export interface ConditionalRule {
@@ -42,6 +44,8 @@ export async function readRules(
     maxBytes: number;
     maxChars: number;
     budget: () => number;
+    /** Globs the project's conditional rules may still hold, all folders together; lowered here. */
+    globs: { left: number };
   },
 ): Promise<ReadRules> {
   const found = await findRuleFiles(folder, options.root);
@@ -80,7 +84,7 @@ export async function readRules(
       result.always.push({ path, content: body, notes });
       continue;
     }
-    const rule = conditionalRule(path, body, globs, options.base);
+    const rule = conditionalRule(path, body, globs, options.base, options.globs);
     result.notes.push(...notes, ...rule.notes);
     if (rule.rule) result.conditional.push(rule.rule);
   }
@@ -101,12 +105,17 @@ function conditionalRule(
   content: string,
   globs: string[],
   base: string,
+  budget: { left: number },
 ): { rule?: ConditionalRule; notes: string[] } {
   const notes: string[] = [];
-  if (globs.length > MAX_GLOBS) {
-    notes.push(`${path} lists ${globs.length} paths; only the first ${MAX_GLOBS} are used.`);
+  const allowed = Math.min(MAX_GLOBS, Math.max(0, budget.left));
+  if (globs.length > allowed) {
+    notes.push(
+      `${path} lists ${globs.length} paths; only the first ${allowed} are used (at most ${MAX_GLOBS} a rule, ${MAX_PROJECT_GLOBS} in all).`,
+    );
   }
-  const matchers = globs.slice(0, MAX_GLOBS).flatMap((glob) => {
+  budget.left -= Math.min(globs.length, allowed);
+  const matchers = globs.slice(0, allowed).flatMap((glob) => {
     const matcher = compileGlob(glob);
     if (!matcher) notes.push(`${path}: the paths glob ${JSON.stringify(glob.slice(0, 80))} cannot be used.`);
     return matcher ? [matcher] : [];

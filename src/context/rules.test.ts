@@ -108,6 +108,35 @@ describe(".claude/rules (Claude Code's modular rules)", () => {
     expect(performance.now() - started).toBeLessThan(1_000);
   });
 
+  it("hostile globs in bulk: 200 rules of 20 costly globs each against 50 files read stay quick, each pair matched once", async () => {
+    const heavy = Array.from({ length: 20 }, (_, i) => `"${"**/".repeat(120)}*a*a*a*a*a*${i}"`).join(", ");
+    const files: Record<string, string> = { "repo/.git/HEAD": "ref: refs/heads/main" };
+    for (let i = 0; i < 200; i++)
+      files[`repo/.claude/rules/r${i}.md`] = `---\npaths: [${heavy}]\n---\nrule ${i}`;
+    const root = tree(files);
+    const repo = join(root, "repo");
+    const result = await loadProjectInstructions({ cwd: repo, home: join(root, "home") });
+    // 1,000 globs in all: the rules past that budget have none left, and are notes.
+    expect(result.conditional).toHaveLength(50);
+    expect(result.notes.join("\n")).toContain("only the first 0 are used");
+    const read = Array.from({ length: 50 }, (_, i) => ({
+      path: join(repo, ...Array.from({ length: 12 }, () => "aaaaaaaaaa"), `f${i}.ts`),
+      mtimeMs: 1,
+    }));
+    const source = pathRulesSource(
+      () => result.conditional,
+      () => read,
+    );
+    const started = performance.now();
+    expect(await collect(source)).toBeUndefined();
+    const first = performance.now() - started;
+    expect(first).toBeLessThan(10_000);
+    // The same files again: nothing is matched twice.
+    const again = performance.now();
+    expect(await collect(source)).toBeUndefined();
+    expect(performance.now() - again).toBeLessThan(first / 5 + 50);
+  });
+
   it("the user's own rules may link anywhere (shared rules), as Claude Code follows them", async () => {
     const root = tree({
       "repo/.git/HEAD": "ref: refs/heads/main",

@@ -22,6 +22,8 @@ describe("compileGlob", () => {
     expect(compileGlob("")).toBeUndefined();
     expect(compileGlob("a".repeat(2_000))).toBeUndefined();
     expect(compileGlob("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}")).toBeUndefined();
+    expect(compileGlob(`${"**/".repeat(300)}x`)).toBeUndefined();
+    expect(compileGlob(`${"**/".repeat(100)}x`)).toBeDefined();
   });
 
   it("pathological patterns stay fast (no backtracking regex): 200 matches each against a long path in well under the bound", () => {

@@ -2,6 +2,8 @@
 const MAX_PATTERN_CHARS = 1_000;
 /** The most alternatives `{a,b}` braces may expand to; beyond it the pattern matches nothing. */
 const MAX_ALTERNATIVES = 64;
+/** Alternatives times segments: a bound on one match's table, so a hostile pattern costs little per path. */
+const MAX_WORK = 256;
 
 /**
  * A glob as Claude Code's rules and `.gitignore`-style tools write them (`src/**\/*.ts`, `*.{ts,tsx}`, `?`,
@@ -9,7 +11,8 @@ const MAX_ALTERNATIVES = 64;
  * path's: no regular expression is built, so no pattern can backtrack catastrophically (`*a*a*a*a*b`,
  * `**\/**\/**\/x`). `**` as a whole segment matches any number of segments; `*` and `?` never match `/`; a
  * pattern without `/` matches the name in any folder (as `*.md` does in Claude Code's rules). Undefined for a
- * pattern that cannot be used (empty, too long, too many brace alternatives).
+ * pattern that cannot be used (empty, too long, too many brace alternatives or segments: over 256 of both
+ * multiplied).
  */
 export function compileGlob(pattern: string): ((path: string) => boolean) | undefined {
   const trimmed = pattern.trim().replace(/^\.\//, "");
@@ -21,6 +24,7 @@ export function compileGlob(pattern: string): ((path: string) => boolean) | unde
     const segments = alternative.split("/").filter((s) => s !== "");
     return anywhere ? ["**", ...segments] : segments;
   });
+  if (compiled.reduce((sum, segments) => sum + segments.length, 0) > MAX_WORK) return undefined;
   return (path) => {
     const parts = path.split("/").filter((s) => s !== "" && s !== ".");
     return compiled.some((segments) => matchSegments(segments, parts));
