@@ -44,7 +44,8 @@ const DEFAULT_MAX_TURNS = 50;
 /**
  * Assembles the mitsu coding agent for a workspace — the composition root, in five steps: settings and trust →
  * provider → the list of capabilities (sandbox, background shells, built-in tools, web tools, skills, sub-agents,
- * todo, the embedder's, the enabled plugins', MCP), started concurrently → context → the loop, behind the agent's `prompt`.
+ * todo, the embedder's, the enabled plugins', MCP), started concurrently → context → the loop, behind the agent's
+ * `prompt`.
  * Throws when the model spec or a session file to resume is unusable (the message says which and why).
  */
 export async function createCodingAgent(options: CodingAgentOptions): Promise<CodingAgent> {
