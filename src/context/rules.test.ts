@@ -137,6 +137,22 @@ describe(".claude/rules (Claude Code's modular rules)", () => {
     expect(performance.now() - again).toBeLessThan(first / 5 + 50);
   });
 
+  it("a repository whose .claude or rules folder is a link out of it: nothing there is read", async () => {
+    const root = tree({
+      "repo/.git/HEAD": "ref: refs/heads/main",
+      "repo/sub/.git/HEAD": "ref: refs/heads/main",
+      "elsewhere/rules/leak.md": "LEAKED FROM OUTSIDE",
+    });
+    symlinkSync(join(root, "elsewhere"), join(root, "repo/.claude"));
+    mkdirSync(join(root, "repo/sub/.mitsu"), { recursive: true });
+    symlinkSync(join(root, "elsewhere/rules"), join(root, "repo/sub/.mitsu/rules"));
+    for (const cwd of [join(root, "repo"), join(root, "repo/sub")]) {
+      const result = await loadProjectInstructions({ cwd, home: join(root, "home") });
+      expect(result.text).not.toContain("LEAKED FROM OUTSIDE");
+      expect(result.notes.join("\n")).toMatch(/resolves to .*elsewhere\/rules, outside the project/);
+    }
+  });
+
   it("the user's own rules may link anywhere (shared rules), as Claude Code follows them", async () => {
     const root = tree({
       "repo/.git/HEAD": "ref: refs/heads/main",
