@@ -1,4 +1,5 @@
 import { createMcpOAuth, type McpServerEntry, type ProjectMcp, startProjectMcp } from "../../mcp/index.js";
+import { askElicitation } from "../ask-elicitation.js";
 import type { Questions } from "../asker.js";
 import type { Capability } from "../capability.js";
 import type { CodingAgentOptions } from "../coding-agent.js";
@@ -49,7 +50,8 @@ export function mcpCapability(
           : {}),
         repositoryEnv: setup.settings.projectEnvKeys,
         extraServers: setup.plugins.mcpServers,
-        ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
+        // The embedder's handler, else the Asker's `elicitation` question; checked against the form either way.
+        elicit: askElicitation(questions, mcpOptions?.elicit, warn),
         ...(approve ? { approve } : {}),
         // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
         oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),

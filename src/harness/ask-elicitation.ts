@@ -1,0 +1,86 @@
+import {
+  checkElicitationAnswer,
+  type ElicitationForm,
+  readElicitationForm,
+} from "../mcp/elicitation-form.js";
+import type { McpElicit, McpElicitationAnswer, McpElicitationRequest } from "../mcp/index.js";
+import type { Questions } from "./asker.js";
+
+/** How many times the user is asked before content that does not fit the form counts as a decline. */
+const ATTEMPTS = 3;
+
+/**
+ * Who answers the servers' elicitations: the embedder's own handler when there is one, else the `elicitation`
+ * question of the Asker seam (the terminal's dialog, the SDK's control request, the editor's). Either way the form
+ * is read first (a schema MCP does not allow, 10,000 fields, a nested object: declined without asking, with a
+ * warning) and the answer is checked against it before it is sent: from the seam, content that does not fit is
+ * refused (the front-end is told why) and asked again, then declined; from an embedder's handler, declined.
+ * With nobody to ask (print mode), each is declined with a one-line warning naming the server.
+ */
+export function askElicitation(
+  questions: Questions,
+  embedder: McpElicit | undefined,
+  warn: (message: string) => void,
+): McpElicit {
+  const seam = questions.canAsk("elicitation")
+    ? (request: McpElicitationRequest) => questions.ask({ kind: "elicitation", request })
+    : undefined;
+  return async (request) => {
+    const name = JSON.stringify(oneLine(request.server));
+    const form = readElicitationForm(request.message, request.schema);
+    if ("error" in form) {
+      warn(`MCP server ${name} asked for input that cannot be asked (${form.error}); declined.`);
+      return { action: "decline" };
+    }
+    const answerer = embedder ?? seam;
+    if (!answerer) {
+      warn(`MCP server ${name} asked for input; declined: nobody can answer here (print mode).`);
+      return { action: "decline" };
+    }
+    return embedder
+      ? once(embedder, request, form.ok, warn)
+      : repeatedly(answerer, request, form.ok, questions);
+  };
+}
+
+async function once(
+  elicit: McpElicit,
+  request: McpElicitationRequest,
+  form: ElicitationForm,
+  warn: (message: string) => void,
+): Promise<McpElicitationAnswer> {
+  let answer: unknown;
+  try {
+    answer = await elicit(request);
+  } catch {
+    return { action: "decline" };
+  }
+  const checked = checkElicitationAnswer(form, answer);
+  if ("ok" in checked) return checked.ok;
+  warn(
+    `The answer to MCP server ${JSON.stringify(oneLine(request.server))} was not sent (${checked.error}); declined.`,
+  );
+  return { action: "decline" };
+}
+
+async function repeatedly(
+  ask: (request: McpElicitationRequest) => Promise<McpElicitationAnswer>,
+  request: McpElicitationRequest,
+  form: ElicitationForm,
+  questions: Questions,
+): Promise<McpElicitationAnswer> {
+  let error: string | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const answer = await ask(error === undefined ? request : { ...request, error });
+    if (request.signal?.aborted) return { action: "cancel" };
+    const checked = checkElicitationAnswer(form, answer);
+    if ("ok" in checked) return checked.ok;
+    error = checked.error;
+    questions.notify(`The answer to MCP server ${oneLine(request.server)} was refused: ${error}`);
+  }
+  return { action: "decline" };
+}
+
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?").slice(0, 100);
+}
