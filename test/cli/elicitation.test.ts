@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../src/simulator/index.js";
+import type { ScriptEntry, Simulator } from "../../src/simulator/index.js";
 import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 /** A workspace whose user MCP config runs the form server (its answers logged), with its tool allowed. */
-async function world(script: ReturnType<typeof text>[]) {
+async function world(script: ScriptEntry[]) {
   const where = tempWorkspace();
   const log = join(where.root, "answers.jsonl");
   mkdirSync(join(where.home, ".mitsu"), { recursive: true });
@@ -44,7 +44,7 @@ async function world(script: ReturnType<typeof text>[]) {
   return { ...where, sim: s.sim, env, answers };
 }
 
-async function interactive(script: ReturnType<typeof text>[]) {
+async function interactive(script: ScriptEntry[]) {
   const w = await world(script);
   const m = spawnMitsu(["--allowedTools", "mcp__form"], { cwd: w.cwd, env: w.env });
   running.push(m);
