@@ -1,3 +1,4 @@
+import { readPermissionUpdates } from "../permissions/permission-update.js";
 import type { HookAnswer, HookEventName, PermissionRequestDecision } from "./hook-event.js";
 
 /**
@@ -102,10 +103,13 @@ function checkPermissionRequestDecision(value: unknown): PermissionRequestDecisi
     return '"hookSpecificOutput.decision" is not an object';
   const d = value as Record<string, unknown>;
   if (d.behavior === "allow") {
-    if (d.updatedInput === undefined) return { behavior: "allow" };
+    const { updates, errors } = readPermissionUpdates(d.updatedPermissions);
+    if (errors.length > 0) return `"decision.${errors[0]}"`;
+    const withUpdates = updates.length > 0 ? { updatedPermissions: updates } : {};
+    if (d.updatedInput === undefined) return { behavior: "allow", ...withUpdates };
     if (d.updatedInput === null || typeof d.updatedInput !== "object" || Array.isArray(d.updatedInput))
       return '"decision.updatedInput" is not an object';
-    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown> };
+    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown>, ...withUpdates };
   }
   if (d.behavior === "deny") {
     if (d.message !== undefined && typeof d.message !== "string") return '"decision.message" is not a string';

@@ -1,3 +1,4 @@
+import type { PermissionUpdate } from "../permissions/permission-update.js";
 /** The hook events, as Claude Code names them in settings files. */
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -126,7 +127,7 @@ export interface HookAnswer {
 
 /** A PermissionRequest hook's answer (`hookSpecificOutput.decision`), as Claude Code defines it. */
 export type PermissionRequestDecision =
-  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
   | { behavior: "deny"; message?: string; interrupt?: boolean };
 
 /**
