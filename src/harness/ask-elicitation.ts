@@ -1,3 +1,4 @@
+import type { HookRunner } from "../hooks/index.js";
 import {
   checkElicitationAnswer,
   type ElicitationForm,
@@ -16,31 +17,89 @@ const ATTEMPTS = 3;
  * warning) and the answer is checked against it before it is sent: from the seam, content that does not fit is
  * refused (the front-end is told why) and asked again, then declined; from an embedder's handler, declined.
  * With nobody to ask (print mode), each is declined with a one-line warning naming the server.
+ *
+ * Claude Code's hooks come around it: an `Elicitation` hook may answer in the user's place (nobody is asked; in
+ * print mode too), an `ElicitationResult` hook may change the answer before it is sent — both checked as well.
  */
 export function askElicitation(
   questions: Questions,
   embedder: McpElicit | undefined,
   warn: (message: string) => void,
+  hooks: () => HookRunner | undefined = () => undefined,
 ): McpElicit {
   const seam = questions.canAsk("elicitation")
     ? (request: McpElicitationRequest) => questions.ask({ kind: "elicitation", request })
     : undefined;
   return async (request) => {
-    const name = JSON.stringify(oneLine(request.server));
     const form = readElicitationForm(request.message, request.schema);
     if ("error" in form) {
-      warn(`MCP server ${name} asked for input that cannot be asked (${form.error}); declined.`);
+      warn(
+        `MCP server ${JSON.stringify(oneLine(request.server))} asked for input that cannot be asked (${form.error}); declined.`,
+      );
       return { action: "decline" };
     }
-    const answerer = embedder ?? seam;
-    if (!answerer) {
-      warn(`MCP server ${name} asked for input; declined: nobody can answer here (print mode).`);
-      return { action: "decline" };
-    }
-    return embedder
-      ? once(embedder, request, form.ok, warn)
-      : repeatedly(answerer, request, form.ok, questions);
+    const runner = hooks();
+    const answer = await answerOf(request, form.ok, runner, { questions, embedder, seam, warn });
+    if (!runner?.has("ElicitationResult", request.server)) return answer;
+    const after = await runner.run(
+      "ElicitationResult",
+      {
+        mcp_server_name: request.server,
+        mode: "form",
+        action: answer.action,
+        ...(answer.content ? { content: answer.content } : {}),
+      },
+      request.signal ? { signal: request.signal } : {},
+    );
+    return after.elicitation ? checkedHookAnswer(after.elicitation, form.ok, request, warn) : answer;
   };
+}
+
+/** The `Elicitation` hooks' answer, else the embedder's, else the seam's; nobody to ask declines. */
+async function answerOf(
+  request: McpElicitationRequest,
+  form: ElicitationForm,
+  runner: HookRunner | undefined,
+  by: {
+    questions: Questions;
+    embedder: McpElicit | undefined;
+    seam: ((request: McpElicitationRequest) => Promise<McpElicitationAnswer>) | undefined;
+    warn: (message: string) => void;
+  },
+): Promise<McpElicitationAnswer> {
+  if (runner?.has("Elicitation", request.server)) {
+    const before = await runner.run(
+      "Elicitation",
+      {
+        mcp_server_name: request.server,
+        message: request.message,
+        mode: "form",
+        requested_schema: request.schema,
+      },
+      request.signal ? { signal: request.signal } : {},
+    );
+    if (before.elicitation) return checkedHookAnswer(before.elicitation, form, request, by.warn);
+  }
+  if (by.embedder) return once(by.embedder, request, form, by.warn);
+  if (by.seam) return repeatedly(by.seam, request, form, by.questions);
+  by.warn(
+    `MCP server ${JSON.stringify(oneLine(request.server))} asked for input; declined: nobody can answer here (print mode).`,
+  );
+  return { action: "decline" };
+}
+
+function checkedHookAnswer(
+  answer: unknown,
+  form: ElicitationForm,
+  request: McpElicitationRequest,
+  warn: (message: string) => void,
+): McpElicitationAnswer {
+  const checked = checkElicitationAnswer(form, answer);
+  if ("ok" in checked) return checked.ok;
+  warn(
+    `A hook's answer to MCP server ${JSON.stringify(oneLine(request.server))} was not sent (${checked.error}); declined.`,
+  );
+  return { action: "decline" };
 }
 
 async function once(

@@ -87,6 +87,16 @@ export function checkAnswer(value: unknown): HookAnswer | string {
         return '"updatedInput" is not an object';
       out.updatedInput = s.updatedInput as Record<string, unknown>;
     }
+    if (s.action !== undefined) {
+      if (s.action !== "accept" && s.action !== "decline" && s.action !== "cancel")
+        return '"action" must be "accept", "decline" or "cancel"';
+      out.action = s.action;
+    }
+    if (s.content !== undefined) {
+      if (s.content === null || typeof s.content !== "object" || Array.isArray(s.content))
+        return '"content" is not an object';
+      out.content = s.content as Record<string, unknown>;
+    }
     if (s.decision !== undefined) {
       const decision = checkPermissionRequestDecision(s.decision);
       if (typeof decision === "string") return decision;

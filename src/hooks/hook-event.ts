@@ -13,6 +13,8 @@ export const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
   "Notification",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -85,6 +87,22 @@ export type HookInput = HookInputBase &
     | { hook_event_name: "SessionStart"; source: "startup" | "resume" | "clear" | "compact" }
     | { hook_event_name: "SessionEnd"; reason: "clear" | "logout" | "prompt_input_exit" | "other" }
     | { hook_event_name: "Notification"; message: string }
+    | {
+        /** An MCP server asks the user for input; a hook may answer in the user's place (matched on the server). */
+        hook_event_name: "Elicitation";
+        mcp_server_name: string;
+        message: string;
+        mode: "form";
+        requested_schema: Record<string, unknown>;
+      }
+    | {
+        /** The answer about to go back to the server; a hook may change it (matched on the server). */
+        hook_event_name: "ElicitationResult";
+        mcp_server_name: string;
+        mode: "form";
+        action: "accept" | "decline" | "cancel";
+        content?: Record<string, unknown>;
+      }
   );
 
 export type HookInputOf<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
@@ -122,6 +140,9 @@ export interface HookAnswer {
      * (`message` to the model, `interrupt` stops the turn). Deny rules still win over an allow.
      */
     decision?: PermissionRequestDecision;
+    /** Elicitation: the answer in the user's place; ElicitationResult: the answer sent instead. */
+    action?: "accept" | "decline" | "cancel";
+    content?: Record<string, unknown>;
   };
 }
 
