@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ElicitationRequest, query } from "@anthropic-ai/claude-agent-sdk";
+import { type ElicitationRequest, type HookInput, type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
 import { collect, resultsOf, sdkWorld } from "./sdk-harness.js";
 
@@ -21,7 +21,7 @@ async function formWorld(form: string) {
           .split("\n")
           .map((line) => JSON.parse(line))
       : [];
-  const run = (onElicitation: (request: ElicitationRequest) => Promise<unknown>) =>
+  const run = (onElicitation: (request: ElicitationRequest) => Promise<unknown>, extra: Options = {}) =>
     collect(
       query({
         prompt: "go",
@@ -29,6 +29,7 @@ async function formWorld(form: string) {
           mcpServers: { form: server },
           allowedTools: ["mcp__form__ask"],
           onElicitation: onElicitation as never,
+          ...extra,
         }),
       }),
     );
@@ -74,5 +75,49 @@ describe("the Claude Agent SDK's query() driving mitsu: MCP elicitation", () => 
     expect(messages).toHaveLength(2);
     expect(messages[1]).toBe("Book a table at Chez Mitsu\n\n(Refused: People must be at most 12)");
     expect(t.answers()).toEqual([{ form: "booking", answer: { action: "decline" } }]);
+  });
+
+  it("the app's Elicitation hook answers in the user's place; its ElicitationResult hook sees the answer", async () => {
+    const t = await formWorld("booking");
+    const seen: HookInput[] = [];
+    let asked = 0;
+    await t.run(
+      async () => {
+        asked++;
+        return { action: "decline" };
+      },
+      {
+        hooks: {
+          Elicitation: [
+            {
+              matcher: "form",
+              hooks: [
+                async (input) => {
+                  seen.push(input);
+                  return {
+                    hookSpecificOutput: { hookEventName: "Elicitation", action: "accept", content: GOOD },
+                  };
+                },
+              ],
+            },
+          ],
+          ElicitationResult: [
+            {
+              hooks: [
+                async (input) => {
+                  seen.push(input);
+                  return {};
+                },
+              ],
+            },
+          ],
+        },
+      },
+    );
+    expect(asked).toBe(0);
+    expect(seen.map((i) => i.hook_event_name)).toEqual(["Elicitation", "ElicitationResult"]);
+    expect(seen[0]).toMatchObject({ mcp_server_name: "form", message: "Book a table at Chez Mitsu" });
+    expect(seen[1]).toMatchObject({ mcp_server_name: "form", action: "accept", content: GOOD });
+    expect(t.answers()).toEqual([{ form: "booking", answer: { action: "accept", content: GOOD } }]);
   });
 });
