@@ -24,11 +24,14 @@ afterEach(async () => {
 async function world(script: ScriptEntry[]) {
   const where = tempWorkspace();
   const log = join(where.root, "answers.jsonl");
+  const asked = join(where.root, "asked.txt");
   mkdirSync(join(where.home, ".mitsu"), { recursive: true });
   writeFileSync(
     join(where.home, ".mitsu", "mcp.json"),
     JSON.stringify({
-      mcpServers: { form: { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log } } },
+      mcpServers: {
+        form: { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log, FORM_ASKED: asked } },
+      },
     }),
   );
   const s = await simulatorEnv({ script });
@@ -41,7 +44,7 @@ async function world(script: ScriptEntry[]) {
           .split("\n")
           .map((line) => JSON.parse(line))
       : [];
-  return { ...where, sim: s.sim, env, answers };
+  return { ...where, sim: s.sim, env, answers, asked: () => existsSync(asked) };
 }
 
 async function interactive(script: ScriptEntry[]) {
@@ -110,6 +113,46 @@ describe("an MCP server's elicitation at the terminal", () => {
     await t.m.waitFor("Declined, fine.");
     expect(t.m.screen()).toContain("input for MCP server form: declined");
     expect(t.answers()).toEqual([{ form: "hostile", answer: { action: "decline" } }]);
+  });
+
+  it("an elicitation while a permission question is open waits for it (one dialog at a time), then is asked", async () => {
+    const t = await interactive([
+      {
+        content: [
+          { type: "tool_use", name: "Bash", input: { command: "touch side.txt" } },
+          { type: "tool_use", name: "mcp__form__ask", input: { form: "hostile" } },
+        ],
+      },
+      text("Both done."),
+    ]);
+    await send(t.m, "go");
+    const permission = () => t.m.screen().includes("Do you want to proceed?");
+    const form = () => t.m.screen().includes("1/1 Token *");
+    // Both questions are open at once (the server has sent its question); whichever came first is shown alone.
+    await t.m.waitFor(() => t.asked() && (permission() || form()));
+    const formFirst = form();
+    expect(permission() && form()).toBe(false);
+    const answerForm = async () => {
+      await t.m.waitFor("1/1 Token *");
+      await t.m.type("tok-1");
+      t.m.press("enter");
+    };
+    const answerPermission = async () => {
+      await t.m.waitFor("Do you want to proceed?");
+      await t.m.type("1");
+    };
+    if (formFirst) {
+      await answerForm();
+      await answerPermission();
+    } else {
+      await answerPermission();
+      await answerForm();
+    }
+    await t.m.waitFor("Both done.");
+    expect(t.answers()).toEqual([
+      { form: "hostile", answer: { action: "accept", content: { token: "tok-1" } } },
+    ]);
+    expect(existsSync(join(t.cwd, "side.txt"))).toBe(true);
   });
 
   it("an elicitation that comes after its call was cancelled is declined without a dialog", async () => {

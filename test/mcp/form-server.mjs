@@ -3,8 +3,8 @@
 // answers with exactly what came back. Its `form` argument picks the form: a booking (text with a format and
 // lengths, a bounded integer, a boolean, a choice with titles), a hostile one (escape sequences in the message and
 // titles), one whose message is 1 MB, one with 10,000 fields, one with a nested object. Each answer is also appended
-// to $FORM_LOG, one JSON line, so a test sees what the server received. `late` asks only after its call was
-// cancelled.
+// to $FORM_LOG, one JSON line, so a test sees what the server received ($FORM_ASKED gets the form's name when it
+// is sent). `late` asks only after its call was cancelled.
 import { appendFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -86,6 +86,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     log({ form, answer });
     return { content: [{ type: "text", text: "too late" }] };
   }
+  // $FORM_ASKED: a line for each question sent, before its answer comes.
+  if (process.env.FORM_ASKED) appendFileSync(process.env.FORM_ASKED, `${form}\n`);
   const answer = await server.elicitInput(FORMS[form]).catch((error) => ({ error: String(error) }));
   log({ form, answer });
   return { content: [{ type: "text", text: JSON.stringify(answer) }] };
