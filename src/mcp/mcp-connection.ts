@@ -368,14 +368,18 @@ export class McpConnection {
       if (!this.options.elicit || this.calls.size === 0) return { action: "decline" as const };
       const ended = new AbortController();
       this.callsEnded.push(ended);
-      const answer = await this.options.elicit({
-        server: this.name,
-        message: params.message,
-        schema: params.requestedSchema ?? {},
-        signal: AbortSignal.any([extra.signal, ended.signal, ...this.calls]),
-      });
-      const at = this.callsEnded.indexOf(ended);
-      if (at !== -1) this.callsEnded.splice(at, 1);
+      let answer: Awaited<ReturnType<McpElicit>>;
+      try {
+        answer = await this.options.elicit({
+          server: this.name,
+          message: params.message,
+          schema: params.requestedSchema ?? {},
+          signal: AbortSignal.any([extra.signal, ended.signal, ...this.calls]),
+        });
+      } finally {
+        const at = this.callsEnded.indexOf(ended);
+        if (at !== -1) this.callsEnded.splice(at, 1);
+      }
       return { ...answer } as { action: "accept" | "decline" | "cancel"; [key: string]: unknown };
     });
     client.onerror = (error) => this.log(`error: ${error.message}`);
