@@ -73,4 +73,27 @@ describe("the elicitation dialog (a pi-tui component)", () => {
     nested.d.handleInput(KEYS.enter);
     expect(await nested.settled()).toEqual({ action: "decline" });
   });
+
+  it("200 choices scroll in a window around the selected one; a long text shows its end, where the cursor is", async () => {
+    const values = Array.from({ length: 200 }, (_, i) => `v${i + 1}`);
+    const { d, settled } = dialog({
+      type: "object",
+      properties: { pick: { type: "string", enum: values }, text: { type: "string" } },
+    });
+    expect(d.render(60).length).toBeLessThan(30);
+    for (let i = 0; i < 50; i++) d.handleInput(KEYS.down);
+    const shown = d.render(60).join("\n");
+    expect(shown).toContain("❯ 51. v51");
+    expect(shown).toMatch(/↑ \d+ more/);
+    expect(shown).toMatch(/↓ \d+ more/);
+    d.handleInput(KEYS.enter);
+    d.handleInput(`${"a".repeat(100)}END`);
+    const line = d.render(40).find((l) => l.includes("›"));
+    expect(line).toContain("END");
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({
+      action: "accept",
+      content: { pick: "v51", text: `${"a".repeat(100)}END` },
+    });
+  });
 });

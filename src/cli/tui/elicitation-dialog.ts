@@ -7,6 +7,9 @@ import type { Dialog } from "./screen.js";
 
 /** At most this many lines of the server's message are drawn (the rest is counted). */
 const MESSAGE_LINES = 12;
+/** At most this many lines of a field's description, and of a list of choices (the list scrolls). */
+const DESCRIPTION_LINES = 4;
+const CHOICE_LINES = 10;
 
 /**
  * An MCP server's form as a terminal dialog, as Claude Code shows it: the server's name and message, then one
@@ -139,16 +142,29 @@ export function createElicitationDialog(
       if (field) {
         const head = `${clean(field.title)}${field.required ? " *" : ""}`;
         lines.push(...wrap(`${style.dim(`${index + 1}/${fields.length}`)} ${style.bold(head)}`));
-        if (field.description) lines.push(...wrap(style.dim(clean(field.description))));
+        if (field.description)
+          lines.push(...wrap(style.dim(clean(field.description))).slice(0, DESCRIPTION_LINES));
         const list = options(field);
         if (list.length > 0) {
-          list.forEach((title, i) => {
+          // A long list scrolls: a window of CHOICE_LINES around the selected one.
+          const from = Math.max(
+            0,
+            Math.min(selected - Math.floor(CHOICE_LINES / 2), list.length - CHOICE_LINES),
+          );
+          const to = Math.min(list.length, from + CHOICE_LINES);
+          if (from > 0) lines.push(clip(`   ${style.dim(`↑ ${from} more`)}`));
+          for (let i = from; i < to; i++) {
             const mark = field.kind === "choices" ? (picked.has(i) ? "[x] " : "[ ] ") : "";
-            const line = `${i === selected ? style.cyan("❯") : " "} ${i + 1}. ${mark}${clean(title)}`;
+            const line = `${i === selected ? style.cyan("❯") : " "} ${i + 1}. ${mark}${clean(list[i]!)}`;
             lines.push(clip(` ${i === selected ? style.cyan(line) : line}`));
-          });
+          }
+          if (to < list.length) lines.push(clip(`   ${style.dim(`↓ ${list.length - to} more`)}`));
         } else {
-          lines.push(clip(` ${style.cyan("›")} ${text}${style.dim("▏")}`));
+          // The end of what was typed stays in sight (the cursor is there).
+          const room = Math.max(1, inner - 4);
+          const chars = [...text];
+          const shown = chars.length > room ? `…${chars.slice(chars.length - room + 1).join("")}` : text;
+          lines.push(clip(` ${style.cyan("›")} ${shown}${style.dim("▏")}`));
         }
       }
       if (error) lines.push(...wrap(style.red(clean(error))));
