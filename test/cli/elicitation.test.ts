@@ -155,6 +155,17 @@ describe("an MCP server's elicitation at the terminal", () => {
     expect(existsSync(join(t.cwd, "side.txt"))).toBe(true);
   });
 
+  it("Ctrl-C while the form is open stops the run and withdraws the question: the server gets a cancel", async () => {
+    const t = await interactive([ask("booking"), text("Next.")]);
+    await send(t.m, "book");
+    await t.m.waitFor("1/5 Your name *");
+    await t.m.type("Ad");
+    t.m.press("ctrl-c");
+    await t.m.waitFor(() => t.answers().length === 1);
+    expect(t.answers()).toEqual([{ form: "booking", answer: { action: "cancel" } }]);
+    await t.m.waitFor("input for MCP server form: cancelled");
+  });
+
   it("an elicitation that comes after its call was cancelled is declined without a dialog", async () => {
     const t = await interactive([ask("late"), text("Next.")]);
     await send(t.m, "go");
