@@ -1,5 +1,10 @@
 import type { UnapprovedHooksFile } from "../hooks/index.js";
-import type { McpApprovalAnswer, McpServerEntry } from "../mcp/index.js";
+import type {
+  McpApprovalAnswer,
+  McpElicitationAnswer,
+  McpElicitationRequest,
+  McpServerEntry,
+} from "../mcp/index.js";
 import type { PermissionAnswer, PermissionRequest, PermissionVerdict } from "../permissions/index.js";
 import type { TrustQuestion } from "./workspace-trust.js";
 
@@ -21,7 +26,12 @@ export type Question =
    * feedback to refine it. Asked only of an Asker whose `kinds` name it; otherwise it is asked as a `permission`
    * question for the tool `ExitPlanMode` with input `{ plan }` (as Claude Code's `can_use_tool` does).
    */
-  | { kind: "plan"; plan: string; signal?: AbortSignal };
+  | { kind: "plan"; plan: string; signal?: AbortSignal }
+  /**
+   * Mid-call, an MCP server asks the user to fill a form (elicitation). The answer is checked against the
+   * server's schema before it is sent: content that does not fit is refused and the question asked again.
+   */
+  | { kind: "elicitation"; request: McpElicitationRequest };
 
 /** The answer to a plan: approved, going on in `mode`; or not yet, with the user's feedback (may be empty). */
 export type PlanAnswer = { approve: "default" | "acceptEdits" } | { refine: string };
@@ -34,6 +44,7 @@ export interface Answers {
   "mcp-server": McpApprovalAnswer;
   hooks: boolean;
   plan: PlanAnswer;
+  elicitation: McpElicitationAnswer;
 }
 
 /** The refusal of each kind: what an unanswerable, failed or withdrawn question counts as. */
@@ -43,6 +54,7 @@ export const REFUSALS: Readonly<Answers> = {
   "mcp-server": "skip",
   hooks: false,
   plan: { refine: "" },
+  elicitation: { action: "decline" },
 };
 
 /**
@@ -87,13 +99,14 @@ export function askerFromCallbacks(callbacks: AskCallbacks): Asker {
         case "hooks":
           return callbacks.approveHooks?.(question.file);
         case "plan":
+        case "elicitation":
           return undefined;
       }
     },
   };
 }
 
-const VALID: { [K in Exclude<keyof Answers, "plan">]: readonly Answers[K][] } = {
+const VALID: { [K in Exclude<keyof Answers, "plan" | "elicitation">]: readonly Answers[K][] } = {
   permission: ["allow_once", "allow_always", "deny", "deny_and_stop"] as PermissionAnswer[],
   trust: [true, false],
   "mcp-server": ["approve", "deny", "skip"],
@@ -103,6 +116,13 @@ const VALID: { [K in Exclude<keyof Answers, "plan">]: readonly Answers[K][] } = 
 /** Whether `answer` is an answer of `kind`. */
 function isValid(kind: keyof Answers, answer: unknown): boolean {
   if (kind === "permission" && isVerdict(answer)) return true;
+  // Its content is checked against the server's schema by the MCP capability, which asks again.
+  if (kind === "elicitation")
+    return (
+      typeof answer === "object" &&
+      answer !== null &&
+      ["accept", "decline", "cancel"].includes((answer as { action?: string }).action ?? "")
+    );
   if (kind !== "plan") return (VALID[kind] as readonly unknown[]).includes(answer);
   if (typeof answer !== "object" || answer === null) return false;
   const a = answer as { approve?: unknown; refine?: unknown };
@@ -124,7 +144,13 @@ export class Questions {
 
   /** The seam over `asker` (answering its `kinds`) and, for the kinds it leaves, the older options. */
   static from(asker: Asker | undefined, callbacks: AskCallbacks): Questions {
-    const kinds: readonly Question["kind"][] = asker?.kinds ?? ["permission", "trust", "mcp-server", "hooks"];
+    const kinds: readonly Question["kind"][] = asker?.kinds ?? [
+      "permission",
+      "trust",
+      "mcp-server",
+      "hooks",
+      "elicitation",
+    ];
     const fallback = askerFromCallbacks(callbacks);
     const answerable = new Set<Question["kind"]>(asker ? kinds : []);
     if (callbacks.ask) answerable.add("permission");
@@ -157,7 +183,11 @@ export class Questions {
     const refusal = REFUSALS[question.kind as K];
     const asked = question as Question;
     const signal =
-      asked.kind === "permission" ? asked.request.signal : asked.kind === "plan" ? asked.signal : undefined;
+      asked.kind === "permission" || asked.kind === "elicitation"
+        ? asked.request.signal
+        : asked.kind === "plan"
+          ? asked.signal
+          : undefined;
     try {
       const answer = await this.asker.ask(asked);
       if (signal?.aborted) return refusal;

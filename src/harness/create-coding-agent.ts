@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Context, createContext, type GitSnapshot, takeGitSnapshot } from "../context/index.js";
 import { loadOutputStyles, renderOutputStyle } from "../context/output-style.js";
-import { withPostToolHooks } from "../hooks/index.js";
+import { type HookRunner, withPostToolHooks } from "../hooks/index.js";
 import type { Tool } from "../loop/tool.js";
 import { definitionsOf } from "../loop/tool.js";
 import { ToolState } from "../loop/tool-state.js";
@@ -68,7 +68,11 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ? undefined
       : takeGitSnapshot(cwd, { env: setup.scrubbed, secretEnv: setup.secretEnv });
 
-  const late: { permissions?: ReturnType<typeof setUpPermissions>; tools: Tool<never>[] } = { tools: [] };
+  const late: {
+    permissions?: ReturnType<typeof setUpPermissions>;
+    tools: Tool<never>[];
+    hooks?: HookRunner;
+  } = { tools: [] };
   const sandbox = sandboxCapability(setup.settings.sandbox, options.sandbox, setup);
   const shells = backgroundShellsCapability();
   // What `@file` in a command's or skill's text may read: what Read may (set once the skills have started).
@@ -76,7 +80,13 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const inline = (run: Parameters<typeof inlineCapabilities>[3]) =>
     inlineCapabilities(late.tools, late.permissions?.permissions ?? failEarly(), readable, run);
   const skills = skillsCapability(setup.skills, inline);
-  const mcp = mcpCapability(options.mcp, setup, questions, toolSearchShare(setup.env) !== undefined);
+  const mcp = mcpCapability(
+    options.mcp,
+    setup,
+    questions,
+    toolSearchShare(setup.env) !== undefined,
+    () => late.hooks,
+  );
   const builtin = new CapabilityList([
     sandbox,
     shells,
@@ -156,7 +166,7 @@ interface Assembly {
   /** The built-in capabilities, whose tools an embedder's tool of the same name replaces. */
   builtin: CapabilityList;
   later: CapabilityList;
-  late: { permissions?: ReturnType<typeof setUpPermissions>; tools: Tool<never>[] };
+  late: { permissions?: ReturnType<typeof setUpPermissions>; tools: Tool<never>[]; hooks?: HookRunner };
   activeHooks: Awaited<ReturnType<typeof loadActiveHooks>>;
   gitSnapshot: Promise<GitSnapshot> | undefined;
   mcp: HarnessParts["mcp"];
@@ -204,6 +214,7 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
       () => a.late.permissions?.permissions,
     ),
   });
+  a.late.hooks = hookRunner;
   const onHookStop = (reason: string) => agent?.stopRun?.(reason);
   const permissions = setUpPermissions({
     setup,

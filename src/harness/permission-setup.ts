@@ -71,6 +71,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
     cwd: setup.cwd,
     ...(checkerAsk ? { ask: checkerAsk } : {}),
     sandboxAutoAllow: deps.sandboxAutoAllow,
+    onWarning: setup.warn,
   });
   const hookedCheck = hookedCanUseTool({
     runner: hooks,

@@ -28,6 +28,8 @@ const MATCHED_FIELD: Partial<Record<HookEventName, string>> = {
   SessionEnd: "reason",
   SubagentStart: "agent_type",
   Setup: "trigger",
+  Elicitation: "mcp_server_name",
+  ElicitationResult: "mcp_server_name",
 };
 
 /** What the hooks of one event came to, all of them together. */
@@ -51,6 +53,11 @@ export interface HookResult {
   decision?: PermissionRequestDecision;
   /** Set when a hook answered `continue: false`: the agent stops; the value is its `stopReason` (or ""). */
   stop?: string;
+  /**
+   * Elicitation: the answer in the user's place; ElicitationResult: the answer sent instead (the last hook's that
+   * gave an `action`; exit 2 declines).
+   */
+  elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 }
 
 /** A notice for the user about a hook: its failure, its `systemMessage`, or (verbose) its output. */
@@ -241,6 +248,8 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
         if (outcome.kind === "blocked") {
           if (event === "PermissionRequest")
             denyRequest(result, { behavior: "deny", message: outcome.message });
+          if (event === "Elicitation" || event === "ElicitationResult")
+            result.elicitation = { action: "decline" };
           if (BLOCKING.has(event)) blocks.push(outcome.message);
           else notify("error", `${event} ${label}: ${outcome.message}`);
           continue;
@@ -269,6 +278,12 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
             if (permission === "deny") blocks.push(why || `Denied by ${label}.`);
           }
           if (specific.updatedInput) result.updatedInput = specific.updatedInput;
+        } else if (event === "Elicitation" || event === "ElicitationResult") {
+          if (specific.action)
+            result.elicitation = {
+              action: specific.action,
+              ...(specific.content ? { content: specific.content } : {}),
+            };
         } else if (event === "PermissionRequest") {
           if (specific.decision?.behavior === "deny") denyRequest(result, specific.decision);
           else if (specific.decision && result.decision?.behavior !== "deny")

@@ -1,3 +1,4 @@
+import { readPermissionUpdates } from "../permissions/permission-update.js";
 import type { HookAnswer, HookEventName, PermissionRequestDecision } from "./hook-event.js";
 
 /**
@@ -86,6 +87,16 @@ export function checkAnswer(value: unknown): HookAnswer | string {
         return '"updatedInput" is not an object';
       out.updatedInput = s.updatedInput as Record<string, unknown>;
     }
+    if (s.action !== undefined) {
+      if (s.action !== "accept" && s.action !== "decline" && s.action !== "cancel")
+        return '"action" must be "accept", "decline" or "cancel"';
+      out.action = s.action;
+    }
+    if (s.content !== undefined) {
+      if (s.content === null || typeof s.content !== "object" || Array.isArray(s.content))
+        return '"content" is not an object';
+      out.content = s.content as Record<string, unknown>;
+    }
     if (s.decision !== undefined) {
       const decision = checkPermissionRequestDecision(s.decision);
       if (typeof decision === "string") return decision;
@@ -102,10 +113,13 @@ function checkPermissionRequestDecision(value: unknown): PermissionRequestDecisi
     return '"hookSpecificOutput.decision" is not an object';
   const d = value as Record<string, unknown>;
   if (d.behavior === "allow") {
-    if (d.updatedInput === undefined) return { behavior: "allow" };
+    const { updates, errors } = readPermissionUpdates(d.updatedPermissions);
+    if (errors.length > 0) return `"decision.${errors[0]}"`;
+    const withUpdates = updates.length > 0 ? { updatedPermissions: updates } : {};
+    if (d.updatedInput === undefined) return { behavior: "allow", ...withUpdates };
     if (d.updatedInput === null || typeof d.updatedInput !== "object" || Array.isArray(d.updatedInput))
       return '"decision.updatedInput" is not an object';
-    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown> };
+    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown>, ...withUpdates };
   }
   if (d.behavior === "deny") {
     if (d.message !== undefined && typeof d.message !== "string") return '"decision.message" is not a string';

@@ -1,3 +1,4 @@
+import type { PermissionUpdate } from "../permissions/permission-update.js";
 /** The hook events, as Claude Code names them in settings files. */
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -13,6 +14,8 @@ export const HOOK_EVENTS = [
   "SessionEnd",
   "Notification",
   "Setup",
+  "Elicitation",
+  "ElicitationResult",
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
@@ -86,6 +89,22 @@ export type HookInput = HookInputBase &
     | { hook_event_name: "SessionEnd"; reason: "clear" | "logout" | "prompt_input_exit" | "other" }
     | { hook_event_name: "Notification"; message: string }
     | { hook_event_name: "Setup"; trigger: "init" | "maintenance" }
+    | {
+        /** An MCP server asks the user for input; a hook may answer in the user's place (matched on the server). */
+        hook_event_name: "Elicitation";
+        mcp_server_name: string;
+        message: string;
+        mode: "form";
+        requested_schema: Record<string, unknown>;
+      }
+    | {
+        /** The answer about to go back to the server; a hook may change it (matched on the server). */
+        hook_event_name: "ElicitationResult";
+        mcp_server_name: string;
+        mode: "form";
+        action: "accept" | "decline" | "cancel";
+        content?: Record<string, unknown>;
+      }
   );
 
 export type HookInputOf<E extends HookEventName> = Extract<HookInput, { hook_event_name: E }>;
@@ -123,12 +142,15 @@ export interface HookAnswer {
      * (`message` to the model, `interrupt` stops the turn). Deny rules still win over an allow.
      */
     decision?: PermissionRequestDecision;
+    /** Elicitation: the answer in the user's place; ElicitationResult: the answer sent instead. */
+    action?: "accept" | "decline" | "cancel";
+    content?: Record<string, unknown>;
   };
 }
 
 /** A PermissionRequest hook's answer (`hookSpecificOutput.decision`), as Claude Code defines it. */
 export type PermissionRequestDecision =
-  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
+  | { behavior: "allow"; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdate[] }
   | { behavior: "deny"; message?: string; interrupt?: boolean };
 
 /**

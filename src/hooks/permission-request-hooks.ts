@@ -55,10 +55,12 @@ export function withPermissionRequestHooks(runner: HookRunner, ask: Ask | undefi
           ...(decision.interrupt ? { interrupt: true } : {}),
         };
       }
+      // Its `updatedPermissions` are applied by the checker, as an app's `canUseTool` answer's are.
       if (decision?.behavior === "allow")
         return {
           behavior: "allow",
           ...(decision.updatedInput ? { updatedInput: decision.updatedInput } : {}),
+          ...(decision.updatedPermissions ? { updates: decision.updatedPermissions } : {}),
         };
     }
     if (ask) return ask(request);

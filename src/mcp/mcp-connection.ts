@@ -105,6 +105,10 @@ export class McpConnection {
   private dropped = false;
   private oauth: McpOAuthProvider | undefined;
   private closing = false;
+  /** The signals of the tool calls in progress; an elicitation comes only in the middle of one. */
+  private readonly calls = new Set<AbortSignal>();
+  /** Aborted when no call is in progress any more: the open elicitations are withdrawn. */
+  private callsEnded: AbortController[] = [];
 
   private constructor(private readonly options: McpConnectionOptions) {
     this.name = options.entry.name;
@@ -144,7 +148,13 @@ export class McpConnection {
         timeout: options.timeoutMs,
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       })) as McpCallResult;
-    return this.withReconnect(call);
+    this.calls.add(options.signal);
+    try {
+      return await this.withReconnect(call);
+    } finally {
+      this.calls.delete(options.signal);
+      if (this.calls.size === 0) for (const end of this.callsEnded.splice(0)) end.abort();
+    }
   }
 
   async getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal) {
@@ -353,13 +363,23 @@ export class McpConnection {
     });
     client.setRequestHandler(ElicitRequestSchema, async (request, extra) => {
       const params = request.params as { message: string; requestedSchema?: Record<string, unknown> };
-      if (!this.options.elicit) return { action: "decline" as const };
-      const answer = await this.options.elicit({
-        server: this.name,
-        message: params.message,
-        schema: params.requestedSchema ?? {},
-        signal: extra.signal,
-      });
+      // A server asks in the middle of one of its tool calls: with none in progress (it was cancelled, it ended),
+      // nobody is asked; the question is withdrawn when its calls are cancelled or end.
+      if (!this.options.elicit || this.calls.size === 0) return { action: "decline" as const };
+      const ended = new AbortController();
+      this.callsEnded.push(ended);
+      let answer: Awaited<ReturnType<McpElicit>>;
+      try {
+        answer = await this.options.elicit({
+          server: this.name,
+          message: params.message,
+          schema: params.requestedSchema ?? {},
+          signal: AbortSignal.any([extra.signal, ended.signal, ...this.calls]),
+        });
+      } finally {
+        const at = this.callsEnded.indexOf(ended);
+        if (at !== -1) this.callsEnded.splice(at, 1);
+      }
       return { ...answer } as { action: "accept" | "decline" | "cancel"; [key: string]: unknown };
     });
     client.onerror = (error) => this.log(`error: ${error.message}`);

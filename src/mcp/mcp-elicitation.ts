@@ -7,6 +7,8 @@ export interface McpElicitationRequest {
   message: string;
   schema: Record<string, unknown>;
   signal?: AbortSignal;
+  /** Asked again: why the last answer was refused ("People must be at most 12"), to show the user. */
+  error?: string;
 }
 
 /** The user's answer: `accept` with the fields, `decline` (no), or `cancel` (dismissed). */

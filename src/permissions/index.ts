@@ -5,6 +5,7 @@ export * from "./parse-bash-command.js";
 export * from "./permission-checker.js";
 export * from "./permission-mode.js";
 export * from "./permission-rule.js";
+export * from "./permission-update.js";
 export * from "./plugin-keys.js";
 export * from "./protected-path.js";
 export * from "./read-only-command.js";

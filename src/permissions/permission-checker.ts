@@ -4,6 +4,7 @@ import { isInside, resolveRealPath } from "../fs/real-path.js";
 import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
+import { applyPermissionUpdates } from "./apply-permission-updates.js";
 import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
@@ -17,6 +18,7 @@ import {
   ruleAppliesToTool,
   urlRuleMatches,
 } from "./permission-rule.js";
+import type { PermissionUpdate } from "./permission-update.js";
 import { protectedPathReason } from "./protected-path.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
@@ -57,7 +59,13 @@ export type PermissionAnswer = "allow_once" | "allow_always" | "deny" | "deny_an
  * or deny with the message the model reads, and `interrupt` to stop the turn as `deny_and_stop` does.
  */
 export type PermissionVerdict =
-  | { behavior: "allow"; updatedInput?: Record<string, unknown>; rules?: string[] }
+  | {
+      behavior: "allow";
+      updatedInput?: Record<string, unknown>;
+      rules?: string[];
+      /** Claude Code's `updatedPermissions`: applied (and saved to their settings files) before the call runs. */
+      updates?: PermissionUpdate[];
+    }
   | { behavior: "deny"; message?: string; interrupt?: boolean };
 
 /** Rule lists given to the checker: parsed rules (from `loadSettings`) or rule strings. */
@@ -99,6 +107,8 @@ export interface PermissionCheckerOptions {
    * mode forbids it, the Bash parse cannot account for part of the line, or it names `.git`, `.mitsu` or `.claude`.
    */
   sandboxAutoAllow?: boolean;
+  /** A permission update that could not be applied or saved (a malformed rule, a settings file not writable). */
+  onWarning?: (message: string) => void;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -106,6 +116,8 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
+  /** Applies Claude Code's permission updates now, and saves those whose destination is a settings file. */
+  applyUpdates(updates: readonly PermissionUpdate[], warn?: (message: string) => void): Promise<void>;
   /** The permission mode now (the one it started in, or the last `setMode`). */
   currentMode(): PermissionMode;
   /**
@@ -271,7 +283,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
         if (refused !== undefined)
           return { behavior: "deny", message: `The input given with the approval was refused: ${refused}` };
       }
-      return verdictDecision(answer, display, checker);
+      return await verdictDecision(answer, display, checker);
     }
     if (answer === "deny_and_stop") {
       return { behavior: "deny", message: USER_REJECTED_MESSAGE, interrupt: true };
@@ -307,6 +319,8 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     state.mode = next;
   };
   checker.currentMode = () => state.mode;
+  checker.applyUpdates = (updates, warn = options.onWarning) =>
+    applyPermissionUpdates(updates, { ...state, setMode: (mode) => checker.setMode(mode) }, warn);
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {
@@ -727,14 +741,15 @@ function hostOf(url: unknown): string | undefined {
   }
 }
 
-/** A detailed answer as the loop's decision; its rules are allowed for the session. */
-function verdictDecision(
+/** A detailed answer as the loop's decision; its rules are allowed for the session, its updates applied. */
+async function verdictDecision(
   answer: PermissionVerdict,
   display: string,
-  checker: Pick<PermissionChecker, "allowAlways">,
-): PermissionDecision {
+  checker: Pick<PermissionChecker, "allowAlways" | "applyUpdates">,
+): Promise<PermissionDecision> {
   if (answer.behavior === "allow") {
     for (const rule of answer.rules ?? []) checker.allowAlways(rule);
+    if (answer.updates && answer.updates.length > 0) await checker.applyUpdates(answer.updates);
     return answer.updatedInput ? { behavior: "allow", input: answer.updatedInput } : { behavior: "allow" };
   }
   if (answer.behavior === "deny") {

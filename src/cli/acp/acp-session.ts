@@ -14,6 +14,7 @@ import {
 import { isInside } from "../../fs/real-path.js";
 import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../harness/index.js";
 import type { AgentStopReason } from "../../loop/agent-event.js";
+import type { McpElicitationAnswer, McpElicitationRequest } from "../../mcp/index.js";
 import type { ContentBlock } from "../../messages/index.js";
 import {
   type PermissionAnswer,
@@ -132,6 +133,12 @@ export class AcpSession {
     );
     const agent = await createCodingAgent({
       ...base,
+      // A server's elicitation goes to the editor (`elicitation/create`); the other questions to the options above.
+      asker: {
+        kinds: ["elicitation"],
+        ask: (question) =>
+          question.kind === "elicitation" && session ? session.elicit(question.request) : undefined,
+      },
       session: { ...base.session, ...(setup.resume ? {} : { id: sessionId }) },
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
@@ -287,6 +294,39 @@ export class AcpSession {
     // The stopped run answers its calls and writes its last lines before the log is closed (not waited on forever).
     await Promise.race([this.ended, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
     await this.agent.close();
+  }
+
+  /**
+   * An MCP server's form, asked of an editor that offers form elicitation (`elicitation/create`, session-scoped);
+   * another editor is told in the conversation that the server's question was declined.
+   */
+  async elicit(request: McpElicitationRequest): Promise<McpElicitationAnswer> {
+    const message = request.error ? `${request.message}\n\n(Refused: ${request.error})` : request.message;
+    if (!this.setup.capabilities.elicitation?.form) {
+      await this.send({
+        sessionUpdate: "agent_message_chunk",
+        content: {
+          type: "text",
+          text: `\n\nMCP server ${JSON.stringify(request.server)} asked for input; declined: this editor does not show forms.\n\n`,
+        },
+      });
+      return { action: "decline" };
+    }
+    try {
+      const response = await this.setup.client.request(
+        "elicitation/create",
+        {
+          sessionId: this.id,
+          mode: "form",
+          message,
+          requestedSchema: request.schema as never,
+        },
+        request.signal ? { cancellationSignal: request.signal, stopWaitingOnCancel: true } : {},
+      );
+      return response as McpElicitationAnswer;
+    } catch {
+      return { action: "decline" };
+    }
   }
 
   async askPermission(request: PermissionRequest): Promise<PermissionAnswer> {

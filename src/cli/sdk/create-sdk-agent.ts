@@ -6,6 +6,7 @@ import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
 import type { SdkAgentDefinition } from "../sdk-flags.js";
 import type { ControlChannel } from "./control-channel.js";
+import { elicitationAsker } from "./elicitation-bridge.js";
 import { createHookBridge, type SdkHookMatcher } from "./hook-bridge.js";
 import { createPermissionBridge } from "./permission-bridge.js";
 import {
@@ -58,7 +59,7 @@ export interface InitializeRequest {
  * The coding agent an SDK app asks for: the command line's options, and what `initialize` carries — the app's
  * hooks (as `hook_callback` requests), its in-process MCP servers (connected now, over `mcp_message`), its
  * agents, system prompt and JSON schema (a `StructuredOutput` tool); questions go to the app (`can_use_tool`)
- * with `--permission-prompt-tool stdio`.
+ * with `--permission-prompt-tool stdio`; an MCP server's elicitation always does (`elicitation`).
  */
 export async function createSdkAgent(
   options: CliOptions,
@@ -114,6 +115,8 @@ export async function createSdkAgent(
     disallowedTools: [...(base.disallowedTools ?? []), ...removed],
     tools: [...sdkMcp.tools, ...(structured ? [structured.tool] : [])],
     hooks: hooks.callbacks,
+    // A server's elicitation goes to the app (`onElicitation`); the other questions to the options above.
+    asker: elicitationAsker(channel),
     agents: Object.entries(agents).map(([name, a]) => agentDefinition(name, a)),
   });
   return { agent, sdkServers: sdkMcp.status, structured };

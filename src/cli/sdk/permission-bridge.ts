@@ -1,21 +1,14 @@
 import type { PermissionRequest, PermissionVerdict } from "../../permissions/index.js";
 import type { PermissionMode } from "../../permissions/permission-mode.js";
+import { readPermissionUpdates } from "../../permissions/permission-update.js";
 import type { ControlChannel } from "./control-channel.js";
-
-/** One of the SDK's `PermissionUpdate`s (`updatedPermissions`), as far as mitsu reads it. */
-interface PermissionUpdate {
-  type?: unknown;
-  rules?: Array<{ toolName?: unknown; ruleContent?: unknown }>;
-  behavior?: unknown;
-  mode?: unknown;
-}
 
 /**
  * The question the permission rules leave open, asked of the app: a `can_use_tool` control request (the SDK
  * calls its `canUseTool`). Deny rules have denied and allow rules allowed before this is reached; the app's
- * `allow` (with `updatedInput`, and `updatedPermissions` whose `addRules`/allow rules hold for the session and
- * whose `setMode` switches the mode) or `deny` (with `message`, `interrupt`) decides the rest. An app that fails
- * to answer denies.
+ * `allow` (with `updatedInput`, and `updatedPermissions` applied by the checker as Claude Code applies them: rules
+ * added, replaced or removed at their destination, the mode set, folders added or removed; a malformed entry is
+ * left out) or `deny` (with `message`, `interrupt`) decides the rest. An app that fails to answer denies.
  */
 export function createPermissionBridge(
   channel: ControlChannel,
@@ -45,29 +38,16 @@ export function createPermissionBridge(
       };
     }
     if (response.behavior === "allow") {
-      const updates = Array.isArray(response.updatedPermissions)
-        ? (response.updatedPermissions as PermissionUpdate[])
-        : [];
-      const rules: string[] = [];
-      for (const update of updates) {
-        if (update.type === "setMode" && typeof update.mode === "string")
-          onMode(update.mode as PermissionMode);
-        if (update.type === "addRules" && update.behavior === "allow") {
-          for (const rule of update.rules ?? []) {
-            if (typeof rule.toolName !== "string") continue;
-            rules.push(
-              typeof rule.ruleContent === "string" ? `${rule.toolName}(${rule.ruleContent})` : rule.toolName,
-            );
-          }
-        }
-      }
+      const { updates } = readPermissionUpdates(response.updatedPermissions);
+      // The session's mode follows (what it reports to the app); the checker applies the rest.
+      for (const update of updates) if (update.type === "setMode") onMode(update.mode);
       const input = response.updatedInput;
       return {
         behavior: "allow",
         ...(typeof input === "object" && input !== null && !Array.isArray(input)
           ? { updatedInput: input as Record<string, unknown> }
           : {}),
-        ...(rules.length > 0 ? { rules } : {}),
+        ...(updates.length > 0 ? { updates } : {}),
       };
     }
     return {

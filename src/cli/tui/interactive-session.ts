@@ -226,7 +226,8 @@ function bindKeys(
       if (!agent) return;
       const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
       if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
-      const next = order[(order.indexOf(session.mode ?? agent.permissionMode.mode) + 1) % order.length]!;
+      // From the mode in force: Shift-Tab's, or the one ExitPlanMode or a hook's setMode switched to since.
+      const next = order[(order.indexOf(agent.permissions.currentMode()) + 1) % order.length]!;
       session.mode = next;
       agent.permissions.setMode(next);
       showStatus();
@@ -258,7 +259,7 @@ async function pickSession(
 /** The status line, with the permission mode when it is not the default one (Shift-Tab cycles it). */
 function statusWithMode(session: TerminalSession): string {
   const { agent } = session;
-  const now = session.mode ?? agent.permissionMode.mode;
+  const now = agent.permissions.currentMode();
   const shown = now === "default" ? "" : ` · ${MODE_NAMES[now]} (shift+tab to cycle)`;
   return `${sessionStatus(agent)}${shown}`;
 }

@@ -78,6 +78,8 @@ export interface Screen {
   ask<A>(question: Question<A>, signal?: AbortSignal): Promise<A>;
   /** A searchable list in place of the editor (see `createListPicker`): the value picked, or `escape`. */
   pick<A>(title: string, items: readonly PickerItem<A>[], none: A): Promise<A>;
+  /** Any dialog in place of the editor (a form), in turn with the questions: its answer, or `none` if withdrawn. */
+  show<A>(make: (onChange: () => void) => Dialog<A>, none: A, signal?: AbortSignal): Promise<A>;
   /**
    * The conversation between two marks (`mark`) can be shown whole with Ctrl-O (`full` is its text then): Ctrl-O
    * shows every output shown in part whole (the full transcript), and the next Ctrl-O each in part again.
@@ -172,6 +174,7 @@ export function createScreen(options: ScreenOptions): Screen {
     },
     ask: dialogs.ask,
     pick: dialogs.pick,
+    show: dialogs.show,
     setExpandable(from, to, full) {
       const region: Region = { from, to, collapsed: chat.text(from, to), full };
       addRegion(state, region);
@@ -495,10 +498,14 @@ function listenForKeys(
 }
 
 /** A dialog shown in place of the editor: its answer, and a way to withdraw it. */
-type Dialog<A> = Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void };
+export type Dialog<A> = Component & { answer: Promise<A>; cancel(): void; handleInput(data: string): void };
 
 /** Shows questions and pickers in place of the editor, one at a time, until each is answered (or withdrawn). */
-function dialogShower(parts: ScreenParts, style: Style, state: ScreenState): Pick<Screen, "ask" | "pick"> {
+function dialogShower(
+  parts: ScreenParts,
+  style: Style,
+  state: ScreenState,
+): Pick<Screen, "ask" | "pick" | "show"> {
   const { tui, slot, editor, indicator, render } = parts;
   let questions: Promise<unknown> = Promise.resolve();
   const showDialog = async <A>(make: () => Dialog<A>, none: A, signal?: AbortSignal): Promise<A> => {
@@ -539,6 +546,11 @@ function dialogShower(parts: ScreenParts, style: Style, state: ScreenState): Pic
       const answer = questions.then(() =>
         showDialog(() => createListPicker(title, items, none, { style, onChange: render }), none),
       );
+      questions = answer.catch(() => undefined);
+      return answer;
+    },
+    show(make, none, signal) {
+      const answer = questions.then(() => showDialog(() => make(render), none, signal));
       questions = answer.catch(() => undefined);
       return answer;
     },

@@ -1,6 +1,7 @@
 import type { Asker } from "../../harness/index.js";
 import type { Style } from "../render/style.js";
 import { showControls, stripControls } from "../render/terminal-text.js";
+import { createElicitationDialog } from "./elicitation-dialog.js";
 import { hooksApprovalQuestion } from "./hooks-approval-question.js";
 import { mcpApprovalQuestion } from "./mcp-approval-question.js";
 import type { PermissionDialog } from "./permission-question.js";
@@ -9,7 +10,7 @@ import { trustQuestion } from "./trust-question.js";
 
 /**
  * The terminal's answers to the harness's questions, as dialogs on the screen: a tool call, trusting the folder,
- * a project's MCP server, a changed hooks file. Each answer is echoed in one dim line. A "no" to trust holds for
+ * a project's MCP server, a changed hooks file, a server's form (elicitation). Each answer is echoed in one dim line. A "no" to trust holds for
  * this mitsu: /resume and /clear open the agent again, not the question.
  */
 export function terminalAsker(screen: Screen, permissions: PermissionDialog, style: Style): Asker {
@@ -37,6 +38,18 @@ export function terminalAsker(screen: Screen, permissions: PermissionDialog, sty
           const outcome =
             answer === "approve" ? "started" : answer === "deny" ? "never started here" : "skipped";
           said(`MCP server ${showControls(question.entry.name)}: ${outcome}`);
+          return answer;
+        }
+        case "elicitation": {
+          const { request } = question;
+          const answer = await screen.show(
+            (onChange) => createElicitationDialog(request, style, onChange),
+            { action: "cancel" as const },
+            request.signal,
+          );
+          const outcome =
+            answer.action === "accept" ? "answered" : answer.action === "decline" ? "declined" : "cancelled";
+          said(`input for MCP server ${showControls(request.server)}: ${outcome}`);
           return answer;
         }
         case "plan":

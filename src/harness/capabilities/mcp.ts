@@ -1,4 +1,6 @@
+import type { HookRunner } from "../../hooks/index.js";
 import { createMcpOAuth, type McpServerEntry, type ProjectMcp, startProjectMcp } from "../../mcp/index.js";
+import { askElicitation } from "../ask-elicitation.js";
 import type { Questions } from "../asker.js";
 import type { Capability } from "../capability.js";
 import type { CodingAgentOptions } from "../coding-agent.js";
@@ -22,6 +24,8 @@ export function mcpCapability(
    * the window are deferred (never sent), so the cap would only cut tools that could have been found.
    */
   deferrable = false,
+  /** The hooks, once assembled (an elicitation comes only mid-call, after start-up): Elicitation, ElicitationResult. */
+  hooks: () => HookRunner | undefined = () => undefined,
 ): McpCapability {
   let project: ProjectMcp | undefined;
   const approve = questions.asFunction("mcp-server", (entry: McpServerEntry) => ({
@@ -49,7 +53,8 @@ export function mcpCapability(
           : {}),
         repositoryEnv: setup.settings.projectEnvKeys,
         extraServers: setup.contributed.mcpServers,
-        ...(mcpOptions?.elicit ? { elicit: mcpOptions.elicit } : {}),
+        // The embedder's handler, else the Asker's `elicitation` question; checked against the form either way.
+        elicit: askElicitation(questions, mcpOptions?.elicit, warn, hooks),
         ...(approve ? { approve } : {}),
         // Without a person to log in (print mode, an embedder), a server that needs one is reported as such.
         oauth: mcpOptions?.oauth ?? createMcpOAuth({ home, interactive: false }),

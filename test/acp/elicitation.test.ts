@@ -1,0 +1,102 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { CreateElicitationRequest } from "@agentclientprotocol/sdk";
+import { describe, expect, it } from "vitest";
+import { type AcpRun, answerText, startAcp, waitFor } from "./acp-harness.js";
+
+const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
+const GOOD = { name: "Ada", email: "ada@example.org", people: 4, terrace: true, time: "19:00" };
+const ALLOW = { outcome: { outcome: "selected" as const, optionId: "allow_once" } };
+
+/** A session whose model calls the form server's `ask` with the booking form, then says "Done."; a log of answers. */
+async function book(run: AcpRun, during?: (sessionId: string) => Promise<void>) {
+  const log = join(run.cwd, "..", "answers.jsonl");
+  run.sim.enqueue(
+    { content: [{ type: "tool_use", id: "ask", name: "mcp__form__ask", input: { form: "booking" } }] },
+    { content: [{ type: "text", text: "Done." }] },
+  );
+  const { sessionId } = await run.connection.agent.request("session/new", {
+    cwd: run.cwd,
+    mcpServers: [
+      {
+        name: "form",
+        command: process.execPath,
+        args: [FORM_SERVER],
+        env: [{ name: "FORM_LOG", value: log }],
+      },
+    ],
+  });
+  const prompt = run.connection.agent.request("session/prompt", {
+    sessionId,
+    prompt: [{ type: "text", text: "book" }],
+  });
+  await during?.(sessionId);
+  const { stopReason } = await prompt;
+  if (during) await waitFor(() => existsSync(log), 10_000, "the server's answer");
+  const answers = existsSync(log)
+    ? readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+    : [];
+  return { sessionId, answers, stopReason };
+}
+
+describe("an MCP server's elicitation in an ACP editor", () => {
+  it("an editor that offers form elicitation is asked (elicitation/create); the server gets its content", async () => {
+    const asked: CreateElicitationRequest[] = [];
+    const run = await startAcp([], {
+      permission: () => ALLOW,
+      extend: (app) => {
+        app.onRequest("elicitation/create", async ({ params }) => {
+          asked.push(params);
+          return asked.length === 1
+            ? { action: "accept", content: { ...GOOD, people: 0 } }
+            : { action: "accept", content: GOOD };
+        });
+        return { elicitation: { form: {} } };
+      },
+    });
+    const { sessionId, answers } = await book(run);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatchObject({ sessionId, mode: "form", message: "Book a table at Chez Mitsu" });
+    expect(asked[1]?.message).toBe("Book a table at Chez Mitsu\n\n(Refused: People must be at least 1)");
+    expect(answers).toEqual([{ form: "booking", answer: { action: "accept", content: GOOD } }]);
+  });
+
+  it("an editor without it is told in the conversation, and the server's question is declined", async () => {
+    const run = await startAcp([], { permission: () => ALLOW });
+    const { sessionId, answers } = await book(run);
+    expect(answerText(run, sessionId)).toContain(
+      'MCP server "form" asked for input; declined: this editor does not show forms.',
+    );
+    expect(answers).toEqual([{ form: "booking", answer: { action: "decline" } }]);
+  });
+
+  it("a cancel while the editor's form is open withdraws it; the server gets a cancel, the turn ends cancelled", async () => {
+    let asked = false;
+    let withdrawn = false;
+    const run = await startAcp([], {
+      permission: () => ALLOW,
+      extend: (app) => {
+        app.onRequest("elicitation/create", ({ signal }) => {
+          asked = true;
+          return new Promise((resolve) =>
+            signal.addEventListener("abort", () => {
+              withdrawn = true;
+              resolve({ action: "cancel" });
+            }),
+          );
+        });
+        return { elicitation: { form: {} } };
+      },
+    });
+    const { answers, stopReason } = await book(run, async (sessionId) => {
+      await waitFor(() => asked, 20_000, "the form");
+      await run.connection.agent.notify("session/cancel", { sessionId });
+    });
+    expect(stopReason).toBe("cancelled");
+    expect(withdrawn).toBe(true);
+    expect(answers).toEqual([{ form: "booking", answer: { action: "cancel" } }]);
+  });
+});
