@@ -18,6 +18,7 @@ import {
   urlRuleMatches,
 } from "./permission-rule.js";
 import { protectedPathReason } from "./protected-path.js";
+import { writesThroughNoArgument } from "./read-only-command.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 
@@ -376,17 +377,24 @@ function factFinder(state: CheckerState) {
       facts.command = stated.command;
       facts.bash = parseBashCommand(stated.command);
       // A redirection's file, as the facts of a Write (or, for `<`, a Read) of it.
+      // After `cd sub`, a relative `> out` lands in sub: each folder the line may be in is a candidate.
+      const bases = cdFolders(facts.bash.cds, cwd, home);
       const fileFacts = (access: "read" | "write", targets: string[]) =>
         Promise.all(
           targets.map(async (target): Promise<CallFacts> => {
-            const paths = await pathCandidates(target);
-            return {
+            const facts: CallFacts = {
               toolName: access === "write" ? "Write" : "Read",
-              paths,
-              realPaths: [paths[paths.length - 1]!],
+              paths: [],
+              realPaths: [],
               access,
               searchesFolder: false,
             };
+            for (const base of bases) {
+              const paths = await pathCandidates(target, base);
+              facts.paths.push(...paths.filter((path) => !facts.paths.includes(path)));
+              facts.realPaths.push(paths[paths.length - 1]!);
+            }
+            return facts;
           }),
         );
       facts.writes = await fileFacts("write", facts.bash.writes);
@@ -405,8 +413,8 @@ function factFinder(state: CheckerState) {
   }
 
   /** A path as written (absolute) and with links resolved, when that differs. */
-  async function pathCandidates(raw: string): Promise<string[]> {
-    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
+  async function pathCandidates(raw: string, base = cwd): Promise<string[]> {
+    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(base, raw);
     const real = await resolveRealPath(expanded).catch(() => expanded);
     return real === expanded ? [expanded] : [expanded, real];
   }
@@ -414,9 +422,25 @@ function factFinder(state: CheckerState) {
   return { gatherFacts, pathCandidates };
 }
 
+/**
+ * The folders a Bash line may be in when it writes: the working folder, and each literal `cd` applied or not, in
+ * order (`(cd a); cd b` is in b, `cd a; cd b` in a/b). `~` is the home folder.
+ */
+function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
+  let folders = [cwd];
+  for (const cd of cds) {
+    const next = folders.map((folder) =>
+      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
+    );
+    folders = [...new Set([...folders, ...next])];
+  }
+  return folders;
+}
+
 /** Which rules cover a call's facts, and what "always" would add. */
 function ruleMatcher(state: CheckerState) {
   const { home, cwd, deny, ask, allowRules, workspaceRoots, ownFolders, realBase } = state;
+  const { pathCandidates } = factFinder(state);
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
     if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
@@ -514,6 +538,44 @@ function ruleMatcher(state: CheckerState) {
     return undefined;
   }
 
+  /**
+   * Why a Bash line that rules would allow must still be asked because of what its commands' arguments may name:
+   * a word known only when it runs (`$d/hooks`, `$(printf …)`, `.gi?`) may build a protected name, and a literal
+   * one (`~/.bashrc`, `hooks/x` after `cd .git`) may be one. Commands that write through no argument (`echo
+   * "$x"`, `cat $f`) are left out; their redirections are checked as writes.
+   */
+  async function namesProtected(
+    bash: BashAnalysis,
+    command: string,
+    extra: readonly PermissionRule[] = [],
+  ): Promise<string | undefined> {
+    if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
+    const folders = cdFolders(bash.cds, cwd, home);
+    const own = await Promise.all(ownFolders.map(realBase));
+    for (const { words, unresolved, paths } of bash.commands) {
+      if (writesThroughNoArgument(words)) continue;
+      // A rule that is this exact line: the user approved its words as written.
+      if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
+        return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+      }
+      for (const path of paths) {
+        for (const folder of folders) {
+          for (const candidate of await pathCandidates(path, folder)) {
+            if (own.some((root) => isInside(root, candidate))) continue;
+            const reason = protectedPathReason(candidate, home);
+            if (reason) return `${path} may be written: ${reason}`;
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  function exactLineAllowed(command: string, extra: readonly PermissionRule[]): boolean {
+    const line = command.trim();
+    return [...allowRules, ...extra].some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
+  }
+
   /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
   async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
     const real = await Promise.all(workspaceRoots.map(realBase));
@@ -570,6 +632,7 @@ function ruleMatcher(state: CheckerState) {
 
   return {
     readOnlyHere,
+    namesProtected,
     firstMatch,
     allowed,
     writeAllowed,
@@ -587,7 +650,7 @@ function decider(
   options: PermissionCheckerOptions,
 ) {
   const { home, cwd, deny, ask } = state;
-  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere } = matcher;
+  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere, namesProtected } = matcher;
   const preApprovedRules = new Map<string, PermissionRule>();
   function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
@@ -640,9 +703,10 @@ function decider(
     if (hookAllowed) return { behavior: "allow" };
     if (await allowed(facts, extra)) {
       // `Bash(cp:*)` allows cp, not `cp x .git/hooks/pre-commit`: such a line is asked as a Write there would be.
+      // So does `d=.gi; cp x ${d}t/hooks/x`, or `cp x ~/.bashrc`.
       if (tool.name === "Bash" && facts.command !== undefined && facts.bash !== undefined) {
-        if (mentionsProtectedName(facts.command, facts.bash) || MCP_JSON.test(facts.command))
-          return { behavior: "ask", protectedReason: NAMES_PROTECTED };
+        const protectedReason = await namesProtected(facts.bash, facts.command, extra);
+        if (protectedReason) return { behavior: "ask", protectedReason };
       }
       return { behavior: "allow" };
     }
@@ -652,7 +716,7 @@ function decider(
       facts.bash !== undefined &&
       facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
-      !mentionsProtectedName(facts.command, facts.bash)
+      (await namesProtected(facts.bash, facts.command)) === undefined
     ) {
       return { behavior: "allow" };
     }
