@@ -437,6 +437,49 @@ function cdFolders(cds: readonly string[], cwd: string, home: string): string[] 
   return folders;
 }
 
+/** The check of what a Bash line's arguments may name, for lines that rules would allow. */
+function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: string) => Promise<string[]>) {
+  const { home, cwd, allowRules, ownFolders, realBase } = state;
+  /**
+   * Why a Bash line that rules would allow must still be asked because of what its commands' arguments may name:
+   * a word known only when it runs (`$d/hooks`, `$(printf …)`, `.gi?`) may build a protected name, and a literal
+   * one (`~/.bashrc`, `hooks/x` after `cd .git`) may be one. Commands that write through no argument (`echo
+   * "$x"`, `cat $f`) are left out; their redirections are checked as writes.
+   */
+  async function namesProtected(
+    bash: BashAnalysis,
+    command: string,
+    extra: readonly PermissionRule[] = [],
+  ): Promise<string | undefined> {
+    if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
+    const folders = cdFolders(bash.cds, cwd, home);
+    const own = await Promise.all(ownFolders.map(realBase));
+    for (const { words, unresolved, paths } of bash.commands) {
+      if (writesThroughNoArgument(words)) continue;
+      // A rule that is this exact line: the user approved its words as written.
+      if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
+        return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+      }
+      for (const path of paths) {
+        for (const folder of folders) {
+          for (const candidate of await pathCandidates(path, folder)) {
+            if (own.some((root) => isInside(root, candidate))) continue;
+            const reason = protectedPathReason(candidate, home);
+            if (reason) return `${path} may be written: ${reason}`;
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  function exactLineAllowed(command: string, extra: readonly PermissionRule[]): boolean {
+    const line = command.trim();
+    return [...allowRules, ...extra].some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
+  }
+  return namesProtected;
+}
+
 /** Which rules cover a call's facts, and what "always" would add. */
 function ruleMatcher(state: CheckerState) {
   const { home, cwd, deny, ask, allowRules, workspaceRoots, ownFolders, realBase } = state;
@@ -538,44 +581,6 @@ function ruleMatcher(state: CheckerState) {
     return undefined;
   }
 
-  /**
-   * Why a Bash line that rules would allow must still be asked because of what its commands' arguments may name:
-   * a word known only when it runs (`$d/hooks`, `$(printf …)`, `.gi?`) may build a protected name, and a literal
-   * one (`~/.bashrc`, `hooks/x` after `cd .git`) may be one. Commands that write through no argument (`echo
-   * "$x"`, `cat $f`) are left out; their redirections are checked as writes.
-   */
-  async function namesProtected(
-    bash: BashAnalysis,
-    command: string,
-    extra: readonly PermissionRule[] = [],
-  ): Promise<string | undefined> {
-    if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
-    const folders = cdFolders(bash.cds, cwd, home);
-    const own = await Promise.all(ownFolders.map(realBase));
-    for (const { words, unresolved, paths } of bash.commands) {
-      if (writesThroughNoArgument(words)) continue;
-      // A rule that is this exact line: the user approved its words as written.
-      if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
-        return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
-      }
-      for (const path of paths) {
-        for (const folder of folders) {
-          for (const candidate of await pathCandidates(path, folder)) {
-            if (own.some((root) => isInside(root, candidate))) continue;
-            const reason = protectedPathReason(candidate, home);
-            if (reason) return `${path} may be written: ${reason}`;
-          }
-        }
-      }
-    }
-    return undefined;
-  }
-
-  function exactLineAllowed(command: string, extra: readonly PermissionRule[]): boolean {
-    const line = command.trim();
-    return [...allowRules, ...extra].some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
-  }
-
   /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
   async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
     const real = await Promise.all(workspaceRoots.map(realBase));
@@ -632,7 +637,7 @@ function ruleMatcher(state: CheckerState) {
 
   return {
     readOnlyHere,
-    namesProtected,
+    namesProtected: nameGuard(state, pathCandidates),
     firstMatch,
     allowed,
     writeAllowed,

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell lines with ${…} in them, as the model writes them
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -49,7 +50,7 @@ function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false)
   return (command: string) => check(bash as never, { command }, ctx);
 }
 
-export const ATTACKS = [
+const ATTACKS = [
   "d=.gi; echo x > ${d}t/hooks/pre-commit",
   "d=.gi; cp evil ${d}t/hooks/pre-commit",
   "f=settings.local.json; cp evil .mitsu/$f",
