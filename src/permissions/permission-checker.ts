@@ -100,6 +100,8 @@ export interface PermissionCheckerOptions {
    * mode forbids it, the Bash parse cannot account for part of the line, or it names `.git`, `.mitsu` or `.claude`.
    */
   sandboxAutoAllow?: boolean;
+  /** Told each mode `setMode` switches to, so that whoever keeps a record of the mode keeps one record. */
+  onModeChange?: (mode: PermissionMode) => void;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -306,6 +308,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
+    options.onModeChange?.(next);
   };
   checker.currentMode = () => state.mode;
   checker.readExcludes = async (root: string) => {

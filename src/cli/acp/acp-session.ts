@@ -89,7 +89,8 @@ export class AcpSession {
   private ended: Promise<unknown> = Promise.resolve();
   /** The model chosen in the editor (`session/set_config_option`); undefined: the agent's own. */
   private model: { value: string; choice: ModelChoice | undefined } = { value: "default", choice: undefined };
-  private mode: PermissionMode;
+  /** The mode the editor was last told of (ExitPlanMode may change it during a prompt). */
+  private shownMode: PermissionMode;
 
   private constructor(
     readonly id: string,
@@ -97,7 +98,7 @@ export class AcpSession {
     private readonly setup: AcpSessionSetup,
     private readonly updates: EventUpdates,
   ) {
-    this.mode = agent.permissionMode.mode;
+    this.shownMode = agent.permissionMode.mode;
   }
 
   static async open(setup: AcpSessionSetup): Promise<AcpSession> {
@@ -162,7 +163,7 @@ export class AcpSession {
   }
 
   get modes() {
-    return sessionModes(this.mode);
+    return sessionModes(this.agent.permissionMode.mode);
   }
 
   /** The model selector (ACP config option `model`): the session's model and the aliases of its provider. */
@@ -196,7 +197,7 @@ export class AcpSession {
   }
 
   setMode(mode: PermissionMode): void {
-    this.mode = mode;
+    this.shownMode = mode;
     this.agent.permissions.setMode(mode);
     void this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
   }
@@ -269,6 +270,12 @@ export class AcpSession {
         // What the terminal prints as a notice (a hook's, a retry's) goes to the agent's log, stderr.
         if (event.type === "warning" && event.agentPath.length === 0) this.setup.warn(event.message);
         for (const update of this.updates.updates(event)) await this.send(update);
+        // An approved plan (ExitPlanMode) switched the mode: the editor's mode menu follows.
+        const mode = this.agent.permissionMode.mode;
+        if (mode !== this.shownMode) {
+          this.shownMode = mode;
+          await this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+        }
       }
     } finally {
       this.running = undefined;

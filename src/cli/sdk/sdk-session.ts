@@ -41,6 +41,7 @@ export class SdkSession {
   private starting: Promise<CodingAgent> | undefined;
   private startError: string | undefined;
   private modelChoice: ModelChoice | undefined;
+  /** A mode set_permission_mode asked for before the agent existed (after that, the agent's is the one). */
   private mode: PermissionMode | undefined;
   private sdkServers: SdkMcpServerStatus[] = [];
   private structured: ReturnType<typeof createStructuredOutput> | undefined;
@@ -118,6 +119,8 @@ export class SdkSession {
     );
     this.sdkServers = made.sdkServers;
     this.structured = made.structured;
+    // A set_permission_mode that came before the agent existed.
+    if (this.mode !== undefined) made.agent.permissions.setMode(this.mode);
     return made.agent;
   }
 
@@ -138,7 +141,6 @@ export class SdkSession {
     }
     try {
       const agent = await this.start(init);
-      this.mode = agent.permissionMode.mode;
       const manifests = Object.keys(init.sdkMcpServerManifests ?? {}).filter((n) =>
         this.sdkServers.some((s) => s.name === n && s.status === "connected"),
       );
@@ -172,7 +174,7 @@ export class SdkSession {
         cwd: this.io.cwd,
         sessionId: this.sessionId(),
         model: this.model(),
-        permissionMode: this.mode ?? agent.permissionMode.mode,
+        permissionMode: agent.permissionMode.mode,
         mcpServers: mcpServerStatuses(agent, this.sdkServers),
       }),
     );
@@ -200,7 +202,6 @@ export class SdkSession {
     let agent: CodingAgent;
     try {
       agent = await this.start();
-      this.mode ??= agent.permissionMode.mode;
     } catch (error) {
       this.send(this.failedResult(`mitsu could not start: ${(error as Error).message}`));
       this.code = 1;

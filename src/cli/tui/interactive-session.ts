@@ -117,7 +117,10 @@ export async function interactiveSession(
       write,
       open: (chosen) =>
         openAgent(chosen).then((opened) => {
-          if (session.mode !== undefined) opened.permissions.setMode(session.mode);
+          // The mode the user (Shift-Tab) or an approved plan left the last conversation in goes on.
+          const previous = session.agent?.permissionMode.mode ?? session.mode;
+          if (previous !== undefined && previous !== opened.permissionMode.mode)
+            opened.permissions.setMode(previous);
           return opened;
         }),
       pick: () => pickSession(io, screen, style, warn),
@@ -226,7 +229,7 @@ function bindKeys(
       if (!agent) return;
       const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
       if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
-      const next = order[(order.indexOf(session.mode ?? agent.permissionMode.mode) + 1) % order.length]!;
+      const next = order[(order.indexOf(agent.permissionMode.mode) + 1) % order.length]!;
       session.mode = next;
       agent.permissions.setMode(next);
       showStatus();
@@ -258,7 +261,7 @@ async function pickSession(
 /** The status line, with the permission mode when it is not the default one (Shift-Tab cycles it). */
 function statusWithMode(session: TerminalSession): string {
   const { agent } = session;
-  const now = session.mode ?? agent.permissionMode.mode;
+  const now = agent.permissionMode.mode;
   const shown = now === "default" ? "" : ` · ${MODE_NAMES[now]} (shift+tab to cycle)`;
   return `${sessionStatus(agent)}${shown}`;
 }
