@@ -15,12 +15,7 @@ import { isInside } from "../../fs/real-path.js";
 import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../harness/index.js";
 import type { AgentStopReason } from "../../loop/agent-event.js";
 import type { ContentBlock } from "../../messages/index.js";
-import {
-  type PermissionAnswer,
-  type PermissionMode,
-  type PermissionRequest,
-  saveLocalAllowRules,
-} from "../../permissions/index.js";
+import type { PermissionAnswer, PermissionMode, PermissionRequest } from "../../permissions/index.js";
 import { findSlashTarget, parseSlash } from "../../skills/index.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
@@ -126,13 +121,18 @@ export class AcpSession {
     const base = agentOptionsFor(
       options,
       { cwd, home: setup.home, env: setup.env },
-      {
-        ask: (request) => (session ? session.askPermission(request) : Promise.resolve("deny" as const)),
-        onWarning: setup.warn,
-      },
+      { onWarning: setup.warn },
     );
     const agent = await createCodingAgent({
       ...base,
+      // The editor answers permission questions through the harness's Asker, as the terminal does: "always" is
+      // then saved by the harness, the same way (settings.local.json, remembered as the user's own rule).
+      asker: {
+        kinds: ["permission"],
+        ask: (question) =>
+          question.kind === "permission" && session ? session.askPermission(question.request) : "deny",
+        notify: (message) => setup.warn(message),
+      },
       session: { ...base.session, ...(setup.resume ? {} : { id: sessionId }) },
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
@@ -327,12 +327,6 @@ export class AcpSession {
     } catch {
       // Cancelled, or the client failed to answer: nothing was allowed.
       return "deny";
-    }
-    // "Always" lasts beyond the session, as at the terminal: the rules go to the project's local settings.
-    if (answer === "allow_always" && request.suggestedRules.length > 0) {
-      await saveLocalAllowRules(this.setup.cwd, request.suggestedRules, { home: this.setup.home }).catch(
-        (error: Error) => this.setup.warn(error.message),
-      );
     }
     return answer;
   }
