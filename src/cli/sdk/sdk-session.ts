@@ -8,7 +8,7 @@ import type { CliOptions } from "../cli-options.js";
 import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
 import type { ControlBody, ControlChannel } from "./control-channel.js";
 import { createSdkAgent, type InitializeRequest } from "./create-sdk-agent.js";
-import { anyCatalogLimits, anyCatalogPrice } from "./model-usage.js";
+import { modelFacts } from "./model-usage.js";
 import type { SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
 import { createSdkOutput, failedResult, initMessage, type SdkStop } from "./sdk-messages.js";
 import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
@@ -81,21 +81,8 @@ export class SdkSession {
   }
 
   private facts(model: string) {
-    const agent = this.agent;
-    if (agent && model === agent.model)
-      return {
-        price: agent.price,
-        contextWindow: agent.contextWindow().limit,
-        maxOutputTokens: agent.maxOutputTokens,
-      };
-    // Another model (a sub-agent's, set_model's): the catalog's figures; 0 for a model it does not list.
-    const limits = anyCatalogLimits(model);
-    return {
-      price: anyCatalogPrice(model),
-      contextWindow: limits?.contextWindow ?? 0,
-      maxOutputTokens:
-        this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : (limits?.maxOutputTokens ?? 0),
-    };
+    const chosen = this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : undefined;
+    return modelFacts(this.agent, model, chosen);
   }
 
   /** Makes the agent once, from the command line and the `initialize` request (when there is one). */
