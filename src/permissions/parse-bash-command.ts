@@ -130,6 +130,8 @@ const NAME_BUILTINS = new Set([
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const MAX_DEPTH = 6;
+/** find's actions on the files it finds (see WRITING_ARGS in read-only-command.ts for the reading side). */
+const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 /** More `cd`s than this in one line are not followed (the folders a write may land in grow as 2^n). */
 const MAX_CDS = 4;
 
@@ -321,6 +323,11 @@ function callExpr(
     unaccounted("an array subscript, which bash evaluates as code");
   }
   const command = withInner([...assignWords, ...argWords], argWords, depth, result);
+  // Words that come from elsewhere when the line runs: what xargs reads, the files find hands to -exec or deletes
+  // (a search from `.` walks into .git).
+  if (name === "xargs") command.unresolved.push("the words xargs reads");
+  if (name === "find" && argWords.some((word) => FIND_ACTS.test(word)))
+    command.unresolved.push("the files find acts on");
   for (const arg of args.slice(1)) {
     const alternatives = arg.dynamic ? undefined : wordAlternatives(arg);
     if (alternatives === undefined) command.unresolved.push(arg.value);

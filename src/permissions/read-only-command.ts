@@ -194,7 +194,7 @@ export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined
 }
 
 /**
- * Whether no argument of this command, whatever it expands to, can make it write a file (`cat $f`, `echo "$x"`):
+ * Whether no argument of this command, whatever it expands to, can make it write a file (`cat $f`, `echo $x`):
  * a reading program none of whose options writes.
  */
 export function writesThroughNoArgument(words: string[]): boolean {

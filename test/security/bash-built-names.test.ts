@@ -42,6 +42,8 @@ const RULES = [
   "Bash(tee:*)",
   "Bash(shopt:*)",
   "Bash(git commit:*)",
+  "Bash(find:*)",
+  "Bash(xargs:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -74,6 +76,8 @@ const ATTACKS = [
   "bash <<< 'd=.gi; echo x > ${d}t/hooks/pre-commit'",
   "printf 'echo x > \\x2egit/hooks/pre-commit' | bash",
   "cat <<< x > $(printf '\\x2egit')/hooks/pre-commit",
+  "find . -name pre-commit.sample -exec cp evil {} \\;",
+  "printf '\\x2egit/hooks/pre-commit' | xargs cp evil",
 ];
 
 describe("protected names built at run time", () => {
