@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fstatSync,
   ftruncateSync,
   lstatSync,
   openSync,
@@ -88,15 +89,17 @@ function openedPath(fd: number): string | undefined {
 export function writeNoFollow(path: string, content: Uint8Array, roots: readonly string[]): void {
   const expected = expectedRealPath(path, roots);
   if (expected === undefined) throw new Error(`${path} is outside the workspace`);
-  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+  // O_NONBLOCK: a FIFO swapped in does not hang the restore (its open fails); a regular file ignores the flag.
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
   let existed = true;
   try {
     lstatSync(path);
   } catch {
     existed = false;
   }
-  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
+  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
   try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
     const actual = openedPath(fd) ?? realpathSync(path);
     if (actual !== expected) {
       if (!existed) unlinkSync(actual);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -60,6 +61,15 @@ describe("a restore after the check, through a folder swapped for a link", () =>
     const path = swapAfterCheck("config");
     expect(() => deleteRegularFile(path, [cwd])).toThrow(/link/);
     expect(readFileSync(join(outside, "config"), "utf8")).toBe("the user's config\n");
+  });
+
+  it("a FIFO put in the file's place after the check does not hang the restore", () => {
+    const path = join(cwd, "src", "pipe");
+    writeFileSync(path, "checkpointed\n");
+    expect(whyNotRestorable(path, [cwd])).toBeUndefined();
+    rmSync(path);
+    execFileSync("mkfifo", [path]);
+    expect(() => writeNoFollow(path, Buffer.from("x\n"), [cwd])).toThrow();
   });
 
   it("still writes and deletes inside the workspace", () => {
