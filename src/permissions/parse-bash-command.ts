@@ -249,9 +249,11 @@ function redirections(
     }
     if (op === "<" || op === "<>") {
       const input = readWord(redirect.Word, parser, source);
-      if (!input.dynamic && !input.pattern && !result.reads.includes(input.value)) {
-        result.reads.push(input.value);
-      }
+      // `cat < $f`: which file is read is known only when the line runs (Read rules, the workspace's bounds).
+      const tildeOnly = /^~(\/[^*?[{]*)?$/.test(input.value); // `< ~/x`: the home folder, as a Read of it
+      if (input.dynamic || (input.pattern && !tildeOnly)) {
+        unaccounted(`a redirection from a file name known only when the line runs (${input.value})`);
+      } else if (!result.reads.includes(input.value)) result.reads.push(input.value);
     }
     if (!OUTPUT_REDIRECTS.has(op) && op !== ">&" && op !== "<&") continue;
     const target = readWord(redirect.Word, parser, source);

@@ -109,6 +109,19 @@ describe("protected names built at run time", () => {
   });
 });
 
+describe("a read from a file named only at run time", () => {
+  it.each(["cat < ${HOME}/.ssh/id_rsa", "f=~/.ssh/id_rsa; wc -c < $f"])(
+    "%s is not read unasked as a read-only line",
+    async (command) => {
+      expect((await checker("default")(command)).behavior).toBe("deny");
+    },
+  );
+
+  it("a literal input inside the workspace still is", async () => {
+    expect((await checker("default")("wc -l < notes.txt")).behavior).toBe("allow");
+  });
+});
+
 describe("through mitsu -p", () => {
   it("a hook written through a cd to a built name is not written; the model is told why it needs asking", async () => {
     const command = "d=.gi; cd ${d}t && echo pwned > hooks/pre-commit";
