@@ -257,6 +257,28 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
     expect(existsSync(join(next.cwd, "two"))).toBe(true);
   });
 
+  it("an approved plan (ExitPlanMode) after set_mode plan switches the mode, and the editor is told", async () => {
+    const run = await startAcp([], {
+      permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }),
+    });
+    run.sim.enqueue(
+      { content: [{ type: "tool_use", id: "p1", name: "ExitPlanMode", input: { plan: "1. Nothing." } }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    await run.connection.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "plan" }],
+    });
+    expect(run.asked.map((a) => a.toolCall.toolCallId)).toEqual(["p1"]);
+    await waitFor(() => updatesOf(run, sessionId, "current_mode_update").length >= 2, 10_000, "mode updates");
+    expect(updatesOf(run, sessionId, "current_mode_update").map((u) => u.currentModeId)).toEqual([
+      "plan",
+      "default",
+    ]);
+  });
+
   it("/compact, /context and /cost answer in the panel without a prompt to the model", async () => {
     const run = await startAcp([
       { content: [{ type: "text", text: "First answer." }] },
