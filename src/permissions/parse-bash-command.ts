@@ -130,6 +130,8 @@ const NAME_BUILTINS = new Set([
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const MAX_DEPTH = 6;
+/** What `unresolved` says of the words xargs reads from its input and adds to its command. */
+export const XARGS_INPUT = "the words xargs reads";
 /** find's actions on the files it finds (see WRITING_ARGS in read-only-command.ts for the reading side). */
 const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 /** More `cd`s than this in one line are not followed (the folders a write may land in grow as 2^n). */
@@ -327,7 +329,7 @@ function callExpr(
   const command = withInner([...assignWords, ...argWords], argWords, depth, result);
   // Words that come from elsewhere when the line runs: what xargs reads, the files find hands to -exec or deletes
   // (a search from `.` walks into .git).
-  if (name === "xargs") command.unresolved.push("the words xargs reads");
+  if (name === "xargs") command.unresolved.push(XARGS_INPUT);
   if (name === "find" && argWords.some((word) => FIND_ACTS.test(word)))
     command.unresolved.push("the files find acts on");
   for (const arg of args.slice(1)) {

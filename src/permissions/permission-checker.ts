@@ -7,7 +7,12 @@ import type { ToolState } from "../loop/tool-state.js";
 import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
-import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
+import {
+  type BashAnalysis,
+  parseBashCommand,
+  withoutAssignments,
+  XARGS_INPUT,
+} from "./parse-bash-command.js";
 import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
@@ -457,8 +462,15 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
     if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
     const folders = cdFolders(bash.cds, cwd, home);
     const own = await Promise.all(ownFolders.map(realBase));
-    for (const { words, unresolved, paths } of bash.commands) {
+    for (const { words, inner, unresolved, paths } of bash.commands) {
       if (writesThroughNoArgument(words)) continue;
+      // `… | xargs wc -l`: what xargs reads only feeds a command that writes through no argument.
+      const harmlessXargs =
+        unresolved.length === 1 &&
+        unresolved[0] === XARGS_INPUT &&
+        inner.length > 0 &&
+        inner.every((words) => writesThroughNoArgument(withoutAssignments(words)));
+      if (harmlessXargs) continue;
       // A rule that is this exact line: the user approved its words as written.
       if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
         return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;

@@ -100,6 +100,7 @@ describe("protected names built at run time", () => {
       "cp src/*.ts dist/",
       "cp a.txt {b,c}.txt",
       "echo $((1 + 2))",
+      "find . -name '*.ts' | xargs wc -l",
       "printf '%s\\n' done",
       "echo \"$(cat <<'EOF'\nline\nEOF\n)\"",
       "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: x\nEOF\n)\"",
