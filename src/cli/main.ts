@@ -12,6 +12,7 @@ import { registerRemote } from "./commands/remote.js";
 import { registerSkills } from "./commands/skills.js";
 import { registerWorker } from "./commands/worker.js";
 import { stripControls, terminalJson } from "./render/terminal-text.js";
+import { failedResult } from "./sdk/failed-result.js";
 import { packageVersion } from "./version.js";
 
 /**
@@ -99,20 +100,7 @@ function wantsJson(argv: readonly string[]): boolean {
   );
 }
 
-/** A run that never started, as Claude Code's result object says so. */
+/** A run that never started, as Claude Code's result message says so (`result` too: scripts read the reason there). */
 export function errorResult(message: string) {
-  return {
-    type: "result",
-    subtype: "error_during_execution",
-    is_error: true,
-    result: message,
-    // Claude Code's error results list their errors; the Claude Agent SDK reads them.
-    errors: [message],
-    duration_ms: 0,
-    duration_api_ms: 0,
-    num_turns: 0,
-    total_cost_usd: 0,
-    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
-    permission_denials: [],
-  };
+  return { ...failedResult(message), result: message };
 }

@@ -105,8 +105,8 @@ export class CheckpointStore {
         continue;
       }
       try {
-        if (plan.action === "delete") deleteRegularFile(entry.path);
-        else writeNoFollow(entry.path, readFileSync(join(this.dir, entry.blob ?? "")));
+        if (plan.action === "delete") deleteRegularFile(entry.path, roots);
+        else writeNoFollow(entry.path, readFileSync(join(this.dir, entry.blob ?? "")), roots);
         result.restored.push(entry.path);
       } catch (error) {
         result.notRestored.push({ path: entry.path, why: (error as Error).message });

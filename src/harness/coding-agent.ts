@@ -133,6 +133,11 @@ export interface CodingAgentOptions {
   maxTokens?: number;
   /** More tools, after the built-in ones (and before none: the order is the cache prefix). */
   tools?: Tool<never>[];
+  /**
+   * Only these of mitsu's own tools (Claude Code's `--tools`): the others are disallowed as a whole, as
+   * `disallowedTools` would. MCP servers' tools, `tools` and ToolSearch are not affected. Default: all.
+   */
+  builtinTools?: readonly string[];
   /** Wraps every model and tool call of every run (durable runs, replay); see `Journal`. */
   journal?: Journal;
   /**

@@ -185,7 +185,15 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   const { cwd, warn } = setup;
   const { resolved } = models;
   const rules = capabilities.rules();
-  const disallowedTools = [...(options.disallowedTools ?? []), ...rules.deny];
+  // `builtinTools` (Claude Code's `--tools`): mitsu's own tools not named are disallowed as a whole. MCP servers'
+  // tools, the embedder's `tools` and ToolSearch (the way to deferred MCP tools) are not mitsu's own here.
+  const chosen = options.builtinTools;
+  const unchosen = chosen
+    ? [...a.builtin.tools(), ...a.later.tools()]
+        .map((tool) => tool.name)
+        .filter((name) => !name.startsWith("mcp__") && name !== "ToolSearch" && !chosen.includes(name))
+    : [];
+  const disallowedTools = [...(options.disallowedTools ?? []), ...rules.deny, ...unchosen];
   // A tool denied as a whole (`--disallowedTools Bash`) is not offered at all: the model cannot call what it
   // is not told of, and the request does not carry a definition it must not use.
   const removed = new Set(disallowedTools.filter((rule) => !rule.includes("(")));

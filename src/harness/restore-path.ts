@@ -1,5 +1,16 @@
-import { closeSync, constants, lstatSync, openSync, realpathSync, unlinkSync, writeSync } from "node:fs";
-import { isAbsolute, normalize, relative, sep } from "node:path";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 
 /**
  * Why `/rewind` must not write or delete `path`, or undefined: the path must be absolute and lie inside one of
@@ -50,11 +61,51 @@ function real(path: string): string {
   }
 }
 
-/** Writes `content` to `path` without following a link there (O_NOFOLLOW), creating it only if absent. */
-export function writeNoFollow(path: string, content: Uint8Array): void {
-  const { O_WRONLY, O_TRUNC, O_CREAT, O_NOFOLLOW } = constants;
-  const fd = openSync(path, O_WRONLY | O_TRUNC | O_CREAT | O_NOFOLLOW, 0o644);
+/**
+ * Where `path` must really be for a restore: its workspace root with links resolved, and the rest of the path as
+ * it is (`whyNotRestorable` found no link below the root). Undefined outside every root.
+ */
+function expectedRealPath(path: string, roots: readonly string[]): string | undefined {
+  const below = belowRoot(path, roots);
+  return below === undefined ? undefined : join(real(below.root), below.rest);
+}
+
+/** The path the open file `fd` really has (Linux: /proc/self/fd), or undefined where that cannot be read. */
+function openedPath(fd: number): string | undefined {
   try {
+    return readlinkSync(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Writes `content` to `path` — which must lie inside `roots` — following no link anywhere on the way. O_NOFOLLOW
+ * guards the last part only, so the file is opened without truncating it, its real path (the kernel's, from the
+ * open descriptor) compared with the one below the root, and only then truncated and written: a folder on the
+ * way swapped for a link after `whyNotRestorable` looked (a background command of the model's can do that) makes
+ * the write fail instead of landing outside. A file this call created out there is removed again.
+ */
+export function writeNoFollow(path: string, content: Uint8Array, roots: readonly string[]): void {
+  const expected = expectedRealPath(path, roots);
+  if (expected === undefined) throw new Error(`${path} is outside the workspace`);
+  // O_NONBLOCK: a FIFO swapped in does not hang the restore (its open fails); a regular file ignores the flag.
+  const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
+  let existed = true;
+  try {
+    lstatSync(path);
+  } catch {
+    existed = false;
+  }
+  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    const actual = openedPath(fd) ?? realpathSync(path);
+    if (actual !== expected) {
+      if (!existed) unlinkSync(actual);
+      throw new Error(`${path} leads to ${actual}: a folder on the way is a link`);
+    }
+    ftruncateSync(fd, 0);
     let offset = 0;
     while (offset < content.length) offset += writeSync(fd, content, offset);
   } finally {
@@ -62,12 +113,20 @@ export function writeNoFollow(path: string, content: Uint8Array): void {
   }
 }
 
-/** Deletes `path` if it is a regular file (never a link's target: unlink removes the entry itself). */
-export function deleteRegularFile(path: string): void {
+/**
+ * Deletes `path` if it is a regular file inside `roots` (never a link's target: unlink removes the entry itself),
+ * and only while its folder, links resolved, is still the folder below the root.
+ */
+export function deleteRegularFile(path: string, roots: readonly string[]): void {
+  const expected = expectedRealPath(path, roots);
+  if (expected === undefined) throw new Error(`${path} is outside the workspace`);
   try {
     if (!lstatSync(path).isFile()) return;
   } catch {
     return;
+  }
+  if (real(dirname(path)) !== dirname(expected)) {
+    throw new Error(`${path} leads outside the workspace: a folder on the way is a link`);
   }
   unlinkSync(path);
 }

@@ -54,7 +54,7 @@ describe("parseBashCommand", () => {
     });
     expect(words("cat <<EOF\n$(rm -rf /)\nEOF")).toEqual([["cat"], ["rm", "-rf", "/"]]);
     expect(words("git commit -m \"$(cat <<'EOF'\nfix: things\nEOF\n)\"")).toEqual([
-      ["git", "commit", "-m", "$(cat <<'EOF'\nfix: things\nEOF\n)"],
+      ["git", "commit", "-m", "fix: things"],
       ["cat"],
     ]);
   });

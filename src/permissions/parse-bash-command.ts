@@ -1,6 +1,7 @@
 import { type ShNode, type ShParser, shParser } from "./sh-parser.js";
-import { readWord } from "./shell-word.js";
-import { commandName, unwrapCommand } from "./unwrap-command.js";
+import { readWord, type ShellWord } from "./shell-word.js";
+import { commandName, readsScriptFromStdin, unwrapCommand } from "./unwrap-command.js";
+import { wordAlternatives } from "./word-alternatives.js";
 
 /** One simple command that a Bash line runs. */
 export interface BashCommand {
@@ -13,6 +14,13 @@ export interface BashCommand {
   inner: string[][];
   /** Of `inner`, those reached only through wrappers that change nothing but how it runs (`timeout 30 npm test`). */
   through: string[][];
+  /**
+   * Its arguments (and those of scripts it runs) whose value is known only when the line runs, as written:
+   * `$d/hooks`, `$(printf …)`, `~user/x`, a glob after a dot (`.gi?`). Any could name a protected file.
+   */
+  unresolved: string[];
+  /** Its other arguments as bash will see them, each brace alternative apart (`~/` left as written). */
+  paths: string[];
 }
 
 /** What a Bash command line would do, as far as a bash parser can tell before it runs. */
@@ -28,6 +36,11 @@ export interface BashAnalysis {
    * arithmetic on variables, a syntax error…). When not empty, no allow rule may allow the line.
    */
   unaccounted: string[];
+  /**
+   * The folders literal `cd` and `pushd` commands change to, in order, as written (`~` for a bare `cd`): a
+   * relative path after one may lie below any of them. A `cd` to a folder known only at run time is unaccounted.
+   */
+  cds: string[];
   /**
    * How the commands are put together: `simple` (one command), `list` (commands joined by `;`, `&&`, `||`, `|`
    * or new lines), `block` (any loop, conditional, subshell, group, function, command or process substitution).
@@ -117,6 +130,12 @@ const NAME_BUILTINS = new Set([
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/;
 const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const MAX_DEPTH = 6;
+/** What `unresolved` says of the words xargs reads from its input and adds to its command. */
+export const XARGS_INPUT = "the words xargs reads";
+/** find's actions on the files it finds (see WRITING_ARGS in read-only-command.ts for the reading side). */
+const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+/** More `cd`s than this in one line are not followed (the folders a write may land in grow as 2^n). */
+const MAX_CDS = 4;
 
 /**
  * Parses a Bash command line with mvdan/sh's bash grammar and lists what it runs and writes. Heredoc
@@ -129,7 +148,14 @@ export function parseBashCommand(line: string): BashAnalysis {
 }
 
 function analyse(line: string, depth: number): BashAnalysis {
-  const result: BashAnalysis = { commands: [], writes: [], reads: [], unaccounted: [], shape: "simple" };
+  const result: BashAnalysis = {
+    commands: [],
+    writes: [],
+    reads: [],
+    unaccounted: [],
+    cds: [],
+    shape: "simple",
+  };
   if (depth > MAX_DEPTH) {
     result.unaccounted.push("scripts nested too deeply");
     return result;
@@ -225,9 +251,11 @@ function redirections(
     }
     if (op === "<" || op === "<>") {
       const input = readWord(redirect.Word, parser, source);
-      if (!input.dynamic && !input.pattern && !result.reads.includes(input.value)) {
-        result.reads.push(input.value);
-      }
+      // `cat < $f`: which file is read is known only when the line runs (Read rules, the workspace's bounds).
+      const tildeOnly = /^~(\/[^*?[{]*)?$/.test(input.value); // `< ~/x`: the home folder, as a Read of it
+      if (input.dynamic || (input.pattern && !tildeOnly)) {
+        unaccounted(`a redirection from a file name known only when the line runs (${input.value})`);
+      } else if (!result.reads.includes(input.value)) result.reads.push(input.value);
     }
     if (!OUTPUT_REDIRECTS.has(op) && op !== ">&" && op !== "<&") continue;
     const target = readWord(redirect.Word, parser, source);
@@ -286,10 +314,46 @@ function callExpr(
   const name = commandName(head.value);
   if (name === "eval") unaccounted("eval");
   if (name === "source" || name === ".") unaccounted("a sourced file");
+  if (name === "shopt") unaccounted("shopt, which changes how words expand");
+  if (readsScriptFromStdin(argWords)) unaccounted("a script a shell reads from its standard input");
+  if (name === "printf" || name === "read" || name === "mapfile" || name === "readarray") {
+    // `printf -v PATH …`, `read PATH`: an assignment by another name.
+    const special = argWords.slice(1).find((word) => SPECIAL_VARIABLE.test(word));
+    if (special !== undefined)
+      unaccounted(`an assignment to ${special}, which changes what later commands do`);
+  }
+  if (name === "cd" || name === "pushd") changeFolder(args.slice(1), result, unaccounted);
   if (NAME_BUILTINS.has(name) && argWords.some((word) => word.includes("[") && /\$|`/.test(word))) {
     unaccounted("an array subscript, which bash evaluates as code");
   }
-  result.commands.push(withInner([...assignWords, ...argWords], argWords, depth));
+  const command = withInner([...assignWords, ...argWords], argWords, depth, result);
+  // Words that come from elsewhere when the line runs: what xargs reads, the files find hands to -exec or deletes
+  // (a search from `.` walks into .git).
+  if (name === "xargs") command.unresolved.push(XARGS_INPUT);
+  if (name === "find" && argWords.some((word) => FIND_ACTS.test(word)))
+    command.unresolved.push("the files find acts on");
+  for (const arg of args.slice(1)) {
+    const alternatives = arg.dynamic ? undefined : wordAlternatives(arg);
+    if (alternatives === undefined) command.unresolved.push(arg.value);
+    else command.paths.push(...alternatives);
+  }
+  result.commands.push(command);
+}
+
+/** `cd DIR`, `pushd DIR`: a literal folder is noted; one known only when the line runs is unaccounted. */
+function changeFolder(args: ShellWord[], result: BashAnalysis, unaccounted: Unaccounted): void {
+  const target = args.find((arg) => arg.dynamic || !arg.value.startsWith("-") || arg.value === "-");
+  if (target === undefined) {
+    result.cds.push("~");
+    return;
+  }
+  const literal =
+    !target.dynamic && target.value !== "-" && (!target.pattern || /^~(\/[^*?[{]*)?$/.test(target.value));
+  if (!literal || result.cds.length >= MAX_CDS) {
+    unaccounted(`a cd to a folder known only when the line runs (${target.value})`);
+    return;
+  }
+  result.cds.push(target.value);
 }
 
 function declClause(
@@ -308,12 +372,12 @@ function declClause(
   if (words.some((word) => word.includes("[") && /\$|`/.test(word))) {
     unaccounted("an array subscript, which bash evaluates as code");
   }
-  result.commands.push({ words, inner: [], through: [] });
+  result.commands.push({ words, inner: [], through: [], unresolved: [], paths: [] });
 }
 
 /** The command with what it runs on its behalf (wrappers, `sh -c`, `eval`, `find -exec`, a path's base name). */
-function withInner(words: string[], run: string[], depth: number): BashCommand {
-  const command: BashCommand = { words, inner: [], through: [] };
+function withInner(words: string[], run: string[], depth: number, result: BashAnalysis): BashCommand {
+  const command: BashCommand = { words, inner: [], through: [], unresolved: [], paths: [] };
   const queue: Array<{ words: string[]; transparent: boolean }> = [{ words: run, transparent: true }];
   for (let step = 0; step < queue.length && step < 32; step++) {
     const current = queue[step]!;
@@ -322,7 +386,15 @@ function withInner(words: string[], run: string[], depth: number): BashCommand {
     for (const inner of unwrapCommand(current.words)) {
       if (inner.kind === "script") {
         const nested = analyse(inner.script, depth + 1);
-        for (const found of nested.commands) command.inner.push(found.words, ...found.inner);
+        for (const found of nested.commands) {
+          command.inner.push(found.words, ...found.inner);
+          command.unresolved.push(...found.unresolved);
+          command.paths.push(...found.paths);
+        }
+        // What the script writes, reads and changes to is the line's too.
+        for (const key of ["writes", "reads", "unaccounted", "cds"] as const) {
+          for (const item of nested[key]) if (!result[key].includes(item)) result[key].push(item);
+        }
         continue;
       }
       command.inner.push(inner.words);
@@ -350,5 +422,5 @@ function roughCommands(line: string): BashCommand {
   const tokens = line.split(/[\s;&|()<>`"'{}$\\]+/).filter((token) => token !== "");
   const inner: string[][] = [];
   for (let i = 0; i < tokens.length && i < 2000; i++) inner.push(tokens.slice(i, i + 12));
-  return { words: tokens.slice(0, 12), inner, through: [] };
+  return { words: tokens.slice(0, 12), inner, through: [], unresolved: [], paths: [] };
 }

@@ -8,7 +8,12 @@ import { applyPermissionUpdates } from "./apply-permission-updates.js";
 import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
 import type { LoadedRules } from "./load-settings.js";
-import { type BashAnalysis, parseBashCommand, withoutAssignments } from "./parse-bash-command.js";
+import {
+  type BashAnalysis,
+  parseBashCommand,
+  withoutAssignments,
+  XARGS_INPUT,
+} from "./parse-bash-command.js";
 import type { PermissionMode } from "./permission-mode.js";
 import {
   fileRuleMatches,
@@ -20,6 +25,7 @@ import {
 } from "./permission-rule.js";
 import type { PermissionUpdate } from "./permission-update.js";
 import { protectedPathReason } from "./protected-path.js";
+import { writesThroughNoArgument } from "./read-only-command.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 
@@ -109,6 +115,8 @@ export interface PermissionCheckerOptions {
   sandboxAutoAllow?: boolean;
   /** A permission update that could not be applied or saved (a malformed rule, a settings file not writable). */
   onWarning?: (message: string) => void;
+  /** Told each mode `setMode` switches to, so that whoever keeps a record of the mode keeps one record. */
+  onModeChange?: (mode: PermissionMode) => void;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -317,6 +325,7 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
+    options.onModeChange?.(next);
   };
   checker.currentMode = () => state.mode;
   checker.applyUpdates = (updates, warn = options.onWarning) =>
@@ -390,17 +399,24 @@ function factFinder(state: CheckerState) {
       facts.command = stated.command;
       facts.bash = parseBashCommand(stated.command);
       // A redirection's file, as the facts of a Write (or, for `<`, a Read) of it.
+      // After `cd sub`, a relative `> out` lands in sub: each folder the line may be in is a candidate.
+      const bases = cdFolders(facts.bash.cds, cwd, home);
       const fileFacts = (access: "read" | "write", targets: string[]) =>
         Promise.all(
           targets.map(async (target): Promise<CallFacts> => {
-            const paths = await pathCandidates(target);
-            return {
+            const facts: CallFacts = {
               toolName: access === "write" ? "Write" : "Read",
-              paths,
-              realPaths: [paths[paths.length - 1]!],
+              paths: [],
+              realPaths: [],
               access,
               searchesFolder: false,
             };
+            for (const base of bases) {
+              const paths = await pathCandidates(target, base);
+              facts.paths.push(...paths.filter((path) => !facts.paths.includes(path)));
+              facts.realPaths.push(paths[paths.length - 1]!);
+            }
+            return facts;
           }),
         );
       facts.writes = await fileFacts("write", facts.bash.writes);
@@ -419,8 +435,8 @@ function factFinder(state: CheckerState) {
   }
 
   /** A path as written (absolute) and with links resolved, when that differs. */
-  async function pathCandidates(raw: string): Promise<string[]> {
-    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(cwd, raw);
+  async function pathCandidates(raw: string, base = cwd): Promise<string[]> {
+    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(base, raw);
     const real = await resolveRealPath(expanded).catch(() => expanded);
     return real === expanded ? [expanded] : [expanded, real];
   }
@@ -428,9 +444,75 @@ function factFinder(state: CheckerState) {
   return { gatherFacts, pathCandidates };
 }
 
+/**
+ * The folders a Bash line may be in when it writes: the working folder, and each literal `cd` applied or not, in
+ * order (`(cd a); cd b` is in b, `cd a; cd b` in a/b). `~` is the home folder.
+ */
+function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
+  let folders = [cwd];
+  for (const cd of cds) {
+    const next = folders.map((folder) =>
+      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
+    );
+    folders = [...new Set([...folders, ...next])];
+  }
+  return folders;
+}
+
+/** The check of what a Bash line's arguments may name, for lines that rules would allow. */
+function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: string) => Promise<string[]>) {
+  const { home, cwd, allowRules, ownFolders, realBase } = state;
+  /**
+   * Why a Bash line that rules would allow must still be asked because of what its commands' arguments may name:
+   * a word known only when it runs (`$d/hooks`, `$(printf …)`, `.gi?`) may build a protected name, and a literal
+   * one (`~/.bashrc`, `hooks/x` after `cd .git`) may be one. Commands that write through no argument (`echo
+   * "$x"`, `cat $f`) are left out; their redirections are checked as writes.
+   */
+  async function namesProtected(
+    bash: BashAnalysis,
+    command: string,
+    extra: readonly PermissionRule[] = [],
+  ): Promise<string | undefined> {
+    if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
+    const folders = cdFolders(bash.cds, cwd, home);
+    const own = await Promise.all(ownFolders.map(realBase));
+    for (const { words, inner, unresolved, paths } of bash.commands) {
+      if (writesThroughNoArgument(words)) continue;
+      // `… | xargs wc -l`: what xargs reads only feeds a command that writes through no argument.
+      const harmlessXargs =
+        unresolved.length === 1 &&
+        unresolved[0] === XARGS_INPUT &&
+        inner.length > 0 &&
+        inner.every((words) => writesThroughNoArgument(withoutAssignments(words)));
+      if (harmlessXargs) continue;
+      // A rule that is this exact line: the user approved its words as written.
+      if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
+        return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+      }
+      for (const path of paths) {
+        for (const folder of folders) {
+          for (const candidate of await pathCandidates(path, folder)) {
+            if (own.some((root) => isInside(root, candidate))) continue;
+            const reason = protectedPathReason(candidate, home);
+            if (reason) return `${path} may be written: ${reason}`;
+          }
+        }
+      }
+    }
+    return undefined;
+  }
+
+  function exactLineAllowed(command: string, extra: readonly PermissionRule[]): boolean {
+    const line = command.trim();
+    return [...allowRules, ...extra].some((rule) => ruleAppliesToTool(rule, "Bash") && rule.line === line);
+  }
+  return namesProtected;
+}
+
 /** Which rules cover a call's facts, and what "always" would add. */
 function ruleMatcher(state: CheckerState) {
   const { home, cwd, deny, ask, allowRules, workspaceRoots, ownFolders, realBase } = state;
+  const { pathCandidates } = factFinder(state);
   /** Whether a non-Bash rule covers the call: deny and ask need one path to match, allow needs all. */
   async function covers(rule: PermissionRule, facts: CallFacts, need: "any" | "all"): Promise<boolean> {
     if (!ruleAppliesToTool(rule, facts.toolName, facts.access)) return false;
@@ -584,6 +666,7 @@ function ruleMatcher(state: CheckerState) {
 
   return {
     readOnlyHere,
+    namesProtected: nameGuard(state, pathCandidates),
     firstMatch,
     allowed,
     writeAllowed,
@@ -601,7 +684,7 @@ function decider(
   options: PermissionCheckerOptions,
 ) {
   const { home, cwd, deny, ask } = state;
-  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere } = matcher;
+  const { firstMatch, allowed, editableWithoutRule, protectedWrite, readOnlyHere, namesProtected } = matcher;
   const preApprovedRules = new Map<string, PermissionRule>();
   function preApproved(state: ToolState | undefined): PermissionRule[] {
     if (!options.preApproved || !state) return [];
@@ -654,9 +737,10 @@ function decider(
     if (hookAllowed) return { behavior: "allow" };
     if (await allowed(facts, extra)) {
       // `Bash(cp:*)` allows cp, not `cp x .git/hooks/pre-commit`: such a line is asked as a Write there would be.
+      // So does `d=.gi; cp x ${d}t/hooks/x`, or `cp x ~/.bashrc`.
       if (tool.name === "Bash" && facts.command !== undefined && facts.bash !== undefined) {
-        if (mentionsProtectedName(facts.command, facts.bash) || MCP_JSON.test(facts.command))
-          return { behavior: "ask", protectedReason: NAMES_PROTECTED };
+        const protectedReason = await namesProtected(facts.bash, facts.command, extra);
+        if (protectedReason) return { behavior: "ask", protectedReason };
       }
       return { behavior: "allow" };
     }
@@ -666,7 +750,7 @@ function decider(
       facts.bash !== undefined &&
       facts.bash.unaccounted.length === 0 &&
       facts.command !== undefined &&
-      !mentionsProtectedName(facts.command, facts.bash)
+      (await namesProtected(facts.bash, facts.command)) === undefined
     ) {
       return { behavior: "allow" };
     }

@@ -193,6 +193,15 @@ export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined
   return reads;
 }
 
+/**
+ * Whether no argument of this command, whatever it expands to, can make it write a file (`cat $f`, `echo $x`):
+ * a reading program none of whose options writes.
+ */
+export function writesThroughNoArgument(words: string[]): boolean {
+  const [program] = programAndArgs(words);
+  return program !== undefined && READ_ONLY_PROGRAMS.has(program) && WRITING_ARGS[program] === undefined;
+}
+
 /** The program and its arguments, after the `NAME=value` assignments that only change how it prints. */
 function programAndArgs(words: string[]): string[] {
   let i = 0;

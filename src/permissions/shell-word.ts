@@ -27,11 +27,15 @@ export function readWord(word: ShNode, parser: ShParser, source: Buffer): ShellW
         break;
       case "DblQuoted":
         for (const inner of parser.list(part.Parts)) {
+          const heredoc =
+            parser.kind(inner) === "CmdSubst" ? heredocOutput(inner, parser, source) : undefined;
           if (parser.kind(inner) === "Lit") {
             result.value += parser
               .text(inner.Value)
               .replace(/\\\n/g, "")
               .replace(/\\([$`"\\])/g, "$1");
+          } else if (heredoc !== undefined) {
+            result.value += heredoc;
           } else {
             result.dynamic = true;
             result.value += text(inner);
@@ -50,6 +54,38 @@ export function readWord(word: ShNode, parser: ShParser, source: Buffer): ShellW
     }
   });
   return result;
+}
+
+/**
+ * What `"$(cat <<'EOF' … EOF)"` prints (the way models write a commit message): the here-document's text, when it
+ * holds no expansion. Undefined for any other substitution.
+ */
+function heredocOutput(subst: ShNode, parser: ShParser, source: Buffer): string | undefined {
+  const statements = parser.list(subst.Stmts);
+  if (statements.length !== 1) return undefined;
+  const [statement] = statements;
+  if (parser.isNil(statement.Cmd) || parser.kind(statement.Cmd) !== "CallExpr") return undefined;
+  const call = statement.Cmd;
+  const args = parser.list(call.Args);
+  if (parser.list(call.Assigns).length > 0 || args.length !== 1) return undefined;
+  const name = readWord(args[0], parser, source);
+  const redirects = parser.list(statement.Redirs);
+  if (name.dynamic || name.value !== "cat" || redirects.length !== 1) return undefined;
+  const [redirect] = redirects;
+  const op = parser.operators.redirect.get(redirect.Op);
+  if ((op !== "<<" && op !== "<<-") || parser.isNil(redirect.Hdoc)) return undefined;
+  let body = source.subarray(parser.start(redirect.Hdoc), parser.end(redirect.Hdoc)).toString("utf8");
+  if (op === "<<-") body = body.replace(/^\t+/gm, "");
+  // The node ends after the closing delimiter's line; a substitution drops the trailing new lines.
+  const delimiter = readWord(redirect.Word, parser, source).value;
+  const lines = body.split("\n");
+  while (lines.length > 0 && (lines[lines.length - 1] === "" || lines[lines.length - 1] === delimiter)) {
+    const last = lines.pop();
+    if (last === delimiter) break;
+  }
+  body = lines.join("\n").replace(/\n+$/, "");
+  const quoted = parser.list(redirect.Word.Parts).some((part) => parser.kind(part) !== "Lit");
+  return quoted || !/[$`\\]/.test(body) ? body : undefined;
 }
 
 /** Glob and brace syntax bash expands: `*`, `?`, `[…]`, `{a,b}`, `{1..3}` (a lone `[` or `{` stays as written). */

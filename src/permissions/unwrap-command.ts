@@ -137,6 +137,24 @@ export function unwrapCommand(words: readonly string[]): Unwrapped[] {
   return [{ kind: "command", words: inner, transparent: plain && TRANSPARENT.has(name) }];
 }
 
+/**
+ * A shell given neither `-c` nor a script file reads its script from standard input (`… | bash`,
+ * `bash <<< '…'`): a script nobody can check before it runs.
+ */
+export function readsScriptFromStdin(words: readonly string[]): boolean {
+  const name = commandName(words[0] ?? "");
+  if (!SHELLS.has(name) || name === "busybox") return false;
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === "-s") return true;
+    if (word === "--") return i + 1 >= words.length;
+    if (!word.startsWith("-") && !word.startsWith("+")) return false; // a script file
+    if (/^-[A-Za-z]*c[A-Za-z]*$/.test(word)) return false;
+    if (word === "-o" || word === "+o" || word === "-O" || word === "+O") i++;
+  }
+  return true;
+}
+
 /** `bash -c 'script'` (options may come first, `-c` may be bundled: `-lc`, `-ec`). */
 function shellScript(words: readonly string[]): Unwrapped[] {
   for (let i = 1; i < words.length; i++) {

@@ -216,6 +216,69 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
     ).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("'always' goes through the harness's Asker: saved as the user's own rule, which the next start honours unasked", async () => {
+    const run = await startAcp([], {
+      permission: () => ({ outcome: { outcome: "selected", optionId: "allow_always" } }),
+    });
+    run.sim.enqueue(
+      { content: [{ type: "tool_use", id: "b1", name: "Bash", input: { command: "touch one" } }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const first = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    await run.connection.agent.request("session/prompt", {
+      sessionId: first.sessionId,
+      prompt: [{ type: "text", text: "touch one" }],
+    });
+    expect(run.asked).toHaveLength(1);
+    // The harness saved it and said so (what the terminal shows as "saved … to …"), once.
+    const file = join(run.cwd, ".mitsu", "settings.local.json");
+    await waitFor(() => run.stderr().includes(`saved Bash(touch:*) to ${file}`), 10_000, "the saved notice");
+    expect(run.stderr().split("saved Bash(touch:*)").length - 1).toBe(1);
+    const own = JSON.parse(readFileSync(join(run.home, ".mitsu", "own-rules.json"), "utf8"));
+    expect(Object.values(own.files)).toEqual([["Bash(touch:*)"]]);
+    run.child.kill("SIGTERM");
+    await run.exited;
+
+    // A new `mitsu acp` on the same folder: the rule is the user's own, so it counts without a trust question.
+    const next = await startAcp(
+      [
+        { content: [{ type: "tool_use", id: "b2", name: "Bash", input: { command: "touch two" } }] },
+        { content: [{ type: "text", text: "ok" }] },
+      ],
+      {},
+      { reuse: { cwd: run.cwd, home: run.home, sim: run.sim } },
+    );
+    const second = await next.connection.agent.request("session/new", { cwd: next.cwd, mcpServers: [] });
+    await next.connection.agent.request("session/prompt", {
+      sessionId: second.sessionId,
+      prompt: [{ type: "text", text: "touch two" }],
+    });
+    expect(next.asked).toEqual([]);
+    expect(existsSync(join(next.cwd, "two"))).toBe(true);
+  });
+
+  it("an approved plan (ExitPlanMode) after set_mode plan switches the mode, and the editor is told", async () => {
+    const run = await startAcp([], {
+      permission: () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }),
+    });
+    run.sim.enqueue(
+      { content: [{ type: "tool_use", id: "p1", name: "ExitPlanMode", input: { plan: "1. Nothing." } }] },
+      { content: [{ type: "text", text: "ok" }] },
+    );
+    const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
+    await run.connection.agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "plan" }],
+    });
+    expect(run.asked.map((a) => a.toolCall.toolCallId)).toEqual(["p1"]);
+    await waitFor(() => updatesOf(run, sessionId, "current_mode_update").length >= 2, 10_000, "mode updates");
+    expect(updatesOf(run, sessionId, "current_mode_update").map((u) => u.currentModeId)).toEqual([
+      "plan",
+      "default",
+    ]);
+  });
+
   it("/compact, /context and /cost answer in the panel without a prompt to the model", async () => {
     const run = await startAcp([
       { content: [{ type: "text", text: "First answer." }] },

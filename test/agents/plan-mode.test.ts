@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Question } from "../../src/harness/asker.js";
@@ -121,5 +121,42 @@ describe("plan approval through the other front-ends' seams", () => {
     );
     expect(JSON.parse(allowed.stdout).permission_denials).toEqual([]);
     expect(JSON.stringify(sim.requests[1]!.body)).toContain("permission mode: default");
+  });
+
+  it("hooks are told the mode ExitPlanMode changed to, not plan (a command hook records its input)", async () => {
+    sim = await startSimulator({
+      script: [
+        exitPlan("call_p", "Step one."),
+        turn([{ type: "tool_use", id: "call_r", name: "Read", input: { file_path: "a.txt" } }]),
+        turn([{ type: "text", text: "Done." }]),
+      ],
+    });
+    const { cwd, home } = tempWorkspace();
+    writeFileSync(join(cwd, "a.txt"), "a\n");
+    const seen = join(home, "hook-inputs.jsonl");
+    mkdirSync(join(home, ".mitsu"), { recursive: true });
+    const record = { hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] };
+    writeFileSync(
+      join(home, ".mitsu", "settings.json"),
+      JSON.stringify({ hooks: { PreToolUse: [record], PostToolUse: [record] } }),
+    );
+    const env = { ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url };
+    const run = await runMitsu(
+      ["-p", "plan it", "--permission-mode", "plan", "--allowedTools", "ExitPlanMode"],
+      { cwd, home, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const inputs = readFileSync(seen, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map(
+        (line) => JSON.parse(line) as { hook_event_name: string; tool_name: string; permission_mode: string },
+      );
+    expect(inputs.map((i) => `${i.hook_event_name} ${i.tool_name} ${i.permission_mode}`)).toEqual([
+      "PreToolUse ExitPlanMode plan",
+      "PostToolUse ExitPlanMode default",
+      "PreToolUse Read default",
+      "PostToolUse Read default",
+    ]);
   });
 });

@@ -71,6 +71,29 @@ describe("the Claude Agent SDK's flags, as its sdk.mjs writes them", () => {
     });
   });
 
+  it("--tools chooses among the tools mitsu builds (no list of its own): every other one is gone, also as a rule", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "text", text: "ok" }] },
+      { content: [{ type: "tool_use", name: "Bash", input: { command: "touch made" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const all = (await runWithFlags(world, [])).lines[0].tools as string[];
+    expect(all.length).toBeGreaterThan(10);
+    const chosen = [all.at(-1)!, all[0]!];
+    const { lines } = await runWithFlags(world, [
+      `--tools=${chosen.join(",")}`,
+      "--permission-mode=bypassPermissions",
+    ]);
+    // In mitsu's order; the model is offered the same.
+    expect(lines[0].tools).toEqual(all.filter((name) => chosen.includes(name)));
+    expect(world.sim.requests[1]?.body.tools.map((t: { name: string }) => t.name)).toEqual(lines[0].tools);
+    // A call of a tool not chosen does not run, even in bypass mode.
+    if (!chosen.includes("Bash")) {
+      const { existsSync } = await import("node:fs");
+      expect(existsSync(join(world.cwd, "made"))).toBe(false);
+    }
+  });
+
   it("--model takes Claude Code's aliases: haiku is Anthropic's small model", async () => {
     const world = await sdkWorld([{ content: [{ type: "text", text: "ok" }] }]);
     const { code, lines } = await runWithFlags(world, ["--model=haiku"]);

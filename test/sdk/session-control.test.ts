@@ -108,6 +108,56 @@ describe("the Claude Agent SDK's query() driving mitsu: the session", () => {
     expect(modes).toEqual(["default", "acceptEdits"]);
   });
 
+  it("after setPermissionMode('plan'), an approved ExitPlanMode changes the mode: hooks are told default, not plan", async () => {
+    const world = await sdkWorld([
+      { content: [{ type: "text", text: "hello" }] },
+      { content: [{ type: "tool_use", name: "ExitPlanMode", input: { plan: "1. Read a.txt" } }] },
+      { content: [{ type: "tool_use", name: "Read", input: { file_path: "a.txt" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(`${world.cwd}/a.txt`, "a\n");
+    const input = inputQueue();
+    const seen: string[] = [];
+    const asked: string[] = [];
+    const q = query({
+      prompt: input,
+      options: world.options({
+        canUseTool: async (toolName, toolInput) => {
+          asked.push(toolName);
+          return { behavior: "allow", updatedInput: toolInput };
+        },
+        hooks: {
+          PreToolUse: [
+            {
+              hooks: [
+                async (hookInput) => {
+                  const tool = (hookInput as { tool_name?: string }).tool_name;
+                  seen.push(`${tool} ${hookInput.permission_mode}`);
+                  return {};
+                },
+              ],
+            },
+          ],
+        },
+      }),
+    });
+    input.push(userMessage("hi"));
+    let results = 0;
+    for await (const message of q) {
+      if (message.type !== "result") continue;
+      results++;
+      if (results === 1) {
+        await q.setPermissionMode("plan");
+        input.push(userMessage("plan, then read a.txt"));
+      } else input.end();
+    }
+    expect(asked).toEqual(["ExitPlanMode"]);
+    expect(seen).toEqual(["ExitPlanMode plan", "Read default"]);
+    // The model was told the mode it is in now.
+    expect(JSON.stringify(world.sim.requests[2]?.body.messages)).toContain("permission mode: default");
+  });
+
   it("setModel() sends the next prompt to another model, and modelUsage names it", async () => {
     const world = await sdkWorld([
       { content: [{ type: "text", text: "from sonnet" }] },

@@ -10,9 +10,10 @@ import { runMitsuBin } from "./run-bin.js";
 // workspace only, and sandboxed commands run without asking. A command that spells the name so the checker's
 // literal test misses it (`.mit''su`) made `pkg/.mitsu/settings.local.json` in bypass mode; the next mitsu
 // started in `pkg` (trusted, as a folder below a trusted one) ran in bypassPermissions. Fixed: a sandboxed line
-// that names a protected name with its quotes taken out, or in a word as bash sees it, is asked. Still open (needs
-// a design: an overlay, or a scan after each command): a name built from variables or inside an interpreter's
-// script is not seen, and the sandbox cannot mask a folder that does not exist yet below the top.
+// that names a protected name with its quotes taken out, or in a word as bash sees it, is asked; so is one whose
+// argument is known only at run time (`"$m"`, bash-built-names.test.ts). Still open (needs a design: an overlay,
+// or a scan after each command): a name built inside an interpreter's script (python -c, node -e) is not seen, and
+// the sandbox cannot mask a folder that does not exist yet below the top.
 
 async function plantThenStartInPkg(plant: string) {
   const root = mkdtempSync(join(tmpdir(), "mitsu-nested-"));
@@ -66,7 +67,7 @@ describe("a sandboxed command and a nested .mitsu", () => {
     expect(result).toEqual({ planted: false, pwned: false });
   });
 
-  it.fails("KNOWN OPEN: a name built from variables is not seen, and a nested folder cannot be masked", async () => {
+  it("nor a name built from variables (asked: an argument known only at run time may be a protected name)", async () => {
     const result = await plantThenStartInPkg(
       `m=.mit; m="$m"su; mkdir -p pkg/"$m" && printf ${SETTINGS} | tee pkg/"$m"/settings.local.json`,
     );

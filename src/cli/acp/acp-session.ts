@@ -16,12 +16,7 @@ import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../har
 import type { AgentStopReason } from "../../loop/agent-event.js";
 import type { McpElicitationAnswer, McpElicitationRequest } from "../../mcp/index.js";
 import type { ContentBlock } from "../../messages/index.js";
-import {
-  type PermissionAnswer,
-  type PermissionMode,
-  type PermissionRequest,
-  saveLocalAllowRules,
-} from "../../permissions/index.js";
+import type { PermissionAnswer, PermissionMode, PermissionRequest } from "../../permissions/index.js";
 import { findSlashTarget, parseSlash } from "../../skills/index.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { CliOptions } from "../cli-options.js";
@@ -90,7 +85,8 @@ export class AcpSession {
   private ended: Promise<unknown> = Promise.resolve();
   /** The model chosen in the editor (`session/set_config_option`); undefined: the agent's own. */
   private model: { value: string; choice: ModelChoice | undefined } = { value: "default", choice: undefined };
-  private mode: PermissionMode;
+  /** The mode the editor was last told of (ExitPlanMode may change it during a prompt). */
+  private shownMode: PermissionMode;
 
   private constructor(
     readonly id: string,
@@ -98,7 +94,7 @@ export class AcpSession {
     private readonly setup: AcpSessionSetup,
     private readonly updates: EventUpdates,
   ) {
-    this.mode = agent.permissionMode.mode;
+    this.shownMode = agent.permissionMode.mode;
   }
 
   static async open(setup: AcpSessionSetup): Promise<AcpSession> {
@@ -126,18 +122,21 @@ export class AcpSession {
     const base = agentOptionsFor(
       options,
       { cwd, home: setup.home, env: setup.env },
-      {
-        ask: (request) => (session ? session.askPermission(request) : Promise.resolve("deny" as const)),
-        onWarning: setup.warn,
-      },
+      { onWarning: setup.warn },
     );
     const agent = await createCodingAgent({
       ...base,
-      // A server's elicitation goes to the editor (`elicitation/create`); the other questions to the options above.
+      // The editor answers the harness's questions through the Asker, as the terminal does: permission questions
+      // (so "always" is saved by the harness the same way: settings.local.json, remembered as the user's own rule)
+      // and a server's elicitation (`elicitation/create`).
       asker: {
-        kinds: ["elicitation"],
-        ask: (question) =>
-          question.kind === "elicitation" && session ? session.elicit(question.request) : undefined,
+        kinds: ["permission", "elicitation"],
+        ask: (question) => {
+          if (question.kind === "permission")
+            return session ? session.askPermission(question.request) : "deny";
+          return question.kind === "elicitation" && session ? session.elicit(question.request) : undefined;
+        },
+        notify: (message) => setup.warn(message),
       },
       session: { ...base.session, ...(setup.resume ? {} : { id: sessionId }) },
       ...(files ? { files } : {}),
@@ -169,7 +168,7 @@ export class AcpSession {
   }
 
   get modes() {
-    return sessionModes(this.mode);
+    return sessionModes(this.agent.permissionMode.mode);
   }
 
   /** The model selector (ACP config option `model`): the session's model and the aliases of its provider. */
@@ -203,7 +202,7 @@ export class AcpSession {
   }
 
   setMode(mode: PermissionMode): void {
-    this.mode = mode;
+    this.shownMode = mode;
     this.agent.permissions.setMode(mode);
     void this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
   }
@@ -276,6 +275,12 @@ export class AcpSession {
         // What the terminal prints as a notice (a hook's, a retry's) goes to the agent's log, stderr.
         if (event.type === "warning" && event.agentPath.length === 0) this.setup.warn(event.message);
         for (const update of this.updates.updates(event)) await this.send(update);
+        // An approved plan (ExitPlanMode) switched the mode: the editor's mode menu follows.
+        const mode = this.agent.permissionMode.mode;
+        if (mode !== this.shownMode) {
+          this.shownMode = mode;
+          await this.send({ sessionUpdate: "current_mode_update", currentModeId: mode });
+        }
       }
     } finally {
       this.running = undefined;
@@ -360,12 +365,6 @@ export class AcpSession {
     } catch {
       // Cancelled, or the client failed to answer: nothing was allowed.
       return "deny";
-    }
-    // "Always" lasts beyond the session, as at the terminal: the rules go to the project's local settings.
-    if (answer === "allow_always" && request.suggestedRules.length > 0) {
-      await saveLocalAllowRules(this.setup.cwd, request.suggestedRules, { home: this.setup.home }).catch(
-        (error: Error) => this.setup.warn(error.message),
-      );
     }
     return answer;
   }

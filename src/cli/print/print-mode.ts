@@ -15,7 +15,7 @@ import { colorEnabled, createStyle } from "../render/style.js";
 import { createSubagentRenderer } from "../render/subagent-renderer.js";
 import { stripControls, terminalJson } from "../render/terminal-text.js";
 import { createTextRenderer } from "../render/text-renderer.js";
-import { createClaudeOutput } from "./claude-output.js";
+import { createPrintOutput } from "../sdk/print-output.js";
 
 /** Exit codes: 0 the model finished; 1 an error or an unfinished answer (max turns, max tokens, refusal); 130 interrupted. */
 export function exitCodeFor(result: AgentResult): number {
@@ -132,9 +132,9 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             : (event: AgentEvent) => {
                 claude.lines(event);
               };
-    const claude = createClaudeOutput(agent, {
+    const claude = createPrintOutput(agent, {
       cwd: io.cwd,
-      permissionMode: agent.permissionMode.mode,
+      includePartialMessages: options.sdk?.includePartialMessages === true,
       cacheTtl: options.cacheTtl,
     });
     claude.start();

@@ -5,7 +5,7 @@ import { agentOptionsFor } from "../agent-options.js";
 import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
 import { terminalJson } from "../render/terminal-text.js";
-import { createClaudeOutput } from "./claude-output.js";
+import { createPrintOutput } from "../sdk/print-output.js";
 import { exitCodeFor, streamJsonEvent } from "./print-mode.js";
 
 /**
@@ -41,7 +41,7 @@ export async function streamInputMode(options: CliOptions, io: PrintIo): Promise
   const agent = await createCodingAgent(
     agentOptionsFor(options, io, { onWarning: (m) => io.stderr.write(`⚠ ${m}\n`) }),
   );
-  const claude = createClaudeOutput(agent, { cwd: io.cwd, permissionMode: agent.permissionMode.mode });
+  const claude = createPrintOutput(agent, { cwd: io.cwd, cacheTtl: options.cacheTtl });
   const own = options.outputFormat === "mitsu-events";
   let code = 0;
   try {

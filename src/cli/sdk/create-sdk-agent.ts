@@ -22,27 +22,6 @@ import {
   STRUCTURED_OUTPUT_TOOL,
 } from "./structured-output.js";
 
-/** The built-in tools `--tools` may choose among. */
-const BUILTIN_TOOLS = [
-  "Read",
-  "Write",
-  "Edit",
-  "Bash",
-  "Grep",
-  "Glob",
-  "TodoWrite",
-  "BashOutput",
-  "KillShell",
-  "WebFetch",
-  "WebSearch",
-  "Skill",
-  "Task",
-  "TaskOutput",
-  "TaskStop",
-  "SendMessage",
-  "ExitPlanMode",
-];
-
 /** The `initialize` request's fields mitsu reads. */
 export interface InitializeRequest {
   /** Null from the Python SDK when there are none. */
@@ -100,7 +79,6 @@ export async function createSdkAgent(
     .filter((t): t is string => typeof t === "string" && t !== "")
     .join("\n\n");
   const agents = { ...sdk.agents, ...(init.agents ? parseAgents(init.agents) : {}) };
-  const removed = sdk.tools ? BUILTIN_TOOLS.filter((t) => !sdk.tools?.includes(t)) : [];
   const base = agentOptionsFor({ ...options, mcpConfig: split.configs }, io, {
     onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
     ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onMode) } : {}),
@@ -112,7 +90,8 @@ export async function createSdkAgent(
     ...(systemPrompt !== undefined && systemPrompt.trim() !== "" ? { systemPrompt } : {}),
     ...(sdk.settingSources ? { settingSources: sdk.settingSources } : {}),
     allowedTools: [...(base.allowedTools ?? []), ...(schema ? [STRUCTURED_OUTPUT_TOOL] : [])],
-    disallowedTools: [...(base.disallowedTools ?? []), ...removed],
+    // `--tools`: the harness knows which tools are its own.
+    ...(sdk.tools ? { builtinTools: sdk.tools } : {}),
     tools: [...sdkMcp.tools, ...(structured ? [structured.tool] : [])],
     hooks: hooks.callbacks,
     // A server's elicitation goes to the app (`onElicitation`); the other questions to the options above.

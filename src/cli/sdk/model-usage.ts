@@ -1,3 +1,4 @@
+import type { CodingAgent } from "../../harness/index.js";
 import { addUsage, emptyUsage, type Usage } from "../../messages/index.js";
 import { catalogLimits, MODEL_CATALOG } from "../../providers/model-catalog.js";
 import { catalogPrice, MODEL_PRICES, type ModelPrice, usageCost } from "../../providers/model-prices.js";
@@ -20,6 +21,29 @@ export interface ModelFacts {
   price?: ModelPrice | undefined;
   contextWindow: number;
   maxOutputTokens: number;
+}
+
+/**
+ * The facts of `model`: the agent's own for its model; for another (a sub-agent's, one chosen for a prompt) the
+ * catalog's, with `chosenMaxOutput` where the choice says it; 0 for what the catalog does not list.
+ */
+export function modelFacts(
+  agent: CodingAgent | undefined,
+  model: string,
+  chosenMaxOutput?: number,
+): ModelFacts {
+  if (agent && model === agent.model)
+    return {
+      price: agent.price,
+      contextWindow: agent.contextWindow().limit,
+      maxOutputTokens: agent.maxOutputTokens,
+    };
+  const limits = anyCatalogLimits(model);
+  return {
+    price: anyCatalogPrice(model),
+    contextWindow: limits?.contextWindow ?? 0,
+    maxOutputTokens: chosenMaxOutput ?? limits?.maxOutputTokens ?? 0,
+  };
 }
 
 /**

@@ -6,6 +6,8 @@ import { packageVersion } from "../version.js";
 import { type ModelFacts, ModelUsageBook } from "./model-usage.js";
 import { rawStreamEvents } from "./raw-stream-events.js";
 
+export { failedResult } from "./failed-result.js";
+
 /** How a prompt ended, beyond the loop's own reasons (the SDK's own limits). */
 export type SdkStop =
   | { kind: "budget"; limitUsd: number }
@@ -236,26 +238,5 @@ export function initMessage(
     claude_code_version: `mitsu ${packageVersion()}`,
     output_style: "default",
     uuid: randomUUID(),
-  };
-}
-
-/** The `result` of a prompt that never reached the model (mitsu could not start, an unknown command). */
-export function failedResult(message: string, sessionId: string) {
-  return {
-    type: "result",
-    subtype: "error_during_execution",
-    is_error: true,
-    duration_ms: 0,
-    duration_api_ms: 0,
-    num_turns: 0,
-    errors: [message],
-    stop_reason: null,
-    total_cost_usd: 0,
-    usage: usageOf(undefined),
-    modelUsage: {},
-    permission_denials: [],
-    terminal_reason: "turn_setup_failed",
-    uuid: randomUUID(),
-    session_id: sessionId,
   };
 }

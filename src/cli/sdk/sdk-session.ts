@@ -8,7 +8,7 @@ import type { CliOptions } from "../cli-options.js";
 import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
 import type { ControlBody, ControlChannel } from "./control-channel.js";
 import { createSdkAgent, type InitializeRequest } from "./create-sdk-agent.js";
-import { anyCatalogLimits, anyCatalogPrice } from "./model-usage.js";
+import { modelFacts } from "./model-usage.js";
 import type { SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
 import { createSdkOutput, failedResult, initMessage, type SdkStop } from "./sdk-messages.js";
 import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
@@ -41,6 +41,7 @@ export class SdkSession {
   private starting: Promise<CodingAgent> | undefined;
   private startError: string | undefined;
   private modelChoice: ModelChoice | undefined;
+  /** A mode set_permission_mode asked for before the agent existed (after that, the agent's is the one). */
   private mode: PermissionMode | undefined;
   private sdkServers: SdkMcpServerStatus[] = [];
   private structured: ReturnType<typeof createStructuredOutput> | undefined;
@@ -80,21 +81,8 @@ export class SdkSession {
   }
 
   private facts(model: string) {
-    const agent = this.agent;
-    if (agent && model === agent.model)
-      return {
-        price: agent.price,
-        contextWindow: agent.contextWindow().limit,
-        maxOutputTokens: agent.maxOutputTokens,
-      };
-    // Another model (a sub-agent's, set_model's): the catalog's figures; 0 for a model it does not list.
-    const limits = anyCatalogLimits(model);
-    return {
-      price: anyCatalogPrice(model),
-      contextWindow: limits?.contextWindow ?? 0,
-      maxOutputTokens:
-        this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : (limits?.maxOutputTokens ?? 0),
-    };
+    const chosen = this.modelChoice?.model === model ? this.modelChoice.maxOutputTokens : undefined;
+    return modelFacts(this.agent, model, chosen);
   }
 
   /** Makes the agent once, from the command line and the `initialize` request (when there is one). */
@@ -118,6 +106,8 @@ export class SdkSession {
     );
     this.sdkServers = made.sdkServers;
     this.structured = made.structured;
+    // A set_permission_mode that came before the agent existed.
+    if (this.mode !== undefined) made.agent.permissions.setMode(this.mode);
     return made.agent;
   }
 
@@ -138,7 +128,6 @@ export class SdkSession {
     }
     try {
       const agent = await this.start(init);
-      this.mode = agent.permissionMode.mode;
       const manifests = Object.keys(init.sdkMcpServerManifests ?? {}).filter((n) =>
         this.sdkServers.some((s) => s.name === n && s.status === "connected"),
       );
@@ -172,7 +161,7 @@ export class SdkSession {
         cwd: this.io.cwd,
         sessionId: this.sessionId(),
         model: this.model(),
-        permissionMode: this.mode ?? agent.permissionMode.mode,
+        permissionMode: agent.permissionMode.mode,
         mcpServers: mcpServerStatuses(agent, this.sdkServers),
       }),
     );
@@ -200,7 +189,6 @@ export class SdkSession {
     let agent: CodingAgent;
     try {
       agent = await this.start();
-      this.mode ??= agent.permissionMode.mode;
     } catch (error) {
       this.send(this.failedResult(`mitsu could not start: ${(error as Error).message}`));
       this.code = 1;

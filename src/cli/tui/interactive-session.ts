@@ -117,7 +117,10 @@ export async function interactiveSession(
       write,
       open: (chosen) =>
         openAgent(chosen).then((opened) => {
-          if (session.mode !== undefined) opened.permissions.setMode(session.mode);
+          // The mode the user (Shift-Tab) or an approved plan left the last conversation in goes on.
+          const previous = session.agent?.permissionMode.mode ?? session.mode;
+          if (previous !== undefined && previous !== opened.permissionMode.mode)
+            opened.permissions.setMode(previous);
           return opened;
         }),
       pick: () => pickSession(io, screen, style, warn),

@@ -57,10 +57,12 @@ export function planModeCapability(deps: PlanModeDeps): Capability {
     return { refine: "" };
   };
   const setMode = (mode: PermissionMode) => {
-    deps.mode.mode = mode;
-    deps.permissions()?.setMode(mode);
+    const checker = deps.permissions();
+    if (checker) checker.setMode(mode);
+    else deps.mode.mode = mode;
   };
-  const inPlanMode = () => deps.mode.mode === "plan";
+  // The checker's mode is the one in force (a front-end may have switched it to plan since the start).
+  const inPlanMode = () => (deps.permissions()?.currentMode() ?? deps.mode.mode) === "plan";
   /** The calls the user approved, with the mode they chose. */
   const approved = new Map<string, "default" | "acceptEdits">();
   return {
