@@ -41,10 +41,9 @@ export function updateFrame(
   const writer = new RowWriter(before);
   if (first !== -1) {
     if (first < before.viewportTop) return undefined;
-    const moved = sharedTail(old, next, first);
-    if (!(moveTail(writer, old, next, first, moved) || shiftTail(writer, old, next, first, moved))) {
-      rewriteRows(writer, old, next, first);
-    }
+    const shift = cheapestShift(old, next, first, writer);
+    if (shift) shiftRows(writer, old, next, first, shift);
+    else rewriteRows(writer, old, next, first);
   }
   const stays = writer.bytes === "" && cursor?.row === before.cursorRow && cursor.col === before.cursorColumn;
   if (cursor && next.length > 0 && !stays) {
@@ -61,51 +60,80 @@ function firstDifference(old: readonly string[], next: readonly string[]): numbe
   return -1;
 }
 
-/** How many rows both frames end with, none of them at or above `first`. */
-function sharedTail(old: readonly string[], next: readonly string[], first: number): number {
-  const most = Math.min(old.length, next.length) - first;
-  let count = 0;
-  while (count < most && old[old.length - 1 - count] === next[next.length - 1 - count]) count++;
-  return count;
+/** Rows inserted (`count` > 0) or deleted at `at` (a row of the new frame) to move the rows under it. */
+interface Shift {
+  at: number;
+  count: number;
 }
 
 /**
- * The frame grew above a tail that did not change: rows inserted above the tail push it down (after the screen
- * scrolled to make room, when it must). False when there is no such tail, or it would not stay on the screen.
+ * When the frame grew or shrank, where inserting or deleting rows costs fewest bytes, counting every row then
+ * written; undefined when writing the rows where they are costs less (or no row may move: those that would must
+ * stay on the screen, and a frame of the same height moves none).
  */
-function moveTail(
-  writer: RowWriter,
+function cheapestShift(
   old: readonly string[],
   next: readonly string[],
   first: number,
-  tail: number,
-): boolean {
-  const added = next.length - old.length;
-  const at = old.length - tail;
-  if (added <= 0 || tail === 0 || at < Math.max(writer.top, next.length - writer.height)) return false;
-  for (let row = first; row < at; row++) writer.line(row, old[row] ?? "", next[row] ?? "");
-  writer.moveTo(next.length - 1);
-  writer.moveTo(at);
-  writer.bytes += `\x1b[${added}L`;
-  for (let row = at; row < at + added; row++) writer.line(row, "", next[row] ?? "");
-  return true;
+  writer: RowWriter,
+): Shift | undefined {
+  const count = next.length - old.length;
+  if (count === 0) return undefined;
+  const cost = (was: string | undefined, now: string | undefined) => rewriteLine(was ?? "", now ?? "").length;
+  // Rows above the move keep their place; rows under it moved by `count`; rows inserted are blank.
+  const inPlace = [0];
+  for (let row = first; row < next.length; row++)
+    inPlace.push((inPlace.at(-1) ?? 0) + cost(old[row], next[row]));
+  const moved = new Array<number>(next.length - first + 1).fill(0);
+  for (let row = next.length - 1; row >= first; row--) {
+    const from = row - count;
+    const below = moved[row + 1 - first] ?? 0;
+    moved[row - first] = below + (from >= first ? cost(old[from], next[row]) : Number.POSITIVE_INFINITY);
+  }
+  const plain =
+    (inPlace[Math.min(old.length, next.length) - first] ?? 0) +
+    next.slice(old.length).reduce((sum, line) => sum + line.length + 6, 0) +
+    Math.max(0, -count) * 6;
+  let best: Shift | undefined;
+  let bestCost = plain;
+  const lowest =
+    count > 0 ? Math.max(first, writer.top, next.length - writer.height) : Math.max(first, writer.top);
+  const highest = count > 0 ? old.length : next.length;
+  for (let at = lowest; at <= highest; at++) {
+    const inserted = count > 0 ? next.slice(at, at + count).reduce((sum, line) => sum + line.length, 0) : 0;
+    const under = count > 0 ? at + count : at;
+    const total = (inPlace[at - first] ?? 0) + inserted + (moved[under - first] ?? 0) + 8;
+    if (total < bestCost) {
+      bestCost = total;
+      best = { at, count };
+    }
+  }
+  return best;
 }
 
-/** The frame shrank above a tail that did not change: rows deleted above the tail pull it up. */
-function shiftTail(
+/** Writes the frame with `shift`: rows above it in place, rows inserted or deleted, the rows under it moved. */
+function shiftRows(
   writer: RowWriter,
   old: readonly string[],
   next: readonly string[],
   first: number,
-  tail: number,
-): boolean {
-  const removed = old.length - next.length;
-  const at = next.length - tail;
-  if (removed <= 0 || tail === 0 || at < writer.top) return false;
+  shift: Shift,
+): void {
+  const { at, count } = shift;
   for (let row = first; row < at; row++) writer.line(row, old[row] ?? "", next[row] ?? "");
-  writer.moveTo(at);
-  writer.bytes += `\x1b[${removed}M`;
-  return true;
+  if (count > 0) {
+    // Room first: the screen scrolls, if it must, before the rows under `at` are pushed down.
+    writer.moveTo(next.length - 1);
+    writer.moveTo(at);
+    writer.bytes += `\x1b[${count}L`;
+    for (let row = at; row < at + count; row++) writer.line(row, "", next[row] ?? "");
+  } else {
+    writer.moveTo(at);
+    writer.bytes += `\x1b[${-count}M`;
+  }
+  for (let row = Math.max(at, at + count); row < next.length; row++) {
+    writer.line(row, old[row - count] ?? "", next[row] ?? "");
+  }
 }
 
 /** Every row from `first` on written where it changed; rows past the new end erased. */

@@ -229,6 +229,14 @@ describe("rewriteLine", () => {
     expect(rewriteLine("same", "same")).toBe("");
   });
 
+  it("sets again only the styles still open, and leaves out a reset nothing needs", () => {
+    const rowEnd = "\x1b[0m\x1b]8;;\x07";
+    const old = `\x1b[1mab\x1b[22m \x1b[36mx\x1b[39m \x1b[2;38;5;33mc${rowEnd}`;
+    const next = `\x1b[1mab\x1b[22m \x1b[36mx\x1b[39m \x1b[2;38;5;33mcd${rowEnd}`;
+    expect(rewriteLine(old, next)).toBe(`\x1b[7G\x1b[2;38;5;33md${rowEnd}`);
+    expect(rewriteLine(`plain${rowEnd}`, `plain text${rowEnd}`)).toBe("\x1b[6G text");
+  });
+
   it("never starts between a character and one that joins it", () => {
     // "e" then a combining accent: the accent is written with its "e".
     expect(rewriteLine("cafe", "cafe\u0301")).toBe("\x1b[4Ge\u0301");

@@ -17,8 +17,17 @@ export function rewriteLine(old: string, next: string): string {
   const column = cut === 0 ? 0 : visibleWidth(shared);
   const move = column === 0 ? "\r" : `\x1b[${column + 1}G`;
   const erase = visibleWidth(old) > visibleWidth(next) ? "\x1b[K" : "";
-  return `${move}${cut === 0 ? "" : openState(shared)}${next.slice(cut)}${erase}`;
+  const state = cut === 0 ? "" : openState(shared);
+  let rest = next.slice(cut);
+  // pi-tui ends every row with a reset; written with no style, the row leaves none to reset.
+  if (state === "" && rest.endsWith(ROW_END) && !rest.slice(0, -ROW_END.length).includes("\x1b")) {
+    rest = rest.slice(0, -ROW_END.length);
+  }
+  return `${move}${state}${rest}${erase}`;
 }
+
+/** What pi-tui appends to every row: styles and link reset. */
+const ROW_END = "\x1b[0m\x1b]8;;\x07";
 
 /** An escape sequence at `at` in `text`: CSI, OSC (ended by BEL or ST) or a two-character one; its length. */
 function escapeLength(text: string, at: number): number {
@@ -67,20 +76,76 @@ function sharedCut(old: string, next: string): number {
   return cut;
 }
 
-/** The styles (SGR) set since the last reset and the link (OSC 8) left open in `text`, to set again. */
+/** The styles (SGR) and the link (OSC 8) that `text` leaves open, to set again where writing resumes. */
 function openState(text: string): string {
-  let styles = "";
+  const styles = new StyleState();
   let link = "";
   let at = text.indexOf("\x1b");
   while (at !== -1) {
     const size = escapeLength(text, at);
     const sequence = text.slice(at, at + size);
-    if (sequence.startsWith("\x1b[") && sequence.endsWith("m")) {
-      styles = sequence === "\x1b[0m" || sequence === "\x1b[m" ? "" : styles + sequence;
-    } else if (sequence.startsWith("\x1b]8;")) {
+    if (sequence.startsWith("\x1b[") && sequence.endsWith("m")) styles.apply(sequence.slice(2, -1));
+    else if (sequence.startsWith("\x1b]8;")) {
       link = /^\x1b\]8;[^;]*;(?:\x07|\x1b\\)$/.test(sequence) ? "" : sequence;
     }
     at = text.indexOf("\x1b", at + size);
   }
-  return styles + link;
+  return styles.toString() + link;
+}
+
+/** What each SGR parameter that ends a style turns off (22 ends both bold and dim). */
+const ENDS: Record<string, string[]> = {
+  "22": ["1", "2"],
+  "23": ["3"],
+  "24": ["4"],
+  "25": ["5"],
+  "27": ["7"],
+  "28": ["8"],
+  "29": ["9"],
+};
+
+/** The styles in effect after a run of SGR sequences: set ones kept, ended ones dropped, colours the last. */
+class StyleState {
+  private readonly flags = new Set<string>();
+  private foreground = "";
+  private background = "";
+  /** Parameters this does not know, kept in order (never dropped: the state is then only longer). */
+  private other: string[] = [];
+
+  apply(parameters: string): void {
+    const codes = parameters === "" ? ["0"] : parameters.split(";");
+    for (let i = 0; i < codes.length; i++) {
+      const code = codes[i] ?? "";
+      const value = Number(code);
+      if (code === "0" || code === "") this.reset();
+      else if (code === "38" || code === "48") {
+        // 38;5;n or 38;2;r;g;b: the colour spans the parameters that follow.
+        const span = codes[i + 1] === "5" ? 2 : codes[i + 1] === "2" ? 4 : 0;
+        const colour = codes.slice(i, i + span + 1).join(";");
+        if (code === "38") this.foreground = colour;
+        else this.background = colour;
+        i += span;
+      } else if ((value >= 30 && value <= 37) || (value >= 90 && value <= 97)) this.foreground = code;
+      else if (value === 39) this.foreground = "";
+      else if ((value >= 40 && value <= 47) || (value >= 100 && value <= 107)) this.background = code;
+      else if (value === 49) this.background = "";
+      else if (ENDS[code]) for (const ended of ENDS[code]) this.flags.delete(ended);
+      else if (value >= 1 && value <= 9) this.flags.add(code);
+      else this.other.push(code);
+    }
+  }
+
+  private reset(): void {
+    this.flags.clear();
+    this.foreground = "";
+    this.background = "";
+    this.other = [];
+  }
+
+  toString(): string {
+    const codes = [...this.flags, ...this.other, this.foreground, this.background].filter(
+      (code) => code !== "",
+    );
+    return codes.length === 0 ? "" : `\x1b[${codes.join(";")}m`;
+  }
 }
