@@ -604,4 +604,39 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(t.m.screen()).not.toContain("**");
     await quit(t.m);
   });
+
+  it("a task list updated by the next TodoWrite is drawn over, not left stale: in one answer or the next", async () => {
+    const task = (content: string, status: string) => ({ content, activeForm: `${content}ing`, status });
+    const todoWrite = (...todos: ReturnType<typeof task>[]) => ({
+      type: "tool_use" as const,
+      name: "TodoWrite",
+      input: { todos },
+    });
+    const t = await start({
+      script: [
+        // Two calls in one answer (both start before either ends), then a third in the next answer.
+        {
+          content: [
+            todoWrite(task("Plan", "in_progress"), task("Build", "pending")),
+            todoWrite(task("Plan", "completed"), task("Build", "in_progress")),
+          ],
+        },
+        {
+          content: [
+            todoWrite(task("Plan", "completed"), task("Build", "completed"), task("Ship", "in_progress")),
+          ],
+        },
+        text("All planned."),
+      ],
+    });
+    await send(t.m, "plan");
+    await t.m.waitFor("All planned.");
+    const screen = t.m.screen();
+    expect(screen.match(/● TodoWrite/g)).toHaveLength(1);
+    expect(screen).toContain("☒ Build");
+    expect(screen).toContain("◼ Shiping");
+    expect(screen).not.toContain("◼ Planing");
+    expect(screen).not.toContain("◼ Building");
+    await quit(t.m);
+  });
 });
