@@ -639,4 +639,39 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(screen).not.toContain("◼ Building");
     await quit(t.m);
   });
+
+  it("an answer streamed in many small frames leaves the screen a full redraw draws", async () => {
+    const paragraph = "The parser now reads **each line once** and keeps the `offsets` it found. ".repeat(5);
+    const answer = [
+      "## What changed",
+      paragraph,
+      "1. `readHeader` stops at the first blank line.",
+      "2. **splitFields** returns slices.",
+      "```ts",
+      'const end = text.indexOf("\\n\\n");',
+      "```",
+      "| case | before | after |",
+      "|---|---|---|",
+      "| 1 MB | 41 ms | 12 ms |",
+      paragraph,
+      paragraph,
+      "That is all.",
+    ].join("\n\n");
+    // Longer than the screen: rows scroll away while the editor and status lines are moved under the answer.
+    const t = await start({ script: [text(answer)], textChunk: 5, delayMs: 4 });
+    await send(t.m, "explain");
+    await t.m.waitFor(/That is all\.[\s\S]*· \d+\.\ds ·/);
+    const drawn = t.m.screen();
+    // A new width draws everything again (pi-tui's full redraw), and the old width once more: the same screen.
+    t.m.resize(60, 30);
+    // mitsu's own lines at 60 columns: the welcome wrapped at a word (the emulator's reflow cuts mid-word).
+    await t.m.waitFor(/\ntrusted\n/);
+    t.m.resize(100, 30);
+    await t.m
+      .waitFor(() => t.m.screen() === drawn, 10_000)
+      .catch(() => {
+        expect(t.m.screen()).toBe(drawn);
+      });
+    await quit(t.m);
+  });
 });

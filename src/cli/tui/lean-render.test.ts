@@ -195,7 +195,7 @@ describe("renderLean", () => {
           full.stop();
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
     expect(leanBytes).toBeLessThan(fullBytes * 0.6);
   }, 120_000);
