@@ -39,12 +39,13 @@ export function renderLean(tui: TUI): void {
     const fallBack = () => {
       // pi-tui draws the same components' lines (drawn once), its way.
       state.render = () => [...drawn];
-      column = undefined;
       try {
         drawWhole();
       } finally {
         delete (state as Partial<RendererState>).render;
       }
+      // Where pi-tui put the cursor: the next frame need not put it there again.
+      column = state.extractCursorPosition([...drawn], height)?.col;
     };
     const previous = state.previousLines;
     const sameSize = state.previousWidth === width && state.previousHeight === height;
