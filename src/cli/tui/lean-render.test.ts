@@ -117,6 +117,8 @@ const piece = fc.constantFrom(
   " ",
   "x",
   "\x1b[7m \x1b[0m",
+  "\x1b[0m    ",
+  "\x1b[44m  \x1b[49m   ",
 );
 
 const row = fc.array(piece, { maxLength: 8 }).map((pieces) => truncateToWidth(pieces.join(""), COLUMNS, ""));
@@ -154,7 +156,8 @@ class Screen {
 
   lines(): string[] {
     const border = `\x1b[2m${"─".repeat(COLUMNS)}\x1b[22m`;
-    const editor = ` ${" ".repeat(this.col)}${CURSOR_MARKER}\x1b[7m \x1b[0m`;
+    // Padded to the width, as pi-tui's editor pads its row.
+    const editor = ` ${" ".repeat(this.col)}${CURSOR_MARKER}\x1b[7m \x1b[0m${" ".repeat(COLUMNS - this.col - 2)}`;
     return [
       ...this.chat,
       "",
@@ -213,6 +216,24 @@ describe("renderLean", () => {
       // The new row and a few bytes of cursor moves, not the editor's two 120-byte borders.
       expect(written).toBeLessThan(80);
       expect(lean.rows().slice(0, 4)).toEqual(["mitsu 0.1.0", "first line", "second line", ""]);
+    } finally {
+      lean.stop();
+    }
+  });
+});
+
+describe("renderLean at the editor", () => {
+  it("a keystroke sends the cells that changed, not the row's padding to the width", async () => {
+    const lean = new Bench(true);
+    const screen = new Screen();
+    try {
+      await lean.draw(screen.lines());
+      const before = lean.bytes;
+      screen.apply({ kind: "cursor", col: 1 });
+      await lean.draw(screen.lines());
+      // The cursor block moved one cell: it and the cell it left, the cursor placed, the frame marks (44 bytes);
+      // with the padding to the row's 40 columns it was 81.
+      expect(lean.bytes - before).toBeLessThan(50);
     } finally {
       lean.stop();
     }

@@ -52,9 +52,9 @@ export function renderLean(tui: TUI): void {
     const shrinkClears = state.clearOnShrink && drawn.length < state.maxLinesRendered;
     if (previous.length === 0 || !sameSize || state.overlayStack.length > 0 || shrinkClears)
       return fallBack();
-    const lines = [...drawn];
-    const cursor = state.extractCursorPosition(lines, height);
-    state.applyLineResets(lines);
+    const marked = [...drawn];
+    const cursor = state.extractCursorPosition(marked, height);
+    const lines = state.applyLineResets(marked).map(withoutBlankEnd);
     const unusual = (line: string, row: number) =>
       hasImage(line) || (line !== previous[row] && visibleWidth(line) > width);
     if (lines.some(unusual) || previous.some(hasImage)) return fallBack();
@@ -81,6 +81,22 @@ export function renderLean(tui: TUI): void {
     state.previousViewportTop = update.viewportTop;
     state.previousKittyImageIds = new Set();
   };
+}
+
+/** What pi-tui appends to every row: styles and link reset. */
+const ROW_END = "\x1b[0m\x1b]8;;\x07";
+
+/**
+ * A row without the unstyled spaces that end it (the editor pads its row to the terminal's width): they show as
+ * the blank cells an erased row has, and need not be sent.
+ */
+function withoutBlankEnd(line: string): string {
+  if (!line.endsWith(` ${ROW_END}`)) return line;
+  const text = line.slice(0, -ROW_END.length).replace(/ +$/, "");
+  // Unstyled: after a reset, or in a row that sets no style at all; and in no link (a reset does not end one).
+  const link = text.lastIndexOf("\x1b]8;");
+  const linkOpen = link !== -1 && !/^\x1b\]8;[^;]*;(?:\x07|\x1b\\)/.test(text.slice(link));
+  return (text.endsWith("\x1b[0m") || !text.includes("\x1b")) && !linkOpen ? text + ROW_END : line;
 }
 
 /** A row that carries an image (kitty or iTerm2): pi-tui places and deletes those itself. */
