@@ -258,11 +258,32 @@ describe("rewriteLine", () => {
     expect(rewriteLine(`plain${rowEnd}`, `plain text${rowEnd}`)).toBe("\x1b[6G text");
   });
 
+  it("leaves an end both rows share on the screen when the change keeps its width", () => {
+    const rowEnd = "\x1b[0m\x1b]8;;\x07";
+    const tick = (spinner: string, seconds: number) =>
+      `\x1b[36m${spinner}\x1b[39m Working… \x1b[2m(${seconds}s · esc to interrupt)\x1b[22m${rowEnd}`;
+    // The spinner and the seconds changed: written from the spinner to the seconds, the dim style closed.
+    expect(rewriteLine(tick("⠋", 0), tick("⠙", 1))).toBe(`\r\x1b[36m⠙\x1b[39m Working… \x1b[2m(1${rowEnd}`);
+    // Drawn in another style: the same text is written again.
+    const bold = `\x1b[1mab and the same words after${rowEnd}`;
+    const italic = `\x1b[3mab and the same words after${rowEnd}`;
+    expect(rewriteLine(bold, italic)).toBe(`\r${italic}`);
+    // Wider: the rest moves, so it is written again.
+    expect(rewriteLine(tick("⠋", 9), tick("⠋", 10))).toBe(
+      `\x1b[13G\x1b[2m10s · esc to interrupt)\x1b[22m${rowEnd}`,
+    );
+  });
+
   it("never starts between a character and one that joins it", () => {
     // "e" then a combining accent: the accent is written with its "e".
     expect(rewriteLine("cafe", "cafe\u0301")).toBe("\x1b[4Ge\u0301");
     // Wide characters count two cells.
     expect(rewriteLine("漢字a", "漢字b")).toBe("\x1b[5Gb");
+    // A flag is two regional indicators (any is taken to join the one before); a skin tone joins its hand; a
+    // joiner joins what follows it.
+    expect(rewriteLine("x🇯🇵", "x🇯🇲")).toBe("\rx🇯🇲");
+    expect(rewriteLine("a👍", "a👍🏽")).toBe("\x1b[2G👍🏽");
+    expect(rewriteLine("a👩\u200d💻", "a👩\u200d🔬")).toBe("\x1b[2G👩\u200d🔬");
   });
 });
 

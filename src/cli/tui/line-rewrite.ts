@@ -16,8 +16,14 @@ export function rewriteLine(old: string, next: string): string {
   const shared = next.slice(0, cut);
   const column = cut === 0 ? 0 : visibleWidth(shared);
   const move = column === 0 ? "\r" : `\x1b[${column + 1}G`;
-  const erase = visibleWidth(old) > visibleWidth(next) ? "\x1b[K" : "";
   const state = cut === 0 ? "" : openState(shared);
+  const kept = sharedTail(old, next, cut);
+  if (kept !== undefined) {
+    // The cells after the change are on the screen already: what the change left open is closed instead.
+    const open = openState(next.slice(0, kept));
+    return `${move}${state}${next.slice(cut, kept)}${open === "" ? "" : ROW_END}`;
+  }
+  const erase = visibleWidth(old) > visibleWidth(next) ? "\x1b[K" : "";
   let rest = next.slice(cut);
   // pi-tui ends every row with a reset; written with no style, the row leaves none to reset.
   if (state === "" && rest.endsWith(ROW_END) && !rest.slice(0, -ROW_END.length).includes("\x1b")) {
@@ -51,9 +57,52 @@ function escapeLength(text: string, at: number): number {
   return Math.min(2, text.length - at);
 }
 
-/** Whether a character at this index starts nothing that could join the character before it. */
+/**
+ * Whether `at` is between two characters a terminal draws apart: the next does not join the one before (a
+ * combining mark, a joiner, a variation selector, a skin tone, a regional indicator's pair, a Hangul jamo, the
+ * second half of a surrogate pair) and the one before does not join the next (a joiner, a prepended mark).
+ */
 function standsAlone(text: string, at: number): boolean {
-  return at >= text.length || text.charCodeAt(at) < 0x80;
+  if (at >= text.length) return true;
+  if (text.charCodeAt(at) < 0x80 && (at === 0 || text.charCodeAt(at - 1) < 0x80)) return true;
+  if (joinsBefore(text.codePointAt(at) ?? 0)) return false;
+  const before = text.codePointAt(at - 1) ?? 0;
+  return !joinsAfter(before >= 0xdc00 && before <= 0xdfff ? (text.codePointAt(at - 2) ?? 0) : before);
+}
+
+/** Code points that join the one before them into one cell (or pair of cells). */
+const JOINING: ReadonlyArray<readonly [number, number]> = [
+  [0x200d, 0x200d],
+  [0xfe00, 0xfe0f],
+  [0x1160, 0x11ff],
+  [0xd7b0, 0xd7ff],
+  [0xdc00, 0xdfff],
+  [0x1f1e6, 0x1f1ff],
+  [0x1f3fb, 0x1f3ff],
+  [0xe0020, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+
+/** Code points that join the one after them: the joiner, and the marks written before their letter. */
+const JOINING_NEXT: ReadonlyArray<readonly [number, number]> = [
+  [0x200d, 0x200d],
+  [0x0600, 0x0605],
+  [0x06dd, 0x06dd],
+  [0x070f, 0x070f],
+  [0x0890, 0x0891],
+  [0x08e2, 0x08e2],
+  [0x110bd, 0x110bd],
+  [0x110cd, 0x110cd],
+];
+
+const MARK = /^\p{M}$/u;
+
+function joinsBefore(code: number): boolean {
+  return JOINING.some(([from, to]) => code >= from && code <= to) || MARK.test(String.fromCodePoint(code));
+}
+
+function joinsAfter(code: number): boolean {
+  return JOINING_NEXT.some(([from, to]) => code >= from && code <= to);
 }
 
 /**
@@ -74,6 +123,55 @@ function sharedCut(old: string, next: string): number {
     if (standsAlone(next, at) && standsAlone(old, at)) cut = at;
   }
   return cut;
+}
+
+/**
+ * Where, in `next`, an end both rows share starts that need not be written again: at a boundary of whole
+ * characters and escape sequences in both, with the cells before it as wide in both and the same styles open, so
+ * that the shared end's cells are on the screen as they should be. Undefined when there is none worth keeping.
+ */
+function sharedTail(old: string, next: string, cut: number): number | undefined {
+  const most = Math.min(old.length, next.length) - cut;
+  let length = 0;
+  while (
+    length < most &&
+    old.charCodeAt(old.length - 1 - length) === next.charCodeAt(next.length - 1 - length)
+  ) {
+    length++;
+  }
+  const start = next.length - length;
+  const shift = old.length - next.length;
+  const inNext = boundaries(next);
+  const inOld = boundaries(old);
+  for (let at = start; next.length - at > KEPT_AT_LEAST; at++) {
+    if (
+      !inNext.has(at) ||
+      !inOld.has(at + shift) ||
+      !standsAlone(next, at) ||
+      !standsAlone(old, at + shift)
+    ) {
+      continue;
+    }
+    const before = next.slice(0, at);
+    const was = old.slice(0, at + shift);
+    if (visibleWidth(before) !== visibleWidth(was) || openState(before) !== openState(was)) return undefined;
+    return at;
+  }
+  return undefined;
+}
+
+/** A shared end shorter than this is written again (closing the styles would cost about as much). */
+const KEPT_AT_LEAST = 12;
+
+/** The indexes of `text` between whole characters and whole escape sequences. */
+function boundaries(text: string): Set<number> {
+  const found = new Set<number>([0]);
+  let at = 0;
+  while (at < text.length) {
+    at += text[at] === "\x1b" ? escapeLength(text, at) : (text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+    found.add(at);
+  }
+  return found;
 }
 
 /** The styles (SGR) and the link (OSC 8) that `text` leaves open, to set again where writing resumes. */
