@@ -2,13 +2,14 @@ import { visibleWidth } from "@mariozechner/pi-tui";
 
 /**
  * The bytes that turn a terminal row showing `old` into one showing `next`, the cursor anywhere on that row: the
- * cells both lines share are left alone, and only what follows the first difference is written (a streamed
- * paragraph's line grows by a few words a frame; a status line's counter changes by a digit).
+ * cells both lines share are left alone, and only what lies between the first and the last difference is written
+ * (a streamed paragraph's line grows by a few words a frame; a spinner's tick changes its first cell and a digit).
  *
  * Both lines are whole rows as the screen draws them: every style they set is reset by their end, and the
  * terminal's style is reset when the row is reached. Writing starts at a cell boundary that no escape sequence
- * spans, after which the next character cannot join the one before (it is ASCII, an escape, or the end): the
- * styles and link the shared part left open are set again there. A row that shrinks is erased past its new end.
+ * spans and that no character joins across (`standsAlone`): the styles and link the shared start left open are
+ * set again there. It stops where an end both rows share starts at the same column in the same styles
+ * (`sharedTail`), closing what it opened; else it writes to the row's end, and erases past it when it shrank.
  */
 export function rewriteLine(old: string, next: string): string {
   if (old === next) return "";
