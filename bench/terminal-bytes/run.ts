@@ -1,7 +1,8 @@
 /**
  * bench/terminal-bytes — what the terminal receives while one Markdown answer streams: bytes and writes (the
- * pseudo-terminal's reads, each one or more writes of the program) from Enter to the turn's end, for mitsu and,
- * when it is installed, Claude Code on the same scripted answer (see bench/startup for how to install it).
+ * pseudo-terminal's reads, each one or more writes of the program) and frames, from the prompt's keys to the turn's
+ * end, for mitsu and, when it is installed, Claude Code on the same scripted answer (see bench/startup for how to
+ * install it). BENCH_BYTES_DUMP=<file> appends each read there as a JSON string, one a line.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -88,6 +89,7 @@ function measure(
       name: "xterm-256color",
     });
     const screen = new xterm.Terminal({ cols: 100, rows: 30, scrollback: 5000, allowProposedApi: true });
+    let typed = false;
     let counting = false;
     let finished = false;
     const counted: Measure = { bytes: 0, writes: 0, frames: 0 };
@@ -98,13 +100,18 @@ function measure(
         counted.bytes += Buffer.byteLength(data);
         counted.writes++;
         counted.frames += data.split("\u001b[?2026h").length - 1;
-        if (process.env.BENCH_BYTES_DUMP) appendFileSync(process.env.BENCH_BYTES_DUMP, data);
+        if (process.env.BENCH_BYTES_DUMP)
+          appendFileSync(process.env.BENCH_BYTES_DUMP, `${JSON.stringify(data)}\n`);
       }
       screen.write(data, () => {
         const text = screenText(screen);
-        if (!counting && !finished && options.ready.test(text)) {
-          counting = true;
-          setTimeout(() => term.write("explain the change\r"), 300);
+        if (!typed && options.ready.test(text)) {
+          typed = true;
+          // Counted from the prompt's keys on: what the program still draws of its start-up is not the answer's.
+          setTimeout(() => {
+            counting = true;
+            term.write("explain the change\r");
+          }, 300);
           return;
         }
         if (!counting || finished || !options.done.test(text)) return;
