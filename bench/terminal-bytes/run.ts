@@ -1,12 +1,14 @@
 /**
  * bench/terminal-bytes — what the terminal receives while one Markdown answer streams: bytes and writes (the
- * pseudo-terminal's reads, each one or more writes of the program) from Enter to the turn's end, for mitsu and,
- * when it is installed, Claude Code on the same scripted answer (see bench/startup for how to install it).
+ * pseudo-terminal's reads, each one or more writes of the program) and frames, from the prompt's keys to the turn's
+ * end, for mitsu and, when it is installed, Claude Code on the same scripted answer (see bench/startup for how to
+ * install it). BENCH_BYTES_DUMP=<file> appends each read there as a JSON string, one a line.
  */
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn } from "@lydell/node-pty";
+import xterm from "@xterm/headless";
 import { startSimulator } from "../../src/simulator/index.js";
 import {
   CLAUDE_CODE_INSTALL,
@@ -20,8 +22,6 @@ const bin = process.env.MITSU_BIN ?? join(repoRoot, "dist", "cli", "bin.js");
 const claude = findClaudeCode(repoRoot);
 const API_KEY = "sk-ant-bench-0123456789abcdefghij";
 const runs = process.argv.includes("--quick") ? 2 : 5;
-/** Terminal control sequences, removed to read what the screen says. */
-const CONTROL = /\u001b\[[0-9;?<>=!]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
 
 /** A Markdown answer of about 1.3 KB: headings, a list, a code block, a table, paragraphs. */
 const ANSWER = [
@@ -59,9 +59,22 @@ const ANSWER = [
 interface Measure {
   bytes: number;
   writes: number;
+  /** Synchronized updates (`ESC[?2026h` … `l`): the frames a terminal shows whole. */
+  frames: number;
 }
 
-/** Spawns `command` in a 100×30 pseudo-terminal, types the prompt once `ready` shows, counts until `done` shows. */
+/** What a terminal shows (scrollback and screen), as one string: read through a terminal emulator, since a
+ * differential renderer writes a row's changed cells only and the bytes alone do not spell the text out. */
+function screenText(term: InstanceType<typeof xterm.Terminal>): string {
+  const buffer = term.buffer.active;
+  const lines: string[] = [];
+  for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? "");
+  return lines.join("\n");
+}
+
+/**
+ * Spawns `command` in a 100×30 pseudo-terminal, types the prompt once `ready` shows, counts until `done` shows.
+ */
 function measure(
   command: string,
   args: string[],
@@ -75,32 +88,40 @@ function measure(
       rows: 30,
       name: "xterm-256color",
     });
-    let screen = "";
+    const screen = new xterm.Terminal({ cols: 100, rows: 30, scrollback: 5000, allowProposedApi: true });
+    let typed = false;
     let counting = false;
     let finished = false;
-    const counted: Measure = { bytes: 0, writes: 0 };
+    const counted: Measure = { bytes: 0, writes: 0, frames: 0 };
     let settle: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => term.kill("SIGKILL"), 30_000);
     term.onData((data) => {
-      screen += data.replace(CONTROL, "");
-      if (!counting && !finished && options.ready.test(screen)) {
-        counting = true;
-        screen = "";
-        setTimeout(() => term.write("explain the change\r"), 300);
-        return;
+      if (counting) {
+        counted.bytes += Buffer.byteLength(data);
+        counted.writes++;
+        counted.frames += data.split("\u001b[?2026h").length - 1;
+        if (process.env.BENCH_BYTES_DUMP)
+          appendFileSync(process.env.BENCH_BYTES_DUMP, `${JSON.stringify(data)}\n`);
       }
-      if (!counting) return;
-      counted.bytes += Buffer.byteLength(data);
-      counted.writes++;
-      if (process.env.BENCH_BYTES_DUMP) appendFileSync(process.env.BENCH_BYTES_DUMP, data);
-      if (options.done.test(screen) && !finished) {
+      screen.write(data, () => {
+        const text = screenText(screen);
+        if (!typed && options.ready.test(text)) {
+          typed = true;
+          // Counted from the prompt's keys on: what the program still draws of its start-up is not the answer's.
+          setTimeout(() => {
+            counting = true;
+            term.write("explain the change\r");
+          }, 300);
+          return;
+        }
+        if (!counting || finished || !options.done.test(text)) return;
         finished = true;
         // What follows the answer at once (the status line) belongs to it; then stop.
         settle = setTimeout(() => {
           counting = false;
           term.kill("SIGKILL");
         }, 500);
-      }
+      });
     });
     term.onExit(() => {
       clearTimeout(timer);
@@ -163,12 +184,13 @@ try {
   console.log(
     "\nbench/terminal-bytes — one streamed Markdown answer (~1.3 KB), bytes and writes to the terminal\n",
   );
-  console.log("| program | bytes (median) | writes (median) | runs |");
-  console.log("| ------- | -------------- | --------------- | ---- |");
+  console.log("| program | bytes (median) | writes (median) | frames (median) | runs |");
+  console.log("| ------- | -------------- | --------------- | --------------- | ---- |");
   for (const [who, results] of rows) {
     const bytes = median(results.map((r) => r.bytes));
     const writes = median(results.map((r) => r.writes));
-    console.log(`| ${who} | ${bytes.toLocaleString("en-US")} | ${writes} | ${results.length} |`);
+    const frames = median(results.map((r) => r.frames));
+    console.log(`| ${who} | ${bytes.toLocaleString("en-US")} | ${writes} | ${frames} | ${results.length} |`);
   }
   console.log(`\nanswer: ${ANSWER.length.toLocaleString("en-US")} characters`);
   if (!claude) console.log(`Claude Code was not found: \`${CLAUDE_CODE_INSTALL}\` adds its row.`);

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { createServer as createHttp2Server, type Http2Session } from "node:http2";
 import type { AddressInfo } from "node:net";
-import { createEndpointHandler, type LoggerTransport } from "@restatedev/restate-sdk";
+import { type createEndpointHandler, endpoint, type LoggerTransport } from "@restatedev/restate-sdk";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
 
 /** A running worker endpoint. */
@@ -78,13 +78,14 @@ function lineLogger(options: ServeWorkerOptions): LoggerTransport {
 export async function serveWorker(options: ServeWorkerOptions): Promise<WorkerEndpoint> {
   ensurePromiseWithResolvers();
   const http2 = options.protocol === "http2";
-  const handler = createEndpointHandler({
-    services: options.services.flat() as ServiceDefinitionLike[],
-    bidirectional: http2,
-    logger: lineLogger(options),
-    ...(options.identityKeys?.length ? { identityKeys: options.identityKeys } : {}),
-  });
-  const server = http2 ? createHttp2Server(handler) : createServer(handler);
+  // One handler, for the one protocol served (the SDK's `createEndpointHandler` makes one for each, and each
+  // logs its warnings: a worker without identity keys said so twice).
+  const built = endpoint().setLogger(lineLogger(options));
+  for (const service of options.services.flat() as ServiceDefinitionLike[]) built.bind(service);
+  if (options.identityKeys?.length) built.withIdentityV1(...options.identityKeys);
+  const server = http2
+    ? createHttp2Server(built.http2Handler({ bidirectional: true }))
+    : createServer(built.http1Handler({ bidirectional: false }));
   // An HTTP/2 server closes only when its sessions end: `close` ends them.
   const sessions = new Set<Http2Session>();
   server.on("session", (session: Http2Session) => {

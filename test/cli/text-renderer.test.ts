@@ -343,6 +343,20 @@ describe("the task list", () => {
     );
   });
 
+  it("at a terminal, two calls in one answer draw the second list over the first, one header each time", () => {
+    const first = todo("t1", ["in_progress", "pending"]);
+    const second = todo("t2", ["completed", "in_progress"]);
+    // Both calls start before either ends: the first list must not stay drawn under the second call's header.
+    const { out } = render([start(first), start(second), end(first, "ok"), end(second, "ok")], [], {
+      liveStatus: true,
+      columns: 80,
+      writeStatus: () => {},
+    });
+    expect(out).toBe(
+      "● TodoWrite\n  ⎿ ◼ Doing task 1\n    ☐ Task 2\n\u001b[3A\r\u001b[0J● TodoWrite\n  ⎿ ☒ Task 1\n    ◼ Doing task 2\n",
+    );
+  });
+
   it("is printed anew when something came between, and never redrawn into a pipe", () => {
     const first = todo("t1", ["pending"]);
     const second = todo("t2", ["in_progress"]);

@@ -604,4 +604,74 @@ describe("the interactive screen in a pseudo-terminal", () => {
     expect(t.m.screen()).not.toContain("**");
     await quit(t.m);
   });
+
+  it("a task list updated by the next TodoWrite is drawn over, not left stale: in one answer or the next", async () => {
+    const task = (content: string, status: string) => ({ content, activeForm: `${content}ing`, status });
+    const todoWrite = (...todos: ReturnType<typeof task>[]) => ({
+      type: "tool_use" as const,
+      name: "TodoWrite",
+      input: { todos },
+    });
+    const t = await start({
+      script: [
+        // Two calls in one answer (both start before either ends), then a third in the next answer.
+        {
+          content: [
+            todoWrite(task("Plan", "in_progress"), task("Build", "pending")),
+            todoWrite(task("Plan", "completed"), task("Build", "in_progress")),
+          ],
+        },
+        {
+          content: [
+            todoWrite(task("Plan", "completed"), task("Build", "completed"), task("Ship", "in_progress")),
+          ],
+        },
+        text("All planned."),
+      ],
+    });
+    await send(t.m, "plan");
+    await t.m.waitFor("All planned.");
+    const screen = t.m.screen();
+    expect(screen.match(/● TodoWrite/g)).toHaveLength(1);
+    expect(screen).toContain("☒ Build");
+    expect(screen).toContain("◼ Shiping");
+    expect(screen).not.toContain("◼ Planing");
+    expect(screen).not.toContain("◼ Building");
+    await quit(t.m);
+  });
+
+  it("an answer streamed in many small frames leaves the screen a full redraw draws", async () => {
+    const paragraph = "The parser now reads **each line once** and keeps the `offsets` it found. ".repeat(5);
+    const answer = [
+      "## What changed",
+      paragraph,
+      "1. `readHeader` stops at the first blank line.",
+      "2. **splitFields** returns slices.",
+      "```ts",
+      'const end = text.indexOf("\\n\\n");',
+      "```",
+      "| case | before | after |",
+      "|---|---|---|",
+      "| 1 MB | 41 ms | 12 ms |",
+      paragraph,
+      paragraph,
+      "That is all.",
+    ].join("\n\n");
+    // Longer than the screen: rows scroll away while the editor and status lines are moved under the answer.
+    const t = await start({ script: [text(answer)], textChunk: 5, delayMs: 4 });
+    await send(t.m, "explain");
+    await t.m.waitFor(/That is all\.[\s\S]*· \d+\.\ds ·/);
+    const drawn = t.m.screen();
+    // A new width draws everything again (pi-tui's full redraw), and the old width once more: the same screen.
+    t.m.resize(60, 30);
+    // mitsu's own lines at 60 columns: the welcome wrapped at a word (the emulator's reflow cuts mid-word).
+    await t.m.waitFor(/\ntrusted\n/);
+    t.m.resize(100, 30);
+    await t.m
+      .waitFor(() => t.m.screen() === drawn, 10_000)
+      .catch(() => {
+        expect(t.m.screen()).toBe(drawn);
+      });
+    await quit(t.m);
+  });
 });

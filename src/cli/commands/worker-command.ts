@@ -62,7 +62,10 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
       identityKeys: options.identityKeys,
       logLevel: options.verbose ? "info" : "warn",
       protocol: options.protocol,
-      log: (line) => io.stderr.write(`${stripControls(line)}\n`),
+      log: (line) => {
+        // mitsu says it itself, where it matters (beyond loopback) and with what to do (below).
+        if (!line.includes(UNSIGNED_REQUESTS)) io.stderr.write(`${stripControls(line)}\n`);
+      },
     });
   } catch (error) {
     io.stderr.write(
@@ -109,6 +112,9 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
   io.stderr.write("mitsu worker: stopped\n");
   return 0;
 }
+
+/** The Restate SDK's warning when no identity key is given. */
+const UNSIGNED_REQUESTS = "Accepting requests without validating request signatures";
 
 function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -154,7 +154,8 @@ function rendererCore(options: TextRendererOptions) {
   /** A task list under its call: redrawn over the previous list when that is the last thing on screen. */
   const checklist = (block: ToolUseBlock, todos: NonNullable<ReturnType<typeof todosOf>>) => {
     const rows = st.checklistRows;
-    if (inPlace.delete(block.id) && rows !== undefined) {
+    if (inPlace.delete(block.id)) st.lastCall = undefined;
+    if (options.liveStatus && rows !== undefined) {
       eraseStatus();
       // Up to the previous list's call line, then erase to the end of the screen.
       write(`\u001b[${rows}A\r\u001b[0J`);
@@ -327,10 +328,11 @@ function toolEvents(core: RendererCore, options: TextRendererOptions): (event: A
         }
         // A call shown live already has its header; its result names it again if other output came between.
         if (shown.delete(event.block.id)) break;
-        // A new task list right under the previous one replaces it on screen (see `checklist`).
-        if (options.liveStatus && st.checklistRows !== undefined && todosOf(event.block)) {
+        // At a terminal a task list's call is drawn when its list is, with it (see `checklist`): a header now would
+        // stand between the list on screen and the one replacing it (two TodoWrite calls in one answer left the
+        // first list drawn, stale, under both headers).
+        if (options.liveStatus && todosOf(event.block)) {
           inPlace.add(event.block.id);
-          st.lastCall = event.block.id;
           break;
         }
         newline();

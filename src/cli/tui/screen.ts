@@ -12,6 +12,7 @@ import type { Style } from "../render/style.js";
 import { ChatLog } from "./chat-log.js";
 import { HistorySearch } from "./history-search.js";
 import { applyKeysInOrder } from "./keys-in-order.js";
+import { renderLean } from "./lean-render.js";
 import type { LineInput, ReadOptions } from "./line-input.js";
 import { createListPicker, type PickerItem } from "./list-picker.js";
 import { countPastedLinesRight } from "./paste-count.js";
@@ -248,6 +249,7 @@ function screenParts(options: ScreenOptions): ScreenParts {
   const { style } = options;
   const terminal = new StreamTerminal(options.stdin, options.stdout);
   const tui = new TUI(terminal, true);
+  renderLean(tui);
   const render = () => tui.requestRender();
   const parts: ScreenParts = {
     terminal,

@@ -27,6 +27,8 @@ export class StreamTerminal implements Terminal {
   private onData: ((data: string | Buffer) => void) | undefined;
   private onResize: (() => void) | undefined;
   private wasRaw = false;
+  /** Whether the cursor was last shown or hidden (undefined: not known): each frame asks, once is enough. */
+  private cursorShown: boolean | undefined;
 
   constructor(
     private readonly input: TerminalInput,
@@ -38,6 +40,7 @@ export class StreamTerminal implements Terminal {
   }
 
   start(onInput: (data: string) => void, onResize: () => void): void {
+    this.cursorShown = undefined;
     this.wasRaw = this.input.isRaw === true;
     this.input.setRawMode?.(true);
     this.input.setEncoding?.("utf8");
@@ -55,6 +58,7 @@ export class StreamTerminal implements Terminal {
   }
 
   stop(): void {
+    this.cursorShown = undefined;
     this.write("\x1b[>4;0m\x1b[?2004l");
     if (this.onData) this.input.removeListener("data", this.onData);
     this.onData = undefined;
@@ -88,10 +92,14 @@ export class StreamTerminal implements Terminal {
   }
 
   hideCursor(): void {
+    if (this.cursorShown === false) return;
+    this.cursorShown = false;
     this.write("\x1b[?25l");
   }
 
   showCursor(): void {
+    if (this.cursorShown === true) return;
+    this.cursorShown = true;
     this.write("\x1b[?25h");
   }
 
