@@ -29,6 +29,8 @@ interface RendererState {
  */
 export function renderLean(tui: TUI): void {
   const state = tui as unknown as RendererState;
+  // pi-tui's private renderer state, as 0.73 has it: another version without it keeps pi-tui's own drawing.
+  if (!hasRendererState(state)) return;
   const drawWhole = state.doRender.bind(tui);
   let column: number | undefined;
   state.doRender = () => {
@@ -81,6 +83,20 @@ export function renderLean(tui: TUI): void {
     state.previousViewportTop = update.viewportTop;
     state.previousKittyImageIds = new Set();
   };
+}
+
+/** Whether `state` has the members of pi-tui's renderer that `renderLean` reads and sets. */
+function hasRendererState(state: RendererState): boolean {
+  const methods = ["render", "extractCursorPosition", "applyLineResets", "doRender"] as const;
+  return (
+    methods.every((name) => typeof state[name] === "function") &&
+    Array.isArray(state.previousLines) &&
+    Array.isArray(state.overlayStack) &&
+    typeof state.previousViewportTop === "number" &&
+    typeof state.hardwareCursorRow === "number" &&
+    typeof state.maxLinesRendered === "number" &&
+    state.previousKittyImageIds instanceof Set
+  );
 }
 
 /** What pi-tui appends to every row: styles and link reset. */
