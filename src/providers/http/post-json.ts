@@ -1,4 +1,5 @@
 import { isHeaderRejection } from "./header-problem.js";
+import { jsonBytes } from "./json-bytes.js";
 import { abortedError, headersToRecord, networkError, ProviderError } from "./provider-error.js";
 import { type RetryOptions, retryDelay } from "./retry-policy.js";
 import { sleep as defaultSleep } from "./sleep.js";
@@ -6,7 +7,10 @@ import { sleep as defaultSleep } from "./sleep.js";
 export interface PostJsonArgs {
   url: string;
   headers: Record<string, string>;
-  /** Serialised with `JSON.stringify`. */
+  /**
+   * Sent as the UTF-8 bytes of `JSON.stringify(body)` (`jsonBytes`): `fetch` receives a `Uint8Array`, not a
+   * string, so that no whole-body string is made, and the same bytes serve every retry.
+   */
   body: unknown;
   /** Injected for tests and custom transports; defaults to the global `fetch`. */
   fetch?: typeof fetch;
@@ -35,7 +39,9 @@ export async function postJson(args: PostJsonArgs): Promise<Response> {
   const doFetch = args.fetch ?? globalThis.fetch;
   const wait = args.sleep ?? defaultSleep;
   const { signal } = args;
-  const payload = JSON.stringify(args.body);
+  // Bytes, not a string: fetch turns a string body into a well-formed copy of it (a large object left for a
+  // full GC) and then into bytes; a Uint8Array it copies once, young (see jsonBytes).
+  const payload = jsonBytes(args.body);
   const start = Date.now();
   // Counted as well as the clock, so the budget holds when an injected sleep returns at once.
   let waited = 0;
@@ -65,7 +71,7 @@ export async function postJson(args: PostJsonArgs): Promise<Response> {
 async function tryOnce(
   doFetch: typeof fetch,
   args: PostJsonArgs,
-  payload: string,
+  payload: Uint8Array,
 ): Promise<Response | ProviderError> {
   let response: Response;
   try {
