@@ -98,4 +98,25 @@ describe("request bytes on the wire", () => {
       expect(headers["content-type"]).toBe("application/json");
     });
   }
+
+  it("the buffer kept between requests never mixes two bodies: a large one, a small one, then two at once", async () => {
+    const server = await rawServer();
+    const adapter = ADAPTERS[0] as (typeof ADAPTERS)[number];
+    const provider = adapter.provider({ url: server.url } as Simulator);
+    const large = request(adapter.model);
+    const small: ModelRequest = {
+      ...large,
+      messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }],
+    };
+    const other: ModelRequest = {
+      ...small,
+      system: [{ type: "text", text: "Another system prompt, longer." }],
+    };
+    await collect(provider.stream(large));
+    await collect(provider.stream(small));
+    await Promise.all([collect(provider.stream(other)), collect(provider.stream(large))]);
+    const expected = [large, small, other, large].map((r) => JSON.stringify(provider.encode(r).body)).sort();
+    const got = server.received.map((r) => r.bytes.toString("utf8")).sort();
+    expect(got).toEqual(expected);
+  });
 });

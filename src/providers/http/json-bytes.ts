@@ -9,13 +9,14 @@
  * Same semantics as `JSON.stringify`: fields whose value has no JSON (undefined, a function, a symbol) are left
  * out, such array elements become `null`, `toJSON` is honoured (a top-level value with `toJSON` is stringified
  * whole; an element's `toJSON` is called with the key `""` rather than its index, which no request body uses).
- * Throws what `JSON.stringify` throws (a cycle, a BigInt).
+ * Throws what `JSON.stringify` throws (a cycle, a BigInt). `allocate` gives the buffer to write into, of exactly
+ * `size` bytes (default: a new one).
  */
-export function jsonBytes(value: unknown): Buffer {
+export function jsonBytes(value: unknown, allocate: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
   const pieces = jsonPieces(value);
   let size = 0;
   for (const piece of pieces) size += Buffer.byteLength(piece);
-  const bytes = Buffer.allocUnsafe(size);
+  const bytes = allocate(size);
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return bytes;
