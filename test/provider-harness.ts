@@ -11,6 +11,14 @@ export interface SeenRequest {
   body: unknown;
 }
 
+/** The text of a request body as `postJson` sends it (UTF-8 bytes), or as a string. */
+export function bodyText(body: RequestInit["body"]): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  throw new Error(`bodyText: a body of type ${Object.prototype.toString.call(body)}`);
+}
+
 /**
  * A `fetch` that answers each call with the next response (a function is called per use, so a body can be
  * replayed), and records what was sent.
@@ -25,7 +33,7 @@ export function fakeFetch(
     new Headers(init?.headers).forEach((v, k) => {
       headers[k] = v;
     });
-    seen.push({ url: String(input), headers, body: JSON.parse(String(init?.body ?? "null")) });
+    seen.push({ url: String(input), headers, body: JSON.parse(bodyText(init?.body) ?? "null") });
     const next = responses[Math.min(i++, responses.length - 1)];
     if (next === undefined) throw new Error("fakeFetch: no response");
     return typeof next === "function" ? next() : next;

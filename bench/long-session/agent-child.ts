@@ -22,7 +22,8 @@ const agentEnv = {
 
 /**
  * MITSU_BENCH_ALLOCPROF=<file>: a sampling profile of every allocation of the session (also of what the GC
- * collected since), to find where the bytes go; written when the session ends.
+ * collected since), to find where the bytes go; written when the session ends. With
+ * MITSU_BENCH_ALLOCPROF_SURVIVORS=1, only the allocations that outlived a scavenge (the old generation's share).
  */
 async function allocationProfile(): Promise<(() => Promise<void>) | undefined> {
   const file = env.MITSU_BENCH_ALLOCPROF;
@@ -34,7 +35,8 @@ async function allocationProfile(): Promise<(() => Promise<void>) | undefined> {
   await inspector.post("HeapProfiler.startSampling", {
     samplingInterval: 16_384,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    // MITSU_BENCH_ALLOCPROF_SURVIVORS=1: only what outlived a scavenge (what reaches the old generation).
+    includeObjectsCollectedByMinorGC: !env.MITSU_BENCH_ALLOCPROF_SURVIVORS,
   } as never);
   return async () => {
     const { profile } = (await inspector.post("HeapProfiler.stopSampling")) as { profile: unknown };

@@ -14,6 +14,14 @@
  *  - MITSU_BENCH_ALLOCPROF=file: a sampling profile of every allocation of the session (collected ones too);
  *  - MITSU_BENCH_PEAKLOG=1 / MITSU_BENCH_MEMLOG=1: the event at which RSS peaked / memory every 10 turns;
  *  - MITSU_BENCH_SNAPSHOT=file (with --expose-gc): a heap snapshot after a full GC at the end.
+ *
+ * Where the bytes went (Node 20, honest run): the live heap stays ~15 MB; the peak is garbage waiting for a full
+ * GC. A request body sent as a string was copied by fetch (toUSVString) into a large object in the old
+ * generation, ~0.5 MB a request (fixed: bytes, jsonBytes). Buffers of a turn (the body, fetch's copy of it, the
+ * session log's line, the Read tool's chunks) stayed until a full GC, ~40 turns of them at once, and the malloc
+ * heap they grew is not given back (fixed for the body and the log line; fetch's copy and Read's chunks remain).
+ * What is left of the peak: ~41 MB of the node binary, ~50 MB of V8 heap (two 16 MB semi-spaces of it;
+ * --max-semi-space-size=2 takes ~15 MB off), and the malloc heap's high-water mark.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -28,6 +28,8 @@ export function createDumpingFetch(
       headers[key] = shown(key, value);
     });
     let body: unknown = init?.body;
+    // Providers send their JSON as UTF-8 bytes (postJson).
+    if (body instanceof Uint8Array) body = new TextDecoder().decode(body);
     if (typeof body === "string") {
       try {
         body = JSON.parse(body);

@@ -10,6 +10,7 @@ import {
   readSync,
   statSync,
   truncateSync,
+  writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Message, TextBlock, ToolResultBlock, Usage } from "../messages/index.js";
@@ -352,13 +353,26 @@ export class SessionLog {
     this.lock?.release();
   }
 
+  /**
+   * Appends one line and syncs it. The text goes to `writeSync` as a string, encoded into memory freed as soon as
+   * it is written, where `appendFileSync` makes a Buffer of it (a tool result's line is 100 KB and more) that
+   * waits for a full GC to be freed.
+   */
   private write(line: SessionLine): void {
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    const fd = openSync(this.path, "r");
+    const text = `${JSON.stringify(line)}\n`;
+    const fd = openSync(this.path, "a", 0o600);
     try {
+      const written = writeSync(fd, text);
+      // A short write (a full disk, a signal): the rest as bytes, as appendFileSync would.
+      if (written < Buffer.byteLength(text)) writeRest(fd, Buffer.from(text).subarray(written));
       fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
   }
+}
+
+/** Writes all of `bytes` at the end of `fd`, however many writes that takes. */
+function writeRest(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
 }

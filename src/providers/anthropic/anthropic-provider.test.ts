@@ -122,7 +122,10 @@ describe("createAnthropicProvider: the request", () => {
           "x-trace": "t1",
           authorization: "Bearer tok",
         });
-        expect(JSON.parse(String(init?.body))).toEqual(provider.encode(request).body);
+        expect(init?.body).toBeInstanceOf(Uint8Array);
+        expect(JSON.parse(new TextDecoder().decode(init?.body as Uint8Array))).toEqual(
+          provider.encode(request).body,
+        );
         expect(init?.method).toBe("POST");
         return ok();
       },

@@ -57,11 +57,10 @@ describe("postJson", () => {
     expect(response.bodyUsed).toBe(false);
     expect(await response.text()).toBe("data: 1\n\n");
     expect(h.calls[0]?.url).toBe("http://127.0.0.1:1/v1/x");
-    expect(h.calls[0]?.init).toMatchObject({
-      method: "POST",
-      headers: h.args.headers,
-      body: '{"a":1,"s":"é"}',
-    });
+    expect(h.calls[0]?.init).toMatchObject({ method: "POST", headers: h.args.headers });
+    const body = h.calls[0]?.init?.body;
+    expect(body).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(body as Uint8Array).equals(Buffer.from('{"a":1,"s":"é"}'))).toBe(true);
   });
 
   it("retries retryable statuses with backoff, reporting each retry", async () => {
