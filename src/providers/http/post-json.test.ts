@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { postJson } from "./post-json.js";
 import { describeApiError, ProviderError } from "./provider-error.js";
 import { isRetryableStatus, parseRetryAfter } from "./retry-policy.js";
@@ -181,5 +181,40 @@ describe("sleep", () => {
     expect(error).toMatchObject({ type: "invalid_header", isRetryable: false });
     expect((error as Error).message).toMatch(/a header is invalid .*"bad name" is an invalid header name/);
     expect(h.sleeps).toEqual([]);
+  });
+});
+
+describe("postJson with a fetch wrapper installed before it loaded", () => {
+  it("never lends one body's bytes to another while the wrapper still holds them (it reads after an await)", async () => {
+    const original = globalThis.fetch;
+    const seen: string[] = [];
+    // A wrapper such as a request interceptor: it reads the body only after an await.
+    const wrapper = (async (_url: string, init: RequestInit) => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen.push(new TextDecoder().decode(init.body as Uint8Array));
+      return new Response("{}", { status: 200 });
+    }) as typeof fetch;
+    globalThis.fetch = wrapper;
+    try {
+      vi.resetModules();
+      const { postJson: freshPostJson } = await import("./post-json.js");
+      const send = (text: string) =>
+        freshPostJson({
+          url: "http://x.invalid",
+          headers: {},
+          body: { text },
+          parseError: () => new ProviderError({ message: "x", type: "http_error", isRetryable: false }),
+        });
+      await Promise.all([send("a".repeat(1000)), send("b"), send("c".repeat(10))]);
+      expect(seen.sort()).toEqual(
+        [`{"text":"${"a".repeat(1000)}"}`, `{"text":"b"}`, `{"text":"${"c".repeat(10)}"}`].sort(),
+      );
+      // And the kept buffer is lent again once a call has settled.
+      await send("d");
+      expect(seen.at(-1)).toBe('{"text":"d"}');
+    } finally {
+      globalThis.fetch = original;
+      vi.resetModules();
+    }
   });
 });

@@ -69,6 +69,12 @@ const nodeFetch = globalThis.fetch;
 /** Bodies up to this size are encoded into one buffer kept for the next request, when Node's fetch sends them. */
 const SCRATCH_LIMIT = 8 * 1024 * 1024;
 let scratch: Buffer | undefined;
+/**
+ * Whether the kept buffer is lent to a request whose fetch has not settled. Node's fetch copies the body before it
+ * returns, but a wrapper installed as `globalThis.fetch` before this module loaded looks the same here and may
+ * read the body later (after an await): until the call settles, another request gets a buffer of its own.
+ */
+let scratchLent = false;
 
 /**
  * A buffer of `size` bytes for a body Node's fetch sends: the kept one, grown as needed. Node frees a request's
@@ -77,7 +83,8 @@ let scratch: Buffer | undefined;
  * them. Safe because Node's fetch has copied the bytes before it returns, and encode and call run in one go.
  */
 function scratchBytes(size: number): Buffer {
-  if (size > SCRATCH_LIMIT) return Buffer.allocUnsafe(size);
+  if (size > SCRATCH_LIMIT || scratchLent) return Buffer.allocUnsafe(size);
+  scratchLent = true;
   if (!scratch || scratch.length < size) {
     scratch = Buffer.allocUnsafeSlow(
       Math.min(SCRATCH_LIMIT, Math.max(size, 2 * (scratch?.length ?? 32_768))),
@@ -102,8 +109,12 @@ function init(args: PostJsonArgs, doFetch: typeof fetch): RequestInit {
 /** One request: the ok Response, or the typed error for whatever went wrong. */
 async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Response | ProviderError> {
   let response: Response;
+  const wasLent = scratchLent;
+  let took = false;
   try {
-    response = await doFetch(args.url, init(args, doFetch));
+    const request = init(args, doFetch);
+    took = !wasLent && scratchLent;
+    response = await doFetch(args.url, request);
   } catch (cause) {
     if (args.signal?.aborted) return abortedError(args.signal);
     if (isHeaderRejection(cause)) {
@@ -116,6 +127,8 @@ async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Respo
       });
     }
     return networkError(cause, `Network error calling ${args.url}`);
+  } finally {
+    if (took) scratchLent = false;
   }
   if (response.ok) return response;
   let text = "";
