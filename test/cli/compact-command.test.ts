@@ -1,32 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Simulator } from "../../src/simulator/index.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 class FakeTty extends PassThrough {
   isTTY = true;
 }
 
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    done();
-  }
-  async waitFor(needle: string): Promise<void> {
-    const start = Date.now();
-    while (!this.text.includes(needle)) {
-      if (Date.now() - start > 8000)
-        throw new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-}
+class Screen extends VirtualScreen {}
 
 let sim: Simulator | undefined;
 afterEach(async () => {

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { isFolderTrusted, trustFolder, trustStorePath } from "../../src/permissions/index.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "../cli/cli-harness.js";
+import { VirtualScreen } from "../support/virtual-screen.js";
 
 // Issue 10, part 2: a cloned repository grants itself nothing until the user trusts the folder.
 
@@ -175,21 +176,7 @@ describe("the trust store", () => {
 class FakeTty extends PassThrough {
   isTTY = true;
 }
-class Screen extends Writable {
-  text = "";
-  isTTY = true;
-  columns = 200;
-  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString("utf8").replace(/\u001b\[[0-9;?]*[A-Za-z]/g, "");
-    done();
-  }
-  async waitFor(needle: string): Promise<void> {
-    for (let waited = 0; !this.text.includes(needle); waited += 20) {
-      if (waited > 8000) throw new Error(`waited for ${JSON.stringify(needle)}; screen:\n${this.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
+class Screen extends VirtualScreen {}
 
 describe("the start-up question in interactive mode", () => {
   async function start(cwd: string, home: string, env: NodeJS.ProcessEnv) {
@@ -238,7 +225,8 @@ describe("the start-up question in interactive mode", () => {
     await t.screen.waitFor("now anthropic:claude-sonnet-5-5");
     t.type("/exit");
     expect(await t.exit).toBe(0);
-    expect(t.screen.text.split("Do you trust the files in this folder?")).toHaveLength(2);
+    // Asked once: in the bytes written, as the dialog is gone from the screen once answered.
+    expect(t.screen.raw.split("Do you trust the files in this folder?")).toHaveLength(2);
     expect(existsSync(trustStorePath({ home }))).toBe(false);
   });
 });
