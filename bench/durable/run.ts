@@ -19,6 +19,7 @@ import {
   createDurableAgent,
   createSessionClient,
   freePort,
+  HTTP2_TURNS_PER_INVOCATION,
   type RestateServer,
   registerWorker,
   serveWorker,
@@ -123,6 +124,7 @@ async function onRestate(
   protocol: "http1" | "http2",
   length = TURNS,
   sessions = 1,
+  tag = "",
 ): Promise<Timing & { bytes: number }> {
   const sim = await startSimulator({
     script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
@@ -131,20 +133,25 @@ async function onRestate(
       return script(latencyMs, length)[done] as SimTurn;
     }),
   });
-  const name = `bench-${latencyMs}-${protocol}-${length}-${sessions}`;
+  const name = `bench-${latencyMs}-${protocol}-${length}-${sessions}${tag ? `-${tag}` : ""}`;
   const marks: number[] = [];
   const agent = createDurableAgent({
     name,
     ingressUrl: server.ingressUrl,
+    // As `mitsu worker` runs them (BENCH_TURNS_PER_INVOCATION to try others).
     ...(process.env.BENCH_TURNS_PER_INVOCATION
       ? { turnsPerInvocation: Number(process.env.BENCH_TURNS_PER_INVOCATION) }
-      : {}),
+      : protocol === "http2"
+        ? { turnsPerInvocation: HTTP2_TURNS_PER_INVOCATION }
+        : {}),
     setup: () => ({
       provider: timed(sim.url, marks),
       model: MODEL,
       system: SYSTEM,
       tools: [noteTool],
       maxTurns: length,
+      // As `mitsu worker`, which always has a permission checker (here one that allows, decided in the tool's step).
+      permissions: () => ({ behavior: "allow" }),
     }),
   });
   const worker = await serveWorker({
@@ -255,6 +262,51 @@ async function crash(server: RestateServer): Promise<{ lostMs: number; resent: n
   }
 }
 
+/** The median of `values`. */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Which parts run (BENCH_PARTS=ratio,sessions,latency,crash; default all). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "ratio,sessions,latency,crash").split(","));
+/** Runs of each measurement (in process and on Restate, interleaved): the wall times reported are medians. */
+const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 3 : 5));
+
+async function ratios(server: RestateServer): Promise<void> {
+  console.log(
+    `\nbench/durable: an N-turn session (N-1 tool calls), in process vs on Restate (one worker), instant model; medians of ${REPEAT} runs`,
+  );
+  // Warm-up: the first runs of both pay for compiling the loop and the SDK.
+  await inProcess(0, 10);
+  await onRestate(server, 0, "http2", 10, 1, "warm");
+  for (const length of LENGTHS) {
+    for (const protocol of ["http1", "http2"] as const) {
+      const local: number[] = [];
+      const durable: number[] = [];
+      const ratio: number[] = [];
+      const overhead: number[] = [];
+      let bytes = 0;
+      for (let run = 0; run < REPEAT; run++) {
+        const here = await inProcess(0, length);
+        const there = await onRestate(server, 0, protocol, length, 1, String(run));
+        local.push(here.ms);
+        durable.push(there.ms);
+        ratio.push(there.ms / here.ms);
+        const localGaps = gaps(here.marks);
+        overhead.push(...gaps(there.marks).map((gap, i) => gap - (localGaps[i] ?? 0)));
+        bytes = there.bytes;
+      }
+      console.log(
+        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${median(local).toFixed(0).padStart(5)} ms, on Restate ${median(durable).toFixed(0).padStart(6)} ms, ratio ${median(ratio).toFixed(2)}x (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}); step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms (${overhead.length} steps); journal ${(bytes / length / 1024).toFixed(2)} KiB per turn`,
+      );
+    }
+  }
+}
+
 const server = await startRestateServer({
   env: {
     RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "50ms",
@@ -262,37 +314,29 @@ const server = await startRestateServer({
   },
 });
 try {
-  console.log(
-    "\nbench/durable: an N-turn session (N-1 tool calls), in process vs on Restate (one worker), instant model",
-  );
-  for (const length of LENGTHS) {
-    const local = await inProcess(0, length);
-    const localGaps = gaps(local.marks);
+  if (PARTS.has("ratio")) await ratios(server);
+  if (PARTS.has("sessions"))
     for (const protocol of ["http1", "http2"] as const) {
-      const durable = await onRestate(server, 0, protocol, length);
-      const overhead = gaps(durable.marks).map((gap, i) => gap - (localGaps[i] ?? 0));
+      const many = await onRestate(server, 0, protocol, 10, SESSIONS);
       console.log(
-        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${local.ms.toFixed(0).padStart(5)} ms, on Restate ${durable.ms.toFixed(0).padStart(6)} ms, ratio ${(durable.ms / local.ms).toFixed(2)}x; step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms; journal ${(durable.bytes / length / 1024).toFixed(2)} KiB per turn`,
+        `  ${SESSIONS} concurrent 10-turn sessions, ${protocol}: ${many.ms.toFixed(0)} ms, ${((SESSIONS * 1000) / many.ms).toFixed(1)} sessions/s`,
+      );
+    }
+  if (PARTS.has("latency")) {
+    const local = await inProcess(LATENCY_MS);
+    for (const protocol of ["http1", "http2"] as const) {
+      const durable = await onRestate(server, LATENCY_MS, protocol);
+      console.log(
+        `  ${TURNS} turns, model latency ${LATENCY_MS} ms, ${protocol}: in process ${local.ms.toFixed(0)} ms, on Restate ${durable.ms.toFixed(0)} ms, ratio ${(durable.ms / local.ms).toFixed(2)}x`,
       );
     }
   }
-  for (const protocol of ["http1", "http2"] as const) {
-    const many = await onRestate(server, 0, protocol, 10, SESSIONS);
+  if (PARTS.has("crash")) {
+    const crashed = await crash(server);
     console.log(
-      `  ${SESSIONS} concurrent 10-turn sessions, ${protocol}: ${many.ms.toFixed(0)} ms, ${((SESSIONS * 1000) / many.ms).toFixed(1)} sessions/s`,
+      `  kill -9 after turn ${TURNS / 2}: the session waited ${crashed.lostMs.toFixed(0)} ms for a new worker, finished in ${crashed.totalMs.toFixed(0)} ms; completed model calls sent again: ${crashed.resent}`,
     );
   }
-  const local = await inProcess(LATENCY_MS);
-  for (const protocol of ["http1", "http2"] as const) {
-    const durable = await onRestate(server, LATENCY_MS, protocol);
-    console.log(
-      `  ${TURNS} turns, model latency ${LATENCY_MS} ms, ${protocol}: in process ${local.ms.toFixed(0)} ms, on Restate ${durable.ms.toFixed(0)} ms, ratio ${(durable.ms / local.ms).toFixed(2)}x`,
-    );
-  }
-  const crashed = await crash(server);
-  console.log(
-    `  kill -9 after turn ${TURNS / 2}: the session waited ${crashed.lostMs.toFixed(0)} ms for a new worker, finished in ${crashed.totalMs.toFixed(0)} ms; completed model calls sent again: ${crashed.resent}`,
-  );
 } finally {
   await server.stop();
 }

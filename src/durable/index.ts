@@ -9,7 +9,7 @@ export {
   type CodingAgentSetupOptions,
   codingAgentSetup,
 } from "./coding-agent-setup.js";
-export { createDurableAgent, type DurableAgentOptions } from "./durable-agent.js";
+export { createDurableAgent, type DurableAgentOptions, HTTP2_TURNS_PER_INVOCATION } from "./durable-agent.js";
 export type {
   DurableAgentSetup,
   DurableDecision,
