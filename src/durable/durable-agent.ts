@@ -15,8 +15,10 @@ import {
   promptRequestProblem,
 } from "./prompt-request.js";
 import { runSession, type TaskRequest } from "./run-session.js";
+import { allPending, eventsHandlers } from "./session-events.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
-import { readPending, readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
+import { readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
+import { createSessionWatch } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
@@ -34,25 +36,6 @@ export const HTTP2_TURNS_PER_INVOCATION = 32;
 /** How deep sub-agents nest: a session's sub-agents may start their own, whose sub-agents may not. */
 const MAX_NESTING = 2;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** The session's questions and those of the sub-agents it waits on (each names its session). */
-async function allPending(ctx: restate.ObjectSharedContext, name: string): Promise<PendingAsk[]> {
-  const own = await readPending(ctx);
-  const children = (await ctx.get<string[]>(STATE.children)) ?? [];
-  const theirs = await Promise.all(
-    children.map((key) =>
-      ctx.genericCall<undefined, PendingAsk[]>({
-        service: name,
-        method: "pending",
-        key,
-        parameter: undefined,
-        inputSerde: jsonSerde(),
-        outputSerde: jsonSerde(),
-      }),
-    ),
-  );
-  return [...own, ...theirs.flat()];
-}
 
 /** A read-only sub-agent's permissions: a tool that is not `readOnly` is denied before the rules are asked. */
 function readOnlyPermissions(
@@ -274,6 +257,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
 
       approve: answerHandler(name, true),
       deny: answerHandler(name, false),
+      // What a follower has not seen yet, as it happens (`mitsu remote follow`).
+      ...eventsHandlers(name),
     },
   });
 
@@ -382,7 +367,11 @@ export function createDurableAgent(options: DurableAgentOptions) {
     }
   }
 
-  return [session, createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS)] as const;
+  return [
+    session,
+    createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS),
+    createSessionWatch(name),
+  ] as const;
 }
 
 /** A turn's result for the driver; a task's carries its new assistant messages. */

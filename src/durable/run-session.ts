@@ -17,6 +17,7 @@ import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setu
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
+import { notifyFollowers } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 import { EMPTY_DIGEST, nextDigest, type TranscriptCache } from "./transcript-cache.js";
@@ -119,7 +120,11 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     tools,
     permissions: options.permissions,
     decisions,
-    pending: new PendingAsks(ctx),
+    // A question wakes the followers of this session and of the sessions it runs under (a sub-agent's parents).
+    pending: new PendingAsks(ctx, () => {
+      const parts = ctx.key.split(".");
+      for (let n = parts.length; n > 0; n--) notifyFollowers(ctx, options.name, parts.slice(0, n).join("."));
+    }),
     state,
     askTimeoutMs: options.askTimeoutMs,
     turn: options.turn,
@@ -185,12 +190,14 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         kept[index] = message;
         digest = kept.reduce(nextDigest, EMPTY_DIGEST);
         ctx.set(STATE.digest, digest);
+        notifyFollowers(ctx, options.name);
         return;
       }
       length = appendMessage(ctx, length, message);
       kept.push(message);
       digest = nextDigest(digest, message);
       ctx.set(STATE.digest, digest);
+      notifyFollowers(ctx, options.name);
     },
   });
   // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.

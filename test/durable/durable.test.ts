@@ -14,6 +14,7 @@ import {
   type RestateServer,
   registerWorker,
   type SessionClient,
+  type SessionEvent,
   serveWorker,
   startRestateServer,
   type WorkerEndpoint,
@@ -50,9 +51,14 @@ const countTool = {
   },
   async run(input: { n: number; tag?: string }) {
     counted.push(input);
+    // A call tagged "hold" runs until the test lets it end (a session that runs while it is followed).
+    if (input.tag === "hold") await held;
     return `counted ${input.n}`;
   },
 } as unknown as Tool<never>;
+
+/** What a Count call tagged "hold" waits for. */
+let held: Promise<void> = Promise.resolve();
 
 const SYSTEM = "You count when asked.";
 
@@ -234,6 +240,104 @@ describe("a durable session", () => {
       await sim.close();
       sim = undefined;
     }
+  });
+
+  it("follows a session live: each event arrives when it happens (the call is woken, not polled); a finished session's history is printed and the command ends", async () => {
+    counted.length = 0;
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    sim = await startSimulator({
+      script: [
+        turn(
+          { type: "text", text: "Holding." },
+          { type: "tool_use", name: "Count", input: { n: 5, tag: "hold" } },
+        ),
+        turn({ type: "text", text: "Held and done." }),
+      ],
+    });
+    // Every events call the follower makes, counted: a follower that polled would make one after another.
+    let eventCalls = 0;
+    const follower = createSessionClient({
+      ingressUrl: server.ingressUrl,
+      name: OBJECT,
+      fetch: (input, init) => {
+        if (String(input).endsWith("/events")) eventCalls++;
+        return fetch(input, init);
+      },
+    });
+    const answer = client.prompt("followed", { prompt: "count and hold" });
+    await until(() => counted.length === 1, 20_000, "the held call to start");
+    const seen: Array<{ event: SessionEvent; at: number }> = [];
+    const following = (async () => {
+      for await (const event of follower.follow("followed")) seen.push({ event, at: Date.now() });
+    })();
+    // The history so far: the prompt and the answer that asked for the held call, while a prompt runs.
+    await until(() => seen.length >= 2, 20_000, "the history");
+    expect(seen.map(({ event }) => event.type)).toEqual(["message", "message"]);
+    expect(JSON.stringify(seen[1]?.event)).toContain('"tag":"hold"');
+    // Nothing happens for a while: the follower waits in one call (the server holds it), it does not poll.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(eventCalls).toBeLessThanOrEqual(2);
+    expect(seen).toHaveLength(2);
+    const releasedAt = Date.now();
+    release();
+    await following;
+    const after = seen.slice(2).map(({ event }) => event);
+    expect(after).toEqual([
+      expect.objectContaining({ type: "message", index: 2 }),
+      expect.objectContaining({ type: "message", index: 3 }),
+      { type: "running", running: false },
+    ]);
+    expect(JSON.stringify(after[0])).toContain("counted 5");
+    expect(JSON.stringify(after[1])).toContain("Held and done.");
+    // The tool's result reached the follower as it was stored, not at the next poll (a bound, not a sleep).
+    expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
+    expect(await answer).toMatchObject({ reason: "end_turn", text: "Held and done." });
+    // Following a finished session prints its history and ends.
+    const followed = await runMitsu(
+      ["remote", "follow", "--session", "followed", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(followed).toMatchObject({ code: 0, stderr: "" });
+    expect(followed.stdout).toBe(
+      [
+        "> count and hold",
+        "Holding.",
+        '● Count({"n":5,"tag":"hold"})',
+        "  ⎿ counted 5",
+        "Held and done.",
+        "",
+      ].join("\n"),
+    );
+    const json = await runMitsu(
+      [
+        "remote",
+        "follow",
+        "--session",
+        "followed",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--json",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).index),
+    ).toEqual([0, 1, 2, 3]);
+    const unknown = await runMitsu(
+      ["remote", "follow", "--session", "nobody", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown session: nobody") });
+    await sim.close();
+    sim = undefined;
   });
 
   it("suspends on an ask with no worker busy, resumes when approved; an unanswered ask is denied at its deadline", async () => {
@@ -543,7 +647,12 @@ describe("a durable session", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ first: true, turn: 1, askTimeoutMs: 1000, prompt: { prompt: "hi" } }),
       });
-    for (const path of [`${OBJECT}/bad/turn`, `${OBJECT}-run/bad/prompt`])
+    for (const path of [
+      `${OBJECT}/bad/turn`,
+      `${OBJECT}-run/bad/prompt`,
+      `${OBJECT}/bad/snapshot`,
+      `${OBJECT}-watch/bad/notify`,
+    ])
       expect(await (await direct(path)).text()).toContain("is not public");
 
     // Registering the same worker again changes nothing; the same URL with other services is refused clearly.
@@ -574,7 +683,7 @@ describe("a durable session", () => {
       services: ["renamed-session"],
     }).catch((error: unknown) => error);
     await changed.close();
-    expect([...first.services].sort()).toEqual(["other-session", "other-session-run"]);
+    expect([...first.services].sort()).toEqual(["other-session", "other-session-run", "other-session-watch"]);
     expect(refused).toBeInstanceOf(DurableError);
     expect((refused as DurableError).message).toContain(
       `The worker URL ${changed.url} is registered already (${first.id}) with ${first.services.join(", ")}, not renamed-session`,

@@ -2,7 +2,15 @@ import type { PendingAsk } from "../../durable/pending-ask.js";
 import type { PrintIo } from "../cli-io.js";
 import { stripControls, terminalJson } from "../render/terminal-text.js";
 
-export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel" | "list";
+export type RemoteAction =
+  | "prompt"
+  | "approve"
+  | "deny"
+  | "pending"
+  | "transcript"
+  | "cancel"
+  | "list"
+  | "follow";
 
 export interface RemoteCommandOptions {
   action: RemoteAction;
@@ -125,6 +133,10 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
       case "transcript":
         out(await client.transcript(options.session));
         return 0;
+      case "follow": {
+        const { followCommand } = await import("./remote-follow.js");
+        return await followCommand(client, options.session, options.json, io);
+      }
     }
   } catch (error) {
     if (io.signal?.aborted) {

@@ -6,11 +6,11 @@ export function registerRemote(ctx: CommandContext): void {
   ctx.program
     .command("remote")
     .description(
-      "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; approve, deny, pending, transcript, cancel",
+      "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; follow prints a session's events as they happen; approve, deny, pending, transcript, cancel, list",
     )
     .argument(
       "[action]",
-      "approve | deny | pending | transcript | cancel | list (none: send the prompt of -p)",
+      "follow | approve | deny | pending | transcript | cancel | list (none: send the prompt of -p)",
     )
     .option("--session <id>", "the session id (every action but list)")
     .option("-p, --prompt <text>", "the prompt to send")
@@ -32,7 +32,7 @@ export function registerRemote(ctx: CommandContext): void {
     .option("--message <text>", "deny: what the model is told")
     .option("--json", "print JSON")
     .action(async (action: string | undefined, opts) => {
-      const actions = ["approve", "deny", "pending", "transcript", "cancel", "list"];
+      const actions = ["follow", "approve", "deny", "pending", "transcript", "cancel", "list"];
       if (action !== undefined && !actions.includes(action)) {
         io.stderr.write(
           `mitsu remote: unknown action ${JSON.stringify(action)} (use ${actions.join(", ")}, or -p)\n`,
