@@ -125,6 +125,7 @@ async function onRestate(
   length = TURNS,
   sessions = 1,
   tag = "",
+  liveEvents = true,
 ): Promise<Timing & { bytes: number }> {
   const sim = await startSimulator({
     script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
@@ -138,6 +139,7 @@ async function onRestate(
   const agent = createDurableAgent({
     name,
     ingressUrl: server.ingressUrl,
+    liveEvents,
     // As `mitsu worker` runs them (BENCH_TURNS_PER_INVOCATION to try others).
     ...(process.env.BENCH_TURNS_PER_INVOCATION
       ? { turnsPerInvocation: Number(process.env.BENCH_TURNS_PER_INVOCATION) }
@@ -271,8 +273,8 @@ function median(values: number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Which parts run (BENCH_PARTS=ratio,sessions,latency,crash; default all). */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "ratio,sessions,latency,crash").split(","));
+/** Which parts run (BENCH_PARTS=ratio,live,sessions,latency,crash; default all). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "ratio,live,sessions,latency,crash").split(","));
 /** Runs of each measurement (in process and on Restate, interleaved): the wall times reported are medians. */
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 3 : 5));
 
@@ -314,6 +316,20 @@ const server = await startRestateServer({
   },
 });
 try {
+  if (PARTS.has("live")) {
+    // What waking a session's followers at each stored message costs (liveEvents), at 50 turns.
+    for (const protocol of ["http1", "http2"] as const) {
+      const on: number[] = [];
+      const off: number[] = [];
+      for (let run = 0; run < REPEAT; run++) {
+        on.push((await onRestate(server, 0, protocol, 50, 1, `live${run}`)).ms);
+        off.push((await onRestate(server, 0, protocol, 50, 1, `quiet${run}`, false)).ms);
+      }
+      console.log(
+        `  50 turns, ${protocol}: live events ${median(on).toFixed(0)} ms, without ${median(off).toFixed(0)} ms (${((median(on) - median(off)) / 100).toFixed(2)} ms per stored message)`,
+      );
+    }
+  }
   if (PARTS.has("ratio")) await ratios(server);
   if (PARTS.has("sessions"))
     for (const protocol of ["http1", "http2"] as const) {

@@ -82,6 +82,13 @@ export interface DurableAgentOptions {
    * run. Without it a re-run call says nothing of the earlier attempt.
    */
   stepMarks?: StepMarks;
+  /**
+   * Default true: each message a session stores wakes its followers (`events`, `mitsu remote follow`) at once, by
+   * a one-way message to the session's watch object: an invocation on a worker per message (bench/durable: a
+   * few ms a turn with an instant model, nothing beside a real one). False: no such message; a follower sees
+   * new messages within a second (its call looks again), questions and a run's start and end still at once.
+   */
+  liveEvents?: boolean;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -187,6 +194,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
     return { messages, digest };
   };
   const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
+  const live = options.liveEvents !== false;
   /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
   const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
     Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
@@ -258,7 +266,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
       approve: answerHandler(name, true),
       deny: answerHandler(name, false),
       // What a follower has not seen yet, as it happens (`mitsu remote follow`).
-      ...eventsHandlers(name),
+      ...eventsHandlers(name, live),
     },
   });
 
@@ -293,6 +301,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         turns: turnsFor(body, setup),
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
+        liveEvents: live,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
@@ -360,6 +369,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         turns: turnsFor(body, setup),
         workspace,
         spawnTools: nests ? spawnTools : [],
+        liveEvents: live,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {

@@ -59,6 +59,8 @@ export interface RunSessionOptions {
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
+  /** Wake the session's followers when a message is stored (`DurableAgentOptions.liveEvents`). */
+  liveEvents: boolean;
 }
 
 /**
@@ -190,14 +192,14 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         kept[index] = message;
         digest = kept.reduce(nextDigest, EMPTY_DIGEST);
         ctx.set(STATE.digest, digest);
-        notifyFollowers(ctx, options.name);
+        if (options.liveEvents) notifyFollowers(ctx, options.name);
         return;
       }
       length = appendMessage(ctx, length, message);
       kept.push(message);
       digest = nextDigest(digest, message);
       ctx.set(STATE.digest, digest);
-      notifyFollowers(ctx, options.name);
+      if (options.liveEvents) notifyFollowers(ctx, options.name);
     },
   });
   // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.

@@ -32,6 +32,8 @@ export interface SessionEvents {
 const DEFAULT_WAIT_MS = 25_000;
 const MAX_WAIT_MS = 60_000;
 const MAX_MESSAGES = 200;
+/** The longest wait without live events (`DurableAgentOptions.liveEvents` false). */
+const UNWOKEN_WAIT_MS = 1000;
 
 /** The session's questions and those of the sub-agents it waits on (each names its session). */
 export async function allPending(ctx: restate.ObjectSharedContext, name: string): Promise<PendingAsk[]> {
@@ -84,7 +86,7 @@ function news(now: SessionEvents, body: EventsRequest): boolean {
  * awakeable registered with the session's watch object before it looks (a separate `snapshot` call, started
  * after the registration), so an event between the look and the wait is not missed. Waiting holds no worker.
  */
-export function eventsHandlers(name: string) {
+export function eventsHandlers(name: string, live: boolean) {
   const snapshot = (ctx: restate.ObjectSharedContext, from: number) =>
     ctx.genericCall<number, SessionEvents>({
       service: name,
@@ -114,7 +116,8 @@ export function eventsHandlers(name: string) {
         await registerFollower(ctx, name, wake.id);
         const second = await snapshot(ctx, from);
         if (news(second, body)) return second;
-        const waitMs = Math.min(body.waitMs ?? DEFAULT_WAIT_MS, MAX_WAIT_MS);
+        // Without live events a stored message wakes no one: the call looks again within a second.
+        const waitMs = Math.min(body.waitMs ?? DEFAULT_WAIT_MS, live ? MAX_WAIT_MS : UNWOKEN_WAIT_MS);
         await restate.RestatePromise.race([wake.promise, ctx.sleep(waitMs)]);
         return snapshot(ctx, from);
       },
