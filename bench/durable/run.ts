@@ -23,6 +23,7 @@ import {
   type RestateServer,
   registerWorker,
   serveWorker,
+  startRestateCluster,
   startRestateServer,
 } from "../../src/durable/index.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
@@ -38,6 +39,8 @@ const LENGTHS = QUICK ? [10, 50] : [10, 50, 200];
 const SESSIONS = QUICK ? 10 : 40;
 const LATENCY_MS = QUICK ? 50 : 200;
 const MODEL = "claude-sonnet-5-5";
+/** Sessions running on the three-node cluster when a node is killed. */
+const SESSIONS_ON_CLUSTER = 8;
 const SYSTEM = "You note things.";
 
 const noteTool = {
@@ -264,6 +267,78 @@ async function crash(server: RestateServer): Promise<{ lostMs: number; resent: n
   }
 }
 
+/**
+ * A node of a three-node cluster killed (kill -9) while SESSIONS_ON_CLUSTER sessions of TURNS turns run (a
+ * LATENCY_MS model, one worker, clients on the first node): how long each session waited after the kill for its
+ * next model call (those whose partitions the lost node led wait for a new leader), and the model calls sent
+ * again (in flight when their partition's leader died).
+ */
+async function nodeKill(): Promise<{ stalls: number[]; resent: number; ms: number; gap: number }> {
+  const nodes = await startRestateCluster({
+    env: {
+      RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL: "50ms",
+      RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL: "500ms",
+    },
+  });
+  const [one, , three] = nodes as [RestateServer, RestateServer, RestateServer];
+  const sim = await startSimulator({
+    script: Array.from({ length: TURNS * SESSIONS_ON_CLUSTER * 2 }, () => (request: LoggedRequest) => {
+      const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
+      const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
+      return script(LATENCY_MS)[done] as SimTurn;
+    }),
+  });
+  const marks = new Map<string, number[]>();
+  const name = "bench-node-kill";
+  const agent = createDurableAgent({
+    name,
+    ingressUrl: one.ingressUrl,
+    setup: (session) => {
+      const own = marks.get(session.id) ?? [];
+      marks.set(session.id, own);
+      return {
+        provider: timed(sim.url, own),
+        model: MODEL,
+        system: SYSTEM,
+        tools: [noteTool],
+        maxTurns: TURNS,
+        permissions: () => ({ behavior: "allow" }),
+      };
+    },
+  });
+  const worker = await serveWorker({ services: [agent], port: 0, host: "127.0.0.1", logLevel: "silent" });
+  try {
+    await registerWorker(one.adminUrl, worker.url);
+    const client = createSessionClient({ ingressUrl: one.ingressUrl, name, pollMs: 20 });
+    const ids = Array.from({ length: SESSIONS_ON_CLUSTER }, (_, i) => `node-kill-${i}`);
+    const started = performance.now();
+    const answers = Promise.all(ids.map((id) => client.prompt(id, { prompt: "Note your findings." })));
+    const calls = () => [...marks.values()].reduce((sum, own) => sum + own.length, 0);
+    while (calls() < (SESSIONS_ON_CLUSTER * TURNS) / 2)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const killedAt = performance.now();
+    await three.kill();
+    for (const answer of await answers)
+      if (answer.reason !== "end_turn") throw new Error(`a session ended with ${answer.reason}`);
+    const stalls = ids.map((id) => {
+      const own = marks.get(id) ?? [];
+      return (own.find((mark) => mark > killedAt) ?? killedAt) - killedAt;
+    });
+    // The usual time between two model calls of a session, for comparison.
+    const gap = median(ids.flatMap((id) => gaps(marks.get(id) ?? [])));
+    return {
+      stalls,
+      resent: sim.requests.length - SESSIONS_ON_CLUSTER * TURNS,
+      ms: performance.now() - started,
+      gap,
+    };
+  } finally {
+    await worker.close();
+    await sim.close();
+    await Promise.all(nodes.map((node) => node.stop()));
+  }
+}
+
 /** The median of `values`. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -273,8 +348,8 @@ function median(values: number[]): number {
     : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-/** Which parts run (BENCH_PARTS=ratio,live,sessions,latency,crash; default all). */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "ratio,live,sessions,latency,crash").split(","));
+/** Which parts run (BENCH_PARTS=ratio,live,sessions,latency,crash,node; default all). */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "ratio,live,sessions,latency,crash,node").split(","));
 /** Runs of each measurement (in process and on Restate, interleaved): the wall times reported are medians. */
 const REPEAT = Number(process.env.BENCH_REPEAT ?? (QUICK ? 3 : 5));
 
@@ -351,6 +426,13 @@ try {
     const crashed = await crash(server);
     console.log(
       `  kill -9 after turn ${TURNS / 2}: the session waited ${crashed.lostMs.toFixed(0)} ms for a new worker, finished in ${crashed.totalMs.toFixed(0)} ms; completed model calls sent again: ${crashed.resent}`,
+    );
+  }
+  if (PARTS.has("node")) {
+    const lost = await nodeKill();
+    const sorted = [...lost.stalls].sort((a, b) => a - b);
+    console.log(
+      `  a node of three killed (kill -9) after turn ${TURNS / 2} of ${SESSIONS_ON_CLUSTER} sessions: the next model call came ${(median(sorted) / 1000).toFixed(2)} s (median) / ${((sorted.at(-1) ?? 0) / 1000).toFixed(2)} s (most) after the kill (usually ${(lost.gap / 1000).toFixed(2)} s apart); all finished in ${(lost.ms / 1000).toFixed(1)} s; model calls sent again: ${lost.resent}`,
     );
   }
 } finally {

@@ -192,7 +192,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         kept[index] = message;
         digest = kept.reduce(nextDigest, EMPTY_DIGEST);
         ctx.set(STATE.digest, digest);
-        if (options.liveEvents) notifyFollowers(ctx, options.name);
+        // No follower is woken: it has seen this message (its reminders are not news).
         return;
       }
       length = appendMessage(ctx, length, message);
