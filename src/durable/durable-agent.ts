@@ -4,6 +4,7 @@ import { appendPrompt } from "../harness/append-prompt.js";
 import type { AgentResult } from "../loop/agent-event.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
+import { InFlightSteps } from "./in-flight-steps.js";
 import { jsonSerde } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
@@ -195,6 +196,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
   };
   const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
   const live = options.liveEvents !== false;
+  // The model and tool calls running in this process, for an attempt that follows a cut-off one.
+  const inFlight = new InFlightSteps();
   /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
   const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
     Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
@@ -302,6 +305,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
         liveEvents: live,
+        inFlight,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
@@ -370,6 +374,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
         workspace,
         spawnTools: nests ? spawnTools : [],
         liveEvents: live,
+        inFlight,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {

@@ -8,6 +8,7 @@ import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurableDecision, DurablePermissions } from "./durable-agent-setup.js";
+import type { InFlightSteps } from "./in-flight-steps.js";
 import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 
@@ -37,6 +38,11 @@ export interface RestateJournalOptions {
   marks?: StepMarks;
   /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
   onCancelled?: () => void;
+  /**
+   * The worker's running steps (see `InFlightSteps`): a model or tool call still running here for an earlier
+   * attempt of the invocation is waited for, not started again.
+   */
+  inFlight?: InFlightSteps;
 }
 
 /**
@@ -56,11 +62,18 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       throw error;
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  /** A journaled step whose action, if it still runs here for an earlier attempt, is waited for (`inFlight`). */
+  const step = <T>(name: string, action: () => Promise<T>): Promise<T> => {
+    const inFlight = options.inFlight;
+    if (!inFlight) return ctx.run(name, action);
+    const key = `${ctx.request().id}\u0000${name}`;
+    return ctx.run(name, () => inFlight.run(key, action)).finally(() => inFlight.done(key));
+  };
   return {
     model: (info, call) =>
       info.agentPath.length > 0
         ? call()
-        : cancellable(ctx.run(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
+        : cancellable(step(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 
@@ -122,7 +135,7 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     } else if (permissions) {
       // One step decides and runs the call (one round trip to the server, not two); a call to ask about is
       // recorded as such, asked about, and run as a step of its own once answered.
-      recorded = await ctx.run(name, async () => {
+      recorded = await step(name, async () => {
         const decided = await decide();
         if (decided.behavior === "ask") return { ask: decided };
         decisions.set(block.id, decided);
@@ -130,9 +143,9 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       });
       if ("ask" in recorded) {
         await answer(recorded.ask);
-        recorded = await ctx.run(`${name} answered`, async () => run(await marked()));
+        recorded = await step(`${name} answered`, async () => run(await marked()));
       }
-    } else recorded = await ctx.run(name, async () => run(await marked()));
+    } else recorded = await step(name, async () => run(await marked()));
     if ("ask" in recorded) throw new Error("mitsu bug: a tool step recorded a question twice");
     // `state`: a step journaled before changes were (the whole state then); a record without either (no slots).
     if (!ran && keys.length > 0) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);

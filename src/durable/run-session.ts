@@ -14,6 +14,7 @@ import { ACTIVE_SKILLS } from "../skills/active-skills.js";
 import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
+import type { InFlightSteps } from "./in-flight-steps.js";
 import { jsonSerde } from "./json-serde.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
@@ -59,6 +60,8 @@ export interface RunSessionOptions {
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
+  /** The worker's running steps: one still running for an earlier attempt is waited for, not started again. */
+  inFlight?: InFlightSteps;
   /** Wake the session's followers when a message is stored (`DurableAgentOptions.liveEvents`). */
   liveEvents: boolean;
 }
@@ -133,6 +136,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     spawnTools: spawn ? options.spawnTools : [],
     toolStateKeys,
     ...(options.marks ? { marks: options.marks } : {}),
+    ...(options.inFlight ? { inFlight: options.inFlight } : {}),
     onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
   });
   let turns = 0;
