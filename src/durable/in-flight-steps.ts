@@ -1,3 +1,5 @@
+import type { ObjectContext } from "@restatedev/restate-sdk";
+
 /** How long a step's action is kept for a later attempt at most (a bound on memory, far beyond a model call). */
 const KEEP_MS = 30 * 60_000;
 
@@ -34,4 +36,26 @@ export class InFlightSteps {
   get size(): number {
     return this.#running.size;
   }
+}
+
+/**
+ * The journaled step `name` (`ctx.run`), whose action, if it still runs in this process for an earlier attempt
+ * of the invocation, is waited for instead of started again (`InFlightSteps`; without it a plain `ctx.run`).
+ */
+export function runStep<T>(
+  ctx: ObjectContext,
+  inFlight: InFlightSteps | undefined,
+  name: string,
+  action: () => Promise<T>,
+): Promise<T> {
+  if (!inFlight) return ctx.run(name, action);
+  const key = `${ctx.request().id}\u0000${name}`;
+  // Forgotten once journaled; not when the step fails here (an attempt cut off: the action may still run, and
+  // the next attempt, if it comes to this process, waits for it).
+  return ctx
+    .run(name, () => inFlight.run(key, action))
+    .then((value) => {
+      inFlight.done(key);
+      return value;
+    });
 }

@@ -8,7 +8,7 @@ import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
 import type { DurableDecision, DurablePermissions } from "./durable-agent-setup.js";
-import type { InFlightSteps } from "./in-flight-steps.js";
+import { type InFlightSteps, runStep } from "./in-flight-steps.js";
 import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 
@@ -63,12 +63,8 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   /** A journaled step whose action, if it still runs here for an earlier attempt, is waited for (`inFlight`). */
-  const step = <T>(name: string, action: () => Promise<T>): Promise<T> => {
-    const inFlight = options.inFlight;
-    if (!inFlight) return ctx.run(name, action);
-    const key = `${ctx.request().id}\u0000${name}`;
-    return ctx.run(name, () => inFlight.run(key, action)).finally(() => inFlight.done(key));
-  };
+  const step = <T>(name: string, action: () => Promise<T>): Promise<T> =>
+    runStep(ctx, options.inFlight, name, action);
   return {
     model: (info, call) =>
       info.agentPath.length > 0
