@@ -204,16 +204,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
   const remember = (ctx: restate.ObjectContext) =>
     cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
-  /** A call to this session's driver (the queue of its runs), from a shared handler. */
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
-    ctx.genericCall<I, O>({
-      service: driverName(name),
-      method,
-      key: ctx.key,
-      parameter,
-      inputSerde: jsonSerde(),
-      outputSerde: jsonSerde(),
-    });
+    callDriver<I, O>(ctx, name, method, parameter);
 
   const session = restate.object({
     name,
@@ -442,6 +434,18 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
+}
+
+/** A call to the session's driver (the queue of its runs), from a shared handler. */
+function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
+  return ctx.genericCall<I, O>({
+    service: driverName(name),
+    method,
+    key: ctx.key,
+    parameter,
+    inputSerde: jsonSerde(),
+    outputSerde: jsonSerde(),
+  });
 }
 
 /** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */
