@@ -35,7 +35,11 @@ import { getReadTracker } from "../../src/tools/read-tracker.js";
 
 const QUICK = process.argv.includes("--quick");
 const TURNS = 20;
-const LENGTHS = QUICK ? [10, 50] : [10, 50, 200];
+const LENGTHS = process.env.BENCH_LENGTHS
+  ? process.env.BENCH_LENGTHS.split(",").map(Number)
+  : QUICK
+    ? [10, 50]
+    : [10, 50, 200];
 const SESSIONS = QUICK ? 10 : 40;
 const LATENCY_MS = QUICK ? 50 : 200;
 const MODEL = "claude-sonnet-5-5";
@@ -109,6 +113,19 @@ async function inProcess(latencyMs: number, length = TURNS): Promise<Timing> {
   }
 }
 
+/** The journaled steps (`ctx.run`: each a round trip to the server) of a session's invocations. */
+async function runSteps(server: RestateServer, name: string, key: string): Promise<number> {
+  const response = await fetch(`${server.adminUrl}/query`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({
+      query: `SELECT count(*) AS steps FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name = '${name}' AND i.target_service_key = '${key}' AND j.entry_type = 'Command: Run'`,
+    }),
+  });
+  const rows = ((await response.json()) as { rows: Array<{ steps: number }> }).rows;
+  return Number(rows[0]?.steps ?? 0);
+}
+
 async function journalBytes(server: RestateServer, name: string, key: string): Promise<number> {
   const response = await fetch(`${server.adminUrl}/query`, {
     method: "POST",
@@ -129,7 +146,7 @@ async function onRestate(
   sessions = 1,
   tag = "",
   liveEvents = true,
-): Promise<Timing & { bytes: number }> {
+): Promise<Timing & { bytes: number; steps: number }> {
   const sim = await startSimulator({
     script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
       const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
@@ -155,8 +172,10 @@ async function onRestate(
       system: SYSTEM,
       tools: [noteTool],
       maxTurns: length,
-      // As `mitsu worker`, which always has a permission checker (here one that allows, decided in the tool's step).
+      // As `mitsu worker`, which always has a permission checker (here one that allows) and per-turn reminders
+      // (here none to add): each is journaled, with the tool's step and with the model's.
       permissions: () => ({ behavior: "allow" }),
+      reminders: () => [],
     }),
   });
   const worker = await serveWorker({
@@ -178,7 +197,12 @@ async function onRestate(
     const ms = performance.now() - started;
     for (const response of responses)
       if (response.reason !== "end_turn") throw new Error(`durable run ended with ${response.reason}`);
-    return { ms, marks, bytes: sessions === 1 ? await journalBytes(server, name, "bench-0") : 0 };
+    return {
+      ms,
+      marks,
+      bytes: sessions === 1 ? await journalBytes(server, name, "bench-0") : 0,
+      steps: sessions === 1 ? await runSteps(server, name, "bench-0") : 0,
+    };
   } finally {
     await worker.close();
     await sim.close();
@@ -380,6 +404,7 @@ async function ratios(server: RestateServer): Promise<void> {
       const ratio: number[] = [];
       const overhead: number[] = [];
       let bytes = 0;
+      let steps = 0;
       for (let run = 0; run < REPEAT; run++) {
         const here = await inProcess(0, length);
         const there = await onRestate(server, 0, protocol, length, 1, String(run));
@@ -389,9 +414,10 @@ async function ratios(server: RestateServer): Promise<void> {
         const localGaps = gaps(here.marks);
         overhead.push(...gaps(there.marks).map((gap, i) => gap - (localGaps[i] ?? 0)));
         bytes = there.bytes;
+        steps = there.steps;
       }
       console.log(
-        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${median(local).toFixed(0).padStart(5)} ms, on Restate ${median(durable).toFixed(0).padStart(6)} ms, ratio ${median(ratio).toFixed(2)}x (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}); step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms (${overhead.length} steps); journal ${(bytes / length / 1024).toFixed(2)} KiB per turn`,
+        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${median(local).toFixed(0).padStart(5)} ms, on Restate ${median(durable).toFixed(0).padStart(6)} ms, ratio ${median(ratio).toFixed(2)}x (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}); step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms (${overhead.length} gaps); journal ${(bytes / length / 1024).toFixed(2)} KiB and ${(steps / length).toFixed(2)} steps (round trips) per turn`,
       );
     }
   }
@@ -404,6 +430,7 @@ const server = await startRestateServer({
   },
 });
 try {
+  if (PARTS.has("ratio")) await ratios(server);
   if (PARTS.has("live")) {
     // What waking a session's followers at each stored message costs (liveEvents), at 50 turns.
     for (const protocol of ["http1", "http2"] as const) {
@@ -418,7 +445,6 @@ try {
       );
     }
   }
-  if (PARTS.has("ratio")) await ratios(server);
   if (PARTS.has("sessions"))
     for (const protocol of ["http1", "http2"] as const) {
       const many = await onRestate(server, 0, protocol, 10, SESSIONS);
