@@ -12,7 +12,7 @@
  * Needs `npm run build` (the crash part runs the built `mitsu worker`).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -145,7 +145,7 @@ async function onRestate(
   length = TURNS,
   sessions = 1,
   tag = "",
-  liveEvents = true,
+  liveEvents = process.env.BENCH_LIVE !== "0",
 ): Promise<Timing & { bytes: number; steps: number }> {
   const sim = await startSimulator({
     script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
@@ -189,9 +189,17 @@ async function onRestate(
     await registerWorker(server.adminUrl, worker.url, { http2: protocol === "http2" });
     const client = createSessionClient({ ingressUrl: server.ingressUrl, name, pollMs: 10 });
     const started = performance.now();
+    // One request held open per prompt (the ingress answers when the prompt ends): `client.prompt` polls for
+    // the answer, which would add its own requests to what is measured (BENCH_POLL=1 to measure with it).
     const responses = await Promise.all(
       Array.from({ length: sessions }, (_, i) =>
-        client.prompt(`bench-${i}`, { prompt: "Note your findings." }),
+        process.env.BENCH_POLL === "1"
+          ? client.prompt(`bench-${i}`, { prompt: "Note your findings." })
+          : fetch(`${server.ingressUrl}/${name}/bench-${i}/prompt`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ prompt: "Note your findings." }),
+            }).then((response) => response.json() as Promise<{ reason: string }>),
       ),
     );
     const ms = performance.now() - started;
@@ -376,6 +384,28 @@ async function nodeKill(): Promise<{
   }
 }
 
+/** CPU milliseconds this process and the server's process have used so far (user + system). */
+function cpuMs(server: RestateServer): number {
+  return ownCpuMs() + serverCpuMs(server);
+}
+
+function ownCpuMs(): number {
+  const own = process.cpuUsage();
+  return (own.user + own.system) / 1000;
+}
+
+function serverCpuMs(server: RestateServer): number {
+  let theirs = 0;
+  try {
+    // /proc/<pid>/stat: utime and stime are fields 14 and 15, in clock ticks (100 a second on Linux).
+    const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    theirs = ((Number(fields[11]) || 0) + (Number(fields[12]) || 0)) * 10;
+  } catch {
+    // Not Linux: the server's part is left out.
+  }
+  return theirs;
+}
+
 /** The median of `values`. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -405,9 +435,19 @@ async function ratios(server: RestateServer): Promise<void> {
       const overhead: number[] = [];
       let bytes = 0;
       let steps = 0;
+      // CPU time: this process (the loop, the worker, the simulator) and, on Restate, the server's.
+      const localCpu: number[] = [];
+      const durableCpu: number[] = [];
+      const serverCpu: number[] = [];
       for (let run = 0; run < REPEAT; run++) {
+        let cpu = cpuMs(server);
         const here = await inProcess(0, length);
+        localCpu.push(cpuMs(server) - cpu);
+        cpu = cpuMs(server);
+        const serverBefore = serverCpuMs(server);
         const there = await onRestate(server, 0, protocol, length, 1, String(run));
+        durableCpu.push(cpuMs(server) - cpu);
+        serverCpu.push(serverCpuMs(server) - serverBefore);
         local.push(here.ms);
         durable.push(there.ms);
         ratio.push(there.ms / here.ms);
@@ -417,7 +457,7 @@ async function ratios(server: RestateServer): Promise<void> {
         steps = there.steps;
       }
       console.log(
-        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${median(local).toFixed(0).padStart(5)} ms, on Restate ${median(durable).toFixed(0).padStart(6)} ms, ratio ${median(ratio).toFixed(2)}x (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}); step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms (${overhead.length} gaps); journal ${(bytes / length / 1024).toFixed(2)} KiB and ${(steps / length).toFixed(2)} steps (round trips) per turn`,
+        `  ${String(length).padStart(3)} turns, ${protocol}: in process ${median(local).toFixed(0).padStart(5)} ms, on Restate ${median(durable).toFixed(0).padStart(6)} ms, ratio ${median(ratio).toFixed(2)}x (${Math.min(...ratio).toFixed(2)}-${Math.max(...ratio).toFixed(2)}); CPU ${median(localCpu).toFixed(0)} / ${median(durableCpu).toFixed(0)} ms (server ${median(serverCpu).toFixed(0)}), ${(median(durableCpu) / median(localCpu)).toFixed(2)}x; step overhead p50 ${percentile(overhead, 50).toFixed(1)} ms, p99 ${percentile(overhead, 99).toFixed(1)} ms (${overhead.length} gaps); journal ${(bytes / length / 1024).toFixed(2)} KiB and ${(steps / length).toFixed(2)} steps (round trips) per turn`,
       );
     }
   }
