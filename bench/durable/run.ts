@@ -321,7 +321,8 @@ async function nodeKill(): Promise<{
   });
   const [one, , three] = nodes as [RestateServer, RestateServer, RestateServer];
   const sim = await startSimulator({
-    script: Array.from({ length: TURNS * SESSIONS_ON_CLUSTER * 3 }, () => (request: LoggedRequest) => {
+    // Three loads (warm, calm, killed), and room for calls sent again.
+    script: Array.from({ length: TURNS * SESSIONS_ON_CLUSTER * 4 }, () => (request: LoggedRequest) => {
       const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
       const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
       return script(LATENCY_MS)[done] as SimTurn;
