@@ -1,14 +1,19 @@
 /**
  * bench/durable: the cost of durability. One scripted session of N model calls (each but the last asks for one
- * tool call) runs twice through the same loop: in process, and as a durable session on a real Restate server with
- * one worker (each model turn an invocation of its own, its model call and tool call journaled steps, the
- * transcript appended to the object's state). For N = 10, 50 and 200 (10 and 50 with --quick), on an HTTP/1.1
- * and an HTTP/2 worker, with an instant model (the bare overhead), it reports the wall time of each and their
- * ratio (linear cost: the ratio stays flat as N grows), the p50 / p99 overhead per step (the time between two
- * model calls, durable minus in process), and the journal's bytes per turn (flat: each step journals its own
- * changes: each Note call records a file seen, so the tool state grows with the session). Then sessions per second (SESSIONS concurrent 10-turn sessions on one worker), the ratio at LATENCY ms
- * per answer, and the crash figures: a `mitsu worker` process killed (kill -9) halfway through a session and
- * another started: the time the session lost and how many completed model calls were sent again (should be none).
+ * tool call) runs through the same loop in process and as a durable session on a real Restate server with one
+ * worker (a chain of invocations of a few turns each; each turn's model call, with its reminders, and each tool
+ * call, with its permission decision, a journaled step; the transcript appended to the object's state). For N =
+ * 10, 50 and 200 (10 and 50 with --quick; BENCH_LENGTHS), on an HTTP/1.1 and an HTTP/2 worker, with an instant
+ * model (the bare overhead), after a warm-up, it reports medians of BENCH_REPEAT interleaved runs: the wall time
+ * of each and their ratio (linear cost: the ratio stays flat as N grows), the CPU time of this process and of the
+ * Restate server, the p50 / p99 overhead per step (the time between two model calls, durable minus in process,
+ * pooled over the runs), and the journal's bytes and journaled steps per turn (flat: each step journals its own
+ * changes; each Note call records a file seen, so the tool state grows with the session). Then (BENCH_PARTS picks)
+ * `live`: what waking followers at each stored message costs; `sessions`: sessions per second (SESSIONS concurrent
+ * 10-turn sessions on one worker); `latency`: the ratio at LATENCY_MS per answer; `crash`: a `mitsu worker`
+ * process killed (kill -9) halfway through a session and another started: the time the session lost and how many
+ * completed model calls were sent again (should be none); `node`: a node of a three-node cluster killed under
+ * load: the time lost against the same load with no kill, and the model calls sent again (should be none).
  * Needs `npm run build` (the crash part runs the built `mitsu worker`).
  */
 import { spawn } from "node:child_process";
