@@ -340,6 +340,70 @@ describe("a durable session", () => {
     sim = undefined;
   });
 
+  it("without live events a stored message wakes no follower (no wake-up sent), and a follower still sees it within about a second", async () => {
+    counted.length = 0;
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 6, tag: "hold" } }),
+        turn({ type: "text", text: "Quietly done." }),
+      ],
+    });
+    const quiet = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "quiet-session",
+          liveEvents: false,
+          setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    try {
+      await registerWorker(server.adminUrl, quiet.url);
+      const quietClient = createSessionClient({
+        ingressUrl: server.ingressUrl,
+        name: "quiet-session",
+        pollMs: 50,
+      });
+      const answer = quietClient.prompt("q", { prompt: "count quietly" });
+      await until(() => counted.length === 1, 20_000, "the held call to start");
+      const seen: Array<{ event: SessionEvent; at: number }> = [];
+      const following = (async () => {
+        for await (const event of quietClient.follow("q")) seen.push({ event, at: Date.now() });
+      })();
+      await until(() => seen.length >= 2, 20_000, "the history");
+      const releasedAt = Date.now();
+      release();
+      await following;
+      expect(seen.map(({ event }) => event.type)).toEqual([
+        "message",
+        "message",
+        "message",
+        "message",
+        "running",
+      ]);
+      // Seen at the follower's next look (it waits a second at most), not at its 25 s default.
+      expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
+      expect(await answer).toMatchObject({ reason: "end_turn", text: "Quietly done." });
+      // The watch object was woken at the run's start and end only, never for a message.
+      const wakes = await query<{ n: number }>(
+        server,
+        "SELECT count(*) AS n FROM sys_invocation WHERE target_service_name = 'quiet-session-watch' AND target_handler_name = 'notify'",
+      );
+      expect(Number(wakes[0]?.n)).toBe(2);
+    } finally {
+      await quiet.close();
+      await sim.close();
+      sim = undefined;
+    }
+  });
+
   it("suspends on an ask with no worker busy, resumes when approved; an unanswered ask is denied at its deadline", async () => {
     counted.length = 0;
     sim = await startSimulator({
