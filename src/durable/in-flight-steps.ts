@@ -7,9 +7,10 @@ const KEEP_MS = 30 * 60_000;
  * The journaled steps whose actions this worker process is running, by invocation and step: a later attempt of
  * the same invocation that reaches the same step here (the attempt before it was cut off while the action ran,
  * e.g. when the Restate node leading its partition died, and Restate started the invocation again on this
- * worker) waits for the running action instead of starting it again: a model call in flight is not sent again,
- * a tool call in flight is not run again. Kept until the step's result is journaled (its `ctx.run` resolved), a
- * failed action not at all.
+ * worker) waits for the running action instead of starting it again: a model call in flight is not sent again.
+ * For model steps only: any one answer may be journaled, whereas a tool call may have been run again by another
+ * process meanwhile (an attempt between the two), and the result kept here would not say so. Kept until the
+ * step's result is journaled (its `ctx.run` resolved), a failed action not at all.
  */
 export class InFlightSteps {
   readonly #running = new Map<string, Promise<unknown>>();

@@ -39,8 +39,8 @@ export interface RestateJournalOptions {
   /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
   onCancelled?: () => void;
   /**
-   * The worker's running steps (see `InFlightSteps`): a model or tool call still running here for an earlier
-   * attempt of the invocation is waited for, not started again.
+   * The worker's running steps (see `InFlightSteps`): a model call still running here for an earlier attempt of
+   * the invocation is waited for, not sent again.
    */
   inFlight?: InFlightSteps;
 }
@@ -62,7 +62,10 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       throw error;
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  /** A journaled step whose action, if it still runs here for an earlier attempt, is waited for (`inFlight`). */
+  /**
+   * A model step, whose call, if it still runs here for an earlier attempt, is waited for (`inFlight`). Not a tool
+   * step: another process may have run that call again meanwhile, which only its mark can tell (the note).
+   */
   const step = <T>(name: string, action: () => Promise<T>): Promise<T> =>
     runStep(ctx, options.inFlight, name, action);
   return {
@@ -131,7 +134,7 @@ export function restateJournal(options: RestateJournalOptions): Journal {
     } else if (permissions) {
       // One step decides and runs the call (one round trip to the server, not two); a call to ask about is
       // recorded as such, asked about, and run as a step of its own once answered.
-      recorded = await step(name, async () => {
+      recorded = await ctx.run(name, async () => {
         const decided = await decide();
         if (decided.behavior === "ask") return { ask: decided };
         decisions.set(block.id, decided);
@@ -139,9 +142,9 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       });
       if ("ask" in recorded) {
         await answer(recorded.ask);
-        recorded = await step(`${name} answered`, async () => run(await marked()));
+        recorded = await ctx.run(`${name} answered`, async () => run(await marked()));
       }
-    } else recorded = await step(name, async () => run(await marked()));
+    } else recorded = await ctx.run(name, async () => run(await marked()));
     if ("ask" in recorded) throw new Error("mitsu bug: a tool step recorded a question twice");
     // `state`: a step journaled before changes were (the whole state then); a record without either (no slots).
     if (!ran && keys.length > 0) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);

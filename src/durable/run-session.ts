@@ -63,7 +63,7 @@ export interface RunSessionOptions {
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
-  /** The worker's running steps: one still running for an earlier attempt is waited for, not started again. */
+  /** The worker's running model steps: one still running for an earlier attempt is waited for, not sent again. */
   inFlight?: InFlightSteps;
   /** Wake the session's followers when a message is stored (`DurableAgentOptions.liveEvents`). */
   liveEvents: boolean;
