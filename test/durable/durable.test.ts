@@ -482,6 +482,19 @@ describe("a durable session", () => {
       queued: 0,
     });
     await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
+    // A follower is shown the question while the session waits (and follows the run to its end).
+    const seen: SessionEvent[] = [];
+    const following = (async () => {
+      for await (const event of client.follow("approval")) seen.push(event);
+    })();
+    await until(
+      () => seen.some((event) => event.type === "pending"),
+      20_000,
+      "the follower to see the question",
+    );
+    expect(seen.find((event) => event.type === "pending")).toMatchObject({
+      ask: { display: "Count(100)", session: "approval" },
+    });
     const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
       { cwd: root, home: root, env: {} },
@@ -493,6 +506,16 @@ describe("a durable session", () => {
       { cwd: root, home: root, env: {} },
     );
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
+    // The follower saw the rest of the run, and ended with it.
+    await following;
+    expect(seen.map((event) => event.type)).toEqual([
+      "message",
+      "message",
+      "pending",
+      "message",
+      "message",
+      "running",
+    ]);
     expect(await answer).toBe(0);
     expect(stdout).toBe("Counted big.\n");
     expect(stderr).toContain("Session approval waits for permission: Count(100) (toolu_");
