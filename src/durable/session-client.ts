@@ -78,6 +78,11 @@ export interface FollowOptions {
   signal?: AbortSignal;
   /** Default true: end once the session is idle and all its messages were given. */
   untilIdle?: boolean;
+  /**
+   * Whether a run is taken to be going on at the start: given, the first look waits for news (a session with no
+   * run yet waits for its first prompt, instead of being unknown).
+   */
+  running?: boolean;
 }
 
 /** One event of a followed session. */
@@ -292,7 +297,7 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       const { signal } = followOptions;
       let from = followOptions.from ?? 0;
       let known: string[] = [];
-      let running: boolean | undefined;
+      let running = followOptions.running;
       for (;;) {
         const seen = running === undefined ? { from } : { from, running, known };
         const now = await this.events(session, seen, signal);

@@ -255,6 +255,8 @@ describe("a durable session", () => {
           { type: "tool_use", name: "Count", input: { n: 5, tag: "hold" } },
         ),
         turn({ type: "text", text: "Held and done." }),
+        turn({ type: "text", text: "Again, done." }),
+        turn({ type: "text", text: "Hello back." }),
       ],
     });
     // Every events call the follower makes, counted: a follower that polled would make one after another.
@@ -336,6 +338,40 @@ describe("a durable session", () => {
       { cwd: root, home: root, env: {} },
     );
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown session: nobody") });
+    // A prompt sent with --follow prints the session's new messages (not its history), its answer among them.
+    const again = await runMitsu(
+      [
+        "remote",
+        "-p",
+        "once more",
+        "--session",
+        "followed",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--follow",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(again).toMatchObject({ code: 0, stdout: "> once more\nAgain, done.\n", stderr: "" });
+    // And of a session not yet known: it waits for the prompt's run instead of calling the session unknown.
+    const fresh = await runMitsu(
+      [
+        "remote",
+        "-p",
+        "hello",
+        "--session",
+        "followed-new",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--follow",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(fresh).toMatchObject({ code: 0, stdout: "> hello\nHello back.\n", stderr: "" });
     await sim.close();
     sim = undefined;
   });

@@ -1,3 +1,4 @@
+import { DurableError } from "../../durable/durable-error.js";
 import type { SessionClient, SessionEvent } from "../../durable/session-client.js";
 import type { ContentBlock, Message } from "../../messages/index.js";
 import type { PrintIo } from "../cli-io.js";
@@ -68,4 +69,54 @@ export async function followCommand(
     else for (const line of eventLines(stripControls(session), event)) io.stdout.write(`${line}\n`);
   }
   return 0;
+}
+
+/**
+ * `mitsu remote -p … --follow`: runs `prompt` while the session's new messages are printed as they are stored
+ * (its questions go to standard error through the prompt's own notice); after the answer, what was stored since
+ * the last look.
+ */
+export async function followPrompt<T>(
+  client: SessionClient,
+  session: string,
+  prompt: () => Promise<T>,
+  io: PrintIo,
+): Promise<T> {
+  let from = 0;
+  try {
+    // Only the length: no message is past the end.
+    from = (await client.events(session, { from: Number.MAX_SAFE_INTEGER })).length;
+  } catch (error) {
+    if (!(error instanceof DurableError && error.status === 404)) throw error;
+  }
+  const shown = stripControls(session);
+  let next = from;
+  const print = (event: SessionEvent) => {
+    if (event.type !== "message" || event.index < next) return;
+    next = event.index + 1;
+    for (const line of eventLines(shown, event)) io.stdout.write(`${line}\n`);
+  };
+  const stop = new AbortController();
+  const following = (async () => {
+    try {
+      for await (const event of client.follow(session, {
+        from,
+        running: false,
+        untilIdle: false,
+        signal: stop.signal,
+      }))
+        print(event);
+    } catch {
+      // Stopped (the answer came), or the ingress went away: the prompt's own outcome says so.
+    }
+  })();
+  try {
+    return await prompt();
+  } finally {
+    stop.abort();
+    await following;
+    const rest = await client.events(session, { from: next }).catch(() => undefined);
+    for (const [i, message] of (rest?.messages ?? []).entries())
+      print({ type: "message", index: (rest?.from ?? next) + i, message });
+  }
 }

@@ -30,6 +30,7 @@ export function registerRemote(ctx: CommandContext): void {
     .option("--max-turns <n>", "model calls for this prompt", positiveInt)
     .option("--call <tool-use-id>", "approve / deny: the tool call (needed when several wait)")
     .option("--message <text>", "deny: what the model is told")
+    .option("--follow", "with -p: print the session's messages as they are stored, not only the answer")
     .option("--json", "print JSON")
     .action(async (action: string | undefined, opts) => {
       const actions = ["follow", "approve", "deny", "pending", "transcript", "cancel", "list"];
@@ -59,6 +60,7 @@ export function registerRemote(ctx: CommandContext): void {
           ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),
           ...(opts.call !== undefined ? { call: opts.call as string } : {}),
           ...(opts.message !== undefined ? { message: opts.message as string } : {}),
+          ...(opts.follow === true ? { follow: true } : {}),
           json: opts.json === true,
         },
         io,
