@@ -6,8 +6,17 @@ import { STATE, StateList } from "./session-state.js";
 
 /** The questions of one invocation that wait for a person, in the state (`STATE.pending`) for `approve` / `deny`. */
 export class PendingAsks extends StateList<PendingAsk> {
-  constructor(ctx: ObjectContext) {
+  constructor(
+    ctx: ObjectContext,
+    /** Told when a question is added (the session's followers are woken). */
+    private readonly onAdd: () => void = () => {},
+  ) {
     super(ctx, STATE.pending);
+  }
+
+  override add(ask: PendingAsk): void {
+    super.add(ask);
+    this.onAdd();
   }
 
   remove(toolUseId: string): void {

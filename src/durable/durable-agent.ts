@@ -4,6 +4,7 @@ import { appendPrompt } from "../harness/append-prompt.js";
 import type { AgentResult } from "../loop/agent-event.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
+import { InFlightSteps } from "./in-flight-steps.js";
 import { jsonSerde } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
@@ -15,8 +16,10 @@ import {
   promptRequestProblem,
 } from "./prompt-request.js";
 import { runSession, type TaskRequest } from "./run-session.js";
+import { allPending, eventsHandlers } from "./session-events.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
-import { readPending, readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
+import { readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
+import { createSessionWatch } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
@@ -25,28 +28,15 @@ const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 /** The loop's default limit on model calls (`runAgent`'s). */
 const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_TURNS_PER_INVOCATION = 4;
+/**
+ * The turns per invocation `mitsu worker --protocol http2` runs: on HTTP/2 a step does not replay the invocation,
+ * so a longer invocation costs no more per step, and each one saved is a call from the driver and back (at 200
+ * turns with an instant model, 1.5 s → 1.1 s; bench/durable).
+ */
+export const HTTP2_TURNS_PER_INVOCATION = 32;
 /** How deep sub-agents nest: a session's sub-agents may start their own, whose sub-agents may not. */
 const MAX_NESTING = 2;
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-
-/** The session's questions and those of the sub-agents it waits on (each names its session). */
-async function allPending(ctx: restate.ObjectSharedContext, name: string): Promise<PendingAsk[]> {
-  const own = await readPending(ctx);
-  const children = (await ctx.get<string[]>(STATE.children)) ?? [];
-  const theirs = await Promise.all(
-    children.map((key) =>
-      ctx.genericCall<undefined, PendingAsk[]>({
-        service: name,
-        method: "pending",
-        key,
-        parameter: undefined,
-        inputSerde: jsonSerde(),
-        outputSerde: jsonSerde(),
-      }),
-    ),
-  );
-  return [...own, ...theirs.flat()];
-}
 
 /** A read-only sub-agent's permissions: a tool that is not `readOnly` is denied before the rules are asked. */
 function readOnlyPermissions(
@@ -84,7 +74,7 @@ export interface DurableAgentOptions {
   /**
    * The most model turns one invocation runs (default 4). A prompt runs as a chain of invocations, each replayed
    * from its own start on HTTP/1.1 (once per journaled step): fewer turns per invocation replay less, more turns
-   * make fewer round trips through the server.
+   * make fewer round trips through the server. On HTTP/2 (no replay per step) use `HTTP2_TURNS_PER_INVOCATION`.
    */
   turnsPerInvocation?: number;
   /**
@@ -93,6 +83,13 @@ export interface DurableAgentOptions {
    * run. Without it a re-run call says nothing of the earlier attempt.
    */
   stepMarks?: StepMarks;
+  /**
+   * Default true: each message a session stores wakes its followers (`events`, `mitsu remote follow`) at once, by
+   * a one-way message to the session's watch object: an invocation on a worker per message (bench/durable: a
+   * few ms a turn with an instant model, nothing beside a real one). False: no such message; a follower sees
+   * new messages within a second (its call looks again), questions and a run's start and end still at once.
+   */
+  liveEvents?: boolean;
 }
 
 function terminal(message: string, code = 400): restate.TerminalError {
@@ -198,22 +195,17 @@ export function createDurableAgent(options: DurableAgentOptions) {
     return { messages, digest };
   };
   const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
+  const live = options.liveEvents !== false;
+  // The model and tool calls running in this process, for an attempt that follows a cut-off one.
+  const inFlight = new InFlightSteps();
   /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
   const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
     Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
   const remember = (ctx: restate.ObjectContext) =>
     cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
-  /** A call to this session's driver (the queue of its runs), from a shared handler. */
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
-    ctx.genericCall<I, O>({
-      service: driverName(name),
-      method,
-      key: ctx.key,
-      parameter,
-      inputSerde: jsonSerde(),
-      outputSerde: jsonSerde(),
-    });
+    callDriver<I, O>(ctx, name, method, parameter);
 
   const session = restate.object({
     name,
@@ -268,6 +260,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
 
       approve: answerHandler(name, true),
       deny: answerHandler(name, false),
+      // What a follower has not seen yet, as it happens (`mitsu remote follow`).
+      ...eventsHandlers(name, live),
     },
   });
 
@@ -302,6 +296,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
         turns: turnsFor(body, setup),
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
+        liveEvents: live,
+        inFlight,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
@@ -369,6 +365,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
         turns: turnsFor(body, setup),
         workspace,
         spawnTools: nests ? spawnTools : [],
+        liveEvents: live,
+        inFlight,
       });
       return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {
@@ -376,7 +374,11 @@ export function createDurableAgent(options: DurableAgentOptions) {
     }
   }
 
-  return [session, createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS)] as const;
+  return [
+    session,
+    createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS),
+    createSessionWatch(name),
+  ] as const;
 }
 
 /** A turn's result for the driver; a task's carries its new assistant messages. */
@@ -432,6 +434,18 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
+}
+
+/** A call to the session's driver (the queue of its runs), from a shared handler. */
+function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
+  return ctx.genericCall<I, O>({
+    service: driverName(name),
+    method,
+    key: ctx.key,
+    parameter,
+    inputSerde: jsonSerde(),
+    outputSerde: jsonSerde(),
+  });
 }
 
 /** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */

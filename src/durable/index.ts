@@ -9,7 +9,7 @@ export {
   type CodingAgentSetupOptions,
   codingAgentSetup,
 } from "./coding-agent-setup.js";
-export { createDurableAgent, type DurableAgentOptions } from "./durable-agent.js";
+export { createDurableAgent, type DurableAgentOptions, HTTP2_TURNS_PER_INVOCATION } from "./durable-agent.js";
 export type {
   DurableAgentSetup,
   DurableDecision,
@@ -24,10 +24,13 @@ export { type RestateJournalOptions, restateJournal } from "./restate-journal.js
 export { type ServeWorkerOptions, serveWorker, type WorkerEndpoint } from "./serve-worker.js";
 export {
   createSessionClient,
+  type FollowOptions,
   type PromptCallOptions,
   type SessionClient,
   type SessionClientOptions,
+  type SessionEvent,
 } from "./session-client.js";
+export type { EventsRequest, SessionEvents } from "./session-events.js";
 export { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 export { sessionWorkspaces } from "./session-workspaces.js";
 export { type StartRestateClusterOptions, startRestateCluster } from "./start-restate-cluster.js";

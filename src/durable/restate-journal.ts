@@ -7,7 +7,8 @@ import type { ToolState, ToolStateKey } from "../loop/tool-state.js";
 import { validateInput } from "../loop/validate-input.js";
 import type { ToolResultBlock } from "../messages/index.js";
 import { askPerson, type PendingAsks } from "./ask-person.js";
-import type { DurablePermissions } from "./durable-agent-setup.js";
+import type { DurableDecision, DurablePermissions } from "./durable-agent-setup.js";
+import { type InFlightSteps, runStep } from "./in-flight-steps.js";
 import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 
@@ -37,6 +38,11 @@ export interface RestateJournalOptions {
   marks?: StepMarks;
   /** Called when the invocation is cancelled (`restate invocations cancel`, `mitsu remote cancel`): abort the run. */
   onCancelled?: () => void;
+  /**
+   * The worker's running steps (see `InFlightSteps`): a model call still running here for an earlier attempt of
+   * the invocation is waited for, not sent again.
+   */
+  inFlight?: InFlightSteps;
 }
 
 /**
@@ -56,69 +62,92 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       throw error;
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+  /**
+   * A model step, whose call, if it still runs here for an earlier attempt, is waited for (`inFlight`). Not a tool
+   * step: another process may have run that call again meanwhile, which only its mark can tell (the note).
+   */
+  const step = <T>(name: string, action: () => Promise<T>): Promise<T> =>
+    runStep(ctx, options.inFlight, name, action);
   return {
     model: (info, call) =>
       info.agentPath.length > 0
         ? call()
-        : cancellable(ctx.run(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
+        : cancellable(step(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 
   async function tool(info: ToolCallInfo, call: () => Promise<ToolResultBlock>): Promise<ToolResultBlock> {
     const { block } = info;
     const known = tools.get(block.name);
-    if (known && block.input_status === undefined && validateInput(known, block.input) === undefined) {
-      const permissions = options.permissions;
-      const decided = permissions
-        ? await ctx.run(`permission ${block.id}`, async () =>
-            permissions(known, block.input, { toolUseId: block.id, agentPath: [], state: options.state }),
-          )
-        : ({ behavior: "allow" } as const);
+    const checked =
+      known && block.input_status === undefined && validateInput(known, block.input) === undefined
+        ? known
+        : undefined;
+    const permissions = checked ? options.permissions : undefined;
+    const decide = async () =>
+      (permissions as DurablePermissions)(checked as Tool<never>, block.input, {
+        toolUseId: block.id,
+        agentPath: [],
+        state: options.state,
+      });
+    const answer = async (decided: DurableDecision) => {
       decisions.set(
         block.id,
         decided.behavior === "ask"
           ? await askPerson(ctx, options.pending, block, decided, options.askTimeoutMs)
           : decided,
       );
-    }
+    };
+    const spawns = options.spawnTools?.includes(block.name) === true;
+    if (checked && !permissions) decisions.set(block.id, { behavior: "allow" });
+    // A spawning call runs outside a step (a durable call cannot be made in one): its permission is a step first.
+    if (permissions && spawns) await answer(await ctx.run(`permission ${block.id}`, decide));
     const keys = options.toolStateKeys ?? [];
     const name = `tool ${block.name} ${block.id}`;
-    const spawns = options.spawnTools?.includes(block.name) === true;
-    /** The call as one step, its result recorded as `record` makes it (a spawning call runs before its step). */
-    const journaled = async <T>(record: (result: ToolResultBlock) => T, start = () => {}): Promise<T> => {
-      if (!spawns) {
-        return ctx.run(name, async () => {
-          // A call whose start mark is there already was started by an earlier attempt, whose worker stopped
-          // before the step's result was journaled: it may have partly run.
-          const again = (await options.marks?.start(ctx.key, block.id)) === true;
-          start();
-          const result = await call();
-          return record(again ? mayHaveRun(result, known) : result);
-        });
-      }
-      start();
-      const result = await call();
-      return ctx.run(name, async () => record(result));
-    };
-    if (keys.length === 0) return journaled((result) => result);
-    let ran = false;
-    let before: Record<string, unknown> = {};
-    // The step records what the call changed in the tool state, not the whole state (every file Read so far).
-    const recorded = await journaled<{
+    /** What a tool step records: the result (and the tool state's change), or a question to ask first. */
+    type Recorded = {
       result: ToolResultBlock;
       changes?: Record<string, unknown>;
       state?: Record<string, unknown>;
-    }>(
-      (result) => {
-        ran = true;
-        return { result, changes: toolStateDelta(before, options.state.snapshot()) };
-      },
-      () => {
-        before = options.state.snapshot();
-      },
-    );
-    // `state`: a step journaled before changes were (the whole state then).
-    if (!ran) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);
+    };
+    let ran = false;
+    let before: Record<string, unknown> = {};
+    // The step records what the call changed in the tool state, not the whole state (every file Read so far).
+    const record = (result: ToolResultBlock): Recorded => {
+      ran = true;
+      return keys.length > 0
+        ? { result, changes: toolStateDelta(before, options.state.snapshot()) }
+        : { result };
+    };
+    const run = async (again: boolean): Promise<Recorded> => {
+      before = keys.length > 0 ? options.state.snapshot() : {};
+      const result = await call();
+      return record(again ? mayHaveRun(result, known) : result);
+    };
+    // A call whose start mark is there already was started by an earlier attempt, whose worker stopped before the
+    // step's result was journaled: it may have partly run.
+    const marked = async () => (await options.marks?.start(ctx.key, block.id)) === true;
+    let recorded: Recorded | { ask: DurableDecision & { behavior: "ask" } };
+    if (spawns) {
+      const result = await call();
+      recorded = await ctx.run(name, async () => record(result));
+    } else if (permissions) {
+      // One step decides and runs the call (one round trip to the server, not two); a call to ask about is
+      // recorded as such, asked about, and run as a step of its own once answered.
+      recorded = await ctx.run(name, async () => {
+        const decided = await decide();
+        if (decided.behavior === "ask") return { ask: decided };
+        decisions.set(block.id, decided);
+        return run(await marked());
+      });
+      if ("ask" in recorded) {
+        await answer(recorded.ask);
+        recorded = await ctx.run(`${name} answered`, async () => run(await marked()));
+      }
+    } else recorded = await ctx.run(name, async () => run(await marked()));
+    if ("ask" in recorded) throw new Error("mitsu bug: a tool step recorded a question twice");
+    // `state`: a step journaled before changes were (the whole state then); a record without either (no slots).
+    if (!ran && keys.length > 0) options.state.restore(recorded.changes ?? recorded.state ?? {}, keys);
     return recorded.result;
   }
 }

@@ -1,6 +1,8 @@
 import type * as restate from "@restatedev/restate-sdk";
+import { CancelledError } from "@restatedev/restate-sdk";
 import { injectReminders } from "../context/reminder-engine.js";
 import type { AgentResult } from "../loop/agent-event.js";
+import { checkTranscript } from "../loop/check-transcript.js";
 import type { Journal } from "../loop/journal.js";
 import type { PermissionDecision } from "../loop/permission.js";
 import type { PrepareRequestInfo } from "../loop/run-agent.js";
@@ -8,15 +10,18 @@ import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Spawner, SpawnRequest } from "../loop/spawn.js";
 import type { Tool } from "../loop/tool.js";
 import { ToolState, type ToolStateKey } from "../loop/tool-state.js";
-import type { Message, TextBlock } from "../messages/index.js";
+import type { AssistantMessage, Message, TextBlock } from "../messages/index.js";
 import type { ModelRequest } from "../providers/provider.js";
 import { ACTIVE_SKILLS } from "../skills/active-skills.js";
 import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
+import { type InFlightSteps, runStep } from "./in-flight-steps.js";
 import { jsonSerde } from "./json-serde.js";
+import { modelAnswer } from "./model-answer.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
+import { notifyFollowers } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { toolStateDelta } from "./tool-state-delta.js";
 import { EMPTY_DIGEST, nextDigest, type TranscriptCache } from "./transcript-cache.js";
@@ -58,6 +63,10 @@ export interface RunSessionOptions {
   workspace: string | undefined;
   /** Tools whose calls start sub-agents (`Task`): each child runs as a durable call to its own session. */
   spawnTools: readonly string[];
+  /** The worker's running model steps: one still running for an earlier attempt is waited for, not sent again. */
+  inFlight?: InFlightSteps;
+  /** Wake the session's followers when a message is stored (`DurableAgentOptions.liveEvents`). */
+  liveEvents: boolean;
 }
 
 /**
@@ -119,22 +128,39 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     tools,
     permissions: options.permissions,
     decisions,
-    pending: new PendingAsks(ctx),
+    // A question wakes the followers of this session and of the sessions it runs under (a sub-agent's parents).
+    pending: new PendingAsks(ctx, () => {
+      const parts = ctx.key.split(".");
+      for (let n = parts.length; n > 0; n--) notifyFollowers(ctx, options.name, parts.slice(0, n).join("."));
+    }),
     state,
     askTimeoutMs: options.askTimeoutMs,
     turn: options.turn,
     spawnTools: spawn ? options.spawnTools : [],
     toolStateKeys,
     ...(options.marks ? { marks: options.marks } : {}),
+    ...(options.inFlight ? { inFlight: options.inFlight } : {}),
     onCancelled: () => cancelled.abort(new Error("the invocation was cancelled")),
   });
   let turns = 0;
+  // Whether a step failed here: the attempt was cut off (or the invocation cancelled).
+  let stepFailed = false;
+  const failing = <T>(step: Promise<T>): Promise<T> =>
+    step.catch((error: unknown) => {
+      stepFailed = true;
+      throw error;
+    });
+  // The answers of the turns whose model call was made with their reminders, in one step (`prepareRequest`).
+  const answered = new Map<number, AssistantMessage>();
   const journal: Journal = {
     model: (info, call) => {
-      if (info.agentPath.length === 0) turns++;
-      return inner.model(info, call);
+      if (info.agentPath.length > 0) return inner.model(info, call);
+      turns++;
+      const answer = answered.get(info.turn);
+      answered.delete(info.turn);
+      return answer ? Promise.resolve(answer) : failing(inner.model(info, call));
     },
-    tool: inner.tool,
+    tool: (info, call) => failing(inner.tool(info, call)),
   };
   const result = await runAgentToEnd({
     provider: setup.provider,
@@ -150,20 +176,41 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     ...(setup.prepareRequest || setup.reminders
       ? {
           prepareRequest: async (request: ModelRequest, info: PrepareRequestInfo) => {
-            let prepared = request;
-            const reminders = setup.reminders;
             const last = request.messages.at(-1);
-            if (reminders && last?.role === "user") {
-              // Journaled: a replay (another worker, whose files and memory differ) adds what was added.
-              const blocks = await ctx.run(`reminders turn ${options.turn + info.turn - 1}`, async () =>
-                reminders(request, info),
-              );
-              prepared = {
-                ...request,
-                messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
-              };
-            }
-            return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+            const prepare = async (blocks: TextBlock[]) => {
+              const prepared =
+                last?.role === "user"
+                  ? {
+                      ...request,
+                      messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
+                    }
+                  : request;
+              return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+            };
+            const reminders = setup.reminders;
+            if (!reminders || last?.role !== "user")
+              return setup.prepareRequest ? setup.prepareRequest(request, info) : request;
+            // The reminders and the model call are one journaled step (one round trip to the server, not two): a
+            // replay (another worker, whose files and memory differ) adds what was added and gets the same answer.
+            const recorded = await runStep(
+              ctx,
+              options.inFlight,
+              `model turn ${options.turn + info.turn - 1}`,
+              async () => {
+                const blocks = await reminders(request, info);
+                const prepared = await prepare(blocks);
+                // A request the loop refuses (an invalid transcript) is not sent: the run ends before its call.
+                if (checkTranscript(prepared.messages).length > 0) return { blocks };
+                return { blocks, message: await modelAnswer(setup.provider, prepared, cancelled.signal) };
+              },
+            ).catch((error: unknown) => {
+              stepFailed = true;
+              // Cancelled while it ran: the run ends (its transcript answered), as for a plain model step.
+              if (error instanceof CancelledError) cancelled.abort(new Error("the invocation was cancelled"));
+              throw error;
+            });
+            if (recorded.message) answered.set(info.turn, recorded.message);
+            return prepare(recorded.blocks);
           },
         }
       : {}),
@@ -185,12 +232,14 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
         kept[index] = message;
         digest = kept.reduce(nextDigest, EMPTY_DIGEST);
         ctx.set(STATE.digest, digest);
+        // No follower is woken: it has seen this message (its reminders are not news).
         return;
       }
       length = appendMessage(ctx, length, message);
       kept.push(message);
       digest = nextDigest(digest, message);
       ctx.set(STATE.digest, digest);
+      if (options.liveEvents) notifyFollowers(ctx, options.name);
     },
   });
   // Written when the invocation changed it (a Read, a skill): an unchanged state is not journaled again.
@@ -205,8 +254,10 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
     }
   }
   options.remember?.(kept, digest);
-  // Every step of the invocation is journaled now: its calls' marks are no longer needed.
-  await options.marks?.clear(ctx.key);
+  // Every step of the invocation is journaled now: its calls' marks are no longer needed. Not so in an attempt
+  // cut off (its steps failed: the journal is gone from under it): the next attempt, elsewhere, may be running a
+  // call this one started, and must find its mark.
+  if (!stepFailed) await options.marks?.clear(ctx.key);
   return { ...result, turns };
 }
 

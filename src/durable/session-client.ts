@@ -3,6 +3,7 @@ import type { Message } from "../messages/index.js";
 import { DurableError, restateErrorMessage, unreachable } from "./durable-error.js";
 import type { PendingAsk } from "./pending-ask.js";
 import type { AnswerRequest, PromptRequest, PromptResponse } from "./prompt-request.js";
+import type { EventsRequest, SessionEvents } from "./session-events.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 
 export interface SessionClientOptions {
@@ -57,7 +58,38 @@ export interface SessionClient {
   cancel(session: string): Promise<string>;
   /** The sessions the server holds and their state (through the admin API), by id. */
   list(): Promise<SessionSummary[]>;
+  /**
+   * What of the session the caller has not seen (`EventsRequest`): answered at once when there is something new,
+   * else when the session's next event happens (the server wakes the call; nothing is polled) or after `waitMs`.
+   */
+  events(session: string, request?: EventsRequest, signal?: AbortSignal): Promise<SessionEvents>;
+  /**
+   * The session's events as they happen: its stored messages from `from` (its history first), each question it
+   * starts to wait on, and each start and end of a run. Ends when no run goes on and every message has been
+   * given (a finished session: its history, then the end), unless `untilIdle` is false (then it ends when
+   * `signal` aborts).
+   */
+  follow(session: string, options?: FollowOptions): AsyncGenerator<SessionEvent, void>;
 }
+
+export interface FollowOptions {
+  /** The index of the first message to give; default 0 (the whole history). */
+  from?: number;
+  signal?: AbortSignal;
+  /** Default true: end once the session is idle and all its messages were given. */
+  untilIdle?: boolean;
+  /**
+   * Whether a run is taken to be going on at the start: given, the first look waits for news (a session with no
+   * run yet waits for its first prompt, instead of being unknown).
+   */
+  running?: boolean;
+}
+
+/** One event of a followed session. */
+export type SessionEvent =
+  | { type: "message"; index: number; message: Message }
+  | { type: "pending"; ask: PendingAsk }
+  | { type: "running"; running: boolean };
 
 /** A session as `list` shows it. */
 export interface SessionSummary {
@@ -171,9 +203,16 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     return `/${encodeURIComponent(name)}/${encodeURIComponent(session)}/${handler}`;
   };
 
-  const call = async <T>(session: string, handler: string, body: unknown, what: string): Promise<T> => {
+  const call = async <T>(
+    session: string,
+    handler: string,
+    body: unknown,
+    what: string,
+    signal?: AbortSignal,
+  ): Promise<T> => {
     const init: RequestInit = { method: "POST", headers: { "content-type": "application/json" } };
     if (body !== undefined) init.body = JSON.stringify(body);
+    if (signal) init.signal = signal;
     const { text } = await request(objectPath(session, handler), init, what);
     return JSON.parse(text) as T;
   };
@@ -252,6 +291,26 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       answer(session, "approve", body, `Approve in session ${session}`, callOptions?.waitMs),
     deny: (session, body, callOptions) =>
       answer(session, "deny", body, `Deny in session ${session}`, callOptions?.waitMs),
+    events: (session, body = {}, signal) =>
+      call(session, "events", body, `Events of session ${session}`, signal),
+    async *follow(session, followOptions = {}) {
+      const { signal } = followOptions;
+      let from = followOptions.from ?? 0;
+      let known: string[] = [];
+      let running = followOptions.running;
+      for (;;) {
+        const seen = running === undefined ? { from } : { from, running, known };
+        const now = await this.events(session, seen, signal);
+        for (const [i, message] of now.messages.entries())
+          yield { type: "message", index: now.from + i, message };
+        from = now.from + now.messages.length;
+        for (const ask of now.pending) if (!known.includes(ask.toolUseId)) yield { type: "pending", ask };
+        known = now.pending.map((ask) => ask.toolUseId);
+        if (running !== undefined && now.running !== running) yield { type: "running", running: now.running };
+        running = now.running;
+        if (!running && from >= now.length && followOptions.untilIdle !== false) return;
+      }
+    },
     async list() {
       const admin = options.adminUrl?.replace(/\/+$/, "");
       if (!admin) throw new DurableError("Listing sessions needs the Restate admin API's URL (adminUrl).");

@@ -12,6 +12,8 @@ export interface RestateServer {
   /** The admin API, where workers are registered. */
   readonly adminUrl: string;
   readonly baseDir: string;
+  /** The server process's id (a benchmark reads its CPU time). */
+  readonly pid: number | undefined;
   /** What the server printed, for a failing test's message. */
   output(): string;
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its base directory unless it was given. */
@@ -110,6 +112,7 @@ export async function startRestateServer(options: StartRestateServerOptions = {}
     ingressUrl: `http://127.0.0.1:${ingress}`,
     adminUrl: `http://127.0.0.1:${admin}`,
     baseDir,
+    pid: child.pid,
     output: () => output,
     async kill() {
       if (!exited) child.kill("SIGKILL");

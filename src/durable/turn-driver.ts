@@ -4,6 +4,10 @@ import { type AssistantMessage, addUsage, emptyUsage, type Usage } from "../mess
 import { jsonSerde } from "./json-serde.js";
 import type { PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { TaskRequest } from "./run-session.js";
+import { notifyFollowers } from "./session-watch.js";
+
+/** The driver's state key set while a run goes on. */
+const RUNNING = "running";
 
 /** The body of a session's internal `turn` handler: one model turn of a run (a prompt's, or a task's). */
 export interface TurnRequest {
@@ -86,35 +90,54 @@ export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: num
     }
   }
 
+  /** A run, with the session marked as running while it goes on (its followers woken when it starts and ends). */
+  async function running<T>(ctx: restate.ObjectContext, run: () => Promise<T>): Promise<T> {
+    ctx.set(RUNNING, true);
+    notifyFollowers(ctx, sessionObject);
+    try {
+      return await run();
+    } finally {
+      ctx.clear(RUNNING);
+      notifyFollowers(ctx, sessionObject);
+    }
+  }
+
   return restate.object({
     name: driverName(sessionObject),
     // Called by the session's own handlers only: a prompt goes through the session's `prompt`, which checks it.
     options: { ingressPrivate: true },
     handlers: {
-      prompt: async (ctx: restate.ObjectContext, body: PromptRequest): Promise<PromptResponse> => {
-        const askTimeoutMs = body.askTimeoutMs ?? defaultAskTimeoutMs;
-        const { last, usage, reason } = await drive(ctx, { prompt: body, askTimeoutMs }, body.maxTurns);
-        const response: PromptResponse = { reason, text: last.text, usage, messages: last.messages };
-        if (last.error) response.error = last.error;
-        return response;
-      },
-      task: async (ctx: restate.ObjectContext, body: TaskRequest): Promise<AgentResult> => {
-        const messages: AssistantMessage[] = [];
-        let lastMessage: AssistantMessage | undefined;
-        const { last, usage, reason } = await drive(
-          ctx,
-          { task: body, askTimeoutMs: defaultAskTimeoutMs },
-          body.request.maxTurns,
-          (response) => {
-            messages.push(...(response.assistant ?? []));
-            lastMessage = response.lastMessage ?? lastMessage;
-          },
-        );
-        const result: AgentResult = { reason, messages, usage };
-        if (lastMessage) result.lastMessage = lastMessage;
-        if (last.error) result.error = last.error;
-        return result;
-      },
+      prompt: (ctx: restate.ObjectContext, body: PromptRequest): Promise<PromptResponse> =>
+        running(ctx, async () => {
+          const askTimeoutMs = body.askTimeoutMs ?? defaultAskTimeoutMs;
+          const { last, usage, reason } = await drive(ctx, { prompt: body, askTimeoutMs }, body.maxTurns);
+          const response: PromptResponse = { reason, text: last.text, usage, messages: last.messages };
+          if (last.error) response.error = last.error;
+          return response;
+        }),
+      /** Whether a run is going on (for the session's followers). */
+      running: restate.handlers.object.shared(
+        async (ctx: restate.ObjectSharedContext): Promise<boolean> =>
+          (await ctx.get<boolean>(RUNNING)) === true,
+      ),
+      task: (ctx: restate.ObjectContext, body: TaskRequest): Promise<AgentResult> =>
+        running(ctx, async () => {
+          const messages: AssistantMessage[] = [];
+          let lastMessage: AssistantMessage | undefined;
+          const { last, usage, reason } = await drive(
+            ctx,
+            { task: body, askTimeoutMs: defaultAskTimeoutMs },
+            body.request.maxTurns,
+            (response) => {
+              messages.push(...(response.assistant ?? []));
+              lastMessage = response.lastMessage ?? lastMessage;
+            },
+          );
+          const result: AgentResult = { reason, messages, usage };
+          if (lastMessage) result.lastMessage = lastMessage;
+          if (last.error) result.error = last.error;
+          return result;
+        }),
     },
   });
 }

@@ -136,7 +136,10 @@ describe("a three-node Restate cluster", () => {
         if (ran === "ran\n") continue;
         again.push(id);
         expect(ran).toMatch(/^(ran\n){2,}$/);
-        expect(JSON.stringify(transcript?.[2])).toContain("may have partly run (state unknown)");
+        expect(
+          JSON.stringify(transcript?.[2]),
+          `session ${id} ran its Bash ${ran.split("\n").length - 1} times`,
+        ).toContain("may have partly run (state unknown)");
       }
       console.log(
         `durable cluster: ${first.length} sessions in ${nodeLossSeconds.toFixed(1)} s with a node killed (model calls in flight sent again: ${nodeResent}); ${second.length} in ${workerLossSeconds.toFixed(1)} s with worker process ${victim} killed (model calls in flight there sent again: ${resent}; tools cut off there and run again, told so: ${again.length})`,

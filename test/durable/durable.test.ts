@@ -14,6 +14,7 @@ import {
   type RestateServer,
   registerWorker,
   type SessionClient,
+  type SessionEvent,
   serveWorker,
   startRestateServer,
   type WorkerEndpoint,
@@ -50,9 +51,14 @@ const countTool = {
   },
   async run(input: { n: number; tag?: string }) {
     counted.push(input);
+    // A call tagged "hold" runs until the test lets it end (a session that runs while it is followed).
+    if (input.tag === "hold") await held;
     return `counted ${input.n}`;
   },
 } as unknown as Tool<never>;
+
+/** What a Count call tagged "hold" waits for. */
+let held: Promise<void> = Promise.resolve();
 
 const SYSTEM = "You count when asked.";
 
@@ -176,7 +182,8 @@ describe("a durable session", () => {
     const stored = await client.transcript("e2e");
     expect(checkTranscript(stored)).toEqual([]);
     expect(stored).toEqual(messages);
-    expect(counted.map((c) => c.n)).toEqual([1, 2, 3, 4]);
+    // Each call ran once (2 and 3, asked for in one turn, run side by side: in either order).
+    expect(counted.map((c) => c.n).sort()).toEqual([1, 2, 3, 4]);
     expect(sim.requests.map((r) => r.body)).toEqual(local.requests.map((r) => r.body));
     // Byte for byte, and with a reminder in each request's newest message (the tool results' too).
     expect(JSON.stringify(sim.requests.map((r) => r.body))).toBe(
@@ -230,6 +237,204 @@ describe("a durable session", () => {
       expect(listed.deployments.find((d) => d.id === registration.id)?.protocol_type).toBe("BidiStream");
     } finally {
       await h2.close();
+      await sim.close();
+      sim = undefined;
+    }
+  });
+
+  it("follows a session live: each event arrives when it happens (the call is woken, not polled); a finished session's history is printed and the command ends", async () => {
+    counted.length = 0;
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    sim = await startSimulator({
+      script: [
+        turn(
+          { type: "text", text: "Holding." },
+          { type: "tool_use", name: "Count", input: { n: 5, tag: "hold" } },
+        ),
+        turn({ type: "text", text: "Held and done." }),
+        turn({ type: "text", text: "Again, done." }),
+        turn({ type: "text", text: "Hello back." }),
+      ],
+    });
+    // Every events call the follower makes, counted: a follower that polled would make one after another.
+    let eventCalls = 0;
+    const follower = createSessionClient({
+      ingressUrl: server.ingressUrl,
+      name: OBJECT,
+      fetch: (input, init) => {
+        if (String(input).endsWith("/events")) eventCalls++;
+        return fetch(input, init);
+      },
+    });
+    const answer = client.prompt("followed", { prompt: "count and hold" });
+    await until(() => counted.length === 1, 20_000, "the held call to start");
+    const seen: Array<{ event: SessionEvent; at: number }> = [];
+    const following = (async () => {
+      for await (const event of follower.follow("followed")) seen.push({ event, at: Date.now() });
+    })();
+    // The history so far: the prompt and the answer that asked for the held call, while a prompt runs.
+    await until(() => seen.length >= 2, 20_000, "the history");
+    expect(seen.map(({ event }) => event.type)).toEqual(["message", "message"]);
+    expect(JSON.stringify(seen[1]?.event)).toContain('"tag":"hold"');
+    // Nothing happens for a while: the follower waits in one call (the server holds it), it does not poll.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(eventCalls).toBeLessThanOrEqual(2);
+    expect(seen).toHaveLength(2);
+    const releasedAt = Date.now();
+    release();
+    await following;
+    const after = seen.slice(2).map(({ event }) => event);
+    expect(after).toEqual([
+      expect.objectContaining({ type: "message", index: 2 }),
+      expect.objectContaining({ type: "message", index: 3 }),
+      { type: "running", running: false },
+    ]);
+    expect(JSON.stringify(after[0])).toContain("counted 5");
+    expect(JSON.stringify(after[1])).toContain("Held and done.");
+    // The tool's result reached the follower as it was stored, not at the next poll (a bound, not a sleep).
+    expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
+    expect(await answer).toMatchObject({ reason: "end_turn", text: "Held and done." });
+    // Following a finished session prints its history and ends.
+    const followed = await runMitsu(
+      ["remote", "follow", "--session", "followed", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(followed).toMatchObject({ code: 0, stderr: "" });
+    expect(followed.stdout).toBe(
+      [
+        "> count and hold",
+        "Holding.",
+        '● Count({"n":5,"tag":"hold"})',
+        "  ⎿ counted 5",
+        "Held and done.",
+        "",
+      ].join("\n"),
+    );
+    const json = await runMitsu(
+      [
+        "remote",
+        "follow",
+        "--session",
+        "followed",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--json",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(
+      json.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).index),
+    ).toEqual([0, 1, 2, 3]);
+    const unknown = await runMitsu(
+      ["remote", "follow", "--session", "nobody", "--object", OBJECT, "--ingress", server.ingressUrl],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown session: nobody") });
+    // A prompt sent with --follow prints the session's new messages (not its history), its answer among them.
+    const again = await runMitsu(
+      [
+        "remote",
+        "-p",
+        "once more",
+        "--session",
+        "followed",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--follow",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(again).toMatchObject({ code: 0, stdout: "> once more\nAgain, done.\n", stderr: "" });
+    // And of a session not yet known: it waits for the prompt's run instead of calling the session unknown.
+    const fresh = await runMitsu(
+      [
+        "remote",
+        "-p",
+        "hello",
+        "--session",
+        "followed-new",
+        "--object",
+        OBJECT,
+        "--ingress",
+        server.ingressUrl,
+        "--follow",
+      ],
+      { cwd: root, home: root, env: {} },
+    );
+    expect(fresh).toMatchObject({ code: 0, stdout: "> hello\nHello back.\n", stderr: "" });
+    await sim.close();
+    sim = undefined;
+  });
+
+  it("without live events a stored message wakes no follower (no wake-up sent), and a follower still sees it within about a second", async () => {
+    counted.length = 0;
+    let release = () => {};
+    held = new Promise((resolve) => {
+      release = resolve;
+    });
+    sim = await startSimulator({
+      script: [
+        turn({ type: "tool_use", name: "Count", input: { n: 6, tag: "hold" } }),
+        turn({ type: "text", text: "Quietly done." }),
+      ],
+    });
+    const quiet = await serveWorker({
+      services: [
+        createDurableAgent({
+          name: "quiet-session",
+          liveEvents: false,
+          setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
+        }),
+      ],
+      port: 0,
+      host: "127.0.0.1",
+      logLevel: "silent",
+    });
+    try {
+      await registerWorker(server.adminUrl, quiet.url);
+      const quietClient = createSessionClient({
+        ingressUrl: server.ingressUrl,
+        name: "quiet-session",
+        pollMs: 50,
+      });
+      const answer = quietClient.prompt("q", { prompt: "count quietly" });
+      await until(() => counted.length === 1, 20_000, "the held call to start");
+      const seen: Array<{ event: SessionEvent; at: number }> = [];
+      const following = (async () => {
+        for await (const event of quietClient.follow("q")) seen.push({ event, at: Date.now() });
+      })();
+      await until(() => seen.length >= 2, 20_000, "the history");
+      const releasedAt = Date.now();
+      release();
+      await following;
+      expect(seen.map(({ event }) => event.type)).toEqual([
+        "message",
+        "message",
+        "message",
+        "message",
+        "running",
+      ]);
+      // Seen at the follower's next look (it waits a second at most), not at its 25 s default.
+      expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
+      expect(await answer).toMatchObject({ reason: "end_turn", text: "Quietly done." });
+      // The watch object was woken at the run's start and end only, never for a message.
+      const wakes = await query<{ n: number }>(
+        server,
+        "SELECT count(*) AS n FROM sys_invocation WHERE target_service_name = 'quiet-session-watch' AND target_handler_name = 'notify'",
+      );
+      expect(Number(wakes[0]?.n)).toBe(2);
+    } finally {
+      await quiet.close();
       await sim.close();
       sim = undefined;
     }
@@ -313,6 +518,19 @@ describe("a durable session", () => {
       queued: 0,
     });
     await until(() => stderr.includes("waits for permission"), 20_000, "the command to show the question");
+    // A follower is shown the question while the session waits (and follows the run to its end).
+    const seen: SessionEvent[] = [];
+    const following = (async () => {
+      for await (const event of client.follow("approval")) seen.push(event);
+    })();
+    await until(
+      () => seen.some((event) => event.type === "pending"),
+      20_000,
+      "the follower to see the question",
+    );
+    expect(seen.find((event) => event.type === "pending")).toMatchObject({
+      ask: { display: "Count(100)", session: "approval" },
+    });
     const wrongObject = await runMitsu(
       ["remote", "approve", "--session", "approval", "--ingress", server.ingressUrl],
       { cwd: root, home: root, env: {} },
@@ -324,6 +542,16 @@ describe("a durable session", () => {
       { cwd: root, home: root, env: {} },
     );
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
+    // The follower saw the rest of the run, and ended with it.
+    await following;
+    expect(seen.map((event) => event.type)).toEqual([
+      "message",
+      "message",
+      "pending",
+      "message",
+      "message",
+      "running",
+    ]);
     expect(await answer).toBe(0);
     expect(stdout).toBe("Counted big.\n");
     expect(stderr).toContain("Session approval waits for permission: Count(100) (toolu_");
@@ -542,7 +770,12 @@ describe("a durable session", () => {
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ first: true, turn: 1, askTimeoutMs: 1000, prompt: { prompt: "hi" } }),
       });
-    for (const path of [`${OBJECT}/bad/turn`, `${OBJECT}-run/bad/prompt`])
+    for (const path of [
+      `${OBJECT}/bad/turn`,
+      `${OBJECT}-run/bad/prompt`,
+      `${OBJECT}/bad/snapshot`,
+      `${OBJECT}-watch/bad/notify`,
+    ])
       expect(await (await direct(path)).text()).toContain("is not public");
 
     // Registering the same worker again changes nothing; the same URL with other services is refused clearly.
@@ -573,7 +806,7 @@ describe("a durable session", () => {
       services: ["renamed-session"],
     }).catch((error: unknown) => error);
     await changed.close();
-    expect([...first.services].sort()).toEqual(["other-session", "other-session-run"]);
+    expect([...first.services].sort()).toEqual(["other-session", "other-session-run", "other-session-watch"]);
     expect(refused).toBeInstanceOf(DurableError);
     expect((refused as DurableError).message).toContain(
       `The worker URL ${changed.url} is registered already (${first.id}) with ${first.services.join(", ")}, not renamed-session`,

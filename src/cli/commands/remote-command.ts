@@ -2,7 +2,15 @@ import type { PendingAsk } from "../../durable/pending-ask.js";
 import type { PrintIo } from "../cli-io.js";
 import { stripControls, terminalJson } from "../render/terminal-text.js";
 
-export type RemoteAction = "prompt" | "approve" | "deny" | "pending" | "transcript" | "cancel" | "list";
+export type RemoteAction =
+  | "prompt"
+  | "approve"
+  | "deny"
+  | "pending"
+  | "transcript"
+  | "cancel"
+  | "list"
+  | "follow";
 
 export interface RemoteCommandOptions {
   action: RemoteAction;
@@ -19,6 +27,8 @@ export interface RemoteCommandOptions {
   call?: string;
   /** deny: what the model is told. */
   message?: string;
+  /** prompt: print the session's messages as they are stored. */
+  follow?: boolean;
   json: boolean;
 }
 
@@ -51,24 +61,30 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
           io.stderr.write("mitsu remote: give the prompt with -p\n");
           return 1;
         }
-        const response = await client.prompt(
-          options.session,
-          {
-            prompt,
-            ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
-            ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-          },
-          {
-            ...(io.signal ? { signal: io.signal } : {}),
-            onPending: (ask) =>
-              io.stderr.write(
-                `Session ${options.session} waits for permission: ${describe(ask)}\n  mitsu remote approve --session ${options.session} --call ${stripControls(ask.toolUseId)}\n  mitsu remote deny --session ${options.session} --call ${stripControls(ask.toolUseId)}\n`,
-              ),
-          },
-        );
+        const send = () =>
+          client.prompt(
+            options.session,
+            {
+              prompt,
+              ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
+              ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
+            },
+            {
+              ...(io.signal ? { signal: io.signal } : {}),
+              onPending: (ask) =>
+                io.stderr.write(
+                  `Session ${options.session} waits for permission: ${describe(ask)}\n  mitsu remote approve --session ${options.session} --call ${stripControls(ask.toolUseId)}\n  mitsu remote deny --session ${options.session} --call ${stripControls(ask.toolUseId)}\n`,
+                ),
+            },
+          );
+        const followed = options.follow === true && !options.json;
+        const response = followed
+          ? await (await import("./remote-follow.js")).followPrompt(client, options.session, send, io)
+          : await send();
         if (options.json) out(response);
         else {
-          if (response.text !== "") io.stdout.write(`${stripControls(response.text)}\n`);
+          // Followed, the answer's text was printed with its message.
+          if (response.text !== "" && !followed) io.stdout.write(`${stripControls(response.text)}\n`);
           if (response.error) io.stderr.write(`mitsu remote: ${stripControls(response.error.message)}\n`);
           else if (response.reason !== "end_turn" && response.reason !== "stop_sequence")
             io.stderr.write(`mitsu remote: the run ended with ${response.reason}\n`);
@@ -125,6 +141,10 @@ export async function remoteCommand(options: RemoteCommandOptions, io: PrintIo):
       case "transcript":
         out(await client.transcript(options.session));
         return 0;
+      case "follow": {
+        const { followCommand } = await import("./remote-follow.js");
+        return await followCommand(client, options.session, options.json, io);
+      }
     }
   } catch (error) {
     if (io.signal?.aborted) {

@@ -6,11 +6,11 @@ export function registerRemote(ctx: CommandContext): void {
   ctx.program
     .command("remote")
     .description(
-      "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; approve, deny, pending, transcript, cancel",
+      "talk to durable sessions through the Restate ingress: -p sends a prompt and prints the answer; follow prints a session's events as they happen; approve, deny, pending, transcript, cancel, list",
     )
     .argument(
       "[action]",
-      "approve | deny | pending | transcript | cancel | list (none: send the prompt of -p)",
+      "follow | approve | deny | pending | transcript | cancel | list (none: send the prompt of -p)",
     )
     .option("--session <id>", "the session id (every action but list)")
     .option("-p, --prompt <text>", "the prompt to send")
@@ -30,9 +30,10 @@ export function registerRemote(ctx: CommandContext): void {
     .option("--max-turns <n>", "model calls for this prompt", positiveInt)
     .option("--call <tool-use-id>", "approve / deny: the tool call (needed when several wait)")
     .option("--message <text>", "deny: what the model is told")
+    .option("--follow", "with -p: print the session's messages as they are stored, not only the answer")
     .option("--json", "print JSON")
     .action(async (action: string | undefined, opts) => {
-      const actions = ["approve", "deny", "pending", "transcript", "cancel", "list"];
+      const actions = ["follow", "approve", "deny", "pending", "transcript", "cancel", "list"];
       if (action !== undefined && !actions.includes(action)) {
         io.stderr.write(
           `mitsu remote: unknown action ${JSON.stringify(action)} (use ${actions.join(", ")}, or -p)\n`,
@@ -59,6 +60,7 @@ export function registerRemote(ctx: CommandContext): void {
           ...(opts.maxTurns ? { maxTurns: opts.maxTurns as number } : {}),
           ...(opts.call !== undefined ? { call: opts.call as string } : {}),
           ...(opts.message !== undefined ? { message: opts.message as string } : {}),
+          ...(opts.follow === true ? { follow: true } : {}),
           json: opts.json === true,
         },
         io,

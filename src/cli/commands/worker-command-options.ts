@@ -24,4 +24,6 @@ export interface WorkerCommandOptions {
   processes: number;
   /** See `ServeWorkerOptions.protocol`. */
   protocol: "http1" | "http2";
+  /** See `DurableAgentOptions.liveEvents`. */
+  liveEvents: boolean;
 }

@@ -50,6 +50,9 @@ export async function workerCommand(options: WorkerCommandOptions, io: PrintIo):
     workspace,
     ...(options.askTimeoutMs !== undefined ? { askTimeoutMs: options.askTimeoutMs } : {}),
     ...(options.ingress !== undefined ? { ingressUrl: options.ingress } : {}),
+    liveEvents: options.liveEvents,
+    // On HTTP/2 an invocation is not replayed at each step: longer ones make fewer round trips (bench/durable).
+    ...(options.protocol === "http2" ? { turnsPerInvocation: durable.HTTP2_TURNS_PER_INVOCATION } : {}),
     // Beside the sessions' checkouts, on the volume every worker sees (a session id never starts with a dot).
     stepMarks: durable.fileStepMarks(join(root, ".mitsu-steps")),
   });

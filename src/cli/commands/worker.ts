@@ -61,6 +61,10 @@ export function registerWorker(ctx: CommandContext): void {
         .choices(["http1", "http2"])
         .default("http1"),
     )
+    .option(
+      "--no-live-events",
+      "no wake-up per stored message for followers (mitsu remote follow sees messages within a second): less work per turn",
+    )
     .option("--verbose", "log every invocation step")
     .action(async (opts) => {
       const { workerCommand } = await import("./worker-command.js");
@@ -86,6 +90,7 @@ export function registerWorker(ctx: CommandContext): void {
           verbose: opts.verbose === true,
           processes: opts.processes as number,
           protocol: opts.protocol as "http1" | "http2",
+          liveEvents: opts.liveEvents !== false,
         },
         io,
       );
