@@ -76,7 +76,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   const sandbox = sandboxCapability(setup.settings.sandbox, options.sandbox, setup);
   const shells = backgroundShellsCapability();
   // What `@file` in a command's or skill's text may read: what Read may (set once the skills have started).
-  let readable = new Workspace([cwd, ...setup.additionalRoots]);
+  let readable = new Workspace([cwd], {}, setup.folders);
   const inline = (run: Parameters<typeof inlineCapabilities>[3]) =>
     inlineCapabilities(late.tools, late.permissions?.permissions ?? failEarly(), readable, run);
   const skills = skillsCapability(setup.skills, inline);
@@ -124,7 +124,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
   try {
     const activeHooks = await loadActiveHooks(setup, questions);
     await starting;
-    readable = new Workspace([cwd, ...setup.additionalRoots, ...Object.keys(skills.readOnlyRoots)]);
+    readable = new Workspace([cwd, ...Object.keys(skills.readOnlyRoots)], {}, setup.folders);
     return await assemble({
       questions,
       sandboxAutoAllow: sandbox.autoAllow,

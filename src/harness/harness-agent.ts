@@ -377,8 +377,8 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   }
   /** The folders a rewind may write in: the session's workspace and the memory folder, nothing a session file names. */
   private rewindRoots(): string[] {
-    const { cwd, additionalRoots, memory } = this.parts.setup;
-    return [cwd, ...additionalRoots, memory];
+    const { cwd, folders, memory } = this.parts.setup;
+    return [cwd, ...folders.list(), memory];
   }
   rewindPreview(toPromptIndex: number): RewindFile[] {
     return this.checkpoints.current()?.plan(toPromptIndex, this.rewindRoots()) ?? [];

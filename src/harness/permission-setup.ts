@@ -62,7 +62,7 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
   const permissions = createPermissionChecker({
     rules: setup.settings.rules,
     mode: setup.permissionMode.mode,
-    additionalDirectories: setup.additionalRoots,
+    folders: setup.folders,
     ownFolders: [setup.memory],
     home: setup.home,
     preApproved: activeAllowedTools,

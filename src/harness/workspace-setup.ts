@@ -2,6 +2,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { type AgentDefinitions, formatAgentWarning } from "../agents/index.js";
 import { prepareProjectDir } from "../context/index.js";
+import { FolderSet } from "../fs/folder-set.js";
 import type { LoadedHooks } from "../hooks/index.js";
 import type { LoadedSettings, PermissionMode, PluginSettings } from "../permissions/index.js";
 import type { PluginContributions } from "../plugins/load-plugins.js";
@@ -35,8 +36,14 @@ export interface WorkspaceSetup {
   /** The environment of every child process. */
   scrubbed: NodeJS.ProcessEnv;
   permissionMode: { mode: PermissionMode; origin: string };
-  /** The workspace folders besides `cwd` (settings' and `--add-dir`). */
+  /** The workspace folders besides `cwd` named at start-up (settings' and `--add-dir`). */
   additionalRoots: string[];
+  /**
+   * The workspace folders besides `cwd`, live: the start-up ones (real paths taken now), then what a hook's or an
+   * SDK answer's `addDirectories`, or `/add-dir`, adds. The permission checker, the file tools and the sandbox
+   * read it at each call.
+   */
+  folders: FolderSet;
   /** The model's persistent memory folder. */
   memory: string;
   /**
@@ -94,6 +101,12 @@ export async function setUpWorkspace(
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
+  const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
+  const folders = new FolderSet(cwd, home);
+  for (const dir of additionalRoots) {
+    const added = await folders.addAtStart(dir);
+    if (added.warning) warn(`--add-dir / additionalDirectories: ${added.warning}`);
+  }
   // Notices about files that did load go to --verbose (and `mitsu skills` / `mitsu agents`), not every start.
   const shown = (w: { skipped: boolean }) => w.skipped || options.verboseNotices === true;
   for (const warning of skills.warnings.filter(shown)) warn(`${warning.path}: ${warning.message}`);
@@ -114,7 +127,8 @@ export async function setUpWorkspace(
     secretEnv,
     scrubbed: childEnv(env, { drop: secretEnv }),
     permissionMode,
-    additionalRoots: [...settings.additionalDirectories, ...(options.addDirs ?? [])],
+    additionalRoots,
+    folders,
     // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
     // (0700), with the memory of the project's old, non-unique folder carried over the first time.
     memory: join(prepareProjectDir(where), "memory"),

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import type { FolderSet } from "../fs/folder-set.js";
 import type { PermissionMode } from "./permission-mode.js";
 import { type PermissionRule, parsePermissionRule } from "./permission-rule.js";
 import { destinationFile, type PermissionUpdate, ruleText, saveUpdateToFile } from "./permission-update.js";
@@ -11,7 +11,8 @@ export interface UpdatablePermissions {
   deny: PermissionRule[];
   ask: PermissionRule[];
   allowRules: PermissionRule[];
-  workspaceRoots: string[];
+  /** The workspace folders besides `cwd`, shared with the file tools: a change holds for their next call. */
+  folders: FolderSet;
   setMode(mode: PermissionMode): void;
 }
 
@@ -65,13 +66,23 @@ export async function applyPermissionUpdates(
         break;
       case "addDirectories":
       case "removeDirectories": {
-        const dirs = update.directories.map((dir) => resolve(cwd, dir));
-        if (update.type === "addDirectories") {
-          for (const dir of dirs) if (!target.workspaceRoots.includes(dir)) target.workspaceRoots.push(dir);
-        } else {
-          for (let i = target.workspaceRoots.length - 1; i >= 1; i--)
-            if (dirs.includes(target.workspaceRoots[i]!)) target.workspaceRoots.splice(i, 1);
+        // Each folder's real path is taken now and kept (a link swapped later widens nothing); a folder that does
+        // not exist is not added, and the update is not saved either.
+        const missing: string[] = [];
+        for (const dir of update.directories) {
+          if (update.type === "removeDirectories") {
+            await target.folders.remove(dir);
+            continue;
+          }
+          try {
+            const added = await target.folders.add(dir);
+            if (added.warning) warn(`addDirectories: ${added.warning}`);
+          } catch (error) {
+            warn(`addDirectories: ${(error as Error).message}; the folder was not added`);
+            missing.push(dir);
+          }
         }
+        if (missing.length === update.directories.length) continue;
         break;
       }
     }

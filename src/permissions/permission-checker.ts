@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { FolderSet } from "../fs/folder-set.js";
 import { isInside, resolveRealPath } from "../fs/real-path.js";
 import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
@@ -93,6 +94,11 @@ export interface PermissionCheckerOptions {
   cwd: string;
   /** More workspace folders (`--add-dir`, `permissions.additionalDirectories`), where acceptEdits allows edits. */
   additionalDirectories?: string[];
+  /**
+   * The workspace folders besides `cwd` as a live value, shared with the file tools (the harness's); then
+   * `additionalDirectories` is not read. Updates' `addDirectories` and `removeDirectories` change it.
+   */
+  folders?: FolderSet;
   /**
    * Folders that belong to the model (its memory folder): Write and Edit inside them are allowed in every mode
    * but plan, unless a deny or ask rule says otherwise.
@@ -352,7 +358,9 @@ interface CheckerState {
   deny: PermissionRule[];
   ask: PermissionRule[];
   allowRules: PermissionRule[];
-  workspaceRoots: string[];
+  /** The working folder and the live additional folders, read at each call. */
+  workspaceRoots: () => string[];
+  folders: FolderSet;
   ownFolders: string[];
   realBase: (base: string) => Promise<string>;
 }
@@ -375,7 +383,13 @@ function checkerState(options: PermissionCheckerOptions): CheckerState {
       parsePermissionRule(text, cli("--allowedTools"), `--allowedTools[${i}]`),
     ),
   ];
-  const workspaceRoots = [cwd, ...(options.additionalDirectories ?? []).map((dir) => resolve(cwd, dir))];
+  let folders = options.folders;
+  if (!folders) {
+    folders = new FolderSet(cwd, home);
+    for (const dir of options.additionalDirectories ?? []) folders.adopt(dir);
+  }
+  const live = folders;
+  const workspaceRoots = () => [cwd, ...live.list()];
   const ownFolders = (options.ownFolders ?? []).map((dir) => resolve(cwd, dir));
   const realBases = new Map<string, Promise<string>>();
   const realBase = (base: string) => {
@@ -387,7 +401,18 @@ function checkerState(options: PermissionCheckerOptions): CheckerState {
     return real;
   };
 
-  return { home, cwd, mode: options.mode, deny, ask, allowRules, workspaceRoots, ownFolders, realBase };
+  return {
+    home,
+    cwd,
+    mode: options.mode,
+    deny,
+    ask,
+    allowRules,
+    workspaceRoots,
+    folders,
+    ownFolders,
+    realBase,
+  };
 }
 
 /** What a call touches: its paths as written and with links resolved, its Bash command parsed. */
@@ -593,9 +618,21 @@ function ruleMatcher(state: CheckerState) {
 
   /** Whether every path the write lands on is in the workspace (acceptEdits) or in the model's own folders. */
   async function editableWithoutRule(facts: CallFacts): Promise<boolean> {
-    const editable = state.mode === "acceptEdits" ? [...workspaceRoots, ...ownFolders] : ownFolders;
-    const roots = await Promise.all(editable.map(realBase));
+    const own = await Promise.all(ownFolders.map(realBase));
+    const roots = state.mode === "acceptEdits" ? [...(await realWorkspaceRoots()), ...own] : own;
     return facts.realPaths.every((real) => roots.some((root) => isInside(root, real)));
+  }
+
+  /**
+   * The real paths of the workspace folders: the live folders' as fixed when they were added (resolving them again
+   * would follow a link swapped in since), the others resolved.
+   */
+  async function realWorkspaceRoots(): Promise<string[]> {
+    const live = state.folders.entries();
+    return Promise.all([
+      realBase(cwd),
+      ...live.map((folder) => (folder.resolved ? folder.real : realBase(folder.real))),
+    ]);
   }
 
   /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */
@@ -612,11 +649,12 @@ function ruleMatcher(state: CheckerState) {
 
   /** Whether a Bash line only reads, inside the workspace, nothing a Read deny or ask rule names. */
   async function readOnlyHere(bash: BashAnalysis): Promise<boolean> {
-    const real = await Promise.all(workspaceRoots.map(realBase));
+    const roots = workspaceRoots();
+    const real = await realWorkspaceRoots();
     return readsOnlyInWorkspace(bash, {
       cwd,
       home,
-      roots: [...new Set([...workspaceRoots, ...real])],
+      roots: [...new Set([...roots, ...real])],
       readRules: [...deny, ...ask].filter((rule) => ruleAppliesToTool(rule, "Read", "read")),
       realBase,
     });

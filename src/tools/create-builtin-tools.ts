@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import type { FolderSet } from "../fs/folder-set.js";
 import type { Tool } from "../loop/tool.js";
 import type { BackgroundShells } from "./background-shells.js";
 import { createBashOutputTool } from "./bash-output-tool.js";
@@ -23,6 +24,11 @@ export interface BuiltinToolsOptions {
   cwd: string;
   /** More folders the file tools may reach (`--add-dir`, `permissions.additionalDirectories`). */
   additionalRoots?: string[];
+  /**
+   * More folders, as a live value the tools read at each call (the harness's: a folder a hook or `/add-dir` adds
+   * mid-session is reachable at once). They come before `additionalRoots`.
+   */
+  folders?: FolderSet;
   /** The environment Bash commands start from (provider API keys are dropped). Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   /** More variables Bash commands never see, besides the known provider keys (models.json's `apiKeyEnv` names). */
@@ -74,15 +80,20 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool<any>[] {
     `mitsu-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
   );
   const memory = options.memoryDir ? { [resolve(options.memoryDir)]: "your persistent memory folder" } : {};
-  const workspace = new Workspace([...roots, ...Object.keys(memory)], memory);
+  const live = options.folders;
+  const workspace = new Workspace([...roots, ...Object.keys(memory)], memory, live);
   const readOnly = Object.fromEntries(
     Object.entries(options.readOnlyRoots ?? {}).map(([root, note]) => [resolve(cwd, root), note]),
   );
-  const readable = new Workspace([...roots, ...Object.keys(memory), outputDir, ...Object.keys(readOnly)], {
-    ...memory,
-    [outputDir]: "the folder where Bash saves full outputs",
-    ...readOnly,
-  });
+  const readable = new Workspace(
+    [...roots, ...Object.keys(memory), outputDir, ...Object.keys(readOnly)],
+    {
+      ...memory,
+      [outputDir]: "the folder where Bash saves full outputs",
+      ...readOnly,
+    },
+    live,
+  );
   const excludes = options.searchExcludes;
   const bashOptions = {
     cwd,

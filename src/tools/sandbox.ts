@@ -16,6 +16,12 @@ import {
 export interface SandboxOptions {
   /** Folders the command may write (the workspace roots); everything else is read-only to it. */
   writableRoots: string[];
+  /**
+   * More writable folders whose real paths were fixed earlier (folders added to the workspace, resolved when they
+   * were added): each is bound only while it still is that real path, so a folder swapped for a link since widens
+   * nothing.
+   */
+  fixedRoots?: readonly string[];
   /** Let commands reach the network. Default false: the command gets a network namespace of its own, with no route out. */
   allowNetwork?: boolean;
   /**
@@ -67,7 +73,8 @@ export function sandboxCommand(
   options: SandboxOptions,
 ): SandboxLaunch {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
-  const roots = options.writableRoots.map(realOrResolved);
+  const fixed = (options.fixedRoots ?? []).filter((root) => realOrResolved(root) === root);
+  const roots = [...options.writableRoots.map(realOrResolved), ...fixed];
   for (const root of roots) args.push("--bind", root, root);
   const homes = [...new Set([options.home, homedir()].filter((h): h is string => !!h).map(realOrResolved))];
   const masks = sandboxMasks(roots, homes);

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import type { FolderSet } from "../fs/folder-set.js";
 import { isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
 import { ToolError } from "../loop/tool.js";
 
@@ -7,23 +8,35 @@ import { ToolError } from "../loop/tool.js";
  * The folders the file tools may touch. `roots[0]` is the working folder: relative paths resolve against
  * it. A path is accepted only when its real path (symbolic links resolved, also for files that do not
  * exist yet) lies inside the real path of a root, so `..`, absolute paths elsewhere and links that point
- * out are all refused, with a message that tells the model which folders it may use.
+ * out are all refused, with a message that tells the model which folders it may use. The `live` folders (a
+ * `FolderSet`) come right after the working folder and are read at each call: a folder added mid-session is
+ * reachable at once, one removed is refused at once, and their real paths are the ones fixed when they were added.
  */
 export class Workspace {
-  readonly roots: readonly string[];
+  private readonly fixed: readonly string[];
 
   /** Roots that are not workspace folders, with what they hold (e.g. the folder of saved Bash outputs). */
   private readonly notes: ReadonlyMap<string, string>;
 
-  constructor(roots: string[], notes: Record<string, string> = {}) {
+  constructor(
+    roots: string[],
+    notes: Record<string, string> = {},
+    private readonly live?: FolderSet,
+  ) {
     if (roots.length === 0) throw new Error("Workspace needs at least one root folder");
-    this.roots = roots.map((root) => resolve(root));
+    this.fixed = roots.map((root) => resolve(root));
     this.notes = new Map(Object.entries(notes).map(([root, note]) => [resolve(root), note]));
+  }
+
+  /** The folders the tools may reach now: the working folder, the live folders, then the fixed ones. */
+  get roots(): readonly string[] {
+    const [cwd, ...rest] = this.fixed;
+    return [cwd!, ...(this.live?.list() ?? []), ...rest];
   }
 
   /** The working folder: relative paths resolve against it. */
   get cwd(): string {
-    return this.roots[0]!;
+    return this.fixed[0]!;
   }
 
   /** The absolute path `path` names, before links are resolved (`~/` expands to the home folder). */
@@ -58,8 +71,11 @@ export class Workspace {
   }
 
   /** The real paths of the roots (links resolved), where writes must stay. */
-  realRoots(): Promise<string[]> {
-    return Promise.all(this.roots.map((root) => resolveRealPath(root)));
+  async realRoots(): Promise<string[]> {
+    const [cwd, ...rest] = await Promise.all(this.fixed.map((root) => resolveRealPath(root)));
+    // The live folders' real paths were fixed when they were added: resolving them again would follow a link
+    // swapped in since.
+    return [cwd!, ...(this.live?.list() ?? []), ...rest];
   }
 
   /** `path` relative to the working folder when inside it (shorter for the model), else absolute. */

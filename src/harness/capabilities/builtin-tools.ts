@@ -31,7 +31,7 @@ export function builtinToolsCapability(deps: BuiltinToolsDeps): Capability {
   const make = (): Tool<never>[] =>
     createBuiltinTools({
       cwd: setup.cwd,
-      additionalRoots: setup.additionalRoots,
+      folders: setup.folders,
       env: setup.scrubbed,
       secretEnv: setup.secretEnv,
       memoryDir: setup.memory,

@@ -1,3 +1,4 @@
+import type { FolderSet } from "../../fs/folder-set.js";
 import { type SandboxSettings, sandboxAutoAllows } from "../../permissions/index.js";
 import { checkSandbox, type SandboxOptions } from "../../tools/sandbox.js";
 import type { Capability } from "../capability.js";
@@ -14,12 +15,19 @@ export interface SandboxCapability extends Capability {
 export function sandboxCapability(
   settings: SandboxSettings,
   flag: boolean | undefined,
-  roots: { cwd: string; home: string; additionalRoots: readonly string[] },
+  roots: { cwd: string; home: string; folders: FolderSet },
 ): SandboxCapability {
   const effective: SandboxSettings = flag ? { ...settings, enabled: true, enabledBy: "cli" } : settings;
   const options: SandboxOptions | undefined = effective.enabled
     ? {
-        writableRoots: [roots.cwd, ...roots.additionalRoots],
+        // Read at each command: a folder added mid-session is writable from the next command on, one removed is not.
+        get writableRoots() {
+          const unresolved = roots.folders.entries().filter((folder) => !folder.resolved);
+          return [roots.cwd, ...unresolved.map((folder) => folder.real)];
+        },
+        get fixedRoots() {
+          return roots.folders.entries().flatMap((folder) => (folder.resolved ? [folder.real] : []));
+        },
         allowNetwork: effective.allowNetwork === true,
         allowUnixSockets: effective.allowUnixSockets === true,
         home: roots.home,
