@@ -37,7 +37,7 @@ export class FolderSet {
    */
   constructor(
     readonly cwd: string,
-    private readonly home: string = homedir(),
+    readonly home: string = homedir(),
   ) {}
 
   /** The folders' real paths, in the order they were added. */

@@ -6,6 +6,7 @@ import type {
 } from "../agents/index.js";
 import type { Compaction, CompactionPreview, CompactionSettings } from "../compaction/index.js";
 import type { Context, SizeBreakdown } from "../context/index.js";
+import type { FolderSet } from "../fs/folder-set.js";
 import type { HookCallbacks, HookRunner, UnapprovedHooksFile } from "../hooks/index.js";
 import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import type { ReplaceHistory } from "../loop/history-replacement.js";
@@ -25,7 +26,6 @@ import type {
 import type { PluginApproval } from "../plugins/load-plugins.js";
 import type { ModelPrice } from "../providers/model-prices.js";
 import type { ModelRequest, Provider } from "../providers/provider.js";
-
 import type { DiscoverResult, InlineCapabilities, InlineRun } from "../skills/index.js";
 import type { BackgroundShells } from "../tools/background-shells.js";
 import type { CommandTerminal, FileAccess } from "../tools/file-access.js";
@@ -352,6 +352,12 @@ export interface CodingAgent {
   readonly sandbox: SandboxOptions | undefined;
   /** What Read may reach: the workspace folders and the read-only roots (the user's and shipped skills' folders). */
   readonly readable: Workspace;
+  /**
+   * The workspace folders besides the working folder, live (`--add-dir`, settings, a hook's `addDirectories`,
+   * `/add-dir`): `add` and `remove` hold from the next tool call on — permission checker, file tools, sandbox. The
+   * system prompt's environment section names them as they were when the session started (the cached prefix).
+   */
+  readonly folders: FolderSet;
   /** Whether the model takes images (an `@image.png` in a prompt). */
   readonly images: boolean;
   /**

@@ -217,6 +217,9 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   get sandbox() {
     return this.parts.sandbox;
   }
+  get folders() {
+    return this.parts.setup.folders;
+  }
   get readable() {
     return this.parts.readable;
   }

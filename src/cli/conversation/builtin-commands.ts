@@ -4,6 +4,7 @@ import { formatSlashHelp } from "../../skills/index.js";
 import { compactionNotice } from "../render/compaction-notice.js";
 import type { Style } from "../render/style.js";
 import { stripControls } from "../render/terminal-text.js";
+import { addDirCommand } from "./add-dir-command.js";
 import { formatHooks } from "./hooks-command.js";
 import { formatMcpStatus } from "./mcp-status-text.js";
 import { contextReport, costReport } from "./session-status.js";
@@ -11,6 +12,10 @@ import { tasksCommand } from "./tasks-command.js";
 
 /** The slash commands interactive mode answers itself, before the discovered commands and skills. */
 export const BUILTIN_COMMANDS: ReadonlyArray<readonly [name: string, description: string]> = [
+  [
+    "add-dir",
+    "add a folder to the workspace now: /add-dir <path> [--remember saves it to .mitsu/settings.local.json]",
+  ],
   ["agents", "the sub-agent types the Task tool offers, and agent files skipped"],
   [
     "clear",
@@ -72,6 +77,9 @@ export async function runBuiltinCommand(
       return "exit";
     case "help":
       write(`${builtinHelp(context.agent, style)}\n`);
+      return "done";
+    case "add-dir":
+      write(`${await addDirCommand(args, context.agent.folders, style)}\n`);
       return "done";
     case "hooks":
       write(`${formatHooks(context.agent, style)}\n`);
