@@ -11,6 +11,8 @@ import { memoryDir, renderMemorySection } from "./memory.js";
 
 export interface BuildSystemPromptOptions {
   cwd: string;
+  /** The workspace folders besides `cwd`, named in the environment section (as they are at the session's start). */
+  additionalFolders?: readonly string[];
   model: string;
   /** The home folder for `~/.mitsu`; default `os.homedir()`. */
   home?: string;
@@ -42,6 +44,7 @@ export async function buildSystemPrompt(options: BuildSystemPromptOptions): Prom
   const snapshot = await (options.gitSnapshot ?? takeGitSnapshot(options.cwd, options.git ?? {}));
   const environment = detectEnvironment({
     cwd: options.cwd,
+    ...(options.additionalFolders ? { additionalFolders: options.additionalFolders } : {}),
     model: options.model,
     ...(options.now ? { now: options.now } : {}),
     ...(options.env ? { env: options.env } : {}),

@@ -25,6 +25,8 @@ export interface ContextWarning {
 
 export interface CreateContextOptions {
   cwd: string;
+  /** The workspace folders besides `cwd` for the built system prompt's environment section (read once, at creation). */
+  additionalFolders?: readonly string[];
   model: string;
   /** The home folder for `~/.mitsu`; default `os.homedir()`. */
   home?: string;
@@ -111,6 +113,7 @@ export async function createContext(options: CreateContextOptions): Promise<Cont
     options.system ??
     (await buildSystemPrompt({
       cwd: options.cwd,
+      ...(options.additionalFolders ? { additionalFolders: options.additionalFolders } : {}),
       model: options.model,
       now: start,
       toolNames: options.tools.map((t) => t.name),

@@ -5,6 +5,8 @@ export interface EnvironmentInfo {
   platform: string;
   shell: string;
   cwd: string;
+  /** The workspace folders besides `cwd` when the session started (`--add-dir`, settings); a later one is not named. */
+  additionalFolders?: readonly string[];
   /** YYYY-MM-DD in local time, the user's calendar day. */
   date: string;
   model: string;
@@ -12,6 +14,7 @@ export interface EnvironmentInfo {
 
 export interface DetectEnvironmentOptions {
   cwd: string;
+  additionalFolders?: readonly string[];
   model: string;
   now?: Date;
   /** Injectable for tests; default `process.env`. */
@@ -34,6 +37,7 @@ export function detectEnvironment(options: DetectEnvironmentOptions): Environmen
     platform,
     shell: shellPath ? basename(shellPath) : "unknown",
     cwd: options.cwd,
+    ...(options.additionalFolders?.length ? { additionalFolders: [...options.additionalFolders] } : {}),
     date: localDate(options.now ?? new Date()),
     model: options.model,
   };
@@ -43,6 +47,9 @@ export function renderEnvironment(info: EnvironmentInfo): string {
   return [
     "# Environment",
     `Working folder: ${info.cwd}`,
+    ...(info.additionalFolders?.length
+      ? [`Additional working folders: ${info.additionalFolders.join(", ")}`]
+      : []),
     `Platform: ${info.platform}`,
     `Shell: ${info.shell}`,
     `Date at session start: ${info.date}`,

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -108,6 +116,10 @@ describe("a folder added mid-session reaches the file tools at once", () => {
     expect(resultOf(sim, "grep")).toContain("notes.txt");
     expect(resultOf(sim, "glob")).toContain("notes.txt");
     expect(questions).toEqual([]);
+    // The system prompt, the cached prefix, stays as it was: the folder is named from the next session on.
+    const systems = sim.requests.map((r) => JSON.stringify(r.body.system));
+    expect(new Set(systems).size).toBe(1);
+    expect(systems[0]).not.toContain("Additional working folders");
     await agent.close();
   });
 
@@ -131,6 +143,10 @@ describe("a folder added mid-session reaches the file tools at once", () => {
     );
     await drain(agent.prompt("go"));
     expect(resultOf(sim, "before")).toContain("EXTRA-NOTES");
+    // A folder of the session's start is named in its environment section, by its real path.
+    expect(JSON.stringify(sim.requests[0]?.body.system)).toContain(
+      `Additional working folders: ${realpathSync(extra)}`,
+    );
     expect(resultOf(sim, "after")).toContain("outside the workspace");
     expect(resultOf(sim, "after")).not.toContain("EXTRA-NOTES");
     expect(resultOf(sim, "write")).toMatch(/outside the workspace|denied/);

@@ -372,6 +372,9 @@ function contextFactory(
     const early = resumed ? undefined : snapshot;
     const context = await createContext({
       cwd: setup.cwd,
+      // The folders as they are now: one added mid-session is named from the next new context (/clear, a new
+      // session), never in the running one's system prompt, which is the cached prefix.
+      additionalFolders: setup.folders.list(),
       home: setup.home,
       model: models.resolved.model,
       tools: definitionsOf(tools),

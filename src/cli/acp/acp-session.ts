@@ -1,5 +1,4 @@
 import { realpathSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   type ContentBlock as AcpBlock,
   type AgentContext,
@@ -142,17 +141,15 @@ export class AcpSession {
       ...(files ? { files } : {}),
       ...(terminal ? { terminal } : {}),
     });
-    const realRoots = [cwd, ...options.addDirs.map((dir) => resolve(cwd, dir))].map((root) => {
-      try {
-        return realpathSync(root);
-      } catch {
-        return root;
-      }
-    });
+    let realCwd = cwd;
+    try {
+      realCwd = realpathSync(cwd);
+    } catch {}
+    // The workspace folders as they are now: a folder a hook or the client's answer adds mid-session counts at once.
     const inside = (path: string) => {
       try {
         const real = realpathSync(path);
-        return realRoots.some((root) => isInside(root, real));
+        return [realCwd, ...agent.folders.list()].some((root) => isInside(root, real));
       } catch {
         return false;
       }
