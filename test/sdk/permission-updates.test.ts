@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
@@ -52,5 +52,44 @@ describe("the Claude Agent SDK's query() driving mitsu: canUseTool's updatedPerm
     ]);
     const local = JSON.parse(readFileSync(join(world.cwd, ".mitsu", "settings.local.json"), "utf8"));
     expect(local.permissions.allow).toEqual(["Bash(touch two.txt)"]);
+  });
+
+  it("addDirectories: the next Read in the folder, in the same run, works without another question", async () => {
+    const world = await sdkWorld([]);
+    const extra = join(world.cwd, "..", "extra");
+    mkdirSync(extra);
+    writeFileSync(join(extra, "notes.txt"), "EXTRA-NOTES\n");
+    world.sim.enqueue(
+      bash("touch one.txt"),
+      {
+        content: [
+          {
+            type: "tool_use" as const,
+            id: "r1",
+            name: "Read",
+            input: { file_path: join(extra, "notes.txt") },
+          },
+        ],
+      },
+      { content: [{ type: "text", text: "done" }] },
+    );
+    const asked: string[] = [];
+    await collect(
+      query({
+        prompt: "go",
+        options: world.options({
+          canUseTool: async (name) => {
+            asked.push(name);
+            return {
+              behavior: "allow",
+              updatedPermissions: [{ type: "addDirectories", directories: [extra], destination: "session" }],
+            };
+          },
+        }),
+      }),
+    );
+    expect(asked).toEqual(["Bash"]);
+    const answered = JSON.stringify(world.sim.requests.at(-1)?.body.messages.at(-1));
+    expect(answered).toContain("EXTRA-NOTES");
   });
 });
