@@ -13,7 +13,11 @@ import { stripControls } from "../render/terminal-text.js";
 export async function addDirCommand(args: string, folders: FolderSet, style: Style): Promise<string> {
   const words = args.trim().split(/\s+/).filter(Boolean);
   const remember = words.includes("--remember");
-  const path = words.filter((w) => w !== "--remember").join(" ");
+  // A path with spaces may be typed quoted, as a shell would take it.
+  const path = words
+    .filter((w) => w !== "--remember")
+    .join(" ")
+    .replace(/^(["'])(.*)\1$/, "$2");
   if (path === "") {
     const list = folders.list();
     const lines = [`Working folder: ${folders.cwd}`];
