@@ -92,6 +92,6 @@ export class Workspace {
     const noted = rest
       .filter((root) => this.notes.has(root))
       .map((root) => `; also ${this.notes.get(root)} (${root})`);
-    return `the working folder ${cwd}${extra} (the user can add folders with --add-dir)${noted.join("")}`;
+    return `the working folder ${cwd}${extra} (the user can add folders with --add-dir, or /add-dir in an interactive session)${noted.join("")}`;
   }
 }

@@ -81,7 +81,9 @@ describe("workspace confinement through the loop", () => {
         : "";
       expect({ id, is_error: sent.is_error }).toEqual({ id, is_error: true });
       expect(resultText(sent)).toMatch(
-        new RegExp(`^${escapeRegExp(message)} \\(the user can add folders with --add-dir\\)${also}\\.$`),
+        new RegExp(
+          `^${escapeRegExp(message)} \\(the user can add folders with --add-dir, or /add-dir in an interactive session\\)${also}\\.$`,
+        ),
       );
     }
     expect(JSON.stringify(h.sentResults())).not.toContain("top secret");
