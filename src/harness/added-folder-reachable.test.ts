@@ -120,6 +120,13 @@ describe("a folder added mid-session reaches the file tools at once", () => {
     const systems = sim.requests.map((r) => JSON.stringify(r.body.system));
     expect(new Set(systems).size).toBe(1);
     expect(systems[0]).not.toContain("Additional working folders");
+    // A new conversation (/clear) builds its system prompt anew, and names the folder.
+    await agent.clear();
+    sim.enqueue(text("fresh"));
+    await drain(agent.prompt("again"));
+    expect(JSON.stringify(sim.requests.at(-1)?.body.system)).toContain(
+      `Additional working folders: ${realpathSync(extra)}`,
+    );
     await agent.close();
   });
 
