@@ -1,10 +1,17 @@
 import type { AvailableCommand } from "@agentclientprotocol/sdk";
 import type { CodingAgent } from "../../harness/index.js";
+import { addDirCommand } from "../conversation/add-dir-command.js";
 import { contextReport, costReport } from "../conversation/session-status.js";
 import { compactionNotice } from "../render/compaction-notice.js";
+import { createStyle } from "../render/style.js";
 
 /** The terminal's own commands that make sense in an editor's panel (the rest is the editor's: /clear is a new thread). */
 export const BUILTIN_COMMANDS: AvailableCommand[] = [
+  {
+    name: "add-dir",
+    description: "Add a folder to the workspace now (--remember saves it to .mitsu/settings.local.json)",
+    input: { hint: "path [--remember]" },
+  },
   {
     name: "compact",
     description: "Summarise the conversation so far to free the context window",
@@ -15,7 +22,7 @@ export const BUILTIN_COMMANDS: AvailableCommand[] = [
 ];
 
 /**
- * Runs a built-in command (`/compact`, `/context`, `/cost`) and returns its text for the panel, or undefined
+ * Runs a built-in command (`/add-dir`, `/compact`, `/context`, `/cost`) and returns its text for the panel, or undefined
  * when `name` is none of them (a skill or command of that name wins: it is checked first by the caller).
  */
 export async function runBuiltin(
@@ -25,6 +32,9 @@ export async function runBuiltin(
   signal: AbortSignal,
 ): Promise<string | undefined> {
   switch (name) {
+    case "add-dir":
+      // The user typing it in the editor's panel is the approval, as at the terminal.
+      return addDirCommand(args, agent.folders, createStyle(false));
     case "compact": {
       if (agent.history.length < 2) return "Nothing to compact yet.";
       try {
