@@ -8,6 +8,7 @@
 export * from "./agents/index.js";
 export * from "./compaction/index.js";
 export * from "./context/index.js";
+export { type AddedFolder, type FolderAdded, FolderSet } from "./fs/folder-set.js";
 export * from "./harness/index.js";
 export * from "./hooks/index.js";
 export type * from "./loop/agent-event.js";
