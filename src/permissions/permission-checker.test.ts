@@ -625,3 +625,48 @@ describe("permission facts: the checker knows a call only by what its tool state
     expect(await check(fetchTool, { url: "https://evil.test/" }, ctx)).toMatchObject({ behavior: "deny" });
   });
 });
+
+describe("workspace folders added and removed while the session runs", () => {
+  it("a folder added by an update counts at once for read-only Bash and acceptEdits; removed, it no longer does", async () => {
+    const other = join(base, "other");
+    await mkdir(other);
+    const check = checker({ mode: "acceptEdits" });
+    expect(await check(...bash(`cat ${other}/x.txt`), ctx)).toMatchObject({ behavior: "deny" });
+    await check.applyUpdates([{ type: "addDirectories", directories: [other], destination: "session" }]);
+    expect(await check(...bash(`cat ${other}/x.txt`), ctx)).toEqual({ behavior: "allow" });
+    expect(await check(TOOLS.Write, { file_path: join(other, "y.txt") }, ctx)).toEqual({ behavior: "allow" });
+    await check.applyUpdates([{ type: "removeDirectories", directories: [other], destination: "session" }]);
+    expect(await check(...bash(`cat ${other}/x.txt`), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(TOOLS.Write, { file_path: join(other, "y.txt") }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+  });
+
+  it("a folder swapped for a link after it was added does not reach where the link points", async () => {
+    const other = join(base, "other");
+    const secret = join(base, "secret");
+    await mkdir(other);
+    await mkdir(secret);
+    const check = checker({ mode: "acceptEdits" });
+    await check.applyUpdates([{ type: "addDirectories", directories: [other], destination: "session" }]);
+    const { rename } = await import("node:fs/promises");
+    await rename(other, join(base, "other-old"));
+    await symlink(secret, other);
+    expect(await check(...bash(`cat ${other}/key.txt`), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(...bash(`cat ${secret}/key.txt`), ctx)).toMatchObject({ behavior: "deny" });
+    expect(await check(TOOLS.Write, { file_path: join(other, "y.txt") }, ctx)).toMatchObject({
+      behavior: "deny",
+    });
+  });
+
+  it("a folder that does not exist is not added, and says so", async () => {
+    const warnings: string[] = [];
+    const check = checker({ onWarning: (m) => warnings.push(m) });
+    await check.applyUpdates([
+      { type: "addDirectories", directories: [join(base, "nowhere")], destination: "session" },
+    ]);
+    expect(warnings).toEqual([
+      `addDirectories: ${join(base, "nowhere")} does not exist; the folder was not added`,
+    ]);
+  });
+});
