@@ -74,8 +74,11 @@ export class Workspace {
   async realRoots(): Promise<string[]> {
     const [cwd, ...rest] = await Promise.all(this.fixed.map((root) => resolveRealPath(root)));
     // The live folders' real paths were fixed when they were added: resolving them again would follow a link
-    // swapped in since.
-    return [cwd!, ...(this.live?.list() ?? []), ...rest];
+    // swapped in since (one missing at start-up, kept as named, is resolved as the fixed roots are).
+    const live = await Promise.all(
+      (this.live?.entries() ?? []).map((f) => (f.resolved ? f.real : resolveRealPath(f.real))),
+    );
+    return [cwd!, ...live, ...rest];
   }
 
   /** `path` relative to the working folder when inside it (shorter for the model), else absolute. */
