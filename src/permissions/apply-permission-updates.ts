@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { PermissionMode } from "./permission-mode.js";
 import { type PermissionRule, parsePermissionRule } from "./permission-rule.js";
 import { destinationFile, type PermissionUpdate, ruleText, saveUpdateToFile } from "./permission-update.js";
@@ -32,6 +32,7 @@ export async function applyPermissionUpdates(
     const file = destinationFile(update.destination, { cwd, home });
     const source = file ?? "session";
     const origin = { source, root: update.destination === "userSettings" ? home : cwd, home };
+    let saved: PermissionUpdate = update;
     switch (update.type) {
       case "addRules":
       case "replaceRules":
@@ -43,6 +44,7 @@ export async function applyPermissionUpdates(
               ? target.deny
               : target.ask;
         const texts = update.rules.map(ruleText);
+        const parsed: string[] = [];
         const ofSource = (rule: PermissionRule) => rule.origin.source === source;
         const drop = (keep: (rule: PermissionRule) => boolean) => {
           for (let i = list.length - 1; i >= 0; i--) if (!keep(list[i]!)) list.splice(i, 1);
@@ -51,13 +53,20 @@ export async function applyPermissionUpdates(
         if (update.type === "removeRules") drop((rule) => !(ofSource(rule) && texts.includes(rule.text)));
         else
           for (const text of texts) {
-            if (list.some((rule) => ofSource(rule) && rule.text === text)) continue;
+            if (list.some((rule) => ofSource(rule) && rule.text === text)) {
+              parsed.push(text);
+              continue;
+            }
             try {
               list.push(parsePermissionRule(text, origin, `updatedPermissions (${update.destination})`));
+              parsed.push(text);
             } catch (error) {
               warn((error as Error).message);
             }
           }
+        // What did not parse is not saved either: the file would warn about it at every start.
+        if (update.type !== "removeRules")
+          saved = { ...update, rules: update.rules.filter((rule) => parsed.includes(ruleText(rule))) };
         break;
       }
       case "setMode":
@@ -65,7 +74,12 @@ export async function applyPermissionUpdates(
         break;
       case "addDirectories":
       case "removeDirectories": {
-        const dirs = update.directories.map((dir) => resolve(cwd, dir));
+        // As the settings read them (`~/` is the home folder); the user's file gets them whole, as it is read
+        // against the home folder, not this project.
+        const dirs = update.directories.map((dir) =>
+          resolve(cwd, dir === "~" || dir.startsWith("~/") ? join(home, dir.slice(2)) : dir),
+        );
+        if (update.destination === "userSettings") saved = { ...update, directories: dirs };
         if (update.type === "addDirectories") {
           for (const dir of dirs) if (!target.workspaceRoots.includes(dir)) target.workspaceRoots.push(dir);
         } else {
@@ -78,9 +92,9 @@ export async function applyPermissionUpdates(
     if (!file) continue;
     try {
       // An allow rule for the local settings is what "always" saves: kept out of git, and remembered as the user's.
-      if (update.type === "addRules" && update.behavior === "allow" && update.destination === "localSettings")
-        await saveLocalAllowRules(cwd, update.rules.map(ruleText), { home });
-      else await saveUpdateToFile(file, update);
+      if (saved.type === "addRules" && saved.behavior === "allow" && saved.destination === "localSettings")
+        await saveLocalAllowRules(cwd, saved.rules.map(ruleText), { home });
+      else await saveUpdateToFile(file, saved);
     } catch (error) {
       warn(`The permission update was not saved to ${file}: ${(error as Error).message}`);
     }

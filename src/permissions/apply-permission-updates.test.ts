@@ -1,0 +1,65 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { applyPermissionUpdates, type UpdatablePermissions } from "./apply-permission-updates.js";
+import type { PermissionMode } from "./permission-mode.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function target(): UpdatablePermissions & { modes: PermissionMode[] } {
+  const root = mkdtempSync(join(tmpdir(), "mitsu-apply-updates-"));
+  dirs.push(root);
+  const cwd = join(root, "ws");
+  const modes: PermissionMode[] = [];
+  return {
+    cwd,
+    home: join(root, "home"),
+    deny: [],
+    ask: [],
+    allowRules: [],
+    workspaceRoots: [cwd],
+    setMode: (mode) => modes.push(mode),
+    modes,
+  };
+}
+const read = (file: string) => JSON.parse(readFileSync(file, "utf8"));
+
+describe("applyPermissionUpdates", () => {
+  it("a rule that does not parse is neither applied nor saved (it would warn at every start)", async () => {
+    const t = target();
+    const warnings: string[] = [];
+    await applyPermissionUpdates(
+      [
+        {
+          type: "addRules",
+          rules: [
+            { toolName: "Bash", ruleContent: "" },
+            { toolName: "Bash", ruleContent: "npm test" },
+          ],
+          behavior: "deny",
+          destination: "projectSettings",
+        },
+      ],
+      t,
+      (m) => warnings.push(m),
+    );
+    expect(t.deny.map((r) => r.text)).toEqual(["Bash(npm test)"]);
+    expect(warnings.join("\n")).toContain("Bash()");
+    expect(read(join(t.cwd, ".mitsu", "settings.json")).permissions).toEqual({ deny: ["Bash(npm test)"] });
+  });
+
+  it("a folder for the user's settings is saved whole: that file is read against the home folder, not this project", async () => {
+    const t = target();
+    await applyPermissionUpdates(
+      [{ type: "addDirectories", directories: ["../extra", "~/notes"], destination: "userSettings" }],
+      t,
+    );
+    const expected = [join(t.cwd, "..", "extra"), join(t.home, "notes")];
+    expect(t.workspaceRoots).toEqual([t.cwd, ...expected]);
+    expect(read(join(t.home, ".mitsu", "settings.json")).permissions.additionalDirectories).toEqual(expected);
+  });
+});
