@@ -81,6 +81,8 @@ export function readElicitationForm(
 
 function readField(name: string, raw: unknown, required: boolean): Result<ElicitationField> {
   if (name.length > FORM_LIMITS.title) return { error: "its name is too long" };
+  // An object's key that is not an ordinary one: what the user gave for it would be lost on the way.
+  if (name === "__proto__") return { error: "a field by this name cannot be answered" };
   if (!isRecord(raw)) return { error: "not a schema" };
   const title = typeof raw.title === "string" ? raw.title : name;
   if (title.length > FORM_LIMITS.title) return { error: `its title is over ${FORM_LIMITS.title} characters` };
@@ -232,7 +234,7 @@ export function checkElicitationAnswer(form: ElicitationForm, answer: unknown): 
     out[key] = content[key] as Value;
   }
   for (const field of form.fields)
-    if (field.required && !(field.name in out)) return { error: `${field.title} is required` };
+    if (field.required && !Object.hasOwn(out, field.name)) return { error: `${field.title} is required` };
   return { ok: { action: "accept", content: out } };
 }
 
@@ -243,14 +245,22 @@ function checkFormat(format: NonNullable<ElicitationField["format"]>, value: str
     case "uri":
       return /^[a-z][a-z0-9+.-]*:\S+$/i.test(value) ? undefined : "must be a URI (https://…)";
     case "date":
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) && isCalendarDay(value)
         ? undefined
         : "must be a date (YYYY-MM-DD)";
     case "date-time":
-      return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))
+      return /^\d{4}-\d{2}-\d{2}T/.test(value) && isCalendarDay(value) && !Number.isNaN(Date.parse(value))
         ? undefined
         : "must be a date and time (YYYY-MM-DDThh:mm:ssZ)";
   }
+}
+
+/** Whether `value` starts with a day the calendar has: Date.parse takes 2023-02-29 and 2024-02-31 as March. */
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function choiceList(field: ElicitationField): string {
