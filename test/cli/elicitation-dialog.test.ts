@@ -81,7 +81,8 @@ describe("the elicitation dialog (a pi-tui component)", () => {
       properties: { pick: { type: "string", enum: values }, text: { type: "string" } },
     });
     expect(d.render(60).length).toBeLessThan(30);
-    for (let i = 0; i < 50; i++) d.handleInput(KEYS.down);
+    // Nothing is picked at first: the first Down picks v1.
+    for (let i = 0; i < 51; i++) d.handleInput(KEYS.down);
     const shown = d.render(60).join("\n");
     expect(shown).toContain("❯ 51. v51");
     expect(shown).toMatch(/↑ \d+ more/);
@@ -95,5 +96,28 @@ describe("the elicitation dialog (a pi-tui component)", () => {
       action: "accept",
       content: { pick: "v51", text: `${"a".repeat(100)}END` },
     });
+  });
+
+  it("a yes/no or a choice without a default is not answered for the user: Enter leaves it out, or says it is required", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: {
+        newsletter: { type: "boolean", title: "Newsletter" },
+        plan: { type: "string", title: "Plan", enum: ["paid", "free"] },
+        agree: { type: "boolean", title: "Agree" },
+        size: { type: "string", title: "Size", enum: ["s", "m"], default: "m" },
+      },
+      required: ["agree"],
+    });
+    expect(d.render(60).join("\n")).not.toContain("❯");
+    d.handleInput(KEYS.enter); // newsletter left out
+    d.handleInput(KEYS.enter); // plan left out
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("Agree is required");
+    d.handleInput("y");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("❯ 2. m");
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { agree: true, size: "m" } });
   });
 });
