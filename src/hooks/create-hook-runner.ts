@@ -310,7 +310,8 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
 /**
  * A hook that is not the user's own (a project's settings file, a plugin's) answers for this project: its
  * `updatedPermissions` for the user's settings (`userSettings`, which every project reads) are dropped with a
- * notice — an allow rule or a mode there would carry one repository's say to every other. The rest stands.
+ * notice — an allow rule or a mode there would carry one repository's say to every other. The rest stands, marked
+ * `notTheUsers` (a local allow rule it saves is not remembered as the user's own).
  */
 function withinReach(
   decision: PermissionRequestDecision,
@@ -318,11 +319,13 @@ function withinReach(
   notify: (message: string) => void,
 ): PermissionRequestDecision {
   if (entry.userOwned || decision.behavior !== "allow" || !decision.updatedPermissions) return decision;
-  const kept = decision.updatedPermissions.filter((u) => u.destination !== "userSettings");
-  if (kept.length === decision.updatedPermissions.length) return decision;
-  notify(
-    `PermissionRequest ${entry.label}: its updatedPermissions for userSettings were not applied (only the user's own hooks may change ~/.mitsu/settings.json)`,
-  );
+  const kept = decision.updatedPermissions
+    .filter((u) => u.destination !== "userSettings")
+    .map((u) => ({ ...u, notTheUsers: true as const }));
+  if (kept.length < decision.updatedPermissions.length)
+    notify(
+      `PermissionRequest ${entry.label}: its updatedPermissions for userSettings were not applied (only the user's own hooks may change ~/.mitsu/settings.json)`,
+    );
   const { updatedPermissions: _, ...rest } = decision;
   return kept.length > 0 ? { ...rest, updatedPermissions: kept } : rest;
 }

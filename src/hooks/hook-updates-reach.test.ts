@@ -56,7 +56,7 @@ describe("PermissionRequest updatedPermissions: how far a hook reaches", () => {
     const { decision, notices } = await decisionFrom(join(cwd, ".mitsu", "settings.json"));
     expect(decision?.behavior).toBe("allow");
     expect(decision && "updatedPermissions" in decision ? decision.updatedPermissions : undefined).toEqual([
-      updates[2],
+      { ...updates[2], notTheUsers: true },
     ]);
     expect(notices.map((n) => n.message).join("\n")).toContain("userSettings were not applied");
   });
@@ -64,7 +64,7 @@ describe("PermissionRequest updatedPermissions: how far a hook reaches", () => {
   it("a plugin's hook likewise", async () => {
     const { decision } = await decisionFrom("plugin demo@market (hooks/hooks.json)");
     expect(decision && "updatedPermissions" in decision ? decision.updatedPermissions : undefined).toEqual([
-      updates[2],
+      { ...updates[2], notTheUsers: true },
     ]);
   });
 

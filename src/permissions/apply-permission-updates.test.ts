@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { applyPermissionUpdates, type UpdatablePermissions } from "./apply-permission-updates.js";
+import { ownRulesPath } from "./own-rules.js";
 import type { PermissionMode } from "./permission-mode.js";
 
 const dirs: string[] = [];
@@ -61,5 +62,32 @@ describe("applyPermissionUpdates", () => {
     const expected = [join(t.cwd, "..", "extra"), join(t.home, "notes")];
     expect(t.workspaceRoots).toEqual([t.cwd, ...expected]);
     expect(read(join(t.home, ".mitsu", "settings.json")).permissions.additionalDirectories).toEqual(expected);
+  });
+
+  it("a local allow rule from a hook that is not the user's is saved, not remembered as the user's own", async () => {
+    const rule = { toolName: "Bash", ruleContent: "make" };
+    const project = target();
+    await applyPermissionUpdates(
+      [
+        {
+          type: "addRules",
+          rules: [rule],
+          behavior: "allow",
+          destination: "localSettings",
+          notTheUsers: true,
+        },
+      ],
+      project,
+    );
+    expect(read(join(project.cwd, ".mitsu", "settings.local.json")).permissions.allow).toEqual([
+      "Bash(make)",
+    ]);
+    expect(existsSync(ownRulesPath(project.home))).toBe(false);
+    const own = target();
+    await applyPermissionUpdates(
+      [{ type: "addRules", rules: [rule], behavior: "allow", destination: "localSettings" }],
+      own,
+    );
+    expect(existsSync(ownRulesPath(own.home))).toBe(true);
   });
 });

@@ -93,7 +93,7 @@ export async function applyPermissionUpdates(
     try {
       // An allow rule for the local settings is what "always" saves: kept out of git, and remembered as the user's.
       if (saved.type === "addRules" && saved.behavior === "allow" && saved.destination === "localSettings")
-        await saveLocalAllowRules(cwd, saved.rules.map(ruleText), { home });
+        await saveLocalAllowRules(cwd, saved.rules.map(ruleText), saved.notTheUsers ? {} : { home });
       else await saveUpdateToFile(file, saved);
     } catch (error) {
       warn(`The permission update was not saved to ${file}: ${(error as Error).message}`);
