@@ -56,7 +56,7 @@ export interface HookResult {
   stop?: string;
   /**
    * Elicitation: the answer in the user's place; ElicitationResult: the answer sent instead (the last hook's that
-   * gave an `action`; exit 2 declines).
+   * gave an `action`; exit 2 declines; a decline or cancel stands against a later hook's accept).
    */
   elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 }
@@ -288,7 +288,10 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
           }
           if (specific.updatedInput) result.updatedInput = specific.updatedInput;
         } else if (event === "Elicitation" || event === "ElicitationResult") {
-          if (specific.action)
+          // A refusal (exit 2, decline, cancel) stands, as a PermissionRequest deny does: a later hook's accept
+          // (a project's, after the user's own) does not overturn it.
+          const refused = result.elicitation && result.elicitation.action !== "accept";
+          if (specific.action && !refused)
             result.elicitation = {
               action: specific.action,
               ...(specific.content ? { content: specific.content } : {}),

@@ -78,3 +78,43 @@ describe("PermissionRequest updatedPermissions: how far a hook reaches", () => {
     }
   });
 });
+
+describe("Elicitation hooks: a refusal stands", () => {
+  async function elicitationFrom(commands: string[]) {
+    const runner = createHookRunner({
+      hooks: commands.map((command, i) => ({
+        event: "Elicitation" as const,
+        matcher: "",
+        command,
+        timeoutMs: 10_000,
+        source: i === 0 ? join(home, ".mitsu", "settings.json") : join(cwd, ".mitsu", "settings.json"),
+      })),
+      cwd: "/",
+      home,
+      env: { PATH: process.env.PATH },
+      base: () => ({ session_id: "s", transcript_path: "", cwd, permission_mode: "default" }) as never,
+      notify: () => {},
+    });
+    const result = await runner.run("Elicitation", {
+      mcp_server_name: "db",
+      message: "Drop the table?",
+      mode: "form",
+      requested_schema: {},
+    } as never);
+    return result.elicitation;
+  }
+  const accept = `cat >/dev/null; echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "Elicitation", action: "accept", content: { yes: true } } })}'`;
+  const decline = `cat >/dev/null; echo '${JSON.stringify({ hookSpecificOutput: { hookEventName: "Elicitation", action: "decline" } })}'`;
+
+  it("the user's hook exits 2 or declines; a project's hook after it accepts: declined", async () => {
+    expect(await elicitationFrom(["cat >/dev/null; echo no >&2; exit 2", accept])).toEqual({
+      action: "decline",
+    });
+    expect(await elicitationFrom([decline, accept])).toEqual({ action: "decline" });
+  });
+
+  it("an accept alone, or before a refusal, gives way as before", async () => {
+    expect(await elicitationFrom([accept])).toEqual({ action: "accept", content: { yes: true } });
+    expect(await elicitationFrom([accept, decline])).toEqual({ action: "decline" });
+  });
+});
