@@ -188,6 +188,8 @@ export function checkFieldValue(field: ElicitationField, value: unknown): string
     case "integer": {
       if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
       if (field.kind === "integer" && !Number.isInteger(value)) return "must be a whole number";
+      // Past 2^53 a whole number is not kept exactly: 99999999999999999999 would arrive as 100000000000000000000.
+      if (field.kind === "integer" && !Number.isSafeInteger(value)) return "is too large to be sent exactly";
       if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
       if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
       return undefined;

@@ -120,4 +120,22 @@ describe("the elicitation dialog (a pi-tui component)", () => {
     d.handleInput(KEYS.enter);
     expect(await settled()).toEqual({ action: "accept", content: { agree: true, size: "m" } });
   });
+
+  it("a number is read as written in decimals: 0x10 is refused, not 16; a whole number past 2^53 is refused, not rounded", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: { people: { type: "integer", title: "People" } },
+    });
+    d.handleInput("0x10");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("People must be a number");
+    for (let i = 0; i < 4; i++) d.handleInput(KEYS.backspace);
+    d.handleInput("99999999999999999999");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("People is too large to be sent exactly");
+    for (let i = 0; i < 20; i++) d.handleInput(KEYS.backspace);
+    d.handleInput("1e3");
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { people: 1000 } });
+  });
 });

@@ -199,8 +199,9 @@ function fieldValue(
     case "number":
     case "integer": {
       if (text.trim() === "") return undefined;
-      const number = Number(text.trim());
-      return Number.isNaN(number) ? text : number;
+      // Decimal only: Number() also reads 0x10, 0b101 and 0o7, which nobody typing a count means.
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.trim())) return text;
+      return Number(text.trim());
     }
     case "string":
       return text === "" ? undefined : text;
