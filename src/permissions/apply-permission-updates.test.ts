@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -89,5 +97,32 @@ describe("applyPermissionUpdates", () => {
       own,
     );
     expect(existsSync(ownRulesPath(own.home))).toBe(true);
+  });
+
+  it("a project's .mitsu that links to the user's ~/.mitsu is not written through (every project reads that file)", async () => {
+    const t = target();
+    mkdirSync(join(t.home, ".mitsu"), { recursive: true });
+    writeFileSync(join(t.home, ".mitsu", "settings.json"), "{}");
+    mkdirSync(t.cwd, { recursive: true });
+    symlinkSync(join(t.home, ".mitsu"), join(t.cwd, ".mitsu"));
+    const warnings: string[] = [];
+    await applyPermissionUpdates(
+      [
+        {
+          type: "addRules",
+          rules: [{ toolName: "Bash" }],
+          behavior: "allow",
+          destination: "projectSettings",
+        },
+        { type: "addRules", rules: [{ toolName: "Bash" }], behavior: "allow", destination: "localSettings" },
+      ],
+      t,
+      (m) => warnings.push(m),
+    );
+    expect(readFileSync(join(t.home, ".mitsu", "settings.json"), "utf8")).toBe("{}");
+    expect(existsSync(join(t.home, ".mitsu", "settings.local.json"))).toBe(false);
+    expect(warnings.join("\n")).toContain("outside the project");
+    // The session still has the rule: the hook's allow holds for this run.
+    expect(t.allowRules.map((r) => r.text)).toEqual(["Bash", "Bash"]);
   });
 });

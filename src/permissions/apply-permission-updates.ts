@@ -1,4 +1,5 @@
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isInside, resolveRealPath } from "../fs/real-path.js";
 import type { PermissionMode } from "./permission-mode.js";
 import { type PermissionRule, parsePermissionRule } from "./permission-rule.js";
 import { destinationFile, type PermissionUpdate, ruleText, saveUpdateToFile } from "./permission-update.js";
@@ -90,6 +91,13 @@ export async function applyPermissionUpdates(
       }
     }
     if (!file) continue;
+    const outside = update.destination === "userSettings" ? undefined : await linkedOut(file, cwd);
+    if (outside) {
+      // A project's .mitsu that links elsewhere (to ~/.mitsu: the user's settings, read by every project) is not
+      // written through.
+      warn(`The permission update was not saved: ${file} resolves to ${outside}, outside the project`);
+      continue;
+    }
     try {
       // An allow rule for the local settings is what "always" saves: kept out of git, and remembered as the user's.
       if (saved.type === "addRules" && saved.behavior === "allow" && saved.destination === "localSettings")
@@ -99,4 +107,10 @@ export async function applyPermissionUpdates(
       warn(`The permission update was not saved to ${file}: ${(error as Error).message}`);
     }
   }
+}
+
+/** Where the folder of a project's settings `file` really is, when that is outside the project; else undefined. */
+async function linkedOut(file: string, cwd: string): Promise<string | undefined> {
+  const [folder, root] = await Promise.all([resolveRealPath(dirname(file)), resolveRealPath(cwd)]);
+  return isInside(root, folder) ? undefined : folder;
 }

@@ -13,7 +13,10 @@ describe("a provider's URL in an error message", () => {
       body: {},
       parseError: () => new ProviderError({ message: "x", type: "x", isRetryable: false }),
       retry: { maxRetries: 0 },
-    }).catch((e: unknown) => e as Error);
+    }).then(
+      () => new Error("no error"),
+      (e: unknown) => e as Error,
+    );
     expect(error.message).toContain("Network error calling http://<redacted>@127.0.0.1:9/v1/messages");
     expect(error.message).not.toContain("hunter2");
   });
