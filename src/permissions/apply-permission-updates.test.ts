@@ -1,5 +1,6 @@
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -124,5 +125,26 @@ describe("applyPermissionUpdates", () => {
     expect(warnings.join("\n")).toContain("outside the project");
     // The session still has the rule: the hook's allow holds for this run.
     expect(t.allowRules.map((r) => r.text)).toEqual(["Bash", "Bash"]);
+  });
+
+  it("nor through a settings file that links out (the user's settings would be read into the project's file)", async () => {
+    const t = target();
+    mkdirSync(join(t.home, ".mitsu"), { recursive: true });
+    writeFileSync(join(t.home, ".mitsu", "settings.json"), '{"env":{"TOKEN":"secret"}}');
+    mkdirSync(join(t.cwd, ".mitsu"), { recursive: true });
+    symlinkSync(join(t.home, ".mitsu", "settings.json"), join(t.cwd, ".mitsu", "settings.json"));
+    await applyPermissionUpdates(
+      [
+        {
+          type: "addRules",
+          rules: [{ toolName: "Bash" }],
+          behavior: "allow",
+          destination: "projectSettings",
+        },
+      ],
+      t,
+    );
+    expect(readFileSync(join(t.cwd, ".mitsu", "settings.json"), "utf8")).toBe('{"env":{"TOKEN":"secret"}}');
+    expect(lstatSync(join(t.cwd, ".mitsu", "settings.json")).isSymbolicLink()).toBe(true);
   });
 });

@@ -109,8 +109,15 @@ export async function applyPermissionUpdates(
   }
 }
 
-/** Where the folder of a project's settings `file` really is, when that is outside the project; else undefined. */
+/**
+ * Where a project's settings `file` really is, when its folder or the file itself (a link, read before it is
+ * replaced) lies outside the project; else undefined.
+ */
 async function linkedOut(file: string, cwd: string): Promise<string | undefined> {
-  const [folder, root] = await Promise.all([resolveRealPath(dirname(file)), resolveRealPath(cwd)]);
-  return isInside(root, folder) ? undefined : folder;
+  const [folder, real, root] = await Promise.all([
+    resolveRealPath(dirname(file)),
+    resolveRealPath(file),
+    resolveRealPath(cwd),
+  ]);
+  return !isInside(root, folder) ? folder : !isInside(root, real) ? real : undefined;
 }
