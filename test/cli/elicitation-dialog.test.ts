@@ -5,7 +5,7 @@ import { createElicitationDialog } from "../../src/cli/tui/elicitation-dialog.js
 import type { McpElicitationAnswer } from "../../src/mcp/index.js";
 
 const plain = createStyle(false);
-const KEYS = { down: "\u001b[B", enter: "\r", escape: "\u001b", backspace: "\u007f" };
+const KEYS = { down: "\u001b[B", enter: "\r", escape: "\u001b", backspace: "\u007f", shiftTab: "\u001b[Z" };
 
 function dialog(schema: Record<string, unknown>, message = "Pick", error?: string) {
   const d = createElicitationDialog(
@@ -137,5 +137,29 @@ describe("the elicitation dialog (a pi-tui component)", () => {
     d.handleInput("1e3");
     d.handleInput(KEYS.enter);
     expect(await settled()).toEqual({ action: "accept", content: { people: 1000 } });
+  });
+
+  it("Shift-Tab goes back a field with what was given for it; the answer has the corrected value", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: {
+        name: { type: "string", title: "Name" },
+        people: { type: "integer", title: "People" },
+        time: { type: "string", title: "Time", enum: ["19:00", "21:00"] },
+      },
+    });
+    d.handleInput("Ada");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("Shift-Tab back");
+    d.handleInput("40");
+    d.handleInput(KEYS.enter);
+    d.handleInput(KEYS.shiftTab);
+    expect(d.render(60).join("\n")).toContain("› 40");
+    d.handleInput(KEYS.backspace);
+    d.handleInput(KEYS.enter);
+    d.handleInput(KEYS.down);
+    d.handleInput(KEYS.down);
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { name: "Ada", people: 4, time: "21:00" } });
   });
 });

@@ -14,7 +14,8 @@ const CHOICE_LINES = 10;
 /**
  * An MCP server's form as a terminal dialog, as Claude Code shows it: the server's name and message, then one
  * field at a time — text typed (numbers checked as they are submitted), a choice picked with ↑/↓ (or its number),
- * yes/no for a boolean (nothing picked until a key picks it, unless the server gave a default). Enter submits the field (a value that does not fit says why and stays), the last one the
+ * yes/no for a boolean (nothing picked until a key picks it, unless the server gave a default). Shift-Tab goes back a
+ * field. Enter submits the field (a value that does not fit says why and stays), the last one the
  * form; Esc declines. Everything the server wrote is stripped of control sequences before it is drawn.
  */
 export function createElicitationDialog(
@@ -67,6 +68,23 @@ export function createElicitationDialog(
   };
   start(0);
   if (fields.length === 0 && "error" in read) error = read.error;
+  /** Shift-Tab: the field before again, with what was given for it (a typo in field 1 need not cost the form). */
+  const back = () => {
+    const field = fields[index - 1];
+    if (!field) return;
+    const given = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
+    delete content[field.name];
+    start(index - 1);
+    if (given !== undefined) {
+      const at = (value: unknown) => field.choices?.findIndex((c) => c.value === value) ?? -1;
+      if (field.kind === "boolean") selected = given === true ? 0 : 1;
+      else if (field.kind === "choice") selected = at(given);
+      else if (field.kind === "choices" && Array.isArray(given))
+        picked = new Set(given.map(at).filter((i) => i >= 0));
+      else text = String(given);
+    }
+    onChange();
+  };
 
   const submit = () => {
     const field = fields[index];
@@ -99,6 +117,7 @@ export function createElicitationDialog(
     handleInput(data: string) {
       if (done) return;
       if (matchesKey(data, "escape")) return finish({ action: "decline" });
+      if (matchesKey(data, "shift+tab")) return back();
       if (matchesKey(data, "enter")) return submit();
       const field = fields[index];
       const count = options(field).length;
@@ -172,10 +191,7 @@ export function createElicitationDialog(
         }
       }
       if (error) lines.push(...wrap(style.red(clean(error))));
-      const hint =
-        field?.kind === "choices"
-          ? "Space to pick · Enter to submit · Esc to decline"
-          : "Enter to submit · Esc to decline";
+      const hint = `${field?.kind === "choices" ? "Space to pick · " : ""}Enter to submit${index > 0 ? " · Shift-Tab back" : ""} · Esc to decline`;
       lines.push("", clip(` ${style.dim(hint)}`));
       return lines;
     },
