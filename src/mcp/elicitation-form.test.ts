@@ -42,6 +42,18 @@ describe("elicitation form: dates", () => {
     expect(check(dateTime, "2024-02-30T10:00:00Z")).toBe(false);
   });
 
+  it("a date and time is RFC 3339's, as the server's validator reads it: seconds and an offset, hours to 23", () => {
+    for (const d of [
+      "2024-01-01T10:00",
+      "2024-01-01T10:00:00",
+      "2024-01-01T24:00:00Z",
+      "2024-01-01 10:00:00Z",
+    ])
+      expect([d, check(dateTime, d)]).toEqual([d, false]);
+    for (const d of ["2024-01-01T10:00:00Z", "2024-01-01T10:00:00.123+09:00", "2024-06-30T23:59:60Z"])
+      expect([d, check(dateTime, d)]).toEqual([d, true]);
+  });
+
   it("real days are taken, leap days and early years too", () => {
     for (const d of ["2024-02-29", "2000-02-29", "2024-12-31", "0050-01-01"])
       expect([d, check(date, d)]).toEqual([d, true]);

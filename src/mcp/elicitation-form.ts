@@ -251,11 +251,16 @@ function checkFormat(format: NonNullable<ElicitationField["format"]>, value: str
         ? undefined
         : "must be a date (YYYY-MM-DD)";
     case "date-time":
-      return /^\d{4}-\d{2}-\d{2}T/.test(value) && isCalendarDay(value) && !Number.isNaN(Date.parse(value))
+      // RFC 3339, as JSON Schema's date-time is (and a server's validator checks): seconds and an offset are part
+      // of it; 2024-01-01T10:00 would pass here and fail there.
+      return DATE_TIME.test(value) && isCalendarDay(value)
         ? undefined
         : "must be a date and time (YYYY-MM-DDThh:mm:ssZ)";
   }
 }
+
+const DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 /** Whether `value` starts with a day the calendar has: Date.parse takes 2023-02-29 and 2024-02-31 as March. */
 function isCalendarDay(value: string): boolean {
