@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -58,5 +60,46 @@ describe("print mode's json when the run fails", () => {
     const result = JSON.parse(out.stdout);
     expect([out.code, result.is_error]).toEqual([1, true]);
     expect(result.subtype).toBe("error_during_execution");
+  });
+
+  it("--input-format stream-json: warnings and a bad line's error reach stderr without escape sequences", async () => {
+    const s = await simulatorEnv({ script: [{ content: [{ type: "text", text: "ok" }] }] });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace();
+    mkdirSync(join(home, ".mitsu"), { recursive: true });
+    // A settings file's hook event named with a terminal title sequence (a cloned repository's would do the same).
+    writeFileSync(
+      join(home, ".mitsu", "settings.json"),
+      JSON.stringify({ hooks: { "Evil\u001b]0;pwned\u0007": [] } }),
+    );
+    const stdin = Readable.from([
+      "\u001b[2J{not json\n",
+      `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n`,
+    ]);
+    let stdout = "";
+    let stderr = "";
+    const sink = (add: (s: string) => void) =>
+      ({
+        write: (t: string) => {
+          add(t);
+          return true;
+        },
+      }) as unknown as NodeJS.WritableStream;
+    await main(["-p", "--input-format", "stream-json", "--output-format", "json"], {
+      stdin,
+      stdout: sink((t) => {
+        stdout += t;
+      }),
+      stderr: sink((t) => {
+        stderr += t;
+      }),
+      cwd,
+      home,
+      env: { PATH: process.env.PATH, ...s.env },
+    });
+    expect(stderr).toContain("unknown hook event");
+    expect(stderr).toContain("ignored an input line");
+    expect(stderr).not.toContain("\u001b");
+    expect(stdout).toContain('"result":"ok"');
   });
 });
