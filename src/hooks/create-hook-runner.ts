@@ -1,4 +1,5 @@
 import { homedir } from "node:os";
+import { resolve } from "node:path";
 import type { HookOutcome } from "./hook-answer.js";
 import { checkAnswer } from "./hook-answer.js";
 import { compileHookCondition, type HookCall } from "./hook-condition.js";
@@ -55,7 +56,7 @@ export interface HookResult {
   stop?: string;
   /**
    * Elicitation: the answer in the user's place; ElicitationResult: the answer sent instead (the last hook's that
-   * gave an `action`; exit 2 declines).
+   * gave an `action`; exit 2 declines; a decline or cancel stands against a later hook's accept).
    */
   elicitation?: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> };
 }
@@ -113,6 +114,11 @@ interface Entry {
   /** The hook's `if` (tool events only). */
   condition?: (call: HookCall) => Promise<boolean>;
   start: (input: HookInput, signal: AbortSignal | undefined) => Promise<HookOutcome>;
+  /**
+   * Whether the hook is the user's own (a file in the home folder, an embedder's callback): only such a hook's
+   * `updatedPermissions` may reach the user's settings, which hold for every project.
+   */
+  userOwned: boolean;
 }
 
 /** Where block reasons go per event, as Claude Code defines exit code 2. */
@@ -156,10 +162,12 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
     entries.set(event, list);
   };
   const where = { cwd: options.cwd, home: options.home ?? homedir() };
+  const userFiles = [".mitsu", ".claude"].map((dir) => resolve(where.home, dir, "settings.json"));
   for (const hook of options.hooks) {
     const env = hook.env ? { ...options.env, ...hook.env } : options.env;
     add(hook.event, {
       label: `${hook.type ? `${hook.type} hook` : "hook"} "${hook.command.slice(0, 80)}" (${hook.source})`,
+      userOwned: userFiles.includes(resolve(where.cwd, hook.source)),
       matches: compileMatcher(hook.matcher) ?? (() => false),
       ...(hook.if !== undefined ? { condition: compileHookCondition(hook.if, where) } : {}),
       start: (input, signal) =>
@@ -190,6 +198,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       const callback = item.callback as (input: HookInput, context: { signal: AbortSignal }) => unknown;
       add(event as HookEventName, {
         label: `callback ${i + 1}`,
+        userOwned: true,
         matches: compileMatcher(item.matcher ?? "") ?? (() => false),
         start: (input, signal) =>
           runCallback(callback, input, item.timeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS, signal),
@@ -279,7 +288,10 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
           }
           if (specific.updatedInput) result.updatedInput = specific.updatedInput;
         } else if (event === "Elicitation" || event === "ElicitationResult") {
-          if (specific.action)
+          // A refusal (exit 2, decline, cancel) stands, as a PermissionRequest deny does: a later hook's accept
+          // (a project's, after the user's own) does not overturn it.
+          const refused = result.elicitation && result.elicitation.action !== "accept";
+          if (specific.action && !refused)
             result.elicitation = {
               action: specific.action,
               ...(specific.content ? { content: specific.content } : {}),
@@ -287,7 +299,7 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
         } else if (event === "PermissionRequest") {
           if (specific.decision?.behavior === "deny") denyRequest(result, specific.decision);
           else if (specific.decision && result.decision?.behavior !== "deny")
-            result.decision = specific.decision;
+            result.decision = withinReach(specific.decision, selected[i] as Entry, (m) => notify("error", m));
         } else if (answer.decision === "block" && BLOCKING.has(event)) {
           blocks.push(answer.reason || `Blocked by the ${event} ${label}.`);
         }
@@ -296,6 +308,29 @@ export function createHookRunner(options: HookRunnerOptions): HookRunner {
       return result;
     },
   };
+}
+
+/**
+ * A hook that is not the user's own (a project's settings file, a plugin's) answers for this project: its
+ * `updatedPermissions` for the user's settings (`userSettings`, which every project reads) are dropped with a
+ * notice — an allow rule or a mode there would carry one repository's say to every other. The rest stands, marked
+ * `notTheUsers` (a local allow rule it saves is not remembered as the user's own).
+ */
+function withinReach(
+  decision: PermissionRequestDecision,
+  entry: Entry,
+  notify: (message: string) => void,
+): PermissionRequestDecision {
+  if (entry.userOwned || decision.behavior !== "allow" || !decision.updatedPermissions) return decision;
+  const kept = decision.updatedPermissions
+    .filter((u) => u.destination !== "userSettings")
+    .map((u) => ({ ...u, notTheUsers: true as const }));
+  if (kept.length < decision.updatedPermissions.length)
+    notify(
+      `PermissionRequest ${entry.label}: its updatedPermissions for userSettings were not applied (only the user's own hooks may change ~/.mitsu/settings.json)`,
+    );
+  const { updatedPermissions: _, ...rest } = decision;
+  return kept.length > 0 ? { ...rest, updatedPermissions: kept } : rest;
 }
 
 /** A PermissionRequest deny: wins over every allow; the messages of several denies are joined. */

@@ -81,6 +81,8 @@ export function readElicitationForm(
 
 function readField(name: string, raw: unknown, required: boolean): Result<ElicitationField> {
   if (name.length > FORM_LIMITS.title) return { error: "its name is too long" };
+  // An object's key that is not an ordinary one: what the user gave for it would be lost on the way.
+  if (name === "__proto__") return { error: "a field by this name cannot be answered" };
   if (!isRecord(raw)) return { error: "not a schema" };
   const title = typeof raw.title === "string" ? raw.title : name;
   if (title.length > FORM_LIMITS.title) return { error: `its title is over ${FORM_LIMITS.title} characters` };
@@ -186,6 +188,8 @@ export function checkFieldValue(field: ElicitationField, value: unknown): string
     case "integer": {
       if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
       if (field.kind === "integer" && !Number.isInteger(value)) return "must be a whole number";
+      // Past 2^53 a whole number is not kept exactly: 99999999999999999999 would arrive as 100000000000000000000.
+      if (field.kind === "integer" && !Number.isSafeInteger(value)) return "is too large to be sent exactly";
       if (field.minimum !== undefined && value < field.minimum) return `must be at least ${field.minimum}`;
       if (field.maximum !== undefined && value > field.maximum) return `must be at most ${field.maximum}`;
       return undefined;
@@ -232,7 +236,7 @@ export function checkElicitationAnswer(form: ElicitationForm, answer: unknown): 
     out[key] = content[key] as Value;
   }
   for (const field of form.fields)
-    if (field.required && !(field.name in out)) return { error: `${field.title} is required` };
+    if (field.required && !Object.hasOwn(out, field.name)) return { error: `${field.title} is required` };
   return { ok: { action: "accept", content: out } };
 }
 
@@ -243,14 +247,27 @@ function checkFormat(format: NonNullable<ElicitationField["format"]>, value: str
     case "uri":
       return /^[a-z][a-z0-9+.-]*:\S+$/i.test(value) ? undefined : "must be a URI (https://…)";
     case "date":
-      return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value))
+      return /^\d{4}-\d{2}-\d{2}$/.test(value) && isCalendarDay(value)
         ? undefined
         : "must be a date (YYYY-MM-DD)";
     case "date-time":
-      return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value))
+      // RFC 3339, as JSON Schema's date-time is (and a server's validator checks): seconds and an offset are part
+      // of it; 2024-01-01T10:00 would pass here and fail there.
+      return DATE_TIME.test(value) && isCalendarDay(value)
         ? undefined
         : "must be a date and time (YYYY-MM-DDThh:mm:ssZ)";
   }
+}
+
+const DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+
+/** Whether `value` starts with a day the calendar has: Date.parse takes 2023-02-29 and 2024-02-31 as March. */
+function isCalendarDay(value: string): boolean {
+  const [year, month, day] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function choiceList(field: ElicitationField): string {

@@ -31,6 +31,9 @@ import type { McpServerConfig, McpServerEntry, McpTransportType } from "./mcp-se
 import { mcpServerEnv } from "./mcp-server-env.js";
 import { StdioProcessTransport } from "./stdio-process-transport.js";
 
+/** How many of one server's elicitations may wait for an answer at once; more are declined without asking. */
+export const MAX_OPEN_ELICITATIONS = 8;
+
 /** How a server stands. `needs-auth`: it asks for an OAuth login that has not been given. */
 export type McpConnectionState = "connecting" | "connected" | "failed" | "needs-auth" | "closed";
 
@@ -366,6 +369,12 @@ export class McpConnection {
       // A server asks in the middle of one of its tool calls: with none in progress (it was cancelled, it ended),
       // nobody is asked; the question is withdrawn when its calls are cancelled or end.
       if (!this.options.elicit || this.calls.size === 0) return { action: "decline" as const };
+      // A flood (a server asking 100 questions at once) would queue a dialog per question for the user to get
+      // through: past a few open ones, each further question is declined at once.
+      if (this.callsEnded.length >= MAX_OPEN_ELICITATIONS) {
+        this.log(`elicitation declined: ${MAX_OPEN_ELICITATIONS} questions of this server are open already`);
+        return { action: "decline" as const };
+      }
       const ended = new AbortController();
       this.callsEnded.push(ended);
       let answer: Awaited<ReturnType<McpElicit>>;

@@ -21,7 +21,7 @@ export interface PermissionRuleValue {
  * and a `canUseTool` answer's `updatedPermissions`): rules added, replaced (all of that behavior at the
  * destination) or removed; the mode set; working folders added or removed.
  */
-export type PermissionUpdate =
+export type PermissionUpdate = (
   | {
       type: "addRules" | "replaceRules" | "removeRules";
       rules: PermissionRuleValue[];
@@ -33,7 +33,15 @@ export type PermissionUpdate =
       type: "addDirectories" | "removeDirectories";
       directories: string[];
       destination: PermissionUpdateDestination;
-    };
+    }
+) & {
+  /**
+   * Set by mitsu (not in Claude Code's shape) on the updates of a hook that is not the user's own (a project's, a
+   * plugin's): a local allow rule it saves is not remembered as the user's, so it counts only while the folder is
+   * trusted, as the project's other grants do.
+   */
+  notTheUsers?: true;
+};
 
 const DESTINATIONS = new Set(["session", "cliArg", "localSettings", "projectSettings", "userSettings"]);
 const RULE_TYPES = new Set(["addRules", "replaceRules", "removeRules"]);

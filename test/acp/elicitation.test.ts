@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { type AcpRun, answerText, startAcp, waitFor } from "./acp-harness.js";
 
 const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
+const ELICIT_SERVER = join(import.meta.dirname, "..", "mcp", "elicit-server.mjs");
 const GOOD = { name: "Ada", email: "ada@example.org", people: 4, terrace: true, time: "19:00" };
 const ALLOW = { outcome: { outcome: "selected" as const, optionId: "allow_once" } };
 
@@ -71,6 +72,25 @@ describe("an MCP server's elicitation in an ACP editor", () => {
       'MCP server "form" asked for input; declined: this editor does not show forms.',
     );
     expect(answers).toEqual([{ form: "booking", answer: { action: "decline" } }]);
+  });
+
+  it("a server asking 100 times of an editor without forms: the editor is told once, each question declined", async () => {
+    const run = await startAcp([], { permission: () => ALLOW });
+    run.sim.enqueue(
+      { content: [{ type: "tool_use", id: "flood", name: "mcp__elicit__flood", input: {} }] },
+      { content: [{ type: "text", text: "Done." }] },
+    );
+    const { sessionId } = await run.connection.agent.request("session/new", {
+      cwd: run.cwd,
+      mcpServers: [{ name: "elicit", command: process.execPath, args: [ELICIT_SERVER], env: [] }],
+    });
+    await run.connection.agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "go" }],
+    });
+    const text = answerText(run, sessionId);
+    expect(text.split("asked for input; declined").length - 1).toBe(1);
+    expect(JSON.stringify(run.sim.requests[1]?.body.messages.at(-1))).toContain('\\"decline\\":100');
   });
 
   it("a cancel while the editor's form is open withdraws it; the server gets a cancel, the turn ends cancelled", async () => {

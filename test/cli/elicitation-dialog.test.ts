@@ -5,7 +5,7 @@ import { createElicitationDialog } from "../../src/cli/tui/elicitation-dialog.js
 import type { McpElicitationAnswer } from "../../src/mcp/index.js";
 
 const plain = createStyle(false);
-const KEYS = { down: "\u001b[B", enter: "\r", escape: "\u001b", backspace: "\u007f" };
+const KEYS = { down: "\u001b[B", enter: "\r", escape: "\u001b", backspace: "\u007f", shiftTab: "\u001b[Z" };
 
 function dialog(schema: Record<string, unknown>, message = "Pick", error?: string) {
   const d = createElicitationDialog(
@@ -81,7 +81,8 @@ describe("the elicitation dialog (a pi-tui component)", () => {
       properties: { pick: { type: "string", enum: values }, text: { type: "string" } },
     });
     expect(d.render(60).length).toBeLessThan(30);
-    for (let i = 0; i < 50; i++) d.handleInput(KEYS.down);
+    // Nothing is picked at first: the first Down picks v1.
+    for (let i = 0; i < 51; i++) d.handleInput(KEYS.down);
     const shown = d.render(60).join("\n");
     expect(shown).toContain("❯ 51. v51");
     expect(shown).toMatch(/↑ \d+ more/);
@@ -95,5 +96,70 @@ describe("the elicitation dialog (a pi-tui component)", () => {
       action: "accept",
       content: { pick: "v51", text: `${"a".repeat(100)}END` },
     });
+  });
+
+  it("a yes/no or a choice without a default is not answered for the user: Enter leaves it out, or says it is required", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: {
+        newsletter: { type: "boolean", title: "Newsletter" },
+        plan: { type: "string", title: "Plan", enum: ["paid", "free"] },
+        agree: { type: "boolean", title: "Agree" },
+        size: { type: "string", title: "Size", enum: ["s", "m"], default: "m" },
+      },
+      required: ["agree"],
+    });
+    expect(d.render(60).join("\n")).not.toContain("❯");
+    d.handleInput(KEYS.enter); // newsletter left out
+    d.handleInput(KEYS.enter); // plan left out
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("Agree is required");
+    d.handleInput("y");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("❯ 2. m");
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { agree: true, size: "m" } });
+  });
+
+  it("a number is read as written in decimals: 0x10 is refused, not 16; a whole number past 2^53 is refused, not rounded", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: { people: { type: "integer", title: "People" } },
+    });
+    d.handleInput("0x10");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("People must be a number");
+    for (let i = 0; i < 4; i++) d.handleInput(KEYS.backspace);
+    d.handleInput("99999999999999999999");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("People is too large to be sent exactly");
+    for (let i = 0; i < 20; i++) d.handleInput(KEYS.backspace);
+    d.handleInput("1e3");
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { people: 1000 } });
+  });
+
+  it("Shift-Tab goes back a field with what was given for it; the answer has the corrected value", async () => {
+    const { d, settled } = dialog({
+      type: "object",
+      properties: {
+        name: { type: "string", title: "Name" },
+        people: { type: "integer", title: "People" },
+        time: { type: "string", title: "Time", enum: ["19:00", "21:00"] },
+      },
+    });
+    d.handleInput("Ada");
+    d.handleInput(KEYS.enter);
+    expect(d.render(60).join("\n")).toContain("Shift-Tab back");
+    d.handleInput("40");
+    d.handleInput(KEYS.enter);
+    d.handleInput(KEYS.shiftTab);
+    expect(d.render(60).join("\n")).toContain("› 40");
+    d.handleInput(KEYS.backspace);
+    d.handleInput(KEYS.enter);
+    d.handleInput(KEYS.down);
+    d.handleInput(KEYS.down);
+    d.handleInput(KEYS.enter);
+    expect(await settled()).toEqual({ action: "accept", content: { name: "Ada", people: 4, time: "21:00" } });
   });
 });

@@ -91,6 +91,8 @@ describe("an MCP server's elicitation at the terminal", () => {
     t.m.press("enter");
     await t.m.waitFor("5/5 Time");
     expect(t.m.screen()).toContain("Nine o'clock");
+    // Nothing is picked at first: Down picks the first, Down again the second.
+    t.m.press("down");
     t.m.press("down");
     t.m.press("enter");
     await t.m.waitFor("Booked.");

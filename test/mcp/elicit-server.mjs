@@ -7,9 +7,27 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprot
 
 const server = new Server({ name: "elicit", version: "1.0.0" }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
-  tools: [{ name: "book", description: "Books a table", inputSchema: { type: "object", properties: {} } }],
+  tools: [
+    { name: "book", description: "Books a table", inputSchema: { type: "object", properties: {} } },
+    {
+      name: "flood",
+      description: "Asks 100 questions at once",
+      inputSchema: { type: "object", properties: {} },
+    },
+  ],
 }));
-server.setRequestHandler(CallToolRequestSchema, async () => {
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (request.params.name === "flood") {
+    const schema = { type: "object", properties: { ok: { type: "boolean" } } };
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        server.elicitInput({ message: `Question ${i}`, requestedSchema: schema }),
+      ),
+    );
+    const counts = {};
+    for (const a of answers) counts[a.action] = (counts[a.action] ?? 0) + 1;
+    return { content: [{ type: "text", text: JSON.stringify(counts) }] };
+  }
   const answer = await server.elicitInput({
     message: "How many people?",
     requestedSchema: {

@@ -86,6 +86,8 @@ export class AcpSession {
   private model: { value: string; choice: ModelChoice | undefined } = { value: "default", choice: undefined };
   /** The mode the editor was last told of (ExitPlanMode may change it during a prompt). */
   private shownMode: PermissionMode;
+  /** The MCP servers whose questions this editor (without forms) was told are declined: told once each. */
+  private readonly toldNoForms = new Set<string>();
 
   private constructor(
     readonly id: string,
@@ -300,11 +302,14 @@ export class AcpSession {
 
   /**
    * An MCP server's form, asked of an editor that offers form elicitation (`elicitation/create`, session-scoped);
-   * another editor is told in the conversation that the server's question was declined.
+   * another editor is told in the conversation, once per server, that the server's questions are declined.
    */
   async elicit(request: McpElicitationRequest): Promise<McpElicitationAnswer> {
     const message = request.error ? `${request.message}\n\n(Refused: ${request.error})` : request.message;
     if (!this.setup.capabilities.elicitation?.form) {
+      // Once per server: one asking in a loop would otherwise fill the conversation with the same line.
+      if (this.toldNoForms.has(request.server)) return { action: "decline" };
+      this.toldNoForms.add(request.server);
       await this.send({
         sessionUpdate: "agent_message_chunk",
         content: {

@@ -15,6 +15,7 @@ import { colorEnabled, createStyle } from "../render/style.js";
 import { createSubagentRenderer } from "../render/subagent-renderer.js";
 import { stripControls, terminalJson } from "../render/terminal-text.js";
 import { createTextRenderer } from "../render/text-renderer.js";
+import { failedResult } from "../sdk/failed-result.js";
 import { createPrintOutput } from "../sdk/print-output.js";
 
 /** Exit codes: 0 the model finished; 1 an error or an unfinished answer (max turns, max tokens, refusal); 130 interrupted. */
@@ -31,17 +32,22 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
   const stderrColor = colorEnabled(io.stderr as NodeJS.WriteStream);
   const notice = (text: string) => io.stderr.write(stderrColor ? text : stripVTControlCharacters(text));
   const warn = (message: string) => notice(`${style.yellow("⚠")} ${stripControls(message)}\n`);
+  // A failure before the run: the message on stderr, and under json/stream-json the result a script parses.
+  const fail = (message: string): number => {
+    io.stderr.write(`mitsu: ${stripControls(message)}\n`);
+    if (options.outputFormat === "json" || options.outputFormat === "stream-json")
+      io.stdout.write(`${terminalJson({ ...failedResult(message), result: message })}\n`);
+    return 1;
+  };
   const prompt = options.prompt ?? "";
   if (options.pickSession) {
     // Nobody can pick at a pipe: list the sessions, to name one with -r <id>.
     io.stdout.write(`${formatSessionList(listProjectSessions(io), style)}\n`);
     if (prompt.trim() === "") return 0;
-    io.stderr.write("mitsu: -r without a session cannot pick one here: give its id, mitsu -r <id> -p …\n");
-    return 1;
+    return fail("-r without a session cannot pick one here: give its id, mitsu -r <id> -p …");
   }
   if (prompt.trim() === "") {
-    io.stderr.write('mitsu: no prompt. Give one as an argument (mitsu -p "…") or on standard input.\n');
-    return 1;
+    return fail('no prompt. Give one as an argument (mitsu -p "…") or on standard input.');
   }
   const agent = await createCodingAgent(agentOptionsFor(options, io, { onWarning: warn }));
   try {
@@ -63,8 +69,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
       try {
         fromServer = await mcpSlash.expand(io.signal);
       } catch (error) {
-        io.stderr.write(`mitsu: ${stripControls((error as Error).message)}\n`);
-        return 1;
+        return fail((error as Error).message);
       }
     } else if (slash) {
       if (slash.name === "help") {
@@ -74,10 +79,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
       }
       const target = findSlashTarget(slash.name, agent.skills);
       if (!target) {
-        io.stderr.write(
-          `mitsu: unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.\n`,
-        );
-        return 1;
+        return fail(`unknown command /${slash.name}. Run \`mitsu skills\` to list commands and skills.`);
       }
       invocation = { target, args: slash.args };
     }
@@ -91,8 +93,7 @@ export async function printMode(options: CliOptions, io: PrintIo): Promise<numbe
             confine: true,
           });
     if ("error" in prepared) {
-      io.stderr.write(`mitsu: ${stripControls(prepared.error)}\n`);
-      return 1;
+      return fail(prepared.error);
     }
 
     const text_ = (write: (text: string) => void, liveStatus: boolean) =>

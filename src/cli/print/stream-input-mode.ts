@@ -4,7 +4,7 @@ import type { AgentResult } from "../../loop/agent-event.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
-import { terminalJson } from "../render/terminal-text.js";
+import { stripControls, terminalJson } from "../render/terminal-text.js";
 import { createPrintOutput } from "../sdk/print-output.js";
 import { exitCodeFor, streamJsonEvent } from "./print-mode.js";
 
@@ -39,7 +39,8 @@ export function userText(line: string): string | undefined {
 export async function streamInputMode(options: CliOptions, io: PrintIo): Promise<number> {
   const out = (value: unknown) => io.stdout.write(`${terminalJson(value)}\n`);
   const agent = await createCodingAgent(
-    agentOptionsFor(options, io, { onWarning: (m) => io.stderr.write(`⚠ ${m}\n`) }),
+    // Warnings quote settings a cloned repository wrote: no escape sequence reaches the terminal.
+    agentOptionsFor(options, io, { onWarning: (m) => io.stderr.write(`⚠ ${stripControls(m)}\n`) }),
   );
   const claude = createPrintOutput(agent, { cwd: io.cwd, cacheTtl: options.cacheTtl });
   const own = options.outputFormat === "mitsu-events";
@@ -70,7 +71,8 @@ export async function streamInputMode(options: CliOptions, io: PrintIo): Promise
       try {
         text = userText(line);
       } catch (error) {
-        io.stderr.write(`mitsu: ignored an input line: ${error instanceof Error ? error.message : error}\n`);
+        const why = error instanceof Error ? error.message : String(error);
+        io.stderr.write(`mitsu: ignored an input line: ${stripControls(why)}\n`);
         code = 1;
         continue;
       }

@@ -79,9 +79,10 @@ export async function createSdkAgent(
     .filter((t): t is string => typeof t === "string" && t !== "")
     .join("\n\n");
   const agents = { ...sdk.agents, ...(init.agents ? parseAgents(init.agents) : {}) };
+  const onWarning = (m: string) => io.stderr.write(`⚠ ${m}\n`);
   const base = agentOptionsFor({ ...options, mcpConfig: split.configs }, io, {
-    onWarning: (m) => io.stderr.write(`⚠ ${m}\n`),
-    ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onMode) } : {}),
+    onWarning,
+    ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onMode, onWarning) } : {}),
   });
   const agent = await createCodingAgent({
     ...base,

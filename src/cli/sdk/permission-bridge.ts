@@ -13,6 +13,7 @@ import type { ControlChannel } from "./control-channel.js";
 export function createPermissionBridge(
   channel: ControlChannel,
   onMode: (mode: PermissionMode) => void,
+  warn: (message: string) => void = () => {},
 ): (request: PermissionRequest) => Promise<PermissionVerdict> {
   return async (request) => {
     let response: Record<string, unknown>;
@@ -38,7 +39,9 @@ export function createPermissionBridge(
       };
     }
     if (response.behavior === "allow") {
-      const { updates } = readPermissionUpdates(response.updatedPermissions);
+      const { updates, errors } = readPermissionUpdates(response.updatedPermissions);
+      // The app meant something by them (a deny rule it thinks it added): it is told they were left out.
+      for (const error of errors) warn(`canUseTool's answer: ${error}; that update was left out`);
       // The session's mode follows (what it reports to the app); the checker applies the rest.
       for (const update of updates) if (update.type === "setMode") onMode(update.mode);
       const input = response.updatedInput;

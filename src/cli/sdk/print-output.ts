@@ -48,9 +48,20 @@ export function createPrintOutput(
       });
       return [init, ...lines];
     },
-    /** The prompt's `result` message. */
+    /**
+     * The prompt's `result` message. A turn a denial stopped (a PermissionRequest hook's `interrupt`) is an
+     * unfinished answer, as the exit code (1) says: an error here, not the SDK session's success.
+     */
     result(result: AgentResult) {
-      return sdk.result(result, { denials: agent.permissionDenials.slice(deniedBefore) });
+      const message = sdk.result(result, { denials: agent.permissionDenials.slice(deniedBefore) });
+      if (result.reason !== "denied") return message;
+      const { result: _text, ...rest } = message as typeof message & { result?: string };
+      return {
+        ...rest,
+        subtype: "error_during_execution",
+        is_error: true,
+        errors: ["A tool call was denied and the run stopped there (interrupt)."],
+      };
     },
   };
 }

@@ -14,7 +14,8 @@ const CHOICE_LINES = 10;
 /**
  * An MCP server's form as a terminal dialog, as Claude Code shows it: the server's name and message, then one
  * field at a time — text typed (numbers checked as they are submitted), a choice picked with ↑/↓ (or its number),
- * yes/no for a boolean. Enter submits the field (a value that does not fit says why and stays), the last one the
+ * yes/no for a boolean (nothing picked until a key picks it, unless the server gave a default). Shift-Tab goes back a
+ * field. Enter submits the field (a value that does not fit says why and stays), the last one the
  * form; Esc declines. Everything the server wrote is stripped of control sequences before it is drawn.
  */
 export function createElicitationDialog(
@@ -51,11 +52,15 @@ export function createElicitationDialog(
       field.default !== undefined
         ? String(field.default)
         : "";
-    selected = 0;
+    // A yes/no or a choice without a default starts with nothing picked: Enter leaves an optional one out (and
+    // says a required one is required) rather than answering the list's first entry, Yes, for the user.
+    selected = -1;
     picked = new Set();
-    if (field?.kind === "boolean") selected = field.default === true ? 0 : field.default === false ? 1 : 0;
+    if (field?.kind === "boolean") selected = field.default === true ? 0 : field.default === false ? 1 : -1;
     if (field?.kind === "choice" && typeof field.default === "string")
-      selected = Math.max(0, field.choices?.findIndex((c) => c.value === field.default) ?? 0);
+      selected = field.choices?.findIndex((c) => c.value === field.default) ?? -1;
+    // A list of choices: the cursor is not an answer (Space picks), it starts on the first.
+    if (field?.kind === "choices") selected = 0;
     if (field?.kind === "choices" && Array.isArray(field.default))
       picked = new Set(
         field.default.map((d) => field.choices?.findIndex((c) => c.value === d) ?? -1).filter((i) => i >= 0),
@@ -63,6 +68,23 @@ export function createElicitationDialog(
   };
   start(0);
   if (fields.length === 0 && "error" in read) error = read.error;
+  /** Shift-Tab: the field before again, with what was given for it (a typo in field 1 need not cost the form). */
+  const back = () => {
+    const field = fields[index - 1];
+    if (!field) return;
+    const given = Object.hasOwn(content, field.name) ? content[field.name] : undefined;
+    delete content[field.name];
+    start(index - 1);
+    if (given !== undefined) {
+      const at = (value: unknown) => field.choices?.findIndex((c) => c.value === value) ?? -1;
+      if (field.kind === "boolean") selected = given === true ? 0 : 1;
+      else if (field.kind === "choice") selected = at(given);
+      else if (field.kind === "choices" && Array.isArray(given))
+        picked = new Set(given.map(at).filter((i) => i >= 0));
+      else text = String(given);
+    }
+    onChange();
+  };
 
   const submit = () => {
     const field = fields[index];
@@ -95,11 +117,12 @@ export function createElicitationDialog(
     handleInput(data: string) {
       if (done) return;
       if (matchesKey(data, "escape")) return finish({ action: "decline" });
+      if (matchesKey(data, "shift+tab")) return back();
       if (matchesKey(data, "enter")) return submit();
       const field = fields[index];
       const count = options(field).length;
       if (field && count > 0) {
-        if (matchesKey(data, "up")) selected = (selected - 1 + count) % count;
+        if (matchesKey(data, "up")) selected = selected <= 0 ? count - 1 : selected - 1;
         else if (matchesKey(data, "down") || matchesKey(data, "tab")) selected = (selected + 1) % count;
         else if (field.kind === "choices" && data === " ") {
           if (picked.has(selected)) picked.delete(selected);
@@ -168,10 +191,7 @@ export function createElicitationDialog(
         }
       }
       if (error) lines.push(...wrap(style.red(clean(error))));
-      const hint =
-        field?.kind === "choices"
-          ? "Space to pick · Enter to submit · Esc to decline"
-          : "Enter to submit · Esc to decline";
+      const hint = `${field?.kind === "choices" ? "Space to pick · " : ""}Enter to submit${index > 0 ? " · Shift-Tab back" : ""} · Esc to decline`;
       lines.push("", clip(` ${style.dim(hint)}`));
       return lines;
     },
@@ -187,16 +207,17 @@ function fieldValue(
 ): string | number | boolean | string[] | undefined {
   switch (field.kind) {
     case "boolean":
-      return selected === 0;
+      return selected < 0 ? undefined : selected === 0;
     case "choice":
-      return field.choices?.[selected]?.value;
+      return selected < 0 ? undefined : field.choices?.[selected]?.value;
     case "choices":
       return [...picked].sort((a, b) => a - b).map((i) => field.choices?.[i]?.value ?? "");
     case "number":
     case "integer": {
       if (text.trim() === "") return undefined;
-      const number = Number(text.trim());
-      return Number.isNaN(number) ? text : number;
+      // Decimal only: Number() also reads 0x10, 0b101 and 0o7, which nobody typing a count means.
+      if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text.trim())) return text;
+      return Number(text.trim());
     }
     case "string":
       return text === "" ? undefined : text;

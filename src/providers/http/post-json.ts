@@ -2,6 +2,7 @@ import { isHeaderRejection } from "./header-problem.js";
 import { jsonBytes } from "./json-bytes.js";
 import { abortedError, headersToRecord, networkError, ProviderError } from "./provider-error.js";
 import { type RetryOptions, retryDelay } from "./retry-policy.js";
+import { shownUrl, withUrlShown } from "./shown-url.js";
 import { sleep as defaultSleep } from "./sleep.js";
 
 export interface PostJsonArgs {
@@ -120,13 +121,16 @@ async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Respo
     if (isHeaderRejection(cause)) {
       // Not the network: the request itself is unsendable, and will be on every retry.
       return new ProviderError({
-        message: `Cannot send the request to ${args.url}: a header is invalid (${(cause as Error).message}). Check the headers of this provider (models.json "headers", or the provider's headers option).`,
+        message: `Cannot send the request to ${shownUrl(args.url)}: a header is invalid (${withUrlShown((cause as Error).message, args.url)}). Check the headers of this provider (models.json "headers", or the provider's headers option).`,
         type: "invalid_header",
         isRetryable: false,
         cause,
       });
     }
-    return networkError(cause, `Network error calling ${args.url}`);
+    // The URL as shown: one with a password in it (https://user:pass@proxy/) must not land in a log or a result.
+    const error = networkError(cause, `Network error calling ${args.url}`);
+    error.message = withUrlShown(error.message, args.url);
+    return error;
   } finally {
     if (took) scratchLent = false;
   }
@@ -142,7 +146,7 @@ async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Respo
     return args.parseError(response.status, text, response.headers);
   } catch (cause) {
     return new ProviderError({
-      message: `HTTP ${response.status} from ${args.url}: ${text.slice(0, 500)}`,
+      message: `HTTP ${response.status} from ${shownUrl(args.url)}: ${text.slice(0, 500)}`,
       type: "http_error",
       status: response.status,
       headers: headersToRecord(response.headers),
