@@ -28,6 +28,7 @@ import { protectedPathReason } from "./protected-path.js";
 import { writesThroughNoArgument } from "./read-only-command.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
+import { holdsProtected, treeDestinations } from "./tree-writes.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -495,6 +496,28 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
             if (own.some((root) => isInside(root, candidate))) continue;
             const reason = protectedPathReason(candidate, home);
             if (reason) return `${path} may be written: ${reason}`;
+          }
+        }
+      }
+      const tree = await treeInto([withoutAssignments(words), ...inner], folders, own);
+      if (tree) return tree;
+    }
+    return undefined;
+  }
+
+  /** Why a command that writes a whole tree (`tar -x`, `cp -a src/. .`) may write a protected file, if it may. */
+  async function treeInto(
+    commands: string[][],
+    folders: string[],
+    own: string[],
+  ): Promise<string | undefined> {
+    for (const words of commands) {
+      for (const destination of treeDestinations(words)) {
+        for (const folder of folders) {
+          for (const candidate of await pathCandidates(destination, folder)) {
+            if (own.some((root) => isInside(root, candidate))) continue;
+            if (await holdsProtected(candidate, cwd, home))
+              return `${words[0]} writes files it does not name into ${destination}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
           }
         }
       }

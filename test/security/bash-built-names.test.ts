@@ -44,6 +44,10 @@ const RULES = [
   "Bash(git commit:*)",
   "Bash(find:*)",
   "Bash(xargs:*)",
+  "Bash(tar:*)",
+  "Bash(unzip:*)",
+  "Bash(rsync:*)",
+  "Bash(7z:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -78,6 +82,19 @@ const ATTACKS = [
   "cat <<< x > $(printf '\\x2egit')/hooks/pre-commit",
   "find . -name pre-commit.sample -exec cp evil {} \\;",
   "printf '\\x2egit/hooks/pre-commit' | xargs cp evil",
+  // A tree written whole into a folder that holds .git (review b): the archive or the copied folder names
+  // `.git/hooks/pre-commit` itself, where the line cannot show it.
+  "tar -xf evil.tar",
+  "tar xzf evil.tgz -C .",
+  "tar --extract --file=evil.tar --directory=..",
+  "unzip -o evil.zip",
+  "unzip evil.zip -d ./",
+  "7z x evil.7z",
+  "cp -a evil/. .",
+  "cp -rT evil .",
+  "cp -r evil/. ~",
+  "rsync -a evil/ ./",
+  "cd src && tar -xf ../evil.tar -C ..",
 ];
 
 describe("protected names built at run time", () => {
@@ -102,6 +119,12 @@ describe("protected names built at run time", () => {
       "echo $((1 + 2))",
       "find . -name '*.ts' | xargs wc -l",
       "printf '%s\\n' done",
+      "tar -xf vendor.tar -C vendor",
+      "tar -czf out.tgz src",
+      "unzip -d fixtures/unpacked fixtures.zip",
+      "cp -r src/components backup",
+      "cp -a assets/. dist/",
+      "rsync -a src/ build/",
       "echo \"$(cat <<'EOF'\nline\nEOF\n)\"",
       "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: x\nEOF\n)\"",
     ]) {

@@ -1,0 +1,91 @@
+import { lstat } from "node:fs/promises";
+import { join } from "node:path";
+import { isInside } from "../fs/real-path.js";
+
+/** The names whose presence in a folder makes writing a whole tree into it a protected write. */
+const PROTECTED_ENTRIES = [".git", ".mitsu", ".claude", ".mcp.json"];
+
+/**
+ * The folders a command writes a whole tree of files into, whose names the line does not show: an archive
+ * extracted (`tar -x`, `unzip`, `7z x`, `cpio -i`), a folder's contents copied (`cp -a src/. .`, `cp -rT`,
+ * `rsync -a src/ dst`). Such a tree may hold `.git/hooks/…` or `.mitsu/settings.local.json`, written unseen by
+ * the checks of the names a line shows. `"."` stands for the folder the line runs in. Empty for other commands.
+ */
+export function treeDestinations(words: readonly string[]): string[] {
+  const [program = "", ...args] = words;
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  if (name === "tar" || name === "bsdtar" || name === "gtar") return tarDestinations(args);
+  if (name === "unzip") return valueOf(args, /^-d$/, /^-d(.+)$/) ?? ["."];
+  if ((name === "7z" || name === "7za" || name === "7zr") && (args[0] === "x" || args[0] === "e"))
+    return valueOf(args, undefined, /^-o(.+)$/) ?? ["."];
+  if (name === "cpio" && args.some((a) => /^(-[a-zA-Z]*i|--extract$)/.test(a)))
+    return valueOf(args, /^-D$|^--directory$/, /^--directory=(.+)$/) ?? ["."];
+  if (name === "cp") return copyDestinations(args);
+  if (name === "rsync") {
+    const paths = positional(args);
+    return paths.length >= 2 ? [paths[paths.length - 1]!] : [];
+  }
+  return [];
+}
+
+function tarDestinations(args: readonly string[]): string[] {
+  const first = args[0] ?? "";
+  const extracts =
+    (!first.startsWith("-") && first.includes("x")) ||
+    args.some((a) => /^-[a-zA-Z]*x/.test(a) || a === "--extract" || a === "--get");
+  if (!extracts) return [];
+  return valueOf(args, /^(-C|--directory)$/, /^(?:--directory=|-C)(.+)$/) ?? ["."];
+}
+
+/** `cp -r`: where a folder's contents (`src/.`, or any source with `-T`) land. */
+function copyDestinations(args: readonly string[]): string[] {
+  const recursive = args.some((a) => /^-[a-zA-Z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive");
+  if (!recursive) return [];
+  const paths = positional(args);
+  const target = valueOf(args, /^(-t|--target-directory)$/, /^--target-directory=(.+)$/);
+  const sources = target ? paths : paths.slice(0, -1);
+  const contents =
+    args.some((a) => /^-[a-zA-Z]*T/.test(a) || a === "--no-target-directory") ||
+    sources.some((s) => s === "." || s.endsWith("/.") || s.endsWith("/./"));
+  if (!contents) return [];
+  return target ?? (paths.length >= 2 ? [paths[paths.length - 1]!] : []);
+}
+
+/** The values of an option: `-C dir` (`separate`) or `-Cdir` / `--directory=dir` (`glued`); undefined if none. */
+function valueOf(args: readonly string[], separate: RegExp | undefined, glued: RegExp): string[] | undefined {
+  const values: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (separate?.test(arg) && i + 1 < args.length) values.push(args[++i]!);
+    else {
+      const match = glued.exec(arg);
+      if (match?.[1]) values.push(match[1]);
+    }
+  }
+  return values.length > 0 ? values : undefined;
+}
+
+function positional(args: readonly string[]): string[] {
+  const end = args.indexOf("--");
+  const before = end === -1 ? args : args.slice(0, end);
+  const after = end === -1 ? [] : args.slice(end + 1);
+  return [...before.filter((a) => !a.startsWith("-")), ...after];
+}
+
+/**
+ * Whether a tree written into `folder` (absolute) may land on a protected file: it is the working folder or the
+ * home folder or holds one of them, or it already holds `.git`, `.mitsu`, `.claude` or `.mcp.json`.
+ */
+export async function holdsProtected(folder: string, cwd: string, home: string): Promise<boolean> {
+  if (isInside(folder, cwd) || isInside(folder, home)) return true;
+  for (const entry of PROTECTED_ENTRIES) {
+    if (
+      await lstat(join(folder, entry)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  }
+  return false;
+}
