@@ -15,11 +15,11 @@ export function treeDestinations(words: readonly string[]): string[] {
   const [program = "", ...args] = words;
   const name = program.slice(program.lastIndexOf("/") + 1);
   if (name === "tar" || name === "bsdtar" || name === "gtar") return tarDestinations(args);
-  if (name === "unzip") return valueOf(args, /^-d$/, /^-d(.+)$/) ?? ["."];
+  if (name === "unzip") return optionValues(args, /^-d$/, /^-d(.+)$/) ?? ["."];
   if ((name === "7z" || name === "7za" || name === "7zr") && (args[0] === "x" || args[0] === "e"))
-    return valueOf(args, undefined, /^-o(.+)$/) ?? ["."];
+    return optionValues(args, undefined, /^-o(.+)$/) ?? ["."];
   if (name === "cpio" && args.some((a) => /^(-[a-zA-Z]*i|--extract$)/.test(a)))
-    return valueOf(args, /^-D$|^--directory$/, /^--directory=(.+)$/) ?? ["."];
+    return optionValues(args, /^-D$|^--directory$/, /^--directory=(.+)$/) ?? ["."];
   if (name === "cp") return copyDestinations(args);
   if (name === "rsync") {
     const paths = positional(args);
@@ -34,7 +34,7 @@ function tarDestinations(args: readonly string[]): string[] {
     (!first.startsWith("-") && first.includes("x")) ||
     args.some((a) => /^-[a-zA-Z]*x/.test(a) || a === "--extract" || a === "--get");
   if (!extracts) return [];
-  return valueOf(args, /^(-C|--directory)$/, /^(?:--directory=|-C)(.+)$/) ?? ["."];
+  return optionValues(args, /^(-C|--directory)$/, /^(?:--directory=|-C)(.+)$/) ?? ["."];
 }
 
 /** `cp -r`: where a folder's contents (`src/.`, or any source with `-T`) land. */
@@ -42,7 +42,7 @@ function copyDestinations(args: readonly string[]): string[] {
   const recursive = args.some((a) => /^-[a-zA-Z]*[rRa]/.test(a) || a === "--recursive" || a === "--archive");
   if (!recursive) return [];
   const paths = positional(args);
-  const target = valueOf(args, /^(-t|--target-directory)$/, /^--target-directory=(.+)$/);
+  const target = optionValues(args, /^(-t|--target-directory)$/, /^--target-directory=(.+)$/);
   const sources = target ? paths : paths.slice(0, -1);
   const contents =
     args.some((a) => /^-[a-zA-Z]*T/.test(a) || a === "--no-target-directory") ||
@@ -52,7 +52,11 @@ function copyDestinations(args: readonly string[]): string[] {
 }
 
 /** The values of an option: `-C dir` (`separate`) or `-Cdir` / `--directory=dir` (`glued`); undefined if none. */
-function valueOf(args: readonly string[], separate: RegExp | undefined, glued: RegExp): string[] | undefined {
+function optionValues(
+  args: readonly string[],
+  separate: RegExp | undefined,
+  glued: RegExp,
+): string[] | undefined {
   const values: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
