@@ -170,9 +170,9 @@ const ALLOWED_BY_DEFAULT = new Set([
  * Paths a sandboxed command cannot write where they exist (and must not create where they do not): a command that
  * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
  */
-const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
+const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/i;
 
-const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/;
+const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/i;
 const NAMES_PROTECTED =
   "the line names .git, .mitsu, .claude or .mcp.json, whose files change what runs later, and an allow rule for the command does not cover that";
 

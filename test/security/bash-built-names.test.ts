@@ -95,6 +95,8 @@ const ATTACKS = [
   "cp -r evil/. ~",
   "rsync -a evil/ ./",
   "cd src && tar -xf ../evil.tar -C ..",
+  "cp evil .GIT/hooks/pre-commit",
+  "echo x > .Mitsu/settings.local.json",
 ];
 
 describe("protected names built at run time", () => {
