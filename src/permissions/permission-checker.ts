@@ -7,6 +7,7 @@ import type { ToolState } from "../loop/tool-state.js";
 import { applyPermissionUpdates } from "./apply-permission-updates.js";
 import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
+import { setsGitConfig } from "./git-config-write.js";
 import type { LoadedRules } from "./load-settings.js";
 import {
   type BashAnalysis,
@@ -499,6 +500,8 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
           }
         }
       }
+      if ([withoutAssignments(words), ...inner].some(setsGitConfig))
+        return "git config may write .git/config or ~/.gitconfig, whose settings (core.fsmonitor, core.hooksPath) name programs git runs later";
       const tree = await treeInto([withoutAssignments(words), ...inner], folders, own);
       if (tree) return tree;
     }

@@ -48,6 +48,7 @@ const RULES = [
   "Bash(unzip:*)",
   "Bash(rsync:*)",
   "Bash(7z:*)",
+  "Bash(git:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -97,6 +98,12 @@ const ATTACKS = [
   "cd src && tar -xf ../evil.tar -C ..",
   "cp evil .GIT/hooks/pre-commit",
   "echo x > .Mitsu/settings.local.json",
+  // .git/config written by git itself: core.fsmonitor runs at the next `git status` (review b).
+  "git config core.fsmonitor 'sh evil.sh'",
+  "git config --global core.hooksPath /tmp/hooks",
+  "git -C . config --add alias.st '!sh evil.sh'",
+  "git config set core.pager 'sh evil.sh'",
+  "env git config core.fsmonitor x",
 ];
 
 describe("protected names built at run time", () => {
@@ -127,6 +134,10 @@ describe("protected names built at run time", () => {
       "cp -r src/components backup",
       "cp -a assets/. dist/",
       "rsync -a src/ build/",
+      "git config user.name",
+      "git config --get core.hooksPath",
+      "git config --list --show-origin",
+      "git -c color.ui=never log --oneline",
       "echo \"$(cat <<'EOF'\nline\nEOF\n)\"",
       "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: x\nEOF\n)\"",
     ]) {
