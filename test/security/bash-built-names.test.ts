@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell lines with ${…} in them, as the model writes them
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -142,6 +142,40 @@ describe("protected names built at run time", () => {
       "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: x\nEOF\n)\"",
     ]) {
       expect((await checker()(command)).behavior, command).toBe("allow");
+    }
+  });
+});
+
+describe("reading lines in default mode, no rules (review b: asked needlessly before)", () => {
+  it("a cd into the workspace, a grep pattern with $, git branch -a and git remote -v run unasked", async () => {
+    await mkdir(join(cwd, "src"), { recursive: true });
+    for (const command of [
+      "cd src && ls",
+      "cd src && grep -rn foo .",
+      "cd src; wc -l a.ts",
+      "git ls-files | grep '\\.ts$' | wc -l",
+      "grep -rn 'TODO$' src",
+      "git branch -a",
+      "git remote -v",
+    ]) {
+      expect((await checker("default")(command)).behavior, command).toBe("allow");
+    }
+  });
+
+  it("a cd out of the workspace, and a pattern known only at run time are still asked", async () => {
+    await mkdir(join(cwd, "src"), { recursive: true });
+    await symlink(tmpdir(), join(cwd, "out-link"));
+    for (const command of [
+      "cd / && ls",
+      "cd .. && ls",
+      "cd .. && wc -l x",
+      "cd src && wc -l ../../x",
+      "cd out-link && ls",
+      "cd src && cd ../.. && ls",
+      "grep $x src",
+      'grep -r "$(id)" .',
+    ]) {
+      expect((await checker("default")(command)).behavior, command).toBe("deny");
     }
   });
 });
