@@ -20,6 +20,12 @@ export function setsGitConfig(words: readonly string[]): boolean {
   if (program.slice(program.lastIndexOf("/") + 1) !== "git") return false;
   let i = 0;
   while (i < args.length && args[i]!.startsWith("-")) i += GIT_VALUE_OPTIONS.test(args[i]!) ? 2 : 1;
+  // `git init --template=dir` (also run again in a repository) copies the template's hooks into .git/hooks.
+  if (
+    (args[i] === "init" || args[i] === "clone") &&
+    args.some((a) => /^--template|init\.templatedir/i.test(a))
+  )
+    return true;
   if (args[i] !== "config") return false;
   const rest = args.slice(i + 1);
   if (rest.some((arg) => WRITES.test(arg))) return true;

@@ -20,6 +20,8 @@ export function treeDestinations(words: readonly string[]): string[] {
     return optionValues(args, undefined, /^-o(.+)$/) ?? ["."];
   if (name === "cpio" && args.some((a) => /^(-[a-zA-Z]*i|--extract$)/.test(a)))
     return optionValues(args, /^-D$|^--directory$/, /^--directory=(.+)$/) ?? ["."];
+  // `patch` writes the files its input names (GNU patch refuses only absolute names and `..`).
+  if (name === "patch") return optionValues(args, /^(-d|--directory)$/, /^(?:--directory=|-d)(.+)$/) ?? ["."];
   if (name === "cp") return copyDestinations(args);
   if (name === "rsync") {
     const paths = positional(args);

@@ -49,6 +49,7 @@ const RULES = [
   "Bash(rsync:*)",
   "Bash(7z:*)",
   "Bash(git:*)",
+  "Bash(patch:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -104,6 +105,10 @@ const ATTACKS = [
   "git -C . config --add alias.st '!sh evil.sh'",
   "git config set core.pager 'sh evil.sh'",
   "env git config core.fsmonitor x",
+  "git init --template=evil",
+  "git -c init.templateDir=evil init",
+  "patch -p1 < evil.patch",
+  "patch -d .. -p0 -i evil.patch",
 ];
 
 describe("protected names built at run time", () => {
@@ -134,6 +139,8 @@ describe("protected names built at run time", () => {
       "cp -r src/components backup",
       "cp -a assets/. dist/",
       "rsync -a src/ build/",
+      "patch -d vendor/lib -p1 -i fix.patch",
+      "git init scratch",
       "git config user.name",
       "git config --get core.hooksPath",
       "git config --list --show-origin",
