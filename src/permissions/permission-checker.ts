@@ -142,6 +142,11 @@ export interface PermissionChecker extends CanUseTool {
    * question never lifts a deny rule.
    */
   denial(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
+  /**
+   * Why the call may not run without anyone being asked — `denial`'s reasons, an ask rule, or no rule allowing it
+   * — or undefined when it runs unasked. For a caller that asks no one (an agent hook's judge).
+   */
+  unaskedRefusal(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
@@ -324,6 +329,16 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   checker.denial = async (tool, input) => {
     const stated = statedFacts(tool, input);
     return refusal(tool, await gatherFacts(tool, stated), describeToolCall(tool.name, stated));
+  };
+  checker.unaskedRefusal = async (tool, input) => {
+    const stated = statedFacts(tool, input);
+    const display = describeToolCall(tool.name, stated);
+    const verdict = await decide(tool, await gatherFacts(tool, stated), display, []);
+    if (verdict.behavior === "allow") return undefined;
+    if (verdict.behavior === "deny") return verdict.message;
+    return verdict.askRule
+      ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking, and no one is asked here`
+      : `${display} would be asked about, and no one is asked here`;
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
