@@ -86,7 +86,12 @@ function openedPath(fd: number): string | undefined {
  * way swapped for a link after `whyNotRestorable` looked (a background command of the model's can do that) makes
  * the write fail instead of landing outside. A file this call created out there is removed again.
  */
-export function writeNoFollow(path: string, content: Uint8Array, roots: readonly string[]): void {
+export function writeNoFollow(
+  path: string,
+  content: Uint8Array,
+  roots: readonly string[],
+  attempt = 0,
+): void {
   const expected = expectedRealPath(path, roots);
   if (expected === undefined) throw new Error(`${path} is outside the workspace`);
   // O_NONBLOCK: a FIFO swapped in does not hang the restore (its open fails); a regular file ignores the flag.
@@ -98,18 +103,31 @@ export function writeNoFollow(path: string, content: Uint8Array, roots: readonly
     existed = false;
   }
   const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
+  let relink = false;
   try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
     const actual = openedPath(fd) ?? realpathSync(path);
     if (actual !== expected) {
       if (!existed) unlinkSync(actual);
       throw new Error(`${path} leads to ${actual}: a folder on the way is a link`);
+    }
+    // A hard link (`ln ~/.bashrc notes.txt`) shares its content with a file elsewhere, outside the workspace or
+    // in .git: writing in place would change that one too. The entry is replaced by a file of its own instead.
+    if (stat.nlink > 1) {
+      if (!existed || attempt > 2) throw new Error(`${path} is linked to another file (a hard link)`);
+      relink = true;
+      return;
     }
     ftruncateSync(fd, 0);
     let offset = 0;
     while (offset < content.length) offset += writeSync(fd, content, offset);
   } finally {
     closeSync(fd);
+    if (relink) {
+      unlinkSync(path);
+      writeNoFollow(path, content, roots, attempt + 1);
+    }
   }
 }
 

