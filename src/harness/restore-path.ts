@@ -4,6 +4,7 @@ import {
   fstatSync,
   ftruncateSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readlinkSync,
   realpathSync,
@@ -31,8 +32,9 @@ export function whyNotRestorable(path: string, roots: readonly string[]): string
     try {
       stat = lstatSync(current);
     } catch {
-      // Missing from here down: the write creates the file only (no folder is made), the delete has nothing to do.
-      return i === parts.length - 1 ? undefined : `its folder ${current} no longer exists`;
+      // Missing from here down: the write makes the folders and the file (`writeNoFollow`), the delete has
+      // nothing to do.
+      return undefined;
     }
     if (stat.isSymbolicLink()) return `${current} is a symbolic link`;
     const last = i === parts.length - 1;
@@ -101,6 +103,7 @@ export function writeNoFollow(
     lstatSync(path);
   } catch {
     existed = false;
+    makeFolders(path, roots);
   }
   const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
   let relink = false;
@@ -127,6 +130,28 @@ export function writeNoFollow(
     if (relink) {
       unlinkSync(path);
       writeNoFollow(path, content, roots, attempt + 1);
+    }
+  }
+}
+
+/**
+ * The folders on the way to `path` below its root that are missing (a model's `rm -rf src` after an edit), made one
+ * at a time: each that exists must be a real folder. A link swapped in on the way afterwards is caught by the
+ * write's check of where the file really opened.
+ */
+function makeFolders(path: string, roots: readonly string[]): void {
+  const below = belowRoot(path, roots);
+  if (below === undefined) return;
+  let current = below.root;
+  for (const part of below.rest.split(sep).slice(0, -1)) {
+    current = current.endsWith(sep) ? current + part : current + sep + part;
+    try {
+      mkdirSync(current, 0o755);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const stat = lstatSync(current);
+      if (stat.isSymbolicLink()) throw new Error(`${current} is a symbolic link`);
+      if (!stat.isDirectory()) throw new Error(`${current} is not a folder`);
     }
   }
 }

@@ -100,3 +100,21 @@ describe("a restore of a file that is a hard link (review b)", () => {
     expect(statSync(notes).nlink).toBe(1);
   });
 });
+
+describe("a restore of a file whose folder was deleted since (review b)", () => {
+  it("makes the folders again and writes the file, inside the workspace only", () => {
+    const path = join(cwd, "src", "deep", "a.ts");
+    rmSync(join(cwd, "src"), { recursive: true });
+    expect(whyNotRestorable(path, [cwd])).toBeUndefined();
+    writeNoFollow(path, Buffer.from("restored\n"), [cwd]);
+    expect(readFileSync(path, "utf8")).toBe("restored\n");
+  });
+
+  it("a folder on the way that is a link is still refused", () => {
+    symlinkSync(outside, join(cwd, "linked"));
+    const path = join(cwd, "linked", "deep", "a.ts");
+    expect(whyNotRestorable(path, [cwd])).toMatch(/link/);
+    expect(() => writeNoFollow(path, Buffer.from("x"), [cwd])).toThrow();
+    expect(existsSync(join(outside, "deep"))).toBe(false);
+  });
+});
