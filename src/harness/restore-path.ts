@@ -1,6 +1,7 @@
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
@@ -92,6 +93,7 @@ export function writeNoFollow(
   path: string,
   content: Uint8Array,
   roots: readonly string[],
+  mode?: number,
   attempt = 0,
 ): void {
   const expected = expectedRealPath(path, roots);
@@ -105,8 +107,9 @@ export function writeNoFollow(
     existed = false;
     makeFolders(path, roots);
   }
-  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
-  let relink = false;
+  // A file made again gets its mode from the checkpoint (a 0600 `.env` is not made readable by all), else 0644.
+  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o600);
+  let relink: number | undefined;
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
@@ -119,17 +122,18 @@ export function writeNoFollow(
     // in .git: writing in place would change that one too. The entry is replaced by a file of its own instead.
     if (stat.nlink > 1) {
       if (!existed || attempt > 2) throw new Error(`${path} is linked to another file (a hard link)`);
-      relink = true;
+      relink = mode ?? stat.mode & 0o777;
       return;
     }
+    if (!existed) fchmodSync(fd, mode ?? 0o644);
     ftruncateSync(fd, 0);
     let offset = 0;
     while (offset < content.length) offset += writeSync(fd, content, offset);
   } finally {
     closeSync(fd);
-    if (relink) {
+    if (relink !== undefined) {
       unlinkSync(path);
-      writeNoFollow(path, content, roots, attempt + 1);
+      writeNoFollow(path, content, roots, relink, attempt + 1);
     }
   }
 }
