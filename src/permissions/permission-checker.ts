@@ -29,7 +29,7 @@ import { protectedPathReason } from "./protected-path.js";
 import { writesThroughNoArgument } from "./read-only-command.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
-import { holdsProtected, treeDestinations } from "./tree-writes.js";
+import { copiedInto, holdsProtected, linkedTo, treeDestinations } from "./tree-writes.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -529,16 +529,31 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
     folders: string[],
     own: string[],
   ): Promise<string | undefined> {
+    /** The first of `paths` (from any folder the line may be in, links resolved) for which `test` holds. */
+    const first = async (paths: string[], test: (candidate: string) => Promise<boolean>) => {
+      for (const path of paths)
+        for (const folder of folders)
+          for (const candidate of await pathCandidates(path, folder))
+            if (!own.some((root) => isInside(root, candidate)) && (await test(candidate))) return path;
+      return undefined;
+    };
+    const holds = async (candidate: string) =>
+      protectedPathReason(candidate, home) !== undefined || (await holdsProtected(candidate, cwd, home));
     for (const words of commands) {
-      for (const destination of treeDestinations(words)) {
-        for (const folder of folders) {
-          for (const candidate of await pathCandidates(destination, folder)) {
-            if (own.some((root) => isInside(root, candidate))) continue;
-            if (await holdsProtected(candidate, cwd, home))
-              return `${words[0]} writes files it does not name into ${destination}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
-          }
-        }
-      }
+      const tree = await first(treeDestinations(words), (candidate) => holdsProtected(candidate, cwd, home));
+      if (tree !== undefined)
+        return `${words[0]} writes files it does not name into ${tree}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+      // `cp .bashrc ~`: the destination is a folder, the name the source's.
+      const copied = await first(
+        copiedInto(words),
+        async (candidate) => !!protectedPathReason(candidate, home),
+      );
+      if (copied !== undefined)
+        return `${copied} may be written: ${protectedPathReason(copied, home) ?? "a protected file"}`;
+      // `ln -s ~ h && cp x h/.bashrc`: what a link made here points at is reached through a name that hides it.
+      const linked = await first(linkedTo(words), holds);
+      if (linked !== undefined)
+        return `${words[0]} makes a link to ${linked}, through which later writes may reach .git, .mitsu, .claude or a shell start-up file`;
     }
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { lstat } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { isInside } from "../fs/real-path.js";
+import { protectedPathReason } from "./protected-path.js";
 
 /** The names whose presence in a folder makes writing a whole tree into it a protected write. */
 const PROTECTED_ENTRIES = [".git", ".mitsu", ".claude", ".mcp.json"];
@@ -28,6 +29,40 @@ export function treeDestinations(words: readonly string[]): string[] {
     return paths.length >= 2 ? [paths[paths.length - 1]!] : [];
   }
   return [];
+}
+
+/** Commands that copy or move files into a folder under their own names (`cp .bashrc ~`). */
+const COPIERS = new Set(["cp", "mv", "install", "rsync", "ln", "link", "scp"]);
+
+/**
+ * Where a copy lands when its destination is a folder: `DEST/NAME` for each source (`cp .bashrc ~` writes
+ * `~/.bashrc`, a name the destination does not show). As written, relative to the folder the line runs in.
+ */
+export function copiedInto(words: readonly string[]): string[] {
+  const [program = "", ...args] = words;
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  if (!COPIERS.has(name)) return [];
+  const paths = positional(args);
+  const target = optionValues(args, /^(-t|--target-directory)$/, /^--target-directory=(.+)$/);
+  const destination = target?.[0] ?? paths.at(-1);
+  const sources = target ? paths : paths.slice(0, -1);
+  if (destination === undefined) return [];
+  return sources.map((source) => `${destination.replace(/\/+$/, "")}/${basename(source)}`);
+}
+
+/**
+ * What a link made by the line points at (`ln -s ~ h`, `cp -s`, `link`): a later write through the link lands
+ * there, under a name that does not show where.
+ */
+export function linkedTo(words: readonly string[]): string[] {
+  const [program = "", ...args] = words;
+  const name = program.slice(program.lastIndexOf("/") + 1);
+  const links =
+    name === "ln" ||
+    name === "link" ||
+    (name === "cp" &&
+      args.some((a) => /^-[a-zA-Z]*[sl]/.test(a) || a === "--symbolic-link" || a === "--link"));
+  return links ? positional(args) : [];
 }
 
 function tarDestinations(args: readonly string[]): string[] {
@@ -84,6 +119,8 @@ function positional(args: readonly string[]): string[] {
  */
 export async function holdsProtected(folder: string, cwd: string, home: string): Promise<boolean> {
   if (isInside(folder, cwd) || isInside(folder, home)) return true;
+  // ~/.ssh, ~/.config/git, …: a file in it is protected.
+  if (protectedPathReason(join(folder, "x"), home) !== undefined) return true;
   for (const entry of PROTECTED_ENTRIES) {
     if (
       await lstat(join(folder, entry)).then(

@@ -50,6 +50,8 @@ const RULES = [
   "Bash(7z:*)",
   "Bash(git:*)",
   "Bash(patch:*)",
+  "Bash(ln:*)",
+  "Bash(mv:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -109,6 +111,15 @@ const ATTACKS = [
   "git -c init.templateDir=evil init",
   "patch -p1 < evil.patch",
   "patch -d .. -p0 -i evil.patch",
+  // A link made in the line, written through (review b); a copy into a folder under the source's own name.
+  "ln -s ~ h && cp evil h/.bashrc",
+  "ln -s ~ h; echo x >> h/.bashrc",
+  "ln -s ~/.ssh k && cp evil k/authorized_keys",
+  "ln -s .. up && cp evil up/project/.git/hooks/pre-commit",
+  "cp -rs ~ h",
+  "cp .bashrc ~",
+  "cp -t ~ .profile",
+  "mv evil/.zshrc ~/",
 ];
 
 describe("protected names built at run time", () => {
@@ -140,6 +151,10 @@ describe("protected names built at run time", () => {
       "cp -a assets/. dist/",
       "rsync -a src/ build/",
       "patch -d vendor/lib -p1 -i fix.patch",
+      "ln -s ../shared/config.json config.json",
+      "ln -sf dist/cli.js bin/mitsu",
+      "cp src/a.ts dist/",
+      "mv build/out.js dist/",
       "git init scratch",
       "git config user.name",
       "git config --get core.hooksPath",
