@@ -171,7 +171,7 @@ export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined
     let positional = 0;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
-      // grep's pattern as written (`'\.ts$'`): a `$` in it is a character, not an expansion.
+      // The pattern of grep as written (a dollar sign in single quotes): a character, not an expansion.
       const literalPattern = !patternSkipped && unresolved.length === 0 && !arg.startsWith("-");
       if (/[$`]/.test(arg) && !literalPattern) return undefined;
       if (arg === "-" || arg === "--") continue;
