@@ -16,11 +16,16 @@ export function treeDestinations(words: readonly string[]): string[] {
   const [program = "", ...args] = words;
   const name = program.slice(program.lastIndexOf("/") + 1);
   if (name === "tar" || name === "bsdtar" || name === "gtar") return tarDestinations(args);
-  if (name === "unzip") return optionValues(args, /^-d$/, /^-d(.+)$/) ?? ["."];
+  // `unzip -:` keeps `../` in member names: they may land anywhere.
+  if (name === "unzip")
+    return args.includes("-:") ? ["/"] : (optionValues(args, /^-d$/, /^-d(.+)$/) ?? ["."]);
   if ((name === "7z" || name === "7za" || name === "7zr") && (args[0] === "x" || args[0] === "e"))
     return optionValues(args, undefined, /^-o(.+)$/) ?? ["."];
-  if (name === "cpio" && args.some((a) => /^(-[a-zA-Z]*i|--extract$)/.test(a)))
+  // cpio keeps absolute member names unless told not to: they may land anywhere.
+  if (name === "cpio" && args.some((a) => /^(-[a-zA-Z]*i|--extract$)/.test(a))) {
+    if (!args.includes("--no-absolute-filenames")) return ["/"];
     return optionValues(args, /^-D$|^--directory$/, /^--directory=(.+)$/) ?? ["."];
+  }
   // `patch` writes the files its input names (GNU patch refuses only absolute names and `..`).
   if (name === "patch") return optionValues(args, /^(-d|--directory)$/, /^(?:--directory=|-d)(.+)$/) ?? ["."];
   if (name === "cp") return copyDestinations(args);
@@ -71,6 +76,12 @@ function tarDestinations(args: readonly string[]): string[] {
     (!first.startsWith("-") && first.includes("x")) ||
     args.some((a) => /^-[a-zA-Z]*x/.test(a) || a === "--extract" || a === "--get");
   if (!extracts) return [];
+  // `-P` keeps absolute names and `..` in them: members may land anywhere.
+  const absolute =
+    args.includes("--absolute-names") ||
+    args.some((a) => /^-[a-zA-Z]*P/.test(a)) ||
+    (!first.startsWith("-") && first.includes("P"));
+  if (absolute) return ["/"];
   return optionValues(args, /^(-C|--directory)$/, /^(?:--directory=|-C)(.+)$/) ?? ["."];
 }
 

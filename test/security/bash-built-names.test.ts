@@ -52,6 +52,7 @@ const RULES = [
   "Bash(patch:*)",
   "Bash(ln:*)",
   "Bash(mv:*)",
+  "Bash(cpio:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -120,6 +121,11 @@ const ATTACKS = [
   "cp .bashrc ~",
   "cp -t ~ .profile",
   "mv evil/.zshrc ~/",
+  // Archives whose members keep absolute names or `..` (review b): -C names no place they are bound to.
+  "tar -xPf evil.tar -C vendor",
+  "tar --absolute-names -xf evil.tar -C vendor",
+  "unzip -: evil.zip -d vendor",
+  "cpio -idm -D vendor < evil.cpio",
 ];
 
 describe("protected names built at run time", () => {
