@@ -13,7 +13,8 @@ const CONFIG_VALUE_OPTIONS = /^(-f|--file|--blob|--type|--default|--comment|--va
 /**
  * Whether a command is `git config` setting something: it writes `.git/config` (or `~/.gitconfig`), where
  * `core.fsmonitor`, `core.hooksPath`, `core.pager` or an alias name programs that git runs later — mitsu's own
- * `git status` at the next start included. A read (`git config --get x`, `git config x`) is not.
+ * `git status` at the next start included. A read (`git config --get x`, `git config x`) is not. Also git
+ * commands that write hooks or files outside the work tree: `init --template`, `apply --unsafe-paths`.
  */
 export function setsGitConfig(words: readonly string[]): boolean {
   const [program = "", ...args] = words;
@@ -26,6 +27,8 @@ export function setsGitConfig(words: readonly string[]): boolean {
     args.some((a) => /^--template|init\.templatedir/i.test(a))
   )
     return true;
+  // `git apply --unsafe-paths`: the patch's files may lie outside the work tree (`../../.bashrc`).
+  if ((args[i] === "apply" || args[i] === "am") && args.includes("--unsafe-paths")) return true;
   if (args[i] !== "config") return false;
   const rest = args.slice(i + 1);
   if (rest.some((arg) => WRITES.test(arg))) return true;

@@ -516,7 +516,7 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
         }
       }
       if ([withoutAssignments(words), ...inner].some(setsGitConfig))
-        return "git config may write .git/config or ~/.gitconfig, whose settings (core.fsmonitor, core.hooksPath) name programs git runs later";
+        return "git may write .git/config, ~/.gitconfig or .git/hooks (core.fsmonitor, core.hooksPath, a hook template) or a file outside the work tree, each of which can change what runs later";
       const tree = await treeInto([withoutAssignments(words), ...inner], folders, own);
       if (tree) return tree;
     }

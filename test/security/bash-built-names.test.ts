@@ -110,6 +110,7 @@ const ATTACKS = [
   "env git config core.fsmonitor x",
   "git init --template=evil",
   "git -c init.templateDir=evil init",
+  "git apply --unsafe-paths evil.patch",
   "patch -p1 < evil.patch",
   "patch -d .. -p0 -i evil.patch",
   // A link made in the line, written through (review b); a copy into a folder under the source's own name.
