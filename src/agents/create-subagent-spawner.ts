@@ -1,4 +1,5 @@
 import { type CompactionSettings, createCompactor } from "../compaction/create-compactor.js";
+import type { TrackedFile } from "../context/changed-files-source.js";
 import { createContext } from "../context/create-context.js";
 import type { ReminderSource } from "../context/reminder-engine.js";
 import type { AgentEvent, AgentPath, AgentResult } from "../loop/agent-event.js";
@@ -36,6 +37,11 @@ export type SubagentTranscript = Pick<
 };
 
 export interface SubagentSpawnerOptions {
+  /**
+   * The files a child's run has read or written, from its tool state: the project's path rules (`paths:` globs)
+   * that match one are sent to the child, as they are to the parent for its own. Absent: none are.
+   */
+  trackedFiles?: (state: ToolState) => readonly TrackedFile[];
   /** The parent's tools: a child's are chosen from these by name (read at each start). */
   tools: readonly Tool<never>[] | (() => readonly Tool<never>[]);
   /** The parent's model: what `inherit` (or no model) means, and whose family the aliases come from. */
@@ -128,8 +134,11 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
             : [{ type: "text", text: request.system }]
           : [...request.system];
       if (environment) own.push({ type: "text", text: environment });
+      const toolState = new ToolState();
+      const tracked = options.trackedFiles;
       const context = await createContext({
         cwd: options.cwd,
+        ...(tracked ? { trackedFiles: () => tracked(toolState) } : {}),
         model: model.model,
         tools: definitionsOf(tools),
         system: own,
@@ -139,7 +148,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(options.cacheTtl !== undefined ? { cacheTtl: options.cacheTtl } : {}),
       });
-      return { model, tools, context, nests };
+      return { model, tools, context, nests, toolState };
     } catch (error) {
       throw new SpawnError("subagent_setup_error", `The sub-agent could not start: ${String(error)}`);
     }
@@ -168,7 +177,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       yield { type: "agent-end", ...result, agentPath };
       return result;
     }
-    const { model, tools, context, nests } = prepared;
+    const { model, tools, context, nests, toolState } = prepared;
     const label = request.agent ?? "sub-agent";
     const who = request.description ? `${label}: ${request.description}` : label;
     const parentCheck = options.canUseTool;
@@ -213,7 +222,7 @@ export function createSubagentSpawner(options: SubagentSpawnerOptions): Subagent
       ...(model.contextWindow !== undefined ? { contextWindow: model.contextWindow } : {}),
       signal,
       canUseTool,
-      toolState: new ToolState(),
+      toolState,
       prepareRequest: (req, info) => context.prepareRequest(req, info),
       agentPath,
       ...(nests ? { spawn: spawner } : {}),

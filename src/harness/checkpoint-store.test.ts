@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -10,6 +19,19 @@ afterEach(() => {
 });
 
 describe("CheckpointStore", () => {
+  it("a private file deleted since is made again private, not readable by all (review b)", () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "mitsu-checkpoints-")));
+    dirs.push(root);
+    const env = join(root, ".env");
+    writeFileSync(env, "API_KEY=secret\n", { mode: 0o600 });
+    const store = new CheckpointStore(join(root, "cp"));
+    store.save(0, env);
+    rmSync(env); // the model edited it, then deleted it
+    expect(new CheckpointStore(join(root, "cp")).restoreFrom(0, [root]).restored).toEqual([env]);
+    expect(readFileSync(env, "utf8")).toBe("API_KEY=secret\n");
+    expect(statSync(env).mode & 0o777).toBe(0o600);
+  });
+
   it("stays within its limit: the oldest checkpoint is dropped with a note, and its file is reported as not restored", () => {
     const root = mkdtempSync(join(tmpdir(), "mitsu-checkpoints-"));
     dirs.push(root);

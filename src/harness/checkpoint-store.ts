@@ -16,6 +16,8 @@ interface Checkpoint {
   /** The blob's file name in the folder; absent when the file did not exist or the checkpoint was dropped. */
   blob?: string;
   bytes: number;
+  /** The file's permission bits then (0600 for a `.env`): a file made again gets them, not the umask's. */
+  mode?: number;
   /** Dropped to stay within the limit: this file cannot be restored to before this prompt. */
   dropped?: boolean;
 }
@@ -54,10 +56,12 @@ export class CheckpointStore {
     let content: Buffer | undefined;
     let existed = false;
     let tooLarge = false;
+    let mode: number | undefined;
     try {
       const stats = statSync(path);
       if (!stats.isFile()) return; // a folder or device: Write and Edit refuse it anyway
       existed = true;
+      mode = stats.mode & 0o777;
       // Sized before it is read: a file over the limit is never loaded (a Write over a 1 GB file took 1 GB of
       // memory here, only for the checkpoint to be dropped).
       if (stats.size > limit) tooLarge = true;
@@ -67,6 +71,7 @@ export class CheckpointStore {
     }
     ensurePrivateDir(this.dir);
     const entry: Checkpoint = { prompt, path, existed, bytes: content?.length ?? 0 };
+    if (mode !== undefined) entry.mode = mode;
     if (tooLarge || (content && content.length > limit)) {
       entry.dropped = true;
       entry.bytes = 0;
@@ -106,7 +111,7 @@ export class CheckpointStore {
       }
       try {
         if (plan.action === "delete") deleteRegularFile(entry.path, roots);
-        else writeNoFollow(entry.path, readFileSync(join(this.dir, entry.blob ?? "")), roots);
+        else writeNoFollow(entry.path, readFileSync(join(this.dir, entry.blob ?? "")), roots, entry.mode);
         result.restored.push(entry.path);
       } catch (error) {
         result.notRestored.push({ path: entry.path, why: (error as Error).message });
@@ -172,6 +177,7 @@ export class CheckpointStore {
               typeof e?.prompt === "number" &&
               typeof e.path === "string" &&
               typeof e.existed === "boolean" &&
+              (e.mode === undefined || (Number.isInteger(e.mode) && e.mode >= 0 && e.mode <= 0o777)) &&
               (e.blob === undefined || /^\d+\.bin$/.test(e.blob)),
           )
         : [];

@@ -15,7 +15,7 @@ const SYSTEM = `You are a hook of the mitsu coding agent: you check whether a co
  * The judge of `type: "agent"` hooks (Claude Code's agent-based hooks): a small sub-agent, on the hook's `model` or
  * the session's helper model, with only Read, Grep and Glob — the workspace's own tools, so they stay inside it and
  * Grep and Glob leave out what Read deny rules cover — and a check that refuses what a deny rule or plan mode
- * refuses and never asks anyone. Its tools are the bare ones: no hook runs on its calls (an agent hook on
+ * refuses and what would be asked (an ask rule), and never asks anyone. Its tools are the bare ones: no hook runs on its calls (an agent hook on
  * PreToolUse would otherwise set off itself). Its final text is the answer `runPromptHook` reads.
  */
 export function hookAgent(
@@ -39,7 +39,9 @@ export function hookAgent(
         if (!AGENT_HOOK_TOOLS.includes(tool.name)) {
           return { behavior: "deny", message: `An agent hook may only use ${AGENT_HOOK_TOOLS.join(", ")}.` };
         }
-        const denial = await permissions()?.denial(tool, input);
+        // What would be asked is refused: an ask rule (`Read(./.env)`) holds for a judge whose prompt carries the
+        // tool input the model wrote, and which no one watches.
+        const denial = await permissions()?.unaskedRefusal(tool, input);
         return denial ? { behavior: "deny", message: denial } : { behavior: "allow" };
       },
     });

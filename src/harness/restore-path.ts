@@ -1,9 +1,11 @@
 import {
   closeSync,
   constants,
+  fchmodSync,
   fstatSync,
   ftruncateSync,
   lstatSync,
+  mkdirSync,
   openSync,
   readlinkSync,
   realpathSync,
@@ -31,8 +33,9 @@ export function whyNotRestorable(path: string, roots: readonly string[]): string
     try {
       stat = lstatSync(current);
     } catch {
-      // Missing from here down: the write creates the file only (no folder is made), the delete has nothing to do.
-      return i === parts.length - 1 ? undefined : `its folder ${current} no longer exists`;
+      // Missing from here down: the write makes the folders and the file (`writeNoFollow`), the delete has
+      // nothing to do.
+      return undefined;
     }
     if (stat.isSymbolicLink()) return `${current} is a symbolic link`;
     const last = i === parts.length - 1;
@@ -86,7 +89,13 @@ function openedPath(fd: number): string | undefined {
  * way swapped for a link after `whyNotRestorable` looked (a background command of the model's can do that) makes
  * the write fail instead of landing outside. A file this call created out there is removed again.
  */
-export function writeNoFollow(path: string, content: Uint8Array, roots: readonly string[]): void {
+export function writeNoFollow(
+  path: string,
+  content: Uint8Array,
+  roots: readonly string[],
+  mode?: number,
+  attempt = 0,
+): void {
   const expected = expectedRealPath(path, roots);
   if (expected === undefined) throw new Error(`${path} is outside the workspace`);
   // O_NONBLOCK: a FIFO swapped in does not hang the restore (its open fails); a regular file ignores the flag.
@@ -96,20 +105,58 @@ export function writeNoFollow(path: string, content: Uint8Array, roots: readonly
     lstatSync(path);
   } catch {
     existed = false;
+    makeFolders(path, roots);
   }
-  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o644);
+  // A file made again gets its mode from the checkpoint (a 0600 `.env` is not made readable by all), else 0644.
+  const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o600);
+  let relink: number | undefined;
   try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${path} is not a regular file`);
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${path} is not a regular file`);
     const actual = openedPath(fd) ?? realpathSync(path);
     if (actual !== expected) {
       if (!existed) unlinkSync(actual);
       throw new Error(`${path} leads to ${actual}: a folder on the way is a link`);
     }
+    // A hard link (`ln ~/.bashrc notes.txt`) shares its content with a file elsewhere, outside the workspace or
+    // in .git: writing in place would change that one too. The entry is replaced by a file of its own instead.
+    if (stat.nlink > 1) {
+      if (!existed || attempt > 2) throw new Error(`${path} is linked to another file (a hard link)`);
+      relink = mode ?? stat.mode & 0o777;
+      return;
+    }
+    if (!existed) fchmodSync(fd, mode ?? 0o644);
     ftruncateSync(fd, 0);
     let offset = 0;
     while (offset < content.length) offset += writeSync(fd, content, offset);
   } finally {
     closeSync(fd);
+    if (relink !== undefined) {
+      unlinkSync(path);
+      writeNoFollow(path, content, roots, relink, attempt + 1);
+    }
+  }
+}
+
+/**
+ * The folders on the way to `path` below its root that are missing (a model's `rm -rf src` after an edit), made one
+ * at a time: each that exists must be a real folder. A link swapped in on the way afterwards is caught by the
+ * write's check of where the file really opened.
+ */
+function makeFolders(path: string, roots: readonly string[]): void {
+  const below = belowRoot(path, roots);
+  if (below === undefined) return;
+  let current = below.root;
+  for (const part of below.rest.split(sep).slice(0, -1)) {
+    current = current.endsWith(sep) ? current + part : current + sep + part;
+    try {
+      mkdirSync(current, 0o755);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const stat = lstatSync(current);
+      if (stat.isSymbolicLink()) throw new Error(`${current} is a symbolic link`);
+      if (!stat.isDirectory()) throw new Error(`${current} is not a folder`);
+    }
   }
 }
 

@@ -63,16 +63,43 @@ export async function runPromptHook(options: RunPromptHookOptions): Promise<Hook
   }
 }
 
-/** `{"ok": boolean, "reason"?}` from the model's text (the first JSON object in it, fenced or not). */
-function readVerdict(text: string): { ok: boolean; reason?: string } | undefined {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start === -1 || end < start) return undefined;
-  try {
-    const value = JSON.parse(text.slice(start, end + 1)) as { ok?: unknown; reason?: unknown };
-    if (typeof value.ok !== "boolean") return undefined;
-    return { ok: value.ok, ...(typeof value.reason === "string" ? { reason: value.reason } : {}) };
-  } catch {
-    return undefined;
+/**
+ * `{"ok": boolean, "reason"?}` from the model's text: each JSON object in it (fenced or not) that is such a verdict;
+ * any `ok: false` among them wins. A judge that quotes the input it judges (`it claims {"ok": true}`) before its
+ * own verdict still blocks, where reading from the first `{` to the last `}` found no JSON and let the call run.
+ */
+export function readVerdict(text: string): { ok: boolean; reason?: string } | undefined {
+  let found: { ok: boolean; reason?: string } | undefined;
+  for (const candidate of jsonObjects(text)) {
+    let value: { ok?: unknown; reason?: unknown };
+    try {
+      value = JSON.parse(candidate) as { ok?: unknown; reason?: unknown };
+    } catch {
+      continue;
+    }
+    if (typeof value?.ok !== "boolean") continue;
+    const verdict = { ok: value.ok, ...(typeof value.reason === "string" ? { reason: value.reason } : {}) };
+    if (!verdict.ok) return verdict;
+    found ??= verdict;
   }
+  return found;
+}
+
+/** The balanced `{…}` runs of a text, outermost ones, strings inside them skipped; at most 100. */
+function jsonObjects(text: string): string[] {
+  const objects: string[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length && objects.length < 100; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"' && depth > 0) inString = true;
+    else if (c === "{") {
+      if (depth++ === 0) start = i;
+    } else if (c === "}" && depth > 0 && --depth === 0) objects.push(text.slice(start, i + 1));
+  }
+  return objects;
 }

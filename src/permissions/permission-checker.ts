@@ -8,6 +8,7 @@ import type { ToolState } from "../loop/tool-state.js";
 import { applyPermissionUpdates } from "./apply-permission-updates.js";
 import { describeToolCall, suggestFileRule } from "./describe-tool-call.js";
 import { globRelativeTo } from "./exclude-globs.js";
+import { setsGitConfig } from "./git-config-write.js";
 import type { LoadedRules } from "./load-settings.js";
 import {
   type BashAnalysis,
@@ -29,6 +30,7 @@ import { protectedPathReason } from "./protected-path.js";
 import { writesThroughNoArgument } from "./read-only-command.js";
 import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
+import { copiedInto, holdsProtected, linkedTo, treeDestinations } from "./tree-writes.js";
 
 /** What the terminal is asked when a call needs the user's decision. */
 export interface PermissionRequest {
@@ -146,6 +148,11 @@ export interface PermissionChecker extends CanUseTool {
    * question never lifts a deny rule.
    */
   denial(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
+  /**
+   * Why the call may not run without anyone being asked — `denial`'s reasons, an ask rule, or no rule allowing it
+   * — or undefined when it runs unasked. For a caller that asks no one (an agent hook's judge).
+   */
+  unaskedRefusal(tool: Tool<never>, input: Record<string, unknown>): Promise<string | undefined>;
 }
 
 /**
@@ -175,9 +182,9 @@ const ALLOWED_BY_DEFAULT = new Set([
  * Paths a sandboxed command cannot write where they exist (and must not create where they do not): a command that
  * names them, or that could name them with a glob after a dot (`.gi?`, `.m*`), is asked about, sandbox or not.
  */
-const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/;
+const PROTECTED_NAMES = /(^|[^\w.-])\.(git|mitsu|claude)(?=$|[^\w.-])|\.[\w-]*[*?[]/i;
 
-const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/;
+const MCP_JSON = /(^|[^\w.-])\.mcp\.json(?=$|[^\w.-])/i;
 const NAMES_PROTECTED =
   "the line names .git, .mitsu, .claude or .mcp.json, whose files change what runs later, and an allow rule for the command does not cover that";
 
@@ -328,6 +335,16 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   checker.denial = async (tool, input) => {
     const stated = statedFacts(tool, input);
     return refusal(tool, await gatherFacts(tool, stated), describeToolCall(tool.name, stated));
+  };
+  checker.unaskedRefusal = async (tool, input) => {
+    const stated = statedFacts(tool, input);
+    const display = describeToolCall(tool.name, stated);
+    const verdict = await decide(tool, await gatherFacts(tool, stated), display, []);
+    if (verdict.behavior === "allow") return undefined;
+    if (verdict.behavior === "deny") return verdict.message;
+    return verdict.askRule
+      ? `the rule ${JSON.stringify(verdict.askRule.text)} ${whereRule(verdict.askRule, "ask")} requires asking, and no one is asked here`
+      : `${display} would be asked about, and no one is asked here`;
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
@@ -523,6 +540,45 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
           }
         }
       }
+      if ([withoutAssignments(words), ...inner].some(setsGitConfig))
+        return "git may write .git/config, ~/.gitconfig or .git/hooks (core.fsmonitor, core.hooksPath, a hook template) or a file outside the work tree, each of which can change what runs later";
+      const tree = await treeInto([withoutAssignments(words), ...inner], folders, own);
+      if (tree) return tree;
+    }
+    return undefined;
+  }
+
+  /** Why a command that writes a whole tree (`tar -x`, `cp -a src/. .`) may write a protected file, if it may. */
+  async function treeInto(
+    commands: string[][],
+    folders: string[],
+    own: string[],
+  ): Promise<string | undefined> {
+    /** The first of `paths` (from any folder the line may be in, links resolved) for which `test` holds. */
+    const first = async (paths: string[], test: (candidate: string) => Promise<boolean>) => {
+      for (const path of paths)
+        for (const folder of folders)
+          for (const candidate of await pathCandidates(path, folder))
+            if (!own.some((root) => isInside(root, candidate)) && (await test(candidate))) return path;
+      return undefined;
+    };
+    const holds = async (candidate: string) =>
+      protectedPathReason(candidate, home) !== undefined || (await holdsProtected(candidate, cwd, home));
+    for (const words of commands) {
+      const tree = await first(treeDestinations(words), (candidate) => holdsProtected(candidate, cwd, home));
+      if (tree !== undefined)
+        return `${words[0]} writes files it does not name into ${tree}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+      // `cp .bashrc ~`: the destination is a folder, the name the source's.
+      const copied = await first(
+        copiedInto(words),
+        async (candidate) => !!protectedPathReason(candidate, home),
+      );
+      if (copied !== undefined)
+        return `${copied} may be written: ${protectedPathReason(copied, home) ?? "a protected file"}`;
+      // `ln -s ~ h && cp x h/.bashrc`: what a link made here points at is reached through a name that hides it.
+      const linked = await first(linkedTo(words), holds);
+      if (linked !== undefined)
+        return `${words[0]} makes a link to ${linked}, through which later writes may reach .git, .mitsu, .claude or a shell start-up file`;
     }
     return undefined;
   }

@@ -59,6 +59,10 @@ export const HOME_STARTUP_FOLDERS: readonly string[] = [
  * switches the next run to bypass mode, a line in `~/.bashrc` runs in every shell.
  */
 export function protectedPathReason(path: string, home: string): string | undefined {
+  // macOS's and Windows' file systems ignore case (`.GIT/hooks` is `.git/hooks`), and HFS+ also ignores the
+  // invisible joiners git itself refuses in `.git` (`.g\u200cit`): names are compared folded.
+  path = foldName(path);
+  home = foldName(home);
   const segments = path.split(sep);
   const folder = segments.slice(0, -1).find((segment) => PROTECTED_FOLDERS.has(segment));
   if (folder !== undefined) return `files in ${folder}/ can change what runs later`;
@@ -75,4 +79,9 @@ export function protectedPathReason(path: string, home: string): string | undefi
   );
   if (homeFolder !== undefined) return `files in ~/${homeFolder}/ can change what runs later`;
   return undefined;
+}
+
+/** A path as a case-insensitive file system compares it: lower case, without the code points HFS+ ignores. */
+export function foldName(path: string): string {
+  return path.toLowerCase().replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/g, "");
 }

@@ -13,6 +13,9 @@ describe("isReadOnlyCommand (Explore's Bash rule)", () => {
       "cat package.json && git show HEAD:README.md",
       "ls src 2>/dev/null",
       "rg auth 2>&1 | sort | uniq -c",
+      "cd src && ls",
+      "git branch -a",
+      "git remote -v",
     ]) {
       expect(isReadOnlyCommand(command), command).toBe(true);
     }
@@ -39,6 +42,11 @@ describe("isReadOnlyCommand (Explore's Bash rule)", () => {
       "ls `whoami`",
       "ls && touch x",
       "sed -i s/a/b/ file",
+      "git branch evil",
+      "git branch -D main",
+      "git remote add x https://x",
+      "git stash",
+      "cd $d && ls",
       "",
     ]) {
       expect(isReadOnlyCommand(command), command).toBe(false);

@@ -55,6 +55,12 @@ const READ_ONLY_GIT = new Set([
   "merge-base",
 ]);
 
+/** git subcommands that only list when given nothing but these options. */
+const LISTING_GIT: Record<string, RegExp> = {
+  branch: /^(-a|-r|-v|-vv|-av|-l|--list|--all|--remotes|--verbose|--show-current|--no-color)$/,
+  remote: /^(-v|--verbose)$/,
+};
+
 /** Arguments that make an otherwise reading program write, delete or run something. */
 const WRITING_ARGS: Record<string, RegExp> = {
   find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
@@ -150,11 +156,12 @@ export function readOnlyAnalysis(analysis: BashAnalysis): boolean {
  */
 export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined {
   const reads: ReadOnlyReads = { paths: [], searchesWorkingFolder: false, runsGit: false };
-  for (const { words } of analysis.commands) {
+  for (const { words, unresolved } of analysis.commands) {
     const [program, ...args] = programAndArgs(words);
     if (program === undefined) return undefined;
     if (program === "git") reads.runsGit = true;
-    if (NO_FILE_ARGS.has(program)) continue;
+    // `cd DIR`: its folder is in `analysis.cds`, where the caller checks it and reads what follows from it.
+    if (NO_FILE_ARGS.has(program) || program === "cd") continue;
     const follows = FOLLOWS_LINKS[program];
     if (follows && args.some((arg) => follows.test(arg))) return undefined;
     const patternOption = PATTERN_OPTIONS[program];
@@ -164,7 +171,9 @@ export function readOnlyReads(analysis: BashAnalysis): ReadOnlyReads | undefined
     let positional = 0;
     for (let i = 0; i < args.length; i++) {
       const arg = args[i]!;
-      if (/[$`]/.test(arg)) return undefined;
+      // The pattern of grep as written (a dollar sign in single quotes): a character, not an expansion.
+      const literalPattern = !patternSkipped && unresolved.length === 0 && !arg.startsWith("-");
+      if (/[$`]/.test(arg) && !literalPattern) return undefined;
       if (arg === "-" || arg === "--") continue;
       if (arg.startsWith("-")) {
         if (patternOption?.test(arg)) i++;
@@ -215,15 +224,19 @@ function programAndArgs(words: string[]): string[] {
 function readsOnly(words: string[]): boolean {
   const [program, ...args] = programAndArgs(words);
   if (program === undefined) return false;
+  // A literal `cd` (one known only when the line runs is unaccounted for): it changes where the rest reads.
+  if (program === "cd") return true;
   const writes = WRITING_ARGS[program];
   if (writes && args.some((arg) => writes.test(arg))) return false;
   if (program === "git") {
     const sub = args.find((arg) => !arg.startsWith("-"));
-    return (
-      sub !== undefined &&
-      READ_ONLY_GIT.has(sub) &&
-      !args.some((a) => a === "-c" || a.startsWith("--exec-path") || a.startsWith("--config-env"))
-    );
+    if (sub === undefined) return false;
+    if (args.some((a) => a === "-c" || a.startsWith("--exec-path") || a.startsWith("--config-env")))
+      return false;
+    // `git branch -a`, `git remote -v`: listings; a name after them would create, rename or contact one.
+    const listing = LISTING_GIT[sub];
+    if (listing) return args.slice(args.indexOf(sub) + 1).every((arg) => listing.test(arg));
+    return READ_ONLY_GIT.has(sub);
   }
   return READ_ONLY_PROGRAMS.has(program);
 }

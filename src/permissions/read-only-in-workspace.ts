@@ -35,7 +35,14 @@ export async function readsOnlyInWorkspace(
   if (!reads) return false;
   const files: string[] = [];
   const folders: string[] = [];
-  if (reads.searchesWorkingFolder) folders.push(check.cwd);
+  // After `cd src`, what follows reads from src (a bare `ls` lists it): each folder the line may be in is read.
+  const bases = cdFolders(analysis.cds, check.cwd, check.home);
+  if (reads.searchesWorkingFolder || bases.length > 1) folders.push(...bases);
+  for (const base of bases.slice(1)) {
+    const real = await resolveRealPath(base).catch(() => undefined);
+    if (real === undefined) return false;
+    if (![base, real].every((folder) => check.roots.some((root) => isInside(root, folder)))) return false;
+  }
   for (const written of [...reads.paths, ...analysis.reads]) {
     const expanded =
       written === "~" || written.startsWith("~/") ? join(check.home, written.slice(1)) : written;
@@ -44,13 +51,15 @@ export async function readsOnlyInWorkspace(
     const glob = parts.findIndex((part) => /[*?[]/.test(part));
     const fixed =
       glob === -1 ? expanded : parts.slice(0, glob).join("/") || (expanded.startsWith("/") ? "/" : ".");
-    const path = resolve(check.cwd, fixed);
-    const real = await resolveRealPath(path).catch(() => undefined);
-    if (real === undefined) return false;
-    for (const candidate of new Set([path, real])) {
-      if (!check.roots.some((root) => isInside(root, candidate))) return false;
-      const folder = glob !== -1 || (await stat(candidate).catch(() => undefined))?.isDirectory() === true;
-      (folder ? folders : files).push(candidate);
+    for (const base of bases) {
+      const path = resolve(base, fixed);
+      const real = await resolveRealPath(path).catch(() => undefined);
+      if (real === undefined) return false;
+      for (const candidate of new Set([path, real])) {
+        if (!check.roots.some((root) => isInside(root, candidate))) return false;
+        const folder = glob !== -1 || (await stat(candidate).catch(() => undefined))?.isDirectory() === true;
+        (folder ? folders : files).push(candidate);
+      }
     }
   }
   for (const rule of check.readRules) {
@@ -59,7 +68,21 @@ export async function readsOnlyInWorkspace(
     if (files.some((file) => fileRuleMatches(rule, file, base))) return false;
     if (folders.some((folder) => ruleReachesBelow(rule, folder, base))) return false;
   }
-  return !reads.runsGit || (await gitRunsNothing(check.cwd));
+  if (!reads.runsGit) return true;
+  for (const base of bases) if (!(await gitRunsNothing(base))) return false;
+  return true;
+}
+
+/** The folders a line may be in: the working folder, then each literal `cd` applied or not (`~` is home). */
+function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
+  let folders = [cwd];
+  for (const cd of cds) {
+    const next = folders.map((folder) =>
+      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
+    );
+    folders = [...new Set([...folders, ...next])];
+  }
+  return folders;
 }
 
 /** Whether a file rule could name a file in `folder` or below it (a search there would read it). */

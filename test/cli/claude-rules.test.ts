@@ -55,4 +55,41 @@ describe(".claude/rules through mitsu -p", () => {
     expect(second?.body.system).toEqual(first?.body.system);
     expect(JSON.stringify(second?.body.system)).not.toContain("RULE-");
   });
+
+  it("a sub-agent that reads a file a paths: rule matches is sent the rule too (review b: it never was)", async () => {
+    const s = await simulatorEnv({
+      script: [
+        {
+          content: [
+            {
+              type: "tool_use" as const,
+              id: "t_task",
+              name: "Task",
+              input: { description: "fix", prompt: "Fix the users API", subagent_type: "general-purpose" },
+            },
+          ],
+        },
+        read("src/api/users.ts"),
+        text("Fixed."),
+        text("Done."),
+      ],
+    });
+    sim = s.sim;
+    const { cwd, home } = tempWorkspace({ empty: true });
+    write(cwd, {
+      ".claude/rules/api/validate.md":
+        '---\npaths:\n  - "src/api/**/*.ts"\n---\nRULE-API: validate every request.',
+      "src/api/users.ts": "export const users = [];\n",
+    });
+    const run = await runMitsu(["-p", "--allowedTools", "Read", "Task", "--", "fix the users API"], {
+      cwd,
+      home,
+      env: s.env,
+    });
+    expect(run.code).toBe(0);
+    // Requests: the parent's, the child's first, the child's after its Read, the parent's after the Task.
+    const childAfterRead = JSON.stringify(s.sim.requests[2]?.body.messages);
+    expect(childAfterRead).toContain("tool_result");
+    expect(childAfterRead).toContain("RULE-API: validate every request.");
+  });
 });

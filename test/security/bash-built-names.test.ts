@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell lines with ${…} in them, as the model writes them
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, realpath, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -44,6 +44,15 @@ const RULES = [
   "Bash(git commit:*)",
   "Bash(find:*)",
   "Bash(xargs:*)",
+  "Bash(tar:*)",
+  "Bash(unzip:*)",
+  "Bash(rsync:*)",
+  "Bash(7z:*)",
+  "Bash(git:*)",
+  "Bash(patch:*)",
+  "Bash(ln:*)",
+  "Bash(mv:*)",
+  "Bash(cpio:*)",
 ];
 
 function checker(mode: PermissionMode = "acceptEdits", sandboxAutoAllow = false) {
@@ -78,6 +87,46 @@ const ATTACKS = [
   "cat <<< x > $(printf '\\x2egit')/hooks/pre-commit",
   "find . -name pre-commit.sample -exec cp evil {} \\;",
   "printf '\\x2egit/hooks/pre-commit' | xargs cp evil",
+  // A tree written whole into a folder that holds .git (review b): the archive or the copied folder names
+  // `.git/hooks/pre-commit` itself, where the line cannot show it.
+  "tar -xf evil.tar",
+  "tar xzf evil.tgz -C .",
+  "tar --extract --file=evil.tar --directory=..",
+  "unzip -o evil.zip",
+  "unzip evil.zip -d ./",
+  "7z x evil.7z",
+  "cp -a evil/. .",
+  "cp -rT evil .",
+  "cp -r evil/. ~",
+  "rsync -a evil/ ./",
+  "cd src && tar -xf ../evil.tar -C ..",
+  "cp evil .GIT/hooks/pre-commit",
+  "echo x > .Mitsu/settings.local.json",
+  // .git/config written by git itself: core.fsmonitor runs at the next `git status` (review b).
+  "git config core.fsmonitor 'sh evil.sh'",
+  "git config --global core.hooksPath /tmp/hooks",
+  "git -C . config --add alias.st '!sh evil.sh'",
+  "git config set core.pager 'sh evil.sh'",
+  "env git config core.fsmonitor x",
+  "git init --template=evil",
+  "git -c init.templateDir=evil init",
+  "git apply --unsafe-paths evil.patch",
+  "patch -p1 < evil.patch",
+  "patch -d .. -p0 -i evil.patch",
+  // A link made in the line, written through (review b); a copy into a folder under the source's own name.
+  "ln -s ~ h && cp evil h/.bashrc",
+  "ln -s ~ h; echo x >> h/.bashrc",
+  "ln -s ~/.ssh k && cp evil k/authorized_keys",
+  "ln -s .. up && cp evil up/project/.git/hooks/pre-commit",
+  "cp -rs ~ h",
+  "cp .bashrc ~",
+  "cp -t ~ .profile",
+  "mv evil/.zshrc ~/",
+  // Archives whose members keep absolute names or `..` (review b): -C names no place they are bound to.
+  "tar -xPf evil.tar -C vendor",
+  "tar --absolute-names -xf evil.tar -C vendor",
+  "unzip -: evil.zip -d vendor",
+  "cpio -idm -D vendor < evil.cpio",
 ];
 
 describe("protected names built at run time", () => {
@@ -102,10 +151,60 @@ describe("protected names built at run time", () => {
       "echo $((1 + 2))",
       "find . -name '*.ts' | xargs wc -l",
       "printf '%s\\n' done",
+      "tar -xf vendor.tar -C vendor",
+      "tar -czf out.tgz src",
+      "unzip -d fixtures/unpacked fixtures.zip",
+      "cp -r src/components backup",
+      "cp -a assets/. dist/",
+      "rsync -a src/ build/",
+      "patch -d vendor/lib -p1 -i fix.patch",
+      "ln -s ../shared/config.json config.json",
+      "ln -sf dist/cli.js bin/mitsu",
+      "cp src/a.ts dist/",
+      "mv build/out.js dist/",
+      "git init scratch",
+      "git config user.name",
+      "git config --get core.hooksPath",
+      "git config --list --show-origin",
+      "git -c color.ui=never log --oneline",
       "echo \"$(cat <<'EOF'\nline\nEOF\n)\"",
       "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nCo-Authored-By: x\nEOF\n)\"",
     ]) {
       expect((await checker()(command)).behavior, command).toBe("allow");
+    }
+  });
+});
+
+describe("reading lines in default mode, no rules (review b: asked needlessly before)", () => {
+  it("a cd into the workspace, a grep pattern with $, git branch -a and git remote -v run unasked", async () => {
+    await mkdir(join(cwd, "src"), { recursive: true });
+    for (const command of [
+      "cd src && ls",
+      "cd src && grep -rn foo .",
+      "cd src; wc -l a.ts",
+      "git ls-files | grep '\\.ts$' | wc -l",
+      "grep -rn 'TODO$' src",
+      "git branch -a",
+      "git remote -v",
+    ]) {
+      expect((await checker("default")(command)).behavior, command).toBe("allow");
+    }
+  });
+
+  it("a cd out of the workspace, and a pattern known only at run time are still asked", async () => {
+    await mkdir(join(cwd, "src"), { recursive: true });
+    await symlink(tmpdir(), join(cwd, "out-link"));
+    for (const command of [
+      "cd / && ls",
+      "cd .. && ls",
+      "cd .. && wc -l x",
+      "cd src && wc -l ../../x",
+      "cd out-link && ls",
+      "cd src && cd ../.. && ls",
+      "grep $x src",
+      'grep -r "$(id)" .',
+    ]) {
+      expect((await checker("default")(command)).behavior, command).toBe("deny");
     }
   });
 });

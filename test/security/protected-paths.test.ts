@@ -47,6 +47,12 @@ const PROTECTED = [
   ".mcp.json",
   "packages/app/.mcp.json",
   "vendor/lib/.git/config",
+  // Case-insensitive file systems (macOS, Windows): the same files by other names (review b).
+  ".GIT/hooks/pre-commit",
+  ".Mitsu/settings.local.json",
+  ".CLAUDE/settings.json",
+  ".MCP.json",
+  ".g\u200cit/config",
 ];
 
 describe("writes that can change what runs later always ask", () => {

