@@ -86,8 +86,9 @@ export class MarkdownBlocks {
     }
     const queue = (lexer as unknown as { inlineQueue: QueuedInline[] }).inlineQueue;
     for (const { src, tokens: into } of queue) this.#inline(lexer, src, into);
-    // A block after blank space is known to start there only once its first line is whole: `1` may yet become
-    // `1. two`, the next item of the list before the blank line.
+    // A block after blank space and a list is known to start there only once its first line is whole: `1` may yet
+    // become `1. two`, the list's next item (no other block goes on past a blank line but code, which takes the
+    // blank lines in).
     const lineWhole = (token: Token) => source.indexOf("\n", starts.get(token) ?? source.length) !== -1;
     const cut = this.#ended ? tokens.length : finishedCount(tokens, lineWhole);
     if (cut === 0) {
@@ -199,8 +200,8 @@ function measuringTokenizer(starts: Map<Token, number>): Tokenizer {
 
 /**
  * How many of `tokens` are finished: those before the last block that is not blank space, up to the last
- * boundary that nothing later can move (after blank space when the next block's first line is whole — a list
- * goes on after a blank line if that line is its next item — or after a heading, rule or fenced block).
+ * boundary that nothing later can move (after blank space — after a list, only once the next block's first line is
+ * whole: a list goes on past a blank line when that line is its next item — or after a heading, rule or fence).
  */
 function finishedCount(tokens: readonly Token[], lineWhole: (token: Token) => boolean): number {
   let last = tokens.length - 1;
@@ -208,24 +209,23 @@ function finishedCount(tokens: readonly Token[], lineWhole: (token: Token) => bo
   for (let j = last; j > 0; j--) {
     const before = tokens[j - 1];
     if (!before) break;
-    if (before.type === "space" && before.raw.endsWith("\n") && lineWhole(tokens[j] as Token)) return j;
+    if (
+      before.type === "space" &&
+      before.raw.endsWith("\n") &&
+      (tokens[j - 2]?.type !== "list" || lineWhole(tokens[j] as Token))
+    )
+      return j;
+    // A rule right under another block is not a boundary yet: marked reads `a\n- b\n___\nc\n---` as one setext
+    // heading, the rule inside it (CommonMark would not), and the whole text is drawn as marked reads it.
     if (
       CLOSED_AT_LINE_END.has(before.type) &&
       before.raw.endsWith("\n") &&
       (before.type !== "code" || isFenced(before)) &&
-      !(before.type === "hr" && isParagraph(tokens[j - 2]))
+      !(before.type === "hr" && j >= 2 && tokens[j - 2]?.type !== "space")
     )
       return j;
   }
   return 0;
-}
-
-/**
- * Whether `token` is a paragraph. A rule right under one is not a boundary yet: marked reads `a\n___\nb\n---` as
- * one setext heading, the rule inside it (CommonMark would not), and the whole text is drawn as marked reads it.
- */
-function isParagraph(token: Token | undefined): boolean {
-  return token?.type === "paragraph" || token?.type === "text";
 }
 
 function isFenced(token: Token): boolean {
