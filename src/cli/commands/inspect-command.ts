@@ -2,7 +2,7 @@ import type { CompactionPreview } from "../../compaction/index.js";
 import { sizeBreakdown } from "../../context/index.js";
 import { type CodingAgent, createCodingAgent } from "../../harness/index.js";
 import type { Message } from "../../messages/index.js";
-import type { ModelRequest } from "../../providers/provider.js";
+import type { EncodedRequest, ModelRequest } from "../../providers/provider.js";
 import type { PrintIo } from "../cli-io.js";
 import { showControls, stripControls, terminalJson } from "../render/terminal-text.js";
 
@@ -94,18 +94,26 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     prepared = await agent.previewRequest(text);
   }
   await agent.close();
-  const encoded = provider.encode(prepared);
-  if (options.json) {
+  if (writeRequest(provider.encode(prepared), options.json, io)) return 0;
+  io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
+  return 0;
+}
+
+/**
+ * Writes the encoded request: as one JSON document with `json` (and says so: nothing more is to be written), else
+ * as the POST line, the headers and the body.
+ */
+function writeRequest(encoded: EncodedRequest, json: boolean | undefined, io: PrintIo): boolean {
+  if (json) {
     io.stdout.write(`${terminalJson(encoded, 2)}\n`);
-    return 0;
+    return true;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
   for (const [key, value] of Object.entries(encoded.headers)) {
     io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
   }
   io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
-  io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
-  return 0;
+  return false;
 }
 
 /**
@@ -130,16 +138,7 @@ async function inspectCompaction(
     return 1;
   }
   await agent.close();
-  const encoded = agent.provider.encode(preview.request);
-  if (json) {
-    io.stdout.write(`${terminalJson(encoded, 2)}\n`);
-    return 0;
-  }
-  io.stdout.write(`POST ${encoded.url}\n`);
-  for (const [key, value] of Object.entries(encoded.headers)) {
-    io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
-  }
-  io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
+  if (writeRequest(agent.provider.encode(preview.request), json, io)) return 0;
   io.stdout.write(`${sizeBreakdown(preview.request).text}\n\n`);
   const { limit } = agent.contextWindow();
   const n = (value: number) => value.toLocaleString("en-US");
