@@ -187,8 +187,12 @@ export class HarnessAgent implements CodingAgent, HarnessState {
   get permissions() {
     return this.parts.permissions;
   }
+  /**
+   * The mode in force — the checker's, which the terminal's Shift-Tab, the SDK's set_permission_mode, ACP's
+   * set_mode and ExitPlanMode all switch — and where the one it started with came from.
+   */
   get permissionMode() {
-    return this.parts.setup.permissionMode;
+    return { mode: this.parts.permissions.currentMode(), origin: this.parts.setup.permissionMode.origin };
   }
   get trusted() {
     return this.parts.setup.trusted;

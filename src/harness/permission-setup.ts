@@ -72,11 +72,6 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
     ...(checkerAsk ? { ask: checkerAsk } : {}),
     sandboxAutoAllow: deps.sandboxAutoAllow,
     onWarning: setup.warn,
-    // One mode: the terminal's Shift-Tab, the SDK's set_permission_mode, ACP's set_mode and ExitPlanMode all
-    // switch the checker, and the agent's record (plan mode's approval, the front-ends' reports) follows it.
-    onModeChange: (mode) => {
-      setup.permissionMode.mode = mode;
-    },
   });
   const hookedCheck = hookedCanUseTool({
     runner: hooks,

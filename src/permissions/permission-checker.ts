@@ -123,8 +123,6 @@ export interface PermissionCheckerOptions {
   sandboxAutoAllow?: boolean;
   /** A permission update that could not be applied or saved (a malformed rule, a settings file not writable). */
   onWarning?: (message: string) => void;
-  /** Told each mode `setMode` switches to, so that whoever keeps a record of the mode keeps one record. */
-  onModeChange?: (mode: PermissionMode) => void;
 }
 
 export interface PermissionChecker extends CanUseTool {
@@ -348,7 +346,6 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
   };
   checker.setMode = (next: PermissionMode) => {
     state.mode = next;
-    options.onModeChange?.(next);
   };
   checker.currentMode = () => state.mode;
   checker.applyUpdates = (updates, warn = options.onWarning) =>
