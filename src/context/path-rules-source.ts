@@ -23,14 +23,16 @@ export function pathRulesSource(
       missed.clear();
     },
     async collect() {
-      const key = (rule: ConditionalRule) => `${rule.path}\0${rule.content}`;
-      const pending = rules().filter((rule) => !sent.has(key(rule)));
+      // A rule's key holds its text (sent again when that changes): built once a rule here.
+      const pending = rules()
+        .map((rule) => ({ rule, key: `${rule.path}\0${rule.content}` }))
+        .filter(({ key }) => !sent.has(key));
       if (pending.length === 0) return undefined;
       const files = await tracked();
       const due: string[] = [];
-      for (const rule of pending) {
-        const seen = missed.get(key(rule)) ?? new Set<string>();
-        missed.set(key(rule), seen);
+      for (const { rule, key } of pending) {
+        const seen = missed.get(key) ?? new Set<string>();
+        missed.set(key, seen);
         const hit = files.find((file) => {
           if (seen.has(file.path)) return false;
           if (rule.matches(file.path)) return true;
@@ -38,8 +40,8 @@ export function pathRulesSource(
           return false;
         });
         if (!hit) continue;
-        sent.add(key(rule));
-        missed.delete(key(rule));
+        sent.add(key);
+        missed.delete(key);
         due.push(
           `Contents of ${rule.path} (project rules for files matching ${rule.globs.join(", ")}; they apply to ${hit.path}, which you opened):\n\n${rule.content.trimEnd()}`,
         );

@@ -220,13 +220,16 @@ export async function loadProjectInstructions(
   const conditional: ConditionalRule[] = [];
   const globs = { left: MAX_PROJECT_GLOBS };
   const ruleNotes: string[] = [];
-  /** `.claude/rules` and `.mitsu/rules` under `dir`: the unconditional ones join the files, in place. */
-  const rules = async (dir: string, kind: InstructionKind, base: string) => {
+  /**
+   * `.claude/rules` and `.mitsu/rules` under `dir`: the unconditional ones join the files, in place. `realBase`: the
+   * real folder their `paths:` are relative to.
+   */
+  const rules = async (dir: string, kind: InstructionKind, realBase: string) => {
     for (const folder of [join(dir, ".claude", "rules"), join(dir, ".mitsu", "rules")]) {
       const found = await readRules(folder, {
         // The user's own rules may link anywhere (shared rules); a repository's only inside itself.
         root: kind === "user" ? undefined : roots[0],
-        base: await realOrSelf(base),
+        base: realBase,
         maxBytes,
         maxChars,
         budget: () => maxTotal - totalChars,
@@ -251,7 +254,7 @@ export async function loadProjectInstructions(
   for (const dir of folders) {
     for (const name of INSTRUCTION_FILE_NAMES) {
       // A folder's rules weigh as its `.claude/CLAUDE.md` does: after it, before the private CLAUDE.local.md.
-      if (name === "CLAUDE.local.md") await rules(dir, "project", dir);
+      if (name === "CLAUDE.local.md") await rules(dir, "project", await realOrSelf(dir));
       await top(join(dir, name), name === "CLAUDE.local.md" ? "local" : "project");
     }
   }

@@ -30,7 +30,7 @@ export function hookAgent(
       provider: chosen?.provider ?? models.resolved.wireProvider,
       model: chosen?.model ?? models.helper,
       system: SYSTEM,
-      tools: [...own],
+      tools: own,
       messages: [{ role: "user", content: [{ type: "text", text: prompt }] }],
       maxTurns: MAX_AGENT_HOOK_TURNS,
       maxTokens: 4096,

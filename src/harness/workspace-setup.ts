@@ -36,8 +36,6 @@ export interface WorkspaceSetup {
   /** The environment of every child process. */
   scrubbed: NodeJS.ProcessEnv;
   permissionMode: { mode: PermissionMode; origin: string };
-  /** The workspace folders besides `cwd` named at start-up (settings' and `--add-dir`). */
-  additionalRoots: string[];
   /**
    * The workspace folders besides `cwd`, live: the start-up ones (real paths taken now), then what a hook's or an
    * SDK answer's `addDirectories`, or `/add-dir`, adds. The permission checker, the file tools and the sandbox
@@ -101,9 +99,8 @@ export async function setUpWorkspace(
       ? { mode: settings.defaultMode, origin: `permissions.defaultMode in ${settings.defaultModeSource}` }
       : { mode: "default" as const, origin: "the default" };
   for (const warning of settings.warnings) warn(warning);
-  const additionalRoots = [...settings.additionalDirectories, ...(options.addDirs ?? [])];
   const folders = new FolderSet(cwd, home);
-  for (const dir of additionalRoots) {
+  for (const dir of [...settings.additionalDirectories, ...(options.addDirs ?? [])]) {
     const added = await folders.addAtStart(dir);
     if (added.warning) warn(`--add-dir / additionalDirectories: ${added.warning}`);
   }
@@ -127,7 +124,6 @@ export async function setUpWorkspace(
     secretEnv,
     scrubbed: childEnv(env, { drop: secretEnv }),
     permissionMode,
-    additionalRoots,
     folders,
     // The model's persistent memory folder, which the system prompt tells it to Read and Write; created private
     // (0700), with the memory of the project's old, non-unique folder carried over the first time.

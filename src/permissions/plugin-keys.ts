@@ -1,3 +1,5 @@
+import { isPlainObject } from "../providers/is-plain-object.js";
+
 /** The plugin keys of Claude Code's settings files, by level, as `loadSettings` reads them. */
 export interface PluginSettings {
   /** `enabledPlugins` of the user's files (`~/.claude`, `~/.mitsu`), later over earlier: `"name@market": bool`. */
@@ -23,20 +25,16 @@ export function readPluginKeys(
   user: boolean,
   into: PluginSettings,
 ): void {
-  if (isObject(top.enabledPlugins)) {
+  if (isPlainObject(top.enabledPlugins)) {
     for (const [id, enabled] of Object.entries(top.enabledPlugins)) {
       if (typeof enabled !== "boolean") continue;
       if (user) into.user[id] = enabled;
       else into.project.push({ id, enabled, file });
     }
   }
-  if (isObject(top.extraKnownMarketplaces)) {
+  if (isPlainObject(top.extraKnownMarketplaces)) {
     for (const [name, entry] of Object.entries(top.extraKnownMarketplaces)) {
-      into.marketplaces.push({ name, source: isObject(entry) ? entry.source : undefined, file });
+      into.marketplaces.push({ name, source: isPlainObject(entry) ? entry.source : undefined, file });
     }
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
