@@ -51,7 +51,9 @@ export function askElicitation(
       },
       request.signal ? { signal: request.signal } : {},
     );
-    return after.elicitation ? checkedHookAnswer(after.elicitation, form.ok, request, warn) : answer;
+    return after.elicitation
+      ? checkedOrDeclined("A hook's answer", after.elicitation, form.ok, request, warn)
+      : answer;
   };
 }
 
@@ -78,7 +80,8 @@ async function answerOf(
       },
       request.signal ? { signal: request.signal } : {},
     );
-    if (before.elicitation) return checkedHookAnswer(before.elicitation, form, request, by.warn);
+    if (before.elicitation)
+      return checkedOrDeclined("A hook's answer", before.elicitation, form, request, by.warn);
   }
   if (by.embedder) return once(by.embedder, request, form, by.warn);
   if (by.seam) return repeatedly(by.seam, request, form, by.questions);
@@ -88,7 +91,9 @@ async function answerOf(
   return { action: "decline" };
 }
 
-function checkedHookAnswer(
+/** `answer` as checked against the form; one that does not fit is declined, with a warning naming `whose`. */
+function checkedOrDeclined(
+  whose: string,
   answer: unknown,
   form: ElicitationForm,
   request: McpElicitationRequest,
@@ -97,7 +102,7 @@ function checkedHookAnswer(
   const checked = checkElicitationAnswer(form, answer);
   if ("ok" in checked) return checked.ok;
   warn(
-    `A hook's answer to MCP server ${JSON.stringify(oneLine(request.server))} was not sent (${checked.error}); declined.`,
+    `${whose} to MCP server ${JSON.stringify(oneLine(request.server))} was not sent (${checked.error}); declined.`,
   );
   return { action: "decline" };
 }
@@ -114,12 +119,7 @@ async function once(
   } catch {
     return { action: "decline" };
   }
-  const checked = checkElicitationAnswer(form, answer);
-  if ("ok" in checked) return checked.ok;
-  warn(
-    `The answer to MCP server ${JSON.stringify(oneLine(request.server))} was not sent (${checked.error}); declined.`,
-  );
-  return { action: "decline" };
+  return checkedOrDeclined("The answer", answer, form, request, warn);
 }
 
 async function repeatedly(

@@ -22,3 +22,8 @@ export interface McpElicitationAnswer {
  * (print mode), every elicitation is declined, so the server learns at once that nobody will answer.
  */
 export type McpElicit = (request: McpElicitationRequest) => Promise<McpElicitationAnswer>;
+
+/** The request's message for a front-end without a place of its own for `error`: the reason appended to it. */
+export function elicitationMessage(request: McpElicitationRequest): string {
+  return request.error ? `${request.message}\n\n(Refused: ${request.error})` : request.message;
+}

@@ -14,6 +14,7 @@ import { isInside } from "../../fs/real-path.js";
 import { type CodingAgent, createCodingAgent, type ModelChoice } from "../../harness/index.js";
 import type { AgentStopReason } from "../../loop/agent-event.js";
 import type { McpElicitationAnswer, McpElicitationRequest } from "../../mcp/index.js";
+import { elicitationMessage } from "../../mcp/mcp-elicitation.js";
 import type { ContentBlock } from "../../messages/index.js";
 import type { PermissionAnswer, PermissionMode, PermissionRequest } from "../../permissions/index.js";
 import { findSlashTarget, parseSlash } from "../../skills/index.js";
@@ -305,7 +306,6 @@ export class AcpSession {
    * another editor is told in the conversation, once per server, that the server's questions are declined.
    */
   async elicit(request: McpElicitationRequest): Promise<McpElicitationAnswer> {
-    const message = request.error ? `${request.message}\n\n(Refused: ${request.error})` : request.message;
     if (!this.setup.capabilities.elicitation?.form) {
       // Once per server: one asking in a loop would otherwise fill the conversation with the same line.
       if (this.toldNoForms.has(request.server)) return { action: "decline" };
@@ -325,7 +325,7 @@ export class AcpSession {
         {
           sessionId: this.id,
           mode: "form",
-          message,
+          message: elicitationMessage(request),
           requestedSchema: request.schema as never,
         },
         request.signal ? { cancellationSignal: request.signal, stopWaitingOnCancel: true } : {},

@@ -1,5 +1,6 @@
 import type { Asker } from "../../harness/index.js";
 import type { McpElicitationAnswer, McpElicitationRequest } from "../../mcp/index.js";
+import { elicitationMessage } from "../../mcp/mcp-elicitation.js";
 import type { ControlChannel } from "./control-channel.js";
 
 /**
@@ -28,7 +29,7 @@ async function ask(channel: ControlChannel, request: McpElicitationRequest): Pro
       {
         subtype: "elicitation",
         mcp_server_name: request.server,
-        message: request.error ? `${request.message}\n\n(Refused: ${request.error})` : request.message,
+        message: elicitationMessage(request),
         mode: "form",
         requested_schema: request.schema,
         ...(order ? { property_order: order } : {}),

@@ -30,7 +30,7 @@ export function createElicitationDialog(
   let text = "";
   let selected = 0;
   let picked = new Set<number>();
-  let error = request.error ? `Refused: ${request.error}` : "";
+  let error = "";
   let done = false;
   let settle: (answer: McpElicitationAnswer) => void = () => {};
   const answer = new Promise<McpElicitationAnswer>((resolve) => {
@@ -107,6 +107,8 @@ export function createElicitationDialog(
     start(index + 1);
     onChange();
   };
+  /** The server's message cleaned once, not on each frame (each key). */
+  const messageLines = clean(request.message, true).split("\n");
   const options = (field: ElicitationField | undefined): string[] =>
     field?.kind === "boolean" ? ["Yes", "No"] : (field?.choices ?? []).map((c) => c.title);
 
@@ -154,9 +156,7 @@ export function createElicitationDialog(
       const wrap = (line: string) => wrapTextWithAnsi(line, inner).map((l) => clip(` ${l}`));
       const lines = [clip(style.dim("─".repeat(width)))];
       lines.push(...wrap(style.bold(`MCP server ${clean(request.server)} asks for input`)), "");
-      const message = clean(request.message, true)
-        .split("\n")
-        .flatMap((l) => (l === "" ? [""] : wrapTextWithAnsi(l, inner)));
+      const message = messageLines.flatMap((l) => (l === "" ? [""] : wrapTextWithAnsi(l, inner)));
       lines.push(...message.slice(0, MESSAGE_LINES).map((l) => clip(` ${l}`)));
       if (message.length > MESSAGE_LINES)
         lines.push(clip(` ${style.dim(`… ${message.length - MESSAGE_LINES} more lines`)}`));

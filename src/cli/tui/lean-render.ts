@@ -33,6 +33,8 @@ export function renderLean(tui: TUI): void {
   if (!hasRendererState(state)) return;
   const drawWhole = state.doRender.bind(tui);
   let column: number | undefined;
+  /** The rows this drew last (checked for images then): while they are pi-tui's previous frame, not checked again. */
+  let drawnHere: string[] | undefined;
   state.doRender = () => {
     if (state.stopped) return;
     const width = state.terminal.columns;
@@ -59,7 +61,7 @@ export function renderLean(tui: TUI): void {
     const lines = state.applyLineResets(marked).map(withoutBlankEnd);
     const unusual = (line: string, row: number) =>
       hasImage(line) || (line !== previous[row] && visibleWidth(line) > width);
-    if (lines.some(unusual) || previous.some(hasImage)) return fallBack();
+    if (lines.some(unusual) || (previous !== drawnHere && previous.some(hasImage))) return fallBack();
     const update = updateFrame(
       {
         lines: previous,
@@ -77,6 +79,7 @@ export function renderLean(tui: TUI): void {
     else state.terminal.hideCursor();
     column = cursor?.col;
     state.previousLines = lines;
+    drawnHere = lines;
     state.cursorRow = Math.max(0, lines.length - 1);
     state.hardwareCursorRow = update.cursorRow;
     state.maxLinesRendered = Math.max(state.maxLinesRendered, lines.length);

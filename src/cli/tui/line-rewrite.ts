@@ -161,6 +161,8 @@ function sharedTail(old: string, next: string, cut: number): number | undefined 
   ) {
     length++;
   }
+  // Too short a shared end to keep: the rows' boundaries need not be found (most calls, each frame).
+  if (length <= KEPT_AT_LEAST) return undefined;
   const start = next.length - length;
   const shift = old.length - next.length;
   const inNext = boundaries(next);

@@ -24,7 +24,7 @@ export function jsonBytes(value: unknown, allocate: (size: number) => Buffer = B
 
 /** The JSON text of `value` in pieces whose concatenation is `JSON.stringify(value)`. */
 function jsonPieces(value: unknown): string[] {
-  if (Array.isArray(value) && !hasToJson(value)) return arrayPieces(value, "");
+  if (Array.isArray(value) && !hasToJson(value)) return arrayPieces(value, "", []);
   if (!isSplittableRecord(value)) {
     const json = JSON.stringify(value);
     if (json === undefined) throw new TypeError("jsonBytes: the value has no JSON text");
@@ -36,7 +36,7 @@ function jsonPieces(value: unknown): string[] {
     const field = value[key];
     const head = `${separator}${JSON.stringify(key)}:`;
     if (Array.isArray(field) && !hasToJson(field)) {
-      pieces.push(...arrayPieces(field, head));
+      arrayPieces(field, head, pieces);
     } else {
       const json = JSON.stringify(field);
       if (json === undefined) continue;
@@ -48,10 +48,16 @@ function jsonPieces(value: unknown): string[] {
   return pieces;
 }
 
-/** Separators are pieces of their own: joined to a large element's JSON, they would make a copy of it. */
-function arrayPieces(array: readonly unknown[], head: string): string[] {
-  if (array.length === 0) return [`${head}[]`];
-  const pieces = [`${head}[`];
+/**
+ * The array's pieces appended to `pieces` (returned). Separators are pieces of their own: joined to a large
+ * element's JSON, they would make a copy of it.
+ */
+function arrayPieces(array: readonly unknown[], head: string, pieces: string[]): string[] {
+  if (array.length === 0) {
+    pieces.push(`${head}[]`);
+    return pieces;
+  }
+  pieces.push(`${head}[`);
   for (let i = 0; i < array.length; i++) {
     if (i > 0) pieces.push(",");
     pieces.push(JSON.stringify(array[i]) ?? "null");
