@@ -28,7 +28,7 @@ import {
 import type { PermissionUpdate } from "./permission-update.js";
 import { protectedPathReason } from "./protected-path.js";
 import { writesThroughNoArgument } from "./read-only-command.js";
-import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
+import { cdFolders, readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 import { copiedInto, holdsProtected, linkedTo, treeDestinations } from "./tree-writes.js";
 
@@ -484,21 +484,6 @@ function factFinder(state: CheckerState) {
   }
 
   return { gatherFacts, pathCandidates };
-}
-
-/**
- * The folders a Bash line may be in when it writes: the working folder, and each literal `cd` applied or not, in
- * order (`(cd a); cd b` is in b, `cd a; cd b` in a/b). `~` is the home folder.
- */
-function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
-  let folders = [cwd];
-  for (const cd of cds) {
-    const next = folders.map((folder) =>
-      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
-    );
-    folders = [...new Set([...folders, ...next])];
-  }
-  return folders;
 }
 
 /** The check of what a Bash line's arguments may name, for lines that rules would allow. */
