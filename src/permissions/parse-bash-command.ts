@@ -132,8 +132,8 @@ const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const MAX_DEPTH = 6;
 /** What `unresolved` says of the words xargs reads from its input and adds to its command. */
 export const XARGS_INPUT = "the words xargs reads";
-/** find's actions on the files it finds (see WRITING_ARGS in read-only-command.ts for the reading side). */
-const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+/** find's actions on the files it finds (also what makes find write in read-only-command.ts's WRITING_ARGS). */
+export const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 /** More `cd`s than this in one line are not followed (the folders a write may land in grow as 2^n). */
 const MAX_CDS = 4;
 
