@@ -5,7 +5,7 @@ import type { AgentResult } from "../loop/agent-event.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
 import { InFlightSteps } from "./in-flight-steps.js";
-import { jsonSerde } from "./json-serde.js";
+import { jsonCall } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
 import { ensurePromiseWithResolvers } from "./promise-with-resolvers.js";
 import {
@@ -438,14 +438,7 @@ async function withFirstMessage(
 
 /** A call to the session's driver (the queue of its runs), from a shared handler. */
 function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
-  return ctx.genericCall<I, O>({
-    service: driverName(name),
-    method,
-    key: ctx.key,
-    parameter,
-    inputSerde: jsonSerde(),
-    outputSerde: jsonSerde(),
-  });
+  return jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
 }
 
 /** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */

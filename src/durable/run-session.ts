@@ -17,7 +17,7 @@ import { READ_TRACKER } from "../tools/read-tracker.js";
 import { PendingAsks } from "./ask-person.js";
 import type { DurableAgentSetup, DurablePermissions } from "./durable-agent-setup.js";
 import { type InFlightSteps, runStep } from "./in-flight-steps.js";
-import { jsonSerde } from "./json-serde.js";
+import { jsonCall } from "./json-serde.js";
 import { modelAnswer } from "./model-answer.js";
 import { restateJournal } from "./restate-journal.js";
 import { appendMessage, readToolStateChanges, STATE, StateList } from "./session-state.js";
@@ -110,14 +110,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
             request,
             ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
           };
-          return await ctx.genericCall<TaskRequest, AgentResult>({
-            service: options.name,
-            method: "task",
-            key,
-            parameter: body,
-            inputSerde: jsonSerde(),
-            outputSerde: jsonSerde(),
-          });
+          return await jsonCall<TaskRequest, AgentResult>(ctx, options.name, "task", key, body);
         } finally {
           children.delete(key);
         }

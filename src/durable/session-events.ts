@@ -1,6 +1,6 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { Message } from "../messages/index.js";
-import { jsonSerde } from "./json-serde.js";
+import { jsonCall } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
 import { readPending, STATE } from "./session-state.js";
 import { registerFollower } from "./session-watch.js";
@@ -40,16 +40,7 @@ export async function allPending(ctx: restate.ObjectSharedContext, name: string)
   const own = await readPending(ctx);
   const children = (await ctx.get<string[]>(STATE.children)) ?? [];
   const theirs = await Promise.all(
-    children.map((key) =>
-      ctx.genericCall<undefined, PendingAsk[]>({
-        service: name,
-        method: "pending",
-        key,
-        parameter: undefined,
-        inputSerde: jsonSerde(),
-        outputSerde: jsonSerde(),
-      }),
-    ),
+    children.map((key) => jsonCall<undefined, PendingAsk[]>(ctx, name, "pending", key, undefined)),
   );
   return [...own, ...theirs.flat()];
 }
@@ -88,14 +79,7 @@ function news(now: SessionEvents, body: EventsRequest): boolean {
  */
 export function eventsHandlers(name: string, live: boolean) {
   const snapshot = (ctx: restate.ObjectSharedContext, from: number) =>
-    ctx.genericCall<number, SessionEvents>({
-      service: name,
-      method: "snapshot",
-      key: ctx.key,
-      parameter: from,
-      inputSerde: jsonSerde(),
-      outputSerde: jsonSerde(),
-    });
+    jsonCall<number, SessionEvents>(ctx, name, "snapshot", ctx.key, from);
   return {
     events: restate.handlers.object.shared(
       async (
@@ -134,14 +118,13 @@ export function eventsHandlers(name: string, live: boolean) {
           const message = await ctx.get<Message>(STATE.message(i));
           if (message) messages.push(message);
         }
-        const running = await ctx.genericCall<undefined, boolean>({
-          service: driverName(name),
-          method: "running",
-          key: ctx.key,
-          parameter: undefined,
-          inputSerde: jsonSerde(),
-          outputSerde: jsonSerde(),
-        });
+        const running = await jsonCall<undefined, boolean>(
+          ctx,
+          driverName(name),
+          "running",
+          ctx.key,
+          undefined,
+        );
         return { from: start, messages, length, pending: await allPending(ctx, name), running };
       },
     ),

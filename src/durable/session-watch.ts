@@ -1,5 +1,5 @@
 import * as restate from "@restatedev/restate-sdk";
-import { jsonSerde } from "./json-serde.js";
+import { jsonCall, jsonSerde } from "./json-serde.js";
 
 /** The name of the object that wakes a session's followers (`mitsu remote follow`). */
 export function watchName(sessionObject: string): string {
@@ -53,12 +53,5 @@ export function registerFollower(
   sessionObject: string,
   awakeableId: string,
 ): Promise<void> {
-  return ctx.genericCall<string, void>({
-    service: watchName(sessionObject),
-    method: "register",
-    key: ctx.key,
-    parameter: awakeableId,
-    inputSerde: jsonSerde(),
-    outputSerde: jsonSerde(),
-  });
+  return jsonCall<string, void>(ctx, watchName(sessionObject), "register", ctx.key, awakeableId);
 }

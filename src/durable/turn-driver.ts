@@ -1,7 +1,7 @@
 import * as restate from "@restatedev/restate-sdk";
 import type { AgentResult, AgentStopReason } from "../loop/agent-event.js";
 import { type AssistantMessage, addUsage, emptyUsage, type Usage } from "../messages/index.js";
-import { jsonSerde } from "./json-serde.js";
+import { jsonCall } from "./json-serde.js";
 import type { PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { TaskRequest } from "./run-session.js";
 import { notifyFollowers } from "./session-watch.js";
@@ -58,14 +58,7 @@ export function driverName(sessionObject: string): string {
  */
 export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: number) {
   const turn = (ctx: restate.ObjectContext, request: TurnRequest) =>
-    ctx.genericCall<TurnRequest, TurnResponse>({
-      service: sessionObject,
-      method: "turn",
-      key: ctx.key,
-      parameter: request,
-      inputSerde: jsonSerde(),
-      outputSerde: jsonSerde(),
-    });
+    jsonCall<TurnRequest, TurnResponse>(ctx, sessionObject, "turn", ctx.key, request);
 
   /** Runs turns until the model stops or the limit; the responses of each turn are given to `each`. */
   async function drive(

@@ -25,10 +25,8 @@ export function whyNotRestorable(path: string, roots: readonly string[]): string
   if (!isAbsolute(path) || normalize(path) !== path) return "not a plain absolute path";
   const below = belowRoot(path, roots);
   if (below === undefined) return "outside the workspace";
-  let current = below.root;
-  const parts = below.rest.split(sep);
-  for (const [i, part] of parts.entries()) {
-    current = current.endsWith(sep) ? current + part : current + sep + part;
+  const steps = stepsBelow(below);
+  for (const [i, current] of steps.entries()) {
     let stat: ReturnType<typeof lstatSync>;
     try {
       stat = lstatSync(current);
@@ -38,7 +36,7 @@ export function whyNotRestorable(path: string, roots: readonly string[]): string
       return undefined;
     }
     if (stat.isSymbolicLink()) return `${current} is a symbolic link`;
-    const last = i === parts.length - 1;
+    const last = i === steps.length - 1;
     if (!last && !stat.isDirectory()) return `${current} is not a folder`;
     if (last && !stat.isFile()) return "not a regular file";
   }
@@ -54,6 +52,15 @@ function belowRoot(path: string, roots: readonly string[]): { root: string; rest
     }
   }
   return undefined;
+}
+
+/** Each path on the way from the root down to the file: `root/a`, `root/a/b`, …, the file's own path last. */
+function stepsBelow(below: { root: string; rest: string }): string[] {
+  let current = below.root;
+  return below.rest.split(sep).map((part) => {
+    current = current.endsWith(sep) ? current + part : current + sep + part;
+    return current;
+  });
 }
 
 function real(path: string): string {
@@ -146,9 +153,7 @@ export function writeNoFollow(
 function makeFolders(path: string, roots: readonly string[]): void {
   const below = belowRoot(path, roots);
   if (below === undefined) return;
-  let current = below.root;
-  for (const part of below.rest.split(sep).slice(0, -1)) {
-    current = current.endsWith(sep) ? current + part : current + sep + part;
+  for (const current of stepsBelow(below).slice(0, -1)) {
     try {
       mkdirSync(current, 0o755);
     } catch (error) {

@@ -1,3 +1,5 @@
+import { commandName } from "./unwrap-command.js";
+
 /** git's options before the subcommand that take the next word as their value. */
 const GIT_VALUE_OPTIONS =
   /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path|--super-prefix)$/;
@@ -18,7 +20,7 @@ const CONFIG_VALUE_OPTIONS = /^(-f|--file|--blob|--type|--default|--comment|--va
  */
 export function setsGitConfig(words: readonly string[]): boolean {
   const [program = "", ...args] = words;
-  if (program.slice(program.lastIndexOf("/") + 1) !== "git") return false;
+  if (commandName(program) !== "git") return false;
   let i = 0;
   while (i < args.length && args[i]!.startsWith("-")) i += GIT_VALUE_OPTIONS.test(args[i]!) ? 2 : 1;
   // `git init --template=dir` (also run again in a repository) copies the template's hooks into .git/hooks.

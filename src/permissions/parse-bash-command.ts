@@ -132,8 +132,10 @@ const OUTPUT_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const MAX_DEPTH = 6;
 /** What `unresolved` says of the words xargs reads from its input and adds to its command. */
 export const XARGS_INPUT = "the words xargs reads";
-/** find's actions on the files it finds (see WRITING_ARGS in read-only-command.ts for the reading side). */
-const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+/** find's actions on the files it finds (also what makes find write in read-only-command.ts's WRITING_ARGS). */
+export const FIND_ACTS = /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+/** A word whose only expansion is a leading `~` (`~`, `~/x`): a literal path below the home folder. */
+const TILDE_ONLY = /^~(\/[^*?[{]*)?$/;
 /** More `cd`s than this in one line are not followed (the folders a write may land in grow as 2^n). */
 const MAX_CDS = 4;
 
@@ -252,7 +254,7 @@ function redirections(
     if (op === "<" || op === "<>") {
       const input = readWord(redirect.Word, parser, source);
       // `cat < $f`: which file is read is known only when the line runs (Read rules, the workspace's bounds).
-      const tildeOnly = /^~(\/[^*?[{]*)?$/.test(input.value); // `< ~/x`: the home folder, as a Read of it
+      const tildeOnly = TILDE_ONLY.test(input.value); // `< ~/x`: the home folder, as a Read of it
       if (input.dynamic || (input.pattern && !tildeOnly)) {
         unaccounted(`a redirection from a file name known only when the line runs (${input.value})`);
       } else if (!result.reads.includes(input.value)) result.reads.push(input.value);
@@ -348,7 +350,7 @@ function changeFolder(args: ShellWord[], result: BashAnalysis, unaccounted: Unac
     return;
   }
   const literal =
-    !target.dynamic && target.value !== "-" && (!target.pattern || /^~(\/[^*?[{]*)?$/.test(target.value));
+    !target.dynamic && target.value !== "-" && (!target.pattern || TILDE_ONLY.test(target.value));
   if (!literal || result.cds.length >= MAX_CDS) {
     unaccounted(`a cd to a folder known only when the line runs (${target.value})`);
     return;

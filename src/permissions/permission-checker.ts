@@ -28,7 +28,7 @@ import {
 import type { PermissionUpdate } from "./permission-update.js";
 import { protectedPathReason } from "./protected-path.js";
 import { writesThroughNoArgument } from "./read-only-command.js";
-import { readsOnlyInWorkspace } from "./read-only-in-workspace.js";
+import { cdFolders, readsOnlyInWorkspace } from "./read-only-in-workspace.js";
 import { suggestBashRules } from "./suggest-bash-rules.js";
 import { copiedInto, holdsProtected, linkedTo, treeDestinations } from "./tree-writes.js";
 
@@ -483,21 +483,6 @@ function factFinder(state: CheckerState) {
   return { gatherFacts, pathCandidates };
 }
 
-/**
- * The folders a Bash line may be in when it writes: the working folder, and each literal `cd` applied or not, in
- * order (`(cd a); cd b` is in b, `cd a; cd b` in a/b). `~` is the home folder.
- */
-function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
-  let folders = [cwd];
-  for (const cd of cds) {
-    const next = folders.map((folder) =>
-      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
-    );
-    folders = [...new Set([...folders, ...next])];
-  }
-  return folders;
-}
-
 /** The check of what a Bash line's arguments may name, for lines that rules would allow. */
 function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: string) => Promise<string[]>) {
   const { home, cwd, allowRules, ownFolders, realBase } = state;
@@ -515,6 +500,15 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
     if (mentionsProtectedName(command, bash) || MCP_JSON.test(command)) return NAMES_PROTECTED;
     const folders = cdFolders(bash.cds, cwd, home);
     const own = await Promise.all(ownFolders.map(realBase));
+    /** The first of `paths` (from any folder the line may be in, links resolved) for which `test` holds. */
+    const first = async (paths: string[], test: (candidate: string) => boolean | Promise<boolean>) => {
+      for (const path of paths)
+        for (const folder of folders)
+          for (const candidate of await pathCandidates(path, folder))
+            if (!own.some((root) => isInside(root, candidate)) && (await test(candidate)))
+              return { path, candidate };
+      return undefined;
+    };
     for (const { words, inner, unresolved, paths } of bash.commands) {
       if (writesThroughNoArgument(words)) continue;
       // `… | xargs wc -l`: what xargs reads only feeds a command that writes through no argument.
@@ -528,18 +522,12 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
       if (unresolved.length > 0 && !exactLineAllowed(command, extra)) {
         return `the line has words known only when it runs (${unresolved.join(", ")}), which could name .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
       }
-      for (const path of paths) {
-        for (const folder of folders) {
-          for (const candidate of await pathCandidates(path, folder)) {
-            if (own.some((root) => isInside(root, candidate))) continue;
-            const reason = protectedPathReason(candidate, home);
-            if (reason) return `${path} may be written: ${reason}`;
-          }
-        }
-      }
-      if ([withoutAssignments(words), ...inner].some(setsGitConfig))
+      const named = await first(paths, (candidate) => protectedPathReason(candidate, home) !== undefined);
+      if (named) return `${named.path} may be written: ${protectedPathReason(named.candidate, home)}`;
+      const commands = [withoutAssignments(words), ...inner];
+      if (commands.some(setsGitConfig))
         return "git may write .git/config, ~/.gitconfig or .git/hooks (core.fsmonitor, core.hooksPath, a hook template) or a file outside the work tree, each of which can change what runs later";
-      const tree = await treeInto([withoutAssignments(words), ...inner], folders, own);
+      const tree = await treeInto(commands, first);
       if (tree) return tree;
     }
     return undefined;
@@ -548,34 +536,25 @@ function nameGuard(state: CheckerState, pathCandidates: (raw: string, base?: str
   /** Why a command that writes a whole tree (`tar -x`, `cp -a src/. .`) may write a protected file, if it may. */
   async function treeInto(
     commands: string[][],
-    folders: string[],
-    own: string[],
+    first: (
+      paths: string[],
+      test: (candidate: string) => boolean | Promise<boolean>,
+    ) => Promise<{ path: string } | undefined>,
   ): Promise<string | undefined> {
-    /** The first of `paths` (from any folder the line may be in, links resolved) for which `test` holds. */
-    const first = async (paths: string[], test: (candidate: string) => Promise<boolean>) => {
-      for (const path of paths)
-        for (const folder of folders)
-          for (const candidate of await pathCandidates(path, folder))
-            if (!own.some((root) => isInside(root, candidate)) && (await test(candidate))) return path;
-      return undefined;
-    };
     const holds = async (candidate: string) =>
       protectedPathReason(candidate, home) !== undefined || (await holdsProtected(candidate, cwd, home));
     for (const words of commands) {
       const tree = await first(treeDestinations(words), (candidate) => holdsProtected(candidate, cwd, home));
       if (tree !== undefined)
-        return `${words[0]} writes files it does not name into ${tree}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
+        return `${words[0]} writes files it does not name into ${tree.path}, which holds or may get .git, .mitsu, .claude, .mcp.json or a shell start-up file`;
       // `cp .bashrc ~`: the destination is a folder, the name the source's.
-      const copied = await first(
-        copiedInto(words),
-        async (candidate) => !!protectedPathReason(candidate, home),
-      );
+      const copied = await first(copiedInto(words), (candidate) => !!protectedPathReason(candidate, home));
       if (copied !== undefined)
-        return `${copied} may be written: ${protectedPathReason(copied, home) ?? "a protected file"}`;
+        return `${copied.path} may be written: ${protectedPathReason(copied.path, home) ?? "a protected file"}`;
       // `ln -s ~ h && cp x h/.bashrc`: what a link made here points at is reached through a name that hides it.
       const linked = await first(linkedTo(words), holds);
       if (linked !== undefined)
-        return `${words[0]} makes a link to ${linked}, through which later writes may reach .git, .mitsu, .claude or a shell start-up file`;
+        return `${words[0]} makes a link to ${linked.path}, through which later writes may reach .git, .mitsu, .claude or a shell start-up file`;
     }
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { type BashAnalysis, parseBashCommand } from "./parse-bash-command.js";
+import { type BashAnalysis, FIND_ACTS, parseBashCommand } from "./parse-bash-command.js";
 
 /** Programs that only read, whatever their arguments (bar the few named in `WRITING_ARGS`). */
 const READ_ONLY_PROGRAMS = new Set([
@@ -63,7 +63,7 @@ const LISTING_GIT: Record<string, RegExp> = {
 
 /** Arguments that make an otherwise reading program write, delete or run something. */
 const WRITING_ARGS: Record<string, RegExp> = {
-  find: /^-(delete|exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/,
+  find: FIND_ACTS,
   sort: /^(-o|--output|--compress-program)/,
   tree: /^-o$/,
   rg: /^--pre/,

@@ -73,8 +73,11 @@ export async function readsOnlyInWorkspace(
   return true;
 }
 
-/** The folders a line may be in: the working folder, then each literal `cd` applied or not (`~` is home). */
-function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
+/**
+ * The folders a Bash line may be in: the working folder, and each literal `cd` applied or not, in order
+ * (`(cd a); cd b` is in b, `cd a; cd b` in a/b). `~` is the home folder.
+ */
+export function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
   let folders = [cwd];
   for (const cd of cds) {
     const next = folders.map((folder) =>

@@ -2,6 +2,7 @@ import { lstat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { isInside } from "../fs/real-path.js";
 import { protectedPathReason } from "./protected-path.js";
+import { commandName } from "./unwrap-command.js";
 
 /** The names whose presence in a folder makes writing a whole tree into it a protected write. */
 const PROTECTED_ENTRIES = [".git", ".mitsu", ".claude", ".mcp.json"];
@@ -14,7 +15,7 @@ const PROTECTED_ENTRIES = [".git", ".mitsu", ".claude", ".mcp.json"];
  */
 export function treeDestinations(words: readonly string[]): string[] {
   const [program = "", ...args] = words;
-  const name = program.slice(program.lastIndexOf("/") + 1);
+  const name = commandName(program);
   if (name === "tar" || name === "bsdtar" || name === "gtar") return tarDestinations(args);
   // `unzip -:` keeps `../` in member names: they may land anywhere.
   if (name === "unzip")
@@ -45,7 +46,7 @@ const COPIERS = new Set(["cp", "mv", "install", "rsync", "ln", "link", "scp"]);
  */
 export function copiedInto(words: readonly string[]): string[] {
   const [program = "", ...args] = words;
-  const name = program.slice(program.lastIndexOf("/") + 1);
+  const name = commandName(program);
   if (!COPIERS.has(name)) return [];
   const paths = positional(args);
   const target = optionValues(args, /^(-t|--target-directory)$/, /^--target-directory=(.+)$/);
@@ -61,7 +62,7 @@ export function copiedInto(words: readonly string[]): string[] {
  */
 export function linkedTo(words: readonly string[]): string[] {
   const [program = "", ...args] = words;
-  const name = program.slice(program.lastIndexOf("/") + 1);
+  const name = commandName(program);
   const links =
     name === "ln" ||
     name === "link" ||
