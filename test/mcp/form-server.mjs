@@ -79,7 +79,8 @@ function log(entry) {
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
   const form = String(request.params.arguments?.form);
   if (form === "late") {
-    // Waits for its call to be cancelled, then asks anyway.
+    // Says the call arrived ($FORM_ASKED), waits for it to be cancelled, then asks anyway.
+    if (process.env.FORM_ASKED) appendFileSync(process.env.FORM_ASKED, "late (call received)\n");
     await new Promise((resolve) => extra.signal.addEventListener("abort", resolve, { once: true }));
     log({ form, asking: true });
     const answer = await server.elicitInput(FORMS.booking).catch((error) => ({ error: String(error) }));
