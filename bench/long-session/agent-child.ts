@@ -6,9 +6,11 @@
  *  - "resume": opens the coding agent on the session file MITSU_BENCH_RESUME (the whole resume: read, check,
  *    rebuild the transcript, lock) and prints the CPU and memory that took.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createCodingAgent } from "../../src/harness/index.js";
+
+let peakSmaps = "";
 
 const env = process.env;
 const mode = env.MITSU_BENCH_MODE ?? "session";
@@ -81,6 +83,7 @@ async function session(): Promise<Record<string, unknown>> {
           rss,
           at: `${event.type} turn ${"turn" in event ? event.turn : "?"} (${detail})`,
         });
+        if (env.MITSU_BENCH_SMAPS && rss > 120) peakSmaps = readFileSync("/proc/self/smaps", "utf8");
       }
     }
     if (env.MITSU_BENCH_MEMLOG && event.type === "turn-start" && event.turn % 10 === 0) {
@@ -98,6 +101,7 @@ async function session(): Promise<Record<string, unknown>> {
   const sessionPath = agent.sessionPath as string;
   await stopProfile?.();
   if (env.MITSU_BENCH_PEAKLOG) process.stderr.write(`peak rss seen ${peak.rss} MB at ${peak.at}\n`);
+  if (env.MITSU_BENCH_SMAPS) writeFileSync(env.MITSU_BENCH_SMAPS, peakSmaps);
   if (env.MITSU_BENCH_SNAPSHOT) {
     (globalThis as { gc?: () => void }).gc?.();
     const m = process.memoryUsage();

@@ -13,15 +13,18 @@
  *  - MITSU_BENCH_NODE_ARGS="--expose-gc --max-semi-space-size=2": flags of the measured process;
  *  - MITSU_BENCH_ALLOCPROF=file: a sampling profile of every allocation of the session (collected ones too);
  *  - MITSU_BENCH_PEAKLOG=1 / MITSU_BENCH_MEMLOG=1: the event at which RSS peaked / memory every 10 turns;
- *  - MITSU_BENCH_SNAPSHOT=file (with --expose-gc): a heap snapshot after a full GC at the end.
+ *  - MITSU_BENCH_SNAPSHOT=file (with --expose-gc): a heap snapshot after a full GC at the end;
+ *  - MITSU_BENCH_SMAPS=file (with MITSU_BENCH_PEAKLOG=1): /proc/self/smaps at the peak (what the RSS is made of).
  *
  * Where the bytes went (Node 20, honest run): the live heap stays ~15 MB; the peak is garbage waiting for a full
  * GC. A request body sent as a string was copied by fetch (toUSVString) into a large object in the old
  * generation, ~0.5 MB a request (fixed: bytes, jsonBytes). Buffers of a turn (the body, fetch's copy of it, the
- * session log's line, the Read tool's chunks) stayed until a full GC, ~40 turns of them at once, and the malloc
- * heap they grew is not given back (fixed for the body and the log line; fetch's copy and Read's chunks remain).
- * What is left of the peak: ~41 MB of the node binary, ~50 MB of V8 heap (two 16 MB semi-spaces of it;
- * --max-semi-space-size=2 takes ~15 MB off), and the malloc heap's high-water mark.
+ * session log's line, the Read tool's chunks) stayed until a full GC, ~40 turns of them at once (33 MB of
+ * ArrayBuffers at the peak), and the malloc heap they grew (43 MB at the peak) is not given back. Fixed: the body
+ * is written into one kept buffer and given to Node's fetch as a stream of it, which fetch does not copy (a
+ * Uint8Array body it copied: 1.2 MB of ArrayBuffers per MB sent); the log line is written without a Buffer. Now
+ * the malloc heap stays ~6 MB and the peak is ~41 MB of the node binary, ~60 MB of V8 heap (two 16 MB
+ * semi-spaces of it; --max-semi-space-size=2 takes ~15 MB off) and ~25 MB of the rest of the process.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";

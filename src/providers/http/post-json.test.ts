@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { postJson } from "./post-json.js";
 import { describeApiError, ProviderError } from "./provider-error.js";
@@ -184,6 +186,113 @@ describe("sleep", () => {
   });
 });
 
+describe("postJson through Node's own fetch, to a real server", () => {
+  async function server(answer: (body: Buffer, req: IncomingMessage, res: ServerResponse) => void) {
+    const bodies: Array<{ body: Buffer; headers: IncomingMessage["headers"] }> = [];
+    const srv = createServer((req, res) => {
+      const moved = /^\/moved\/(\d+)\/(.*)$/.exec(req.url ?? "");
+      if (moved) {
+        res.writeHead(Number(moved[1]), { location: decodeURIComponent(moved[2] ?? "") }).end();
+        return;
+      }
+      if (req.url === "/early") {
+        // Answers before reading the body, as a proxy refusing a large request does.
+        res.writeHead(413, { connection: "close" }).end("too large");
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        bodies.push({ body, headers: req.headers });
+        answer(body, req, res);
+      });
+    });
+    await new Promise<void>((resolve) => srv.listen(0, "127.0.0.1", resolve));
+    const { port } = srv.address() as AddressInfo;
+    return { bodies, url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => srv.close(r)) };
+  }
+  const echo = (body: Buffer, _req: IncomingMessage, res: ServerResponse) => res.end(body);
+  const args = (url: string, body: unknown, headers: Record<string, string> = {}) => ({
+    url,
+    headers: { "content-type": "application/json", ...headers },
+    body,
+    parseError,
+    sleep: async () => {},
+    random: () => 0.5,
+  });
+
+  it("sends the exact bytes with Content-Length, never chunked, a stale length header replaced", async () => {
+    const s = await server(echo);
+    try {
+      const body = { text: "é".repeat(300_000), n: [1, 2, 3] };
+      const response = await postJson(args(s.url, body, { "Content-Length": "5" }));
+      const expected = JSON.stringify(body);
+      expect(await response.text()).toBe(expected);
+      expect(s.bodies[0]?.headers["content-length"]).toBe(String(Buffer.byteLength(expected)));
+      expect(s.bodies[0]?.headers["transfer-encoding"]).toBeUndefined();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("follows a 307 or 308 to the same origin with the same body; any other redirect is a clear error", async () => {
+    const s = await server(echo);
+    const to = (status: number, location: string) =>
+      `${s.url}/moved/${status}/${encodeURIComponent(location)}`;
+    try {
+      const body = { text: "z".repeat(50_000) };
+      expect(await (await postJson(args(to(308, "/ok"), body))).text()).toBe(JSON.stringify(body));
+      expect(await (await postJson(args(to(307, to(308, "/ok")), body))).text()).toBe(JSON.stringify(body));
+      const refused = async (url: string) =>
+        (await postJson(args(url, body)).catch((e: unknown) => e)) as ProviderError;
+      const elsewhere = await refused(to(307, "http://user:secret@elsewhere.invalid/v1"));
+      expect(elsewhere).toMatchObject({ type: "redirect", status: 307, isRetryable: false });
+      expect(elsewhere.message).toMatch(
+        /redirected \(307\) to http:\/\/<redacted>@elsewhere\.invalid\/v1: .*another origin/,
+      );
+      expect((await refused(to(301, "/ok"))).message).toMatch(
+        /\(301\) to http:\/\/127\.0\.0\.1:\d+\/ok: a POST is not re-sent as the GET/,
+      );
+      let loop = "/ok";
+      for (let i = 0; i < 6; i++) loop = to(308, loop);
+      expect((await refused(loop)).message).toMatch(/more than 5 redirects/);
+      // Each refusal is sent once: not retried.
+      expect(s.bodies.length).toBe(2);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("concurrent requests and retries each send their own bytes, and the kept buffer survives an early answer", async () => {
+    let failures = 1;
+    const s = await server((body, req, res) => {
+      if (req.url === "/flaky" && failures-- > 0) res.writeHead(503).end("busy");
+      else res.end(body);
+    });
+    try {
+      const bodies = ["a", "b", "c"].map((letter, i) => ({ text: letter.repeat(100_000 * (i + 1)) }));
+      const answers = await Promise.all(
+        bodies.map((body, i) =>
+          postJson(args(`${s.url}/${i === 1 ? "flaky" : "ok"}`, body)).then((r) => r.text()),
+        ),
+      );
+      expect(answers).toEqual(bodies.map((body) => JSON.stringify(body)));
+      // The retry sent the same bytes again.
+      expect(s.bodies.filter((b) => b.body.toString() === JSON.stringify(bodies[1])).length).toBe(2);
+      // A server that answers before reading the body: a clear error, and the next request is intact.
+      const early = await postJson(args(`${s.url}/early`, { text: "x".repeat(2_000_000) })).catch(
+        (e: unknown) => e,
+      );
+      expect(early).toMatchObject({ status: 413 });
+      const after = { text: "y".repeat(2_000_000) };
+      expect(await (await postJson(args(`${s.url}/ok`, after))).text()).toBe(JSON.stringify(after));
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("postJson with a fetch wrapper installed before it loaded", () => {
   it("never lends one body's bytes to another while the wrapper still holds them (it reads after an await)", async () => {
     const original = globalThis.fetch;
@@ -191,7 +300,10 @@ describe("postJson with a fetch wrapper installed before it loaded", () => {
     // A wrapper such as a request interceptor: it reads the body only after an await.
     const wrapper = (async (_url: string, init: RequestInit) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      seen.push(new TextDecoder().decode(init.body as Uint8Array));
+      // What Node's fetch is sent: a stream of the bytes, their length in the headers; a wrapper reads it as any body.
+      const bytes = new Uint8Array(await new Response(init.body).arrayBuffer());
+      expect((init.headers as Record<string, string>)["content-length"]).toBe(String(bytes.length));
+      seen.push(new TextDecoder().decode(bytes));
       return new Response("{}", { status: 200 });
     }) as typeof fetch;
     globalThis.fetch = wrapper;

@@ -9,8 +9,9 @@ export interface PostJsonArgs {
   url: string;
   headers: Record<string, string>;
   /**
-   * Sent as the UTF-8 bytes of `JSON.stringify(body)` (`jsonBytes`): `fetch` receives a `Uint8Array`, not a
-   * string, so that no whole-body string is made, and the same bytes serve every retry.
+   * Sent as the UTF-8 bytes of `JSON.stringify(body)` (`jsonBytes`), encoded afresh for each attempt, so that no
+   * whole-body string is made: an injected `fetch` receives a `Uint8Array`; Node's own (the global `fetch` as it
+   * was when this module loaded) a stream of the bytes, with `content-length` set to their length.
    */
   body: unknown;
   /** Injected for tests and custom transports; defaults to the global `fetch`. */
@@ -65,23 +66,21 @@ export async function postJson(args: PostJsonArgs): Promise<Response> {
   }
 }
 
-/** Node's own fetch, as loaded: it copies a Uint8Array body inside the call (`new Request`), before returning. */
+/** Node's own fetch, as loaded: given a stream body, it writes the stream's chunks to the socket as they are. */
 const nodeFetch = globalThis.fetch;
 /** Bodies up to this size are encoded into one buffer kept for the next request, when Node's fetch sends them. */
 const SCRATCH_LIMIT = 8 * 1024 * 1024;
 let scratch: Buffer | undefined;
 /**
- * Whether the kept buffer is lent to a request whose fetch has not settled. Node's fetch copies the body before it
- * returns, but a wrapper installed as `globalThis.fetch` before this module loaded looks the same here and may
- * read the body later (after an await): until the call settles, another request gets a buffer of its own.
+ * Whether the kept buffer is lent to a request whose fetch has not settled (a second request meanwhile — a
+ * sub-agent's, a summary's — gets a buffer of its own).
  */
 let scratchLent = false;
 
 /**
  * A buffer of `size` bytes for a body Node's fetch sends: the kept one, grown as needed. Node frees a request's
- * buffers only when a GC finds them, and in a long session those of ~40 turns (the body, its copy, the log's and
- * the Read tool's) waited for one full GC: 30 MB of external memory at the peak. Reused, the body is not among
- * them. Safe because Node's fetch has copied the bytes before it returns, and encode and call run in one go.
+ * buffers only when a GC finds them, and in a long session those of ~40 turns (the body, the log's, the Read
+ * tool's) waited for one: tens of MB of external memory at the peak. Reused, the body is not among them.
  */
 function scratchBytes(size: number): Buffer {
   if (size > SCRATCH_LIMIT || scratchLent) return Buffer.allocUnsafe(size);
@@ -95,27 +94,115 @@ function scratchBytes(size: number): Buffer {
 }
 
 /**
- * The request's init. Its body is encoded afresh for each attempt and referenced by nothing here once `fetch`
- * has it (Node's fetch copies it at once), so it is not held while the response streams.
+ * The bytes as a body Node's fetch sends without copying them: a stream of the one chunk, its length given, so
+ * the request still carries `Content-Length` (not chunked). A `Uint8Array` body Node's fetch copies (36 MB of
+ * ArrayBuffers for 30 requests of 1 MB, measured, against 0.1 MB this way), and the copies wait for a GC.
  */
-function init(args: PostJsonArgs, doFetch: typeof fetch): RequestInit {
+function streamed(bytes: Buffer, headers: Record<string, string>): Pick<RequestInit, "body" | "headers"> {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  const sized: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== "content-length") sized[name] = value;
+  }
+  sized["content-length"] = String(bytes.length);
+  return { body, headers: sized };
+}
+
+/**
+ * The request's init. Its body is encoded afresh for each attempt and referenced by nothing here once `fetch`
+ * has it, so it is not held while the response streams. Node's fetch gets it as a stream of the bytes; any
+ * other fetch (a custom transport, a test's) as a `Uint8Array` of its own.
+ */
+function init(args: PostJsonArgs, streaming: boolean): RequestInit {
   // Bytes, not a string: fetch turns a string body into a well-formed copy of it (a large object left for a
-  // full GC) and then into bytes; a Uint8Array it copies once (see jsonBytes).
-  const body = doFetch === nodeFetch ? jsonBytes(args.body, scratchBytes) : jsonBytes(args.body);
-  const init: RequestInit = { method: "POST", headers: args.headers, body };
+  // full GC) and then into bytes (see jsonBytes).
+  const init: RequestInit = streaming
+    ? ({
+        method: "POST",
+        ...streamed(jsonBytes(args.body, scratchBytes), args.headers),
+        duplex: "half",
+        // Followed in `send`: fetch cannot send a stream twice (nor, in Node 20, a Uint8Array: it has detached it).
+        redirect: "manual",
+      } as RequestInit)
+    : { method: "POST", headers: args.headers, body: jsonBytes(args.body) };
   if (args.signal) init.signal = args.signal;
   return init;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** As many redirects as a request follows (fetch's limit is 20; an API endpoint needs one at most). */
+const MAX_REDIRECTS = 5;
+
+/**
+ * The response to the request through Node's fetch: the body sent as a stream of the kept buffer. A redirect is
+ * followed here: a 307 or 308 to the same origin gets the same body again (up to 5 times); any other (a 301, 302
+ * or 303 would make the POST a GET; another origin would get the key) is a clear error naming the target. The
+ * kept buffer is taken back once the server has answered ok, having read the body; any other answer may come
+ * before it has (a 413, a proxy's refusal) while the socket still writes from the buffer, which is then left to
+ * the GC.
+ */
+async function send(doFetch: typeof fetch, args: PostJsonArgs): Promise<Response | ProviderError> {
+  if (doFetch !== nodeFetch) return doFetch(args.url, init(args, false));
+  let url = args.url;
+  for (let hop = 0; ; hop++) {
+    const response = await sendOnce(doFetch, url, args);
+    const location = REDIRECTS.has(response.status) ? response.headers.get("location") : null;
+    if (location === null) return response;
+    await response.body?.cancel();
+    let next: URL | undefined;
+    try {
+      next = new URL(location, url);
+    } catch {
+      // Named below as it was sent.
+    }
+    if (next && next.origin === new URL(url).origin && response.status >= 307 && hop < MAX_REDIRECTS) {
+      url = next.href;
+      continue;
+    }
+    const why =
+      hop >= MAX_REDIRECTS
+        ? `more than ${MAX_REDIRECTS} redirects`
+        : response.status < 307
+          ? "a POST is not re-sent as the GET that this redirect asks for"
+          : "a request, its body and its key, is not re-sent to another origin";
+    return new ProviderError({
+      message: `${shownUrl(args.url)} redirected (${response.status}) to ${shownUrl(next?.href ?? location)}: ${why}. Set the provider's base URL to where it should go.`,
+      type: "redirect",
+      status: response.status,
+      isRetryable: false,
+    });
+  }
+}
+
+async function sendOnce(doFetch: typeof fetch, url: string, args: PostJsonArgs): Promise<Response> {
+  const wasLent = scratchLent;
+  const request = init(args, true);
+  const took = !wasLent && scratchLent;
+  let ok = false;
+  try {
+    const response = await doFetch(url, request);
+    ok = response.ok;
+    return response;
+  } finally {
+    if (took) {
+      if (!ok) scratch = undefined;
+      scratchLent = false;
+    }
+  }
 }
 
 /** One request: the ok Response, or the typed error for whatever went wrong. */
 async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Response | ProviderError> {
   let response: Response;
-  const wasLent = scratchLent;
-  let took = false;
   try {
-    const request = init(args, doFetch);
-    took = !wasLent && scratchLent;
-    response = await doFetch(args.url, request);
+    const sent = await send(doFetch, args);
+    if (sent instanceof ProviderError) return sent;
+    response = sent;
   } catch (cause) {
     if (args.signal?.aborted) return abortedError(args.signal);
     if (isHeaderRejection(cause)) {
@@ -131,8 +218,6 @@ async function tryOnce(doFetch: typeof fetch, args: PostJsonArgs): Promise<Respo
     const error = networkError(cause, `Network error calling ${args.url}`);
     error.message = withUrlShown(error.message, args.url);
     return error;
-  } finally {
-    if (took) scratchLent = false;
   }
   if (response.ok) return response;
   let text = "";
