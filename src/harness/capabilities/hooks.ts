@@ -12,6 +12,7 @@ import {
 import type { PermissionMode } from "../../permissions/index.js";
 import { completeText } from "../../providers/complete-text.js";
 import type { Questions } from "../asker.js";
+import { hookModel } from "../hook-agent.js";
 import type { ModelSetup } from "../model-setup.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
@@ -98,16 +99,11 @@ export interface HookRunnerDeps {
   agentJudge?: HookJudge;
 }
 
-/**
- * A `prompt` hook's judge: the hook's `model` (resolved as a command's `model` is), or the session's helper model
- * (the small model of its provider), as Claude Code uses a fast model.
- */
+/** A `prompt` hook's judge: one model call, on the hook's model (see `hookModel`). */
 export function hookJudge(models: ModelSetup): HookJudge {
   return (prompt, { model, signal }) => {
-    const chosen = model ? models.modelFor(model) : undefined;
-    return chosen
-      ? completeText(chosen.provider, chosen.model, prompt, { signal, maxTokens: 1024 })
-      : completeText(models.resolved.wireProvider, models.helper, prompt, { signal, maxTokens: 1024 });
+    const chosen = hookModel(models, model);
+    return completeText(chosen.provider, chosen.model, prompt, { signal, maxTokens: 1024 });
   };
 }
 
