@@ -189,7 +189,8 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   // tools, the embedder's `tools` and ToolSearch (the way to deferred MCP tools) are not mitsu's own here.
   const chosen = options.builtinTools;
   const unchosen = chosen
-    ? [...a.builtin.tools(), ...a.later.tools()]
+    ? capabilities
+        .tools()
         .map((tool) => tool.name)
         .filter((name) => !name.startsWith("mcp__") && name !== "ToolSearch" && !chosen.includes(name))
     : [];
