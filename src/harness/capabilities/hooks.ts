@@ -94,9 +94,9 @@ export interface HookRunnerDeps {
   /** The session's id and file now (hooks are told them as Claude Code tells its hooks). */
   session: () => { id: string; path: string };
   /** The model call of `prompt` hooks (see `hookJudge`). */
-  judge?: HookJudge;
+  judge: HookJudge;
   /** The sub-agent of `agent` hooks (see `hookAgent`). */
-  agentJudge?: HookJudge;
+  agentJudge: HookJudge;
 }
 
 /** A `prompt` hook's judge: one model call, on the hook's model (see `hookModel`). */
@@ -114,8 +114,8 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
     callbacks: deps.callbacks,
     cwd,
     home: deps.setup.home,
-    ...(deps.judge ? { judge: deps.judge } : {}),
-    ...(deps.agentJudge ? { agentJudge: deps.agentJudge } : {}),
+    judge: deps.judge,
+    agentJudge: deps.agentJudge,
     env: scrubbed,
     base: () => {
       const session = deps.session();
