@@ -386,7 +386,7 @@ function contextFactory(
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),
       ...(systemExtra ? { extra: systemExtra } : {}),
-      ...(codingInstructions ? {} : { codingInstructions: false }),
+      codingInstructions,
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },
