@@ -85,26 +85,8 @@ export async function loadOutputStyles(options: {
   }
   styles.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const result: OutputStyles = { styles, warnings };
-  if (options.chosen) result.chosen = options.chosen;
-  for (const file of options.chosen !== undefined
-    ? []
-    : [
-        join(home, ".claude", "settings.json"),
-        join(home, ".mitsu", "settings.json"),
-        join(cwd, ".claude", "settings.json"),
-        join(cwd, ".mitsu", "settings.json"),
-        join(cwd, ".claude", "settings.local.json"),
-        join(cwd, ".mitsu", "settings.local.json"),
-      ]) {
-    let value: unknown;
-    try {
-      value = parseJsonc(await readFile(file, "utf8"));
-    } catch {
-      continue;
-    }
-    const name = (value as { outputStyle?: unknown } | null)?.outputStyle;
-    if (typeof name === "string" && name.trim() !== "") result.chosen = { name: name.trim(), file };
-  }
+  const chosen = options.chosen !== undefined ? options.chosen : await chosenInSettings(cwd, home);
+  if (chosen) result.chosen = chosen;
   const wanted = result.chosen?.name;
   if (wanted !== undefined && wanted.toLowerCase() !== "default") {
     const active =
@@ -118,6 +100,29 @@ export async function loadOutputStyles(options: {
     }
   }
   return result;
+}
+
+/** The `outputStyle` the settings files name (local over project over user), or null. */
+async function chosenInSettings(cwd: string, home: string): Promise<{ name: string; file: string } | null> {
+  let chosen: { name: string; file: string } | null = null;
+  for (const file of [
+    join(home, ".claude", "settings.json"),
+    join(home, ".mitsu", "settings.json"),
+    join(cwd, ".claude", "settings.json"),
+    join(cwd, ".mitsu", "settings.json"),
+    join(cwd, ".claude", "settings.local.json"),
+    join(cwd, ".mitsu", "settings.local.json"),
+  ]) {
+    let value: unknown;
+    try {
+      value = parseJsonc(await readFile(file, "utf8"));
+    } catch {
+      continue;
+    }
+    const name = (value as { outputStyle?: unknown } | null)?.outputStyle;
+    if (typeof name === "string" && name.trim() !== "") chosen = { name: name.trim(), file };
+  }
+  return chosen;
 }
 
 /**

@@ -1,18 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { rmSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempTree } from "../../test/support/file-tree.js";
 import { findImports, instructionsChanged, loadProjectInstructions } from "./project-instructions.js";
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "mitsu-instr-"));
-  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const tree = (files: Record<string, string>) => tempTree("mitsu-instr-", files);
 
 describe("project instruction discovery", () => {
   it("reads Claude Code's ~/.claude/CLAUDE.md as the user's instructions too, after mitsu's own", async () => {

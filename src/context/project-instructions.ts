@@ -149,6 +149,7 @@ export async function loadProjectInstructions(
   const roots = await Promise.all(
     [folders[0] ?? resolve(options.cwd), join(home, ".mitsu"), join(home, ".claude")].map(realOrSelf),
   );
+  const projectRoot = roots[0]!;
   const files: InstructionFile[] = [];
   const stamps: FileStamp[] = [];
   const included = new Set<string>();
@@ -169,7 +170,7 @@ export async function loadProjectInstructions(
     // Outside the project, an import reaches the user's own folders (`@~/.claude/prefs.md`): only Markdown there, so a
     // repository's `@~/.mitsu/models.json` or `@~/.claude/.credentials.json` does not put the user's keys in the
     // conversation.
-    if (kind === "import" && !isInside(roots[0]!, read.realPath) && !/\.md$/i.test(read.realPath)) {
+    if (kind === "import" && !isInside(projectRoot, read.realPath) && !/\.md$/i.test(read.realPath)) {
       return {
         missing: false,
         error: `${read.realPath} lies outside the project, where only Markdown files (.md) are imported`,
@@ -228,7 +229,7 @@ export async function loadProjectInstructions(
     for (const folder of [join(dir, ".claude", "rules"), join(dir, ".mitsu", "rules")]) {
       const found = await readRules(folder, {
         // The user's own rules may link anywhere (shared rules); a repository's only inside itself.
-        root: kind === "user" ? undefined : roots[0],
+        root: kind === "user" ? undefined : projectRoot,
         base: realBase,
         maxBytes,
         maxChars,
@@ -245,7 +246,6 @@ export async function loadProjectInstructions(
     }
   };
 
-  const projectRoot = roots[0]!;
   await top(join(home, ".mitsu", "AGENTS.md"), "user");
   // Claude Code's user instructions, so an existing set-up carries over.
   await top(join(home, ".claude", "CLAUDE.md"), "user");

@@ -1,4 +1,4 @@
-import { relative, sep } from "node:path";
+import { sep } from "node:path";
 import { compileGlob } from "../fs/match-glob.js";
 import { relativeInside } from "../fs/real-path.js";
 import { parseFrontmatter } from "../skills/parse-frontmatter.js";
@@ -124,7 +124,7 @@ function conditionalRule(
   const matches = (file: string) => {
     const inside = relativeInside(base, file);
     if (inside === undefined || inside === "") return false;
-    const rel = sep === "/" ? inside : relative(base, file).split(sep).join("/");
+    const rel = sep === "/" ? inside : inside.split(sep).join("/");
     return matchers.some((match) => match(rel));
   };
   return { rule: { path, content, globs, matches }, notes };

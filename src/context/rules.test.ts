@@ -1,19 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempTree } from "../../test/support/file-tree.js";
 import { pathRulesSource } from "./path-rules-source.js";
 import { instructionsChanged, loadProjectInstructions } from "./project-instructions.js";
 
-function tree(files: Record<string, string>): string {
-  const root = mkdtempSync(join(tmpdir(), "mitsu-rules-"));
-  onTestFinished(() => rmSync(root, { recursive: true, force: true }));
-  for (const [path, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), content);
-  }
-  return root;
-}
+const tree = (files: Record<string, string>) => tempTree("mitsu-rules-", files);
 
 const collect = (source: ReturnType<typeof pathRulesSource>) =>
   source.collect({ turn: 1, round: 1, messages: [], now: new Date(), firstUserMessage: false });

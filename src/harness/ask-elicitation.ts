@@ -27,9 +27,10 @@ export function askElicitation(
   warn: (message: string) => void,
   hooks: () => HookRunner | undefined = () => undefined,
 ): McpElicit {
-  const seam = questions.canAsk("elicitation")
-    ? (request: McpElicitationRequest) => questions.ask({ kind: "elicitation", request })
-    : undefined;
+  const seam = questions.asFunction("elicitation", (request: McpElicitationRequest) => ({
+    kind: "elicitation",
+    request,
+  }));
   return async (request) => {
     const form = readElicitationForm(request.message, request.schema);
     if ("error" in form) {

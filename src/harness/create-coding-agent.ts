@@ -68,11 +68,7 @@ export async function createCodingAgent(options: CodingAgentOptions): Promise<Co
       ? undefined
       : takeGitSnapshot(cwd, { env: setup.scrubbed, secretEnv: setup.secretEnv });
 
-  const late: {
-    permissions?: ReturnType<typeof setUpPermissions>;
-    tools: Tool<never>[];
-    hooks?: HookRunner;
-  } = { tools: [] };
+  const late: Late = { tools: [] };
   const sandbox = sandboxCapability(setup.settings.sandbox, options.sandbox, setup);
   const shells = backgroundShellsCapability();
   // What `@file` in a command's or skill's text may read: what Read may (set once the skills have started).
@@ -156,6 +152,13 @@ function failEarly(): never {
   throw new Error("The permission checker was asked for before it was made.");
 }
 
+/** What is made during assembly that the capabilities, made before it, read when called. */
+interface Late {
+  permissions?: ReturnType<typeof setUpPermissions>;
+  tools: Tool<never>[];
+  hooks?: HookRunner;
+}
+
 interface Assembly {
   questions: Questions;
   sandboxAutoAllow: boolean;
@@ -166,7 +169,7 @@ interface Assembly {
   /** The built-in capabilities, whose tools an embedder's tool of the same name replaces. */
   builtin: CapabilityList;
   later: CapabilityList;
-  late: { permissions?: ReturnType<typeof setUpPermissions>; tools: Tool<never>[]; hooks?: HookRunner };
+  late: Late;
   activeHooks: Awaited<ReturnType<typeof loadActiveHooks>>;
   gitSnapshot: Promise<GitSnapshot> | undefined;
   mcp: HarnessParts["mcp"];
@@ -189,7 +192,8 @@ async function assemble(a: Assembly): Promise<CodingAgent> {
   // tools, the embedder's `tools` and ToolSearch (the way to deferred MCP tools) are not mitsu's own here.
   const chosen = options.builtinTools;
   const unchosen = chosen
-    ? [...a.builtin.tools(), ...a.later.tools()]
+    ? capabilities
+        .tools()
         .map((tool) => tool.name)
         .filter((name) => !name.startsWith("mcp__") && name !== "ToolSearch" && !chosen.includes(name))
     : [];
@@ -382,7 +386,7 @@ function contextFactory(
       trackedFiles: () => getReadTracker(toolState).entries(),
       sources: capabilities.reminders(),
       ...(systemExtra ? { extra: systemExtra } : {}),
-      ...(codingInstructions ? {} : { codingInstructions: false }),
+      codingInstructions,
       ...(options.cacheTtl ? { cacheTtl: options.cacheTtl } : {}),
       env: setup.env,
       git: { env: setup.scrubbed, secretEnv: setup.secretEnv },

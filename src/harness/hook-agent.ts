@@ -2,6 +2,7 @@ import type { HookJudge } from "../hooks/index.js";
 import { runAgentToEnd } from "../loop/run-agent.js";
 import type { Tool } from "../loop/tool.js";
 import type { PermissionChecker } from "../permissions/index.js";
+import type { Provider } from "../providers/provider.js";
 import type { ModelSetup } from "./model-setup.js";
 
 /** The only tools an agent hook's sub-agent gets: it looks, it never changes anything. */
@@ -10,6 +11,18 @@ export const AGENT_HOOK_TOOLS: readonly string[] = ["Read", "Grep", "Glob"];
 const MAX_AGENT_HOOK_TURNS = 50;
 
 const SYSTEM = `You are a hook of the mitsu coding agent: you check whether a condition holds in the user's workspace before mitsu goes on. You may look with Read, Grep and Glob; you cannot change anything, and no one will answer questions. Look only as far as the condition needs, then give your verdict as the prompt asks.`;
+
+/**
+ * The model a `prompt` or `agent` hook runs on: the hook's `model` (resolved as a command's `model` is), or the
+ * session's helper model (the small model of its provider), as Claude Code uses a fast model.
+ */
+export function hookModel(
+  models: ModelSetup,
+  model: string | undefined,
+): { provider: Provider; model: string } {
+  const chosen = model ? models.modelFor(model) : undefined;
+  return chosen ?? { provider: models.resolved.wireProvider, model: models.helper };
+}
 
 /**
  * The judge of `type: "agent"` hooks (Claude Code's agent-based hooks): a small sub-agent, on the hook's `model` or
@@ -24,11 +37,11 @@ export function hookAgent(
   permissions: () => PermissionChecker | undefined,
 ): HookJudge {
   return async (prompt, { model, signal }) => {
-    const chosen = model ? models.modelFor(model) : undefined;
+    const chosen = hookModel(models, model);
     const own = tools().filter((tool) => AGENT_HOOK_TOOLS.includes(tool.name));
     const result = await runAgentToEnd({
-      provider: chosen?.provider ?? models.resolved.wireProvider,
-      model: chosen?.model ?? models.helper,
+      provider: chosen.provider,
+      model: chosen.model,
       system: SYSTEM,
       tools: own,
       messages: [{ role: "user", content: [{ type: "text", text: prompt }] }],

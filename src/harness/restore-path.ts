@@ -72,12 +72,17 @@ function real(path: string): string {
 }
 
 /**
- * Where `path` must really be for a restore: its workspace root with links resolved, and the rest of the path as
- * it is (`whyNotRestorable` found no link below the root). Undefined outside every root.
+ * The root `path` lies below, and where `path` must really be for a restore: its workspace root with links
+ * resolved, and the rest of the path as it is (`whyNotRestorable` found no link below the root). Throws outside
+ * every root.
  */
-function expectedRealPath(path: string, roots: readonly string[]): string | undefined {
+function placeOf(
+  path: string,
+  roots: readonly string[],
+): { below: { root: string; rest: string }; expected: string } {
   const below = belowRoot(path, roots);
-  return below === undefined ? undefined : join(real(below.root), below.rest);
+  if (below === undefined) throw new Error(`${path} is outside the workspace`);
+  return { below, expected: join(real(below.root), below.rest) };
 }
 
 /** The path the open file `fd` really has (Linux: /proc/self/fd), or undefined where that cannot be read. */
@@ -103,8 +108,7 @@ export function writeNoFollow(
   mode?: number,
   attempt = 0,
 ): void {
-  const expected = expectedRealPath(path, roots);
-  if (expected === undefined) throw new Error(`${path} is outside the workspace`);
+  const { below, expected } = placeOf(path, roots);
   // O_NONBLOCK: a FIFO swapped in does not hang the restore (its open fails); a regular file ignores the flag.
   const { O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
   let existed = true;
@@ -112,7 +116,7 @@ export function writeNoFollow(
     lstatSync(path);
   } catch {
     existed = false;
-    makeFolders(path, roots);
+    makeFolders(below);
   }
   // A file made again gets its mode from the checkpoint (a 0600 `.env` is not made readable by all), else 0644.
   const fd = openSync(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | (existed ? 0 : O_CREAT | O_EXCL), 0o600);
@@ -146,13 +150,11 @@ export function writeNoFollow(
 }
 
 /**
- * The folders on the way to `path` below its root that are missing (a model's `rm -rf src` after an edit), made one
+ * The folders on the way to the file below its root that are missing (a model's `rm -rf src` after an edit), made one
  * at a time: each that exists must be a real folder. A link swapped in on the way afterwards is caught by the
  * write's check of where the file really opened.
  */
-function makeFolders(path: string, roots: readonly string[]): void {
-  const below = belowRoot(path, roots);
-  if (below === undefined) return;
+function makeFolders(below: { root: string; rest: string }): void {
   for (const current of stepsBelow(below).slice(0, -1)) {
     try {
       mkdirSync(current, 0o755);
@@ -170,8 +172,7 @@ function makeFolders(path: string, roots: readonly string[]): void {
  * and only while its folder, links resolved, is still the folder below the root.
  */
 export function deleteRegularFile(path: string, roots: readonly string[]): void {
-  const expected = expectedRealPath(path, roots);
-  if (expected === undefined) throw new Error(`${path} is outside the workspace`);
+  const { expected } = placeOf(path, roots);
   try {
     if (!lstatSync(path).isFile()) return;
   } catch {

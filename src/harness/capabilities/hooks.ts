@@ -12,6 +12,7 @@ import {
 import type { PermissionMode } from "../../permissions/index.js";
 import { completeText } from "../../providers/complete-text.js";
 import type { Questions } from "../asker.js";
+import { hookModel } from "../hook-agent.js";
 import type { ModelSetup } from "../model-setup.js";
 import type { WorkspaceSetup } from "../workspace-setup.js";
 
@@ -93,21 +94,16 @@ export interface HookRunnerDeps {
   /** The session's id and file now (hooks are told them as Claude Code tells its hooks). */
   session: () => { id: string; path: string };
   /** The model call of `prompt` hooks (see `hookJudge`). */
-  judge?: HookJudge;
+  judge: HookJudge;
   /** The sub-agent of `agent` hooks (see `hookAgent`). */
-  agentJudge?: HookJudge;
+  agentJudge: HookJudge;
 }
 
-/**
- * A `prompt` hook's judge: the hook's `model` (resolved as a command's `model` is), or the session's helper model
- * (the small model of its provider), as Claude Code uses a fast model.
- */
+/** A `prompt` hook's judge: one model call, on the hook's model (see `hookModel`). */
 export function hookJudge(models: ModelSetup): HookJudge {
   return (prompt, { model, signal }) => {
-    const chosen = model ? models.modelFor(model) : undefined;
-    return chosen
-      ? completeText(chosen.provider, chosen.model, prompt, { signal, maxTokens: 1024 })
-      : completeText(models.resolved.wireProvider, models.helper, prompt, { signal, maxTokens: 1024 });
+    const chosen = hookModel(models, model);
+    return completeText(chosen.provider, chosen.model, prompt, { signal, maxTokens: 1024 });
   };
 }
 
@@ -118,8 +114,8 @@ export function createHarnessHookRunner(deps: HookRunnerDeps): HookRunner {
     callbacks: deps.callbacks,
     cwd,
     home: deps.setup.home,
-    ...(deps.judge ? { judge: deps.judge } : {}),
-    ...(deps.agentJudge ? { agentJudge: deps.agentJudge } : {}),
+    judge: deps.judge,
+    agentJudge: deps.agentJudge,
     env: scrubbed,
     base: () => {
       const session = deps.session();

@@ -23,9 +23,9 @@ export function mcpCapability(
    * Whether the definitions' byte cap is lifted: with ToolSearch on, tools whose definitions would take a share of
    * the window are deferred (never sent), so the cap would only cut tools that could have been found.
    */
-  deferrable = false,
+  deferrable: boolean,
   /** The hooks, once assembled (an elicitation comes only mid-call, after start-up): Elicitation, ElicitationResult. */
-  hooks: () => HookRunner | undefined = () => undefined,
+  hooks: () => HookRunner | undefined,
 ): McpCapability {
   let project: ProjectMcp | undefined;
   const approve = questions.asFunction("mcp-server", (entry: McpServerEntry) => ({
