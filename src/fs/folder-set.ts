@@ -45,6 +45,14 @@ export class FolderSet {
     return this.folders.map((folder) => folder.real);
   }
 
+  /**
+   * The folders' real paths: each as fixed when it was added (resolving it again would follow a link swapped in
+   * since); one kept as named (`adopt`, or missing at start-up) resolved now by `resolveNamed`.
+   */
+  realPaths(resolveNamed: (path: string) => Promise<string>): Promise<string[]> {
+    return Promise.all(this.folders.map((f) => (f.resolved ? f.real : resolveNamed(f.real))));
+  }
+
   /** The folders, as named and as resolved. */
   entries(): readonly AddedFolder[] {
     return [...this.folders];

@@ -660,11 +660,8 @@ function ruleMatcher(state: CheckerState) {
    * would follow a link swapped in since), the others resolved.
    */
   async function realWorkspaceRoots(): Promise<string[]> {
-    const live = state.folders.entries();
-    return Promise.all([
-      realBase(cwd),
-      ...live.map((folder) => (folder.resolved ? folder.real : realBase(folder.real))),
-    ]);
+    const [real, live] = await Promise.all([realBase(cwd), state.folders.realPaths(realBase)]);
+    return [real, ...live];
   }
 
   /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */

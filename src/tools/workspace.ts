@@ -72,12 +72,10 @@ export class Workspace {
 
   /** The real paths of the roots (links resolved), where writes must stay. */
   async realRoots(): Promise<string[]> {
-    const [cwd, ...rest] = await Promise.all(this.fixed.map((root) => resolveRealPath(root)));
-    // The live folders' real paths were fixed when they were added: resolving them again would follow a link
-    // swapped in since (one missing at start-up, kept as named, is resolved as the fixed roots are).
-    const live = await Promise.all(
-      (this.live?.entries() ?? []).map((f) => (f.resolved ? f.real : resolveRealPath(f.real))),
-    );
+    const [[cwd, ...rest], live] = await Promise.all([
+      Promise.all(this.fixed.map((root) => resolveRealPath(root))),
+      this.live?.realPaths(resolveRealPath) ?? [],
+    ]);
     return [cwd!, ...live, ...rest];
   }
 
