@@ -1,7 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { isInside } from "./real-path.js";
+import { absolutePath, isInside } from "./real-path.js";
 
 /** One folder of the set: as it was named (made absolute) and its real path, fixed when it was added. */
 export interface AddedFolder {
@@ -112,8 +111,7 @@ export class FolderSet {
   }
 
   private absolute(path: string): string {
-    if (path === "~" || path.startsWith("~/")) return resolve(this.home, path.slice(2));
-    return resolve(this.cwd, path);
+    return absolutePath(path, this.cwd, this.home);
   }
 
   private async warningFor(real: string): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { FolderSet } from "../fs/folder-set.js";
-import { isInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, resolveRealPath } from "../fs/real-path.js";
 import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
@@ -475,7 +475,7 @@ function factFinder(state: CheckerState) {
 
   /** A path as written (absolute) and with links resolved, when that differs. */
   async function pathCandidates(raw: string, base = cwd): Promise<string[]> {
-    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(base, raw);
+    const expanded = absolutePath(raw, base, home);
     const real = await resolveRealPath(expanded).catch(() => expanded);
     return real === expanded ? [expanded] : [expanded, real];
   }

@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { FolderSet } from "../fs/folder-set.js";
-import { isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
 import { ToolError } from "../loop/tool.js";
 
 /**
@@ -41,8 +41,7 @@ export class Workspace {
 
   /** The absolute path `path` names, before links are resolved (`~/` expands to the home folder). */
   absolute(path: string): string {
-    if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
-    return resolve(this.cwd, path);
+    return absolutePath(path, this.cwd, homedir());
   }
 
   /** The real path of `path` if it lies inside a root; otherwise throws a ToolError that says why. */
