@@ -102,9 +102,7 @@ export class SdkSession {
   }
 
   private async create(init: InitializeRequest): Promise<CodingAgent> {
-    const made = await createSdkAgent(this.options, this.io, this.channel, init, (mode) =>
-      this.setMode(mode),
-    );
+    const made = await createSdkAgent(this.options, this.io, this.channel, init);
     this.sdkServers = made.sdkServers;
     this.structured = made.structured;
     // A set_permission_mode that came before the agent existed.
