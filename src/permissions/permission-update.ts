@@ -127,17 +127,57 @@ export function destinationFile(
 
 /**
  * Writes one update into its settings file (`permissions.allow|deny|ask`, `defaultMode`, `additionalDirectories`),
- * keeping the file's other keys; a temporary file renamed, so a crash leaves the old file whole. Throws when the
- * file is not a JSON object.
+ * keeping the file's other keys (see `editPermissions`). Throws when the file is not a JSON object.
  */
 export async function saveUpdateToFile(file: string, update: PermissionUpdate): Promise<void> {
+  await editPermissions(file, "the permission update was not saved", (permissions) => {
+    const list = (key: string): unknown[] =>
+      Array.isArray(permissions[key]) ? (permissions[key] as unknown[]) : [];
+    switch (update.type) {
+      case "addRules":
+      case "replaceRules":
+      case "removeRules": {
+        const texts = update.rules.map(ruleText);
+        const before = update.type === "replaceRules" ? [] : list(update.behavior);
+        permissions[update.behavior] =
+          update.type === "removeRules"
+            ? before.filter((r) => !texts.includes(r as string))
+            : [...before, ...texts.filter((t) => !before.includes(t))];
+        break;
+      }
+      case "setMode":
+        permissions.defaultMode = update.mode;
+        break;
+      case "addDirectories":
+      case "removeDirectories": {
+        const before = list("additionalDirectories");
+        permissions.additionalDirectories =
+          update.type === "removeDirectories"
+            ? before.filter((d) => !update.directories.includes(d as string))
+            : [...before, ...update.directories.filter((d) => !before.includes(d))];
+        break;
+      }
+    }
+  });
+}
+
+/**
+ * Changes the `permissions` object of a settings file (made when missing, as is the file) with `edit`, keeping the
+ * file's other keys; a temporary file renamed, so a crash leaves the old file whole. Throws when the file is not a
+ * JSON object, saying `notSaved`.
+ */
+export async function editPermissions(
+  file: string,
+  notSaved: string,
+  edit: (permissions: Record<string, unknown>) => void,
+): Promise<void> {
   const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
   const settings = text === undefined ? {} : (JSON.parse(text) as unknown);
   if (typeof settings !== "object" || settings === null || Array.isArray(settings))
-    throw new Error(`${file} is not a JSON object; the permission update was not saved`);
+    throw new Error(`${file} is not a JSON object; ${notSaved}`);
   const record = settings as { permissions?: Record<string, unknown> };
   const permissions =
     typeof record.permissions === "object" &&
@@ -146,33 +186,7 @@ export async function saveUpdateToFile(file: string, update: PermissionUpdate): 
       ? record.permissions
       : {};
   record.permissions = permissions;
-  const list = (key: string): unknown[] =>
-    Array.isArray(permissions[key]) ? (permissions[key] as unknown[]) : [];
-  switch (update.type) {
-    case "addRules":
-    case "replaceRules":
-    case "removeRules": {
-      const texts = update.rules.map(ruleText);
-      const before = update.type === "replaceRules" ? [] : list(update.behavior);
-      permissions[update.behavior] =
-        update.type === "removeRules"
-          ? before.filter((r) => !texts.includes(r as string))
-          : [...before, ...texts.filter((t) => !before.includes(t))];
-      break;
-    }
-    case "setMode":
-      permissions.defaultMode = update.mode;
-      break;
-    case "addDirectories":
-    case "removeDirectories": {
-      const before = list("additionalDirectories");
-      permissions.additionalDirectories =
-        update.type === "removeDirectories"
-          ? before.filter((d) => !update.directories.includes(d as string))
-          : [...before, ...update.directories.filter((d) => !before.includes(d))];
-      break;
-    }
-  }
+  edit(permissions);
   await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
