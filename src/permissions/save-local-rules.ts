@@ -1,8 +1,8 @@
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { editPermissions } from "./edit-permissions.js";
 import { findGitDirs } from "./git-dir.js";
 import { rememberOwnRules } from "./own-rules.js";
-import { editPermissions } from "./permission-update.js";
 
 /**
  * Adds allow rules to the project's untracked `.mitsu/settings.local.json` (what "always" at a permission
