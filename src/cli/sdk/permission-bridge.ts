@@ -11,7 +11,7 @@ import type { ControlChannel } from "./control-channel.js";
  */
 export function createPermissionBridge(
   channel: ControlChannel,
-  warn: (message: string) => void = () => {},
+  warn: (message: string) => void,
 ): (request: PermissionRequest) => Promise<PermissionVerdict> {
   return async (request) => {
     let response: Record<string, unknown>;
