@@ -130,8 +130,11 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
-  /** Applies Claude Code's permission updates now, and saves those whose destination is a settings file. */
-  applyUpdates(updates: readonly PermissionUpdate[], warn?: (message: string) => void): Promise<void>;
+  /**
+   * Applies Claude Code's permission updates now, and saves those whose destination is a settings file; what cannot
+   * be applied or saved goes to `onWarning`.
+   */
+  applyUpdates(updates: readonly PermissionUpdate[]): Promise<void>;
   /** The permission mode now (the one it started in, or the last `setMode`). */
   currentMode(): PermissionMode;
   /**
@@ -348,8 +351,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     state.mode = next;
   };
   checker.currentMode = () => state.mode;
-  checker.applyUpdates = (updates, warn = options.onWarning) =>
-    applyPermissionUpdates(updates, { ...state, setMode: (mode) => checker.setMode(mode) }, warn);
+  checker.applyUpdates = (updates) =>
+    applyPermissionUpdates(
+      updates,
+      { ...state, setMode: (mode) => checker.setMode(mode) },
+      options.onWarning,
+    );
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {
