@@ -1,7 +1,6 @@
 import { realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
-import { isInside } from "./real-path.js";
+import { absolutePath, isInside } from "./real-path.js";
 
 /** One folder of the set: as it was named (made absolute) and its real path, fixed when it was added. */
 export interface AddedFolder {
@@ -43,6 +42,14 @@ export class FolderSet {
   /** The folders' real paths, in the order they were added. */
   list(): string[] {
     return this.folders.map((folder) => folder.real);
+  }
+
+  /**
+   * The folders' real paths: each as fixed when it was added (resolving it again would follow a link swapped in
+   * since); one kept as named (`adopt`, or missing at start-up) resolved now by `resolveNamed`.
+   */
+  realPaths(resolveNamed: (path: string) => Promise<string>): Promise<string[]> {
+    return Promise.all(this.folders.map((f) => (f.resolved ? f.real : resolveNamed(f.real))));
   }
 
   /** The folders, as named and as resolved. */
@@ -104,8 +111,7 @@ export class FolderSet {
   }
 
   private absolute(path: string): string {
-    if (path === "~" || path.startsWith("~/")) return resolve(this.home, path.slice(2));
-    return resolve(this.cwd, path);
+    return absolutePath(path, this.cwd, this.home);
   }
 
   private async warningFor(real: string): Promise<string | undefined> {

@@ -28,6 +28,11 @@ export async function resolveRealPath(path: string, hops = 0): Promise<string> {
   return join(await resolveRealPath(parent, hops), basename(path));
 }
 
+/** The absolute path `path` names, links not resolved: `~` and `~/…` below `home`, anything else against `base`. */
+export function absolutePath(path: string, base: string, home: string): string {
+  return path === "~" || path.startsWith("~/") ? resolve(home, path.slice(2)) : resolve(base, path);
+}
+
 /** True when `path` is `root` or lies below it (both absolute and normalised). */
 export function isInside(root: string, path: string): boolean {
   if (path === root) return true;

@@ -92,6 +92,9 @@ export function setUpPermissions(deps: PermissionDeps): PermissionSetup {
             });
             if (typeof answer === "object") {
               if (answer.behavior === "deny" && answer.interrupt) return "stop";
+              // The answer's permission updates (an SDK app's, a PermissionRequest hook's) hold as for any question.
+              if (answer.behavior === "allow" && answer.updates?.length)
+                await permissions.applyUpdates(answer.updates);
               if (answer.behavior === "allow" && answer.updatedInput) return { input: answer.updatedInput };
               return answer.behavior === "allow";
             }

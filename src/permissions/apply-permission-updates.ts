@@ -1,6 +1,6 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname } from "node:path";
 import type { FolderSet } from "../fs/folder-set.js";
-import { isInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, resolveRealPath } from "../fs/real-path.js";
 import type { PermissionMode } from "./permission-mode.js";
 import { type PermissionRule, parsePermissionRule } from "./permission-rule.js";
 import { destinationFile, type PermissionUpdate, ruleText, saveUpdateToFile } from "./permission-update.js";
@@ -79,9 +79,7 @@ export async function applyPermissionUpdates(
       case "removeDirectories": {
         // As the settings read them (`~/` is the home folder); the user's file gets them whole, as it is read
         // against the home folder, not this project.
-        const dirs = update.directories.map((dir) =>
-          resolve(cwd, dir === "~" || dir.startsWith("~/") ? join(home, dir.slice(2)) : dir),
-        );
+        const dirs = update.directories.map((dir) => absolutePath(dir, cwd, home));
         // Each folder's real path is taken now and kept (a link swapped later widens nothing); a folder that does
         // not exist is not added, and not saved either.
         const kept: number[] = [];

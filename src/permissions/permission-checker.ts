@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { FolderSet } from "../fs/folder-set.js";
-import { isInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, resolveRealPath } from "../fs/real-path.js";
 import { type CanUseTool, type PermissionDecision, USER_REJECTED_MESSAGE } from "../loop/permission.js";
 import type { PermissionFacts, Tool } from "../loop/tool.js";
 import type { ToolState } from "../loop/tool-state.js";
@@ -130,8 +130,11 @@ export interface PermissionChecker extends CanUseTool {
   allowAlways(rule: string): string;
   /** Switches the permission mode (e.g. when the user cycles modes in the terminal). */
   setMode(mode: PermissionMode): void;
-  /** Applies Claude Code's permission updates now, and saves those whose destination is a settings file. */
-  applyUpdates(updates: readonly PermissionUpdate[], warn?: (message: string) => void): Promise<void>;
+  /**
+   * Applies Claude Code's permission updates now, and saves those whose destination is a settings file; what cannot
+   * be applied or saved goes to `onWarning`.
+   */
+  applyUpdates(updates: readonly PermissionUpdate[]): Promise<void>;
   /** The permission mode now (the one it started in, or the last `setMode`). */
   currentMode(): PermissionMode;
   /**
@@ -348,8 +351,12 @@ export function createPermissionChecker(options: PermissionCheckerOptions): Perm
     state.mode = next;
   };
   checker.currentMode = () => state.mode;
-  checker.applyUpdates = (updates, warn = options.onWarning) =>
-    applyPermissionUpdates(updates, { ...state, setMode: (mode) => checker.setMode(mode) }, warn);
+  checker.applyUpdates = (updates) =>
+    applyPermissionUpdates(
+      updates,
+      { ...state, setMode: (mode) => checker.setMode(mode) },
+      options.onWarning,
+    );
   checker.readExcludes = async (root: string) => {
     const globs = new Set<string>();
     for (const rule of [...deny, ...ask]) {
@@ -475,7 +482,7 @@ function factFinder(state: CheckerState) {
 
   /** A path as written (absolute) and with links resolved, when that differs. */
   async function pathCandidates(raw: string, base = cwd): Promise<string[]> {
-    const expanded = raw === "~" || raw.startsWith("~/") ? resolve(home, raw.slice(2)) : resolve(base, raw);
+    const expanded = absolutePath(raw, base, home);
     const real = await resolveRealPath(expanded).catch(() => expanded);
     return real === expanded ? [expanded] : [expanded, real];
   }
@@ -660,11 +667,8 @@ function ruleMatcher(state: CheckerState) {
    * would follow a link swapped in since), the others resolved.
    */
   async function realWorkspaceRoots(): Promise<string[]> {
-    const live = state.folders.entries();
-    return Promise.all([
-      realBase(cwd),
-      ...live.map((folder) => (folder.resolved ? folder.real : realBase(folder.real))),
-    ]);
+    const [real, live] = await Promise.all([realBase(cwd), state.folders.realPaths(realBase)]);
+    return [real, ...live];
   }
 
   /** Why a write must be asked whatever the rules say (see protected-path.ts); the model's own folders are exempt. */

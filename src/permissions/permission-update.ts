@@ -1,5 +1,5 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { editPermissions } from "./edit-permissions.js";
 import { PERMISSION_MODES, type PermissionMode } from "./permission-mode.js";
 
 /** Where a change of the permissions lasts: this session only, or a settings file (also applied now). */
@@ -127,54 +127,36 @@ export function destinationFile(
 
 /**
  * Writes one update into its settings file (`permissions.allow|deny|ask`, `defaultMode`, `additionalDirectories`),
- * keeping the file's other keys; a temporary file renamed, so a crash leaves the old file whole. Throws when the
- * file is not a JSON object.
+ * keeping the file's other keys (see `editPermissions`). Throws when the file is not a JSON object.
  */
 export async function saveUpdateToFile(file: string, update: PermissionUpdate): Promise<void> {
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
+  await editPermissions(file, "the permission update was not saved", (permissions) => {
+    const list = (key: string): unknown[] =>
+      Array.isArray(permissions[key]) ? (permissions[key] as unknown[]) : [];
+    switch (update.type) {
+      case "addRules":
+      case "replaceRules":
+      case "removeRules": {
+        const texts = update.rules.map(ruleText);
+        const before = update.type === "replaceRules" ? [] : list(update.behavior);
+        permissions[update.behavior] =
+          update.type === "removeRules"
+            ? before.filter((r) => !texts.includes(r as string))
+            : [...before, ...texts.filter((t) => !before.includes(t))];
+        break;
+      }
+      case "setMode":
+        permissions.defaultMode = update.mode;
+        break;
+      case "addDirectories":
+      case "removeDirectories": {
+        const before = list("additionalDirectories");
+        permissions.additionalDirectories =
+          update.type === "removeDirectories"
+            ? before.filter((d) => !update.directories.includes(d as string))
+            : [...before, ...update.directories.filter((d) => !before.includes(d))];
+        break;
+      }
+    }
   });
-  const settings = text === undefined ? {} : (JSON.parse(text) as unknown);
-  if (typeof settings !== "object" || settings === null || Array.isArray(settings))
-    throw new Error(`${file} is not a JSON object; the permission update was not saved`);
-  const record = settings as { permissions?: Record<string, unknown> };
-  const permissions =
-    typeof record.permissions === "object" &&
-    record.permissions !== null &&
-    !Array.isArray(record.permissions)
-      ? record.permissions
-      : {};
-  record.permissions = permissions;
-  const list = (key: string): unknown[] =>
-    Array.isArray(permissions[key]) ? (permissions[key] as unknown[]) : [];
-  switch (update.type) {
-    case "addRules":
-    case "replaceRules":
-    case "removeRules": {
-      const texts = update.rules.map(ruleText);
-      const before = update.type === "replaceRules" ? [] : list(update.behavior);
-      permissions[update.behavior] =
-        update.type === "removeRules"
-          ? before.filter((r) => !texts.includes(r as string))
-          : [...before, ...texts.filter((t) => !before.includes(t))];
-      break;
-    }
-    case "setMode":
-      permissions.defaultMode = update.mode;
-      break;
-    case "addDirectories":
-    case "removeDirectories": {
-      const before = list("additionalDirectories");
-      permissions.additionalDirectories =
-        update.type === "removeDirectories"
-          ? before.filter((d) => !update.directories.includes(d as string))
-          : [...before, ...update.directories.filter((d) => !before.includes(d))];
-      break;
-    }
-  }
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
 }

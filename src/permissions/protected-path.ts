@@ -82,6 +82,6 @@ export function protectedPathReason(path: string, home: string): string | undefi
 }
 
 /** A path as a case-insensitive file system compares it: lower case, without the code points HFS+ ignores. */
-export function foldName(path: string): string {
+function foldName(path: string): string {
   return path.toLowerCase().replace(/[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u206a-\u206f\ufeff]/g, "");
 }

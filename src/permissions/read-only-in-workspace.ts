@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { isInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, resolveRealPath } from "../fs/real-path.js";
 import { findGitDirs } from "./git-dir.js";
 import type { BashAnalysis } from "./parse-bash-command.js";
 import { fileRuleMatches, type PermissionRule } from "./permission-rule.js";
@@ -80,9 +80,7 @@ export async function readsOnlyInWorkspace(
 export function cdFolders(cds: readonly string[], cwd: string, home: string): string[] {
   let folders = [cwd];
   for (const cd of cds) {
-    const next = folders.map((folder) =>
-      cd === "~" || cd.startsWith("~/") ? resolve(home, cd.slice(2)) : resolve(folder, cd),
-    );
+    const next = folders.map((folder) => absolutePath(cd, folder, home));
     folders = [...new Set([...folders, ...next])];
   }
   return folders;

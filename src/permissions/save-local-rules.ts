@@ -1,5 +1,6 @@
-import { appendFile, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
+import { editPermissions } from "./edit-permissions.js";
 import { findGitDirs } from "./git-dir.js";
 import { rememberOwnRules } from "./own-rules.js";
 
@@ -19,26 +20,11 @@ export async function saveLocalAllowRules(
   options: { home?: string } = {},
 ): Promise<string> {
   const file = join(cwd, ".mitsu", "settings.local.json");
-  const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
+  await editPermissions(file, "the rules were not saved", (permissions) => {
+    const allow = Array.isArray(permissions.allow) ? (permissions.allow as unknown[]) : [];
+    for (const rule of rules) if (!allow.includes(rule)) allow.push(rule);
+    permissions.allow = allow;
   });
-  const settings = text === undefined ? {} : (JSON.parse(text) as unknown);
-  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) {
-    throw new Error(`${file} is not a JSON object; the rules were not saved`);
-  }
-  const record = settings as { permissions?: { allow?: unknown } };
-  const existing = record.permissions;
-  const permissions =
-    typeof existing === "object" && existing !== null && !Array.isArray(existing) ? existing : {};
-  record.permissions = permissions;
-  const allow = Array.isArray(permissions.allow) ? (permissions.allow as unknown[]) : [];
-  for (const rule of rules) if (!allow.includes(rule)) allow.push(rule);
-  permissions.allow = allow;
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
   if (options.home !== undefined) await rememberOwnRules(file, rules, options.home);
   await excludeFromGit(file).catch(() => undefined);
   return file;

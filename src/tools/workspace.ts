@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import type { FolderSet } from "../fs/folder-set.js";
-import { isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
+import { absolutePath, isInside, relativeInside, resolveRealPath } from "../fs/real-path.js";
 import { ToolError } from "../loop/tool.js";
 
 /**
@@ -41,8 +41,7 @@ export class Workspace {
 
   /** The absolute path `path` names, before links are resolved (`~/` expands to the home folder). */
   absolute(path: string): string {
-    if (path === "~" || path.startsWith("~/")) return resolve(homedir(), path.slice(2));
-    return resolve(this.cwd, path);
+    return absolutePath(path, this.cwd, homedir());
   }
 
   /** The real path of `path` if it lies inside a root; otherwise throws a ToolError that says why. */
@@ -72,12 +71,10 @@ export class Workspace {
 
   /** The real paths of the roots (links resolved), where writes must stay. */
   async realRoots(): Promise<string[]> {
-    const [cwd, ...rest] = await Promise.all(this.fixed.map((root) => resolveRealPath(root)));
-    // The live folders' real paths were fixed when they were added: resolving them again would follow a link
-    // swapped in since (one missing at start-up, kept as named, is resolved as the fixed roots are).
-    const live = await Promise.all(
-      (this.live?.entries() ?? []).map((f) => (f.resolved ? f.real : resolveRealPath(f.real))),
-    );
+    const [[cwd, ...rest], live] = await Promise.all([
+      Promise.all(this.fixed.map((root) => resolveRealPath(root))),
+      this.live?.realPaths(resolveRealPath) ?? [],
+    ]);
     return [cwd!, ...live, ...rest];
   }
 

@@ -137,6 +137,12 @@ export function updatesOf<K extends SessionNotification["update"]["sessionUpdate
     .map((n) => n.update as Extract<SessionNotification["update"], { sessionUpdate: K }>);
 }
 
+/** The names of the commands a session offers: its first `available_commands_update`, waited for. */
+export async function offeredCommands(run: AcpRun, sessionId: string): Promise<string[] | undefined> {
+  await waitFor(() => updatesOf(run, sessionId, "available_commands_update").length > 0, 20_000, "commands");
+  return updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map((c) => c.name);
+}
+
 /** The streamed answer text of a session. */
 export function answerText(run: AcpRun, sessionId: string): string {
   return updatesOf(run, sessionId, "agent_message_chunk")

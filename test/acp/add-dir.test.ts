@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { answerText, MITSU_BIN, startAcp, updatesOf, waitFor } from "./acp-harness.js";
+import { answerText, MITSU_BIN, offeredCommands, startAcp } from "./acp-harness.js";
 
 describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: /add-dir", () => {
   it("is offered, adds the folder without a model call, and the next Read in it works without a question", async () => {
@@ -10,14 +10,7 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: /add-dir", () => {
     mkdirSync(extra);
     writeFileSync(join(extra, "notes.txt"), "EXTRA-NOTES\n");
     const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
-    await waitFor(
-      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
-      20_000,
-      "commands",
-    );
-    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
-      (c) => c.name,
-    );
+    const names = await offeredCommands(run, sessionId);
     expect(names).toContain("add-dir");
     await run.connection.agent.request("session/prompt", {
       sessionId,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { ClientApp, CreateTerminalRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { EDGE_SERVER, EVERYTHING_SERVER, freePort } from "../mcp/mcp-fixtures.js";
-import { answerText, MITSU_BIN, startAcp, updatesOf, waitFor } from "./acp-harness.js";
+import { answerText, MITSU_BIN, offeredCommands, startAcp, updatesOf, waitFor } from "./acp-harness.js";
 
 /** Resolves once something listens on the loopback port. */
 async function waitForPort(port: number): Promise<void> {
@@ -295,14 +295,7 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
       cwd: run.cwd,
       mcpServers: [{ name: "edge", command: process.execPath, args: [EDGE_SERVER], env: [] }],
     });
-    await waitFor(
-      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
-      20_000,
-      "commands",
-    );
-    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
-      (c) => c.name,
-    );
+    const names = await offeredCommands(run, sessionId);
     expect(names).toEqual(expect.arrayContaining(["commit", "mcp__edge__greet"]));
     await run.connection.agent.request("session/prompt", {
       sessionId,
@@ -336,14 +329,7 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: the client's capabilities", 
       cwd: run.cwd,
       mcpServers: [{ type: "http", name: "every", url: `http://127.0.0.1:${port}/mcp`, headers: [] }],
     });
-    await waitFor(
-      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
-      20_000,
-      "commands",
-    );
-    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
-      (c) => c.name,
-    );
+    const names = await offeredCommands(run, sessionId);
     expect(names).toContain("mcp__every__simple-prompt");
     await run.connection.agent.request("session/prompt", {
       sessionId,

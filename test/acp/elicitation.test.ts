@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CreateElicitationRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { FORM_SERVER, formAnswers } from "../mcp/mcp-fixtures.js";
 import { type AcpRun, answerText, startAcp, waitFor } from "./acp-harness.js";
 
-const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
 const ELICIT_SERVER = join(import.meta.dirname, "..", "mcp", "elicit-server.mjs");
 const GOOD = { name: "Ada", email: "ada@example.org", people: 4, terrace: true, time: "19:00" };
 const ALLOW = { outcome: { outcome: "selected" as const, optionId: "allow_once" } };
@@ -34,12 +34,7 @@ async function book(run: AcpRun, during?: (sessionId: string) => Promise<void>) 
   await during?.(sessionId);
   const { stopReason } = await prompt;
   if (during) await waitFor(() => existsSync(log), 10_000, "the server's answer");
-  const answers = existsSync(log)
-    ? readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line))
-    : [];
+  const answers = formAnswers(log);
   return { sessionId, answers, stopReason };
 }
 

@@ -1,7 +1,15 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { answerText, MITSU_BIN, sessionLogs, startAcp, updatesOf, waitFor } from "./acp-harness.js";
+import {
+  answerText,
+  MITSU_BIN,
+  offeredCommands,
+  sessionLogs,
+  startAcp,
+  updatesOf,
+  waitFor,
+} from "./acp-harness.js";
 
 describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
   it("runs many sessions in one process, each with its own log; a client that goes away ends them and the process", async () => {
@@ -285,14 +293,7 @@ describe.skipIf(!existsSync(MITSU_BIN))("mitsu acp: sessions", () => {
       { content: [{ type: "text", text: "<summary>The user said hello.</summary>" }] },
     ]);
     const { sessionId } = await run.connection.agent.request("session/new", { cwd: run.cwd, mcpServers: [] });
-    await waitFor(
-      () => updatesOf(run, sessionId, "available_commands_update").length > 0,
-      20_000,
-      "commands",
-    );
-    const names = updatesOf(run, sessionId, "available_commands_update")[0]?.availableCommands.map(
-      (c) => c.name,
-    );
+    const names = await offeredCommands(run, sessionId);
     expect(names).toEqual(expect.arrayContaining(["compact", "context", "cost"]));
     await run.connection.agent.request("session/prompt", {
       sessionId,

@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ElicitationRequest, type HookInput, type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
+import { FORM_SERVER, formAnswers } from "../mcp/mcp-fixtures.js";
 import { collect, resultsOf, sdkWorld } from "./sdk-harness.js";
-
-const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
 
 /** A world whose model calls the form server's `ask` with `form`, then says "done"; the server logs its answers. */
 async function formWorld(form: string) {
@@ -14,13 +12,7 @@ async function formWorld(form: string) {
   ]);
   const log = join(world.cwd, "..", "answers.jsonl");
   const server = { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log } };
-  const answers = () =>
-    existsSync(log)
-      ? readFileSync(log, "utf8")
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line))
-      : [];
+  const answers = () => formAnswers(log);
   const run = (onElicitation: (request: ElicitationRequest) => Promise<unknown>, extra: Options = {}) =>
     collect(
       query({

@@ -176,13 +176,12 @@ describe("the trust store", () => {
 class FakeTty extends PassThrough {
   isTTY = true;
 }
-class Screen extends VirtualScreen {}
 
 describe("the start-up question in interactive mode", () => {
   async function start(cwd: string, home: string, env: NodeJS.ProcessEnv) {
     const keyboard = new FakeTty();
-    const screen = new Screen();
-    const exit = main([], { stdin: keyboard, stdout: screen, stderr: new Screen(), cwd, home, env });
+    const screen = new VirtualScreen();
+    const exit = main([], { stdin: keyboard, stdout: screen, stderr: new VirtualScreen(), cwd, home, env });
     return { screen, exit, type: (line: string) => keyboard.write(`${line}\r`) };
   }
 

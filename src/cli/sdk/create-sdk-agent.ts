@@ -1,6 +1,5 @@
 import type { AgentDefinition } from "../../agents/index.js";
 import { type CodingAgent, createCodingAgent } from "../../harness/index.js";
-import type { PermissionMode } from "../../permissions/permission-mode.js";
 import { agentOptionsFor } from "../agent-options.js";
 import type { PrintIo } from "../cli-io.js";
 import type { CliOptions } from "../cli-options.js";
@@ -45,7 +44,6 @@ export async function createSdkAgent(
   io: PrintIo,
   channel: ControlChannel,
   init: InitializeRequest,
-  onMode: (mode: PermissionMode) => void,
 ): Promise<{
   agent: CodingAgent;
   sdkServers: SdkMcpServerStatus[];
@@ -82,7 +80,7 @@ export async function createSdkAgent(
   const onWarning = (m: string) => io.stderr.write(`⚠ ${m}\n`);
   const base = agentOptionsFor({ ...options, mcpConfig: split.configs }, io, {
     onWarning,
-    ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onMode, onWarning) } : {}),
+    ...(sdk.permissionPromptStdio ? { ask: createPermissionBridge(channel, onWarning) } : {}),
   });
   const agent = await createCodingAgent({
     ...base,

@@ -7,11 +7,7 @@ describe("canUseTool's updatedPermissions", () => {
     const lines: Array<{ request_id: string }> = [];
     const channel = createControlChannel((line) => lines.push(JSON.parse(line)));
     const warnings: string[] = [];
-    const ask = createPermissionBridge(
-      channel,
-      () => {},
-      (m) => warnings.push(m),
-    );
+    const ask = createPermissionBridge(channel, (m) => warnings.push(m));
     const verdict = ask({
       toolName: "Bash",
       input: { command: "rm -rf build" },

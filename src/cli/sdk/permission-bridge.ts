@@ -1,5 +1,4 @@
 import type { PermissionRequest, PermissionVerdict } from "../../permissions/index.js";
-import type { PermissionMode } from "../../permissions/permission-mode.js";
 import { readPermissionUpdates } from "../../permissions/permission-update.js";
 import type { ControlChannel } from "./control-channel.js";
 
@@ -12,8 +11,7 @@ import type { ControlChannel } from "./control-channel.js";
  */
 export function createPermissionBridge(
   channel: ControlChannel,
-  onMode: (mode: PermissionMode) => void,
-  warn: (message: string) => void = () => {},
+  warn: (message: string) => void,
 ): (request: PermissionRequest) => Promise<PermissionVerdict> {
   return async (request) => {
     let response: Record<string, unknown>;
@@ -42,8 +40,6 @@ export function createPermissionBridge(
       const { updates, errors } = readPermissionUpdates(response.updatedPermissions);
       // The app meant something by them (a deny rule it thinks it added): it is told they were left out.
       for (const error of errors) warn(`canUseTool's answer: ${error}; that update was left out`);
-      // The session's mode follows (what it reports to the app); the checker applies the rest.
-      for (const update of updates) if (update.type === "setMode") onMode(update.mode);
       const input = response.updatedInput;
       return {
         behavior: "allow",

@@ -6,8 +6,6 @@ import { packageVersion } from "../version.js";
 import { type ModelFacts, ModelUsageBook } from "./model-usage.js";
 import { rawStreamEvents } from "./raw-stream-events.js";
 
-export { failedResult } from "./failed-result.js";
-
 /** How a prompt ended, beyond the loop's own reasons (the SDK's own limits). */
 export type SdkStop =
   | { kind: "budget"; limitUsd: number }

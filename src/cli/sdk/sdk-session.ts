@@ -8,9 +8,10 @@ import type { CliOptions } from "../cli-options.js";
 import { contextUsage, initializeResponse, mcpServerStatuses } from "./control-answers.js";
 import type { ControlBody, ControlChannel } from "./control-channel.js";
 import { createSdkAgent, type InitializeRequest } from "./create-sdk-agent.js";
+import { failedResult } from "./failed-result.js";
 import { modelFacts } from "./model-usage.js";
 import type { SdkMcpServerStatus } from "./sdk-mcp-bridge.js";
-import { createSdkOutput, failedResult, initMessage, type SdkStop } from "./sdk-messages.js";
+import { createSdkOutput, initMessage, type SdkStop } from "./sdk-messages.js";
 import { prepareSdkPrompt, type SdkPrompt } from "./sdk-prompt.js";
 import {
   type createStructuredOutput,
@@ -101,9 +102,7 @@ export class SdkSession {
   }
 
   private async create(init: InitializeRequest): Promise<CodingAgent> {
-    const made = await createSdkAgent(this.options, this.io, this.channel, init, (mode) =>
-      this.setMode(mode),
-    );
+    const made = await createSdkAgent(this.options, this.io, this.channel, init);
     this.sdkServers = made.sdkServers;
     this.structured = made.structured;
     // A set_permission_mode that came before the agent existed.
