@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   bash,
   drain,
@@ -14,24 +14,18 @@ import {
 
 // PostToolUseFailure, PermissionRequest, the `if` field and `http` hooks, as Claude Code documents them.
 
-let server: Server | undefined;
-afterEach(async () => {
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((r) => server?.close(r));
-    server = undefined;
-  }
-});
-
 const hook = (event: string, entry: Record<string, unknown>, matcher?: string) => ({
   [event]: [{ ...(matcher ? { matcher } : {}), hooks: [entry] }],
 });
 const command = (c: string, more: Record<string, unknown> = {}) => ({ type: "command", command: c, ...more });
 
-/** A loopback server that records each request and answers with `answer(body)` (undefined: never answers). */
+/**
+ * A loopback server that records each request and answers with `answer(body)` (undefined: never answers); closed
+ * when the test ends.
+ */
 async function listen(answer: (body: string) => { status: number; body: string } | undefined) {
   const seen: Array<{ headers: IncomingHttpHeaders; body: unknown; method?: string }> = [];
-  server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => {
       body += c;
@@ -46,7 +40,11 @@ async function listen(answer: (body: string) => { status: number; body: string }
       if (reply) res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
     });
   });
-  await new Promise<void>((r) => server?.listen(0, "127.0.0.1", r));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen };
 }
 
