@@ -1,95 +1,31 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { CodingAgentOptions } from "../harness/coding-agent.js";
-import { createCodingAgent } from "../harness/create-coding-agent.js";
-import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
-import { type Simulator, startSimulator } from "../simulator/index.js";
-import type { ScriptEntry } from "../simulator/types.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+  bash,
+  drain,
+  simCodingAgent,
+  text,
+  toolResult,
+  warningsOf,
+} from "../../test/support/sim-coding-agent.js";
 
 // PostToolUseFailure, PermissionRequest, the `if` field and `http` hooks, as Claude Code documents them.
 
-let sim: Simulator | undefined;
-let server: Server | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-  if (server) {
-    server.closeAllConnections();
-    await new Promise((r) => server?.close(r));
-    server = undefined;
-  }
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A workspace whose user settings hold `settings`, and a simulator playing `script`. */
-async function setup(script: ScriptEntry[], settings: unknown, extra: Partial<CodingAgentOptions> = {}) {
-  sim = await startSimulator({ script });
-  const root = mkdtempSync(join(tmpdir(), "mitsu-hooks-cc-"));
-  dirs.push(root);
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  mkdirSync(cwd, { recursive: true });
-  mkdirSync(join(home, ".mitsu"), { recursive: true });
-  writeFileSync(join(cwd, "notes.txt"), "remember the milk\n");
-  writeFileSync(join(home, ".mitsu", "settings.json"), JSON.stringify(settings));
-  const env = {
-    PATH: process.env.PATH,
-    ANTHROPIC_API_KEY: "sim-key",
-    ANTHROPIC_BASE_URL: sim.url,
-    HOOK_TOKEN: "tok-123",
-    NOT_LISTED: "secret-456",
-  };
-  const warnings: string[] = [];
-  const options: CodingAgentOptions = {
-    cwd,
-    home,
-    env,
-    model: "anthropic:claude-sonnet-5-5",
-    session: { log: false },
-    onWarning: (m) => warnings.push(m),
-    ...extra,
-  };
-  return { sim, cwd, warnings, agent: await createCodingAgent(options) };
-}
-
-async function drain(run: AsyncGenerator<AgentEvent, AgentResult>) {
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return { events, result: next.value };
-    events.push(next.value);
-  }
-}
-
-const text = (t: string): ScriptEntry => ({ content: [{ type: "text", text: t }] });
-const bash = (command: string, id = "toolu_b"): ScriptEntry => ({
-  content: [{ type: "tool_use", id, name: "Bash", input: { command } }],
-});
 const hook = (event: string, entry: Record<string, unknown>, matcher?: string) => ({
   [event]: [{ ...(matcher ? { matcher } : {}), hooks: [entry] }],
 });
 const command = (c: string, more: Record<string, unknown> = {}) => ({ type: "command", command: c, ...more });
-const toolResult = (s: Simulator, i: number) => JSON.stringify(s.requests[i]?.body.messages.at(-1));
-const warningsOf = (events: AgentEvent[]) =>
-  events.flatMap((e) => (e.type === "warning" ? [`${e.code}: ${e.message}`] : []));
-const exists = (path: string) => {
-  try {
-    readFileSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
-/** A loopback server that records each request and answers with `answer(body)` (undefined: never answers). */
+/**
+ * A loopback server that records each request and answers with `answer(body)` (undefined: never answers); closed
+ * when the test ends.
+ */
 async function listen(answer: (body: string) => { status: number; body: string } | undefined) {
   const seen: Array<{ headers: IncomingHttpHeaders; body: unknown; method?: string }> = [];
-  server = createServer((req, res) => {
+  const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c) => {
       body += c;
@@ -104,7 +40,11 @@ async function listen(answer: (body: string) => { status: number; body: string }
       if (reply) res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
     });
   });
-  await new Promise<void>((r) => server?.listen(0, "127.0.0.1", r));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, seen };
 }
 
@@ -113,7 +53,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     const answer = JSON.stringify({
       hookSpecificOutput: { hookEventName: "PostToolUseFailure", additionalContext: "try notes.txt instead" },
     });
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [
         { content: [{ type: "tool_use", id: "toolu_r", name: "Read", input: { file_path: "missing.txt" } }] },
         { content: [{ type: "tool_use", id: "toolu_ok", name: "Read", input: { file_path: "notes.txt" } }] },
@@ -153,12 +93,12 @@ describe("Claude Code's later hook events and hook fields, through the harness a
         decision: { behavior: "allow", updatedInput: { command: "touch rewritten.txt" } },
       },
     });
-    const { agent, cwd } = await setup([bash("touch made.txt"), text("ok")], {
+    const { agent, cwd } = await simCodingAgent([bash("touch made.txt"), text("ok")], {
       hooks: hook("PermissionRequest", command(`cat > request.json; echo '${allow}'`), "Bash"),
     });
     await drain(agent.prompt("make a file"));
-    expect(exists(join(cwd, "rewritten.txt"))).toBe(true);
-    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "rewritten.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     const input = JSON.parse(readFileSync(join(cwd, "request.json"), "utf8"));
     expect(input).toMatchObject({
       hook_event_name: "PermissionRequest",
@@ -173,7 +113,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     const ask = JSON.stringify({ hookSpecificOutput: { permissionDecision: "ask" } });
     const allow = (command: string) =>
       JSON.stringify({ hookSpecificOutput: { decision: { behavior: "allow", updatedInput: { command } } } });
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [bash("echo one"), bash("echo two", "toolu_c"), text("ok")],
       {
         permissions: { deny: ["Bash(touch denied.txt)"] },
@@ -191,18 +131,18 @@ describe("Claude Code's later hook events and hook fields, through the harness a
       { permissionMode: "bypassPermissions" },
     );
     await drain(agent.prompt("go"));
-    expect(exists(join(cwd, "allowed.txt"))).toBe(true);
-    expect(exists(join(cwd, "denied.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "allowed.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
     expect(toolResult(sim, 2)).toContain("Bash(touch denied.txt)");
   });
 
   it("PermissionRequest: a hook that decides nothing leaves print mode's denial in place", async () => {
-    const { agent, sim, cwd } = await setup([bash("touch made.txt"), text("ok")], {
+    const { agent, sim, cwd } = await simCodingAgent([bash("touch made.txt"), text("ok")], {
       hooks: hook("PermissionRequest", command("cat > request.json"), "Bash"),
     });
     await drain(agent.prompt("make a file"));
-    expect(exists(join(cwd, "request.json"))).toBe(true);
-    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "request.json"))).toBe(true);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     expect(toolResult(sim, 1)).toContain("no PermissionRequest hook allowed it");
   });
 
@@ -211,7 +151,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     const deny = JSON.stringify({
       hookSpecificOutput: { decision: { behavior: "deny", message: "not on fridays" } },
     });
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [bash("touch denied.txt"), bash("rm notes.txt", "toolu_c"), text("ok")],
       {
         permissions: { deny: ["Bash(touch denied.txt)"] },
@@ -230,15 +170,15 @@ describe("Claude Code's later hook events and hook fields, through the harness a
       },
     );
     await drain(agent.prompt("go"));
-    expect(exists(join(cwd, "denied.txt"))).toBe(false);
-    expect(exists(join(cwd, "asked.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "denied.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "asked.txt"))).toBe(false);
     expect(toolResult(sim, 1)).toContain("Bash(touch denied.txt)");
-    expect(exists(join(cwd, "notes.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "notes.txt"))).toBe(true);
     expect(toolResult(sim, 2)).toContain("not on fridays");
   });
 
   it("the if field runs a hook only for calls its permission rule matches; on a non-tool event it is a warning", async () => {
-    const { agent, cwd, warnings } = await setup(
+    const { agent, cwd, warnings } = await simCodingAgent(
       [bash("echo hi"), bash("git status; touch x.txt", "toolu_c"), bash("ls", "toolu_d"), text("ok")],
       {
         hooks: {
@@ -253,7 +193,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     // Only the compound line with a `touch` command in it.
     expect(seen).toHaveLength(1);
     expect(seen[0]).toContain("toolu_c");
-    expect(exists(join(cwd, "prompt.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "prompt.txt"))).toBe(false);
     expect(warnings.join("\n")).toMatch(/UserPromptSubmit: "if" applies to tool events only/);
   });
 
@@ -262,7 +202,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
       hookSpecificOutput: { permissionDecision: "deny", permissionDecisionReason: "the server says no" },
     });
     const { url, seen } = await listen(() => ({ status: 200, body: deny }));
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [bash("touch made.txt"), text("ok")],
       {
         hooks: hook(
@@ -277,10 +217,10 @@ describe("Claude Code's later hook events and hook fields, through the harness a
           "Bash",
         ),
       },
-      { permissionMode: "bypassPermissions" },
+      { permissionMode: "bypassPermissions", env: { HOOK_TOKEN: "tok-123", NOT_LISTED: "secret-456" } },
     );
     await drain(agent.prompt("make a file"));
-    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     expect(toolResult(sim, 1)).toContain("the server says no");
     expect(seen).toHaveLength(1);
     expect(seen[0]?.method).toBe("POST");
@@ -297,21 +237,21 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     const { url } = await listen((body) =>
       body.includes("toolu_slow") ? undefined : { status: 500, body: "boom" },
     );
-    const { agent, cwd } = await setup(
+    const { agent, cwd } = await simCodingAgent(
       [bash("touch a.txt"), bash("touch b.txt", "toolu_slow"), text("ok")],
       { hooks: hook("PreToolUse", { type: "http", url, timeout: 1 }, "Bash") },
       { permissionMode: "bypassPermissions" },
     );
     const { events } = await drain(agent.prompt("go"));
-    expect(exists(join(cwd, "a.txt"))).toBe(true);
-    expect(exists(join(cwd, "b.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "a.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "b.txt"))).toBe(true);
     const notices = warningsOf(events).join("\n");
     expect(notices).toContain("answered HTTP 500: boom");
     expect(notices).toContain("timed out after 1 s");
   });
 
   it("a prompt hook asks a model with the event's JSON in $ARGUMENTS; {ok: false} blocks with its reason", async () => {
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [
         bash("touch made.txt"),
         text('{"ok": false, "reason": "no files on fridays"}'),
@@ -325,7 +265,7 @@ describe("Claude Code's later hook events and hook fields, through the harness a
       { permissionMode: "bypassPermissions" },
     );
     await drain(agent.prompt("make files"));
-    expect(exists(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     expect(toolResult(sim, 2)).toContain("no files on fridays");
     // The judge's request: the prompt with the event's JSON in place of $ARGUMENTS, and no tools.
     const judged = JSON.stringify(sim.requests[1]?.body.messages);
@@ -334,10 +274,10 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     expect(judged).toContain("touch made.txt");
     expect(sim.requests[1]?.body.tools ?? []).toHaveLength(0);
     // {ok: true} raises no objection.
-    expect(exists(join(cwd, "other.txt"))).toBe(true);
+    expect(existsSync(join(cwd, "other.txt"))).toBe(true);
   });
   it("an agent hook: a read-only sub-agent (Read, Grep, Glob) looks, then answers {ok, reason}; its attempt to write is refused", async () => {
-    const { agent, sim, cwd } = await setup(
+    const { agent, sim, cwd } = await simCodingAgent(
       [
         bash("touch made.txt"),
         // The hook's sub-agent tries to write, then to run a shell, then reads, then judges.
@@ -368,9 +308,9 @@ describe("Claude Code's later hook events and hook fields, through the harness a
     );
     writeFileSync(join(cwd, "secret.txt"), "TOP-SECRET\n");
     await drain(agent.prompt("make a file"));
-    expect(exists(join(cwd, "made.txt"))).toBe(false);
-    expect(exists(join(cwd, "pwned.txt"))).toBe(false);
-    expect(exists(join(cwd, "bash-ran.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "made.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "pwned.txt"))).toBe(false);
+    expect(existsSync(join(cwd, "bash-ran.txt"))).toBe(false);
     // The sub-agent's requests: only the three looking tools, the prompt with the event's JSON.
     const first = sim.requests[1]?.body;
     expect(first?.tools.map((t: { name: string }) => t.name)).toEqual(["Read", "Grep", "Glob"]);

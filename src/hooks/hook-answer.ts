@@ -1,4 +1,5 @@
 import { readPermissionUpdates } from "../permissions/permission-update.js";
+import { isPlainObject } from "../providers/is-plain-object.js";
 import type { HookAnswer, HookEventName, PermissionRequestDecision } from "./hook-event.js";
 
 /**
@@ -46,9 +47,8 @@ const PERMISSIONS = new Set(["allow", "deny", "ask"]);
 
 /** The answer with only the fields of the documented types; a string naming what is wrong otherwise. */
 export function checkAnswer(value: unknown): HookAnswer | string {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return "answered with JSON that is not an object";
-  const v = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return "answered with JSON that is not an object";
+  const v = value;
   const answer: HookAnswer = {};
   if (v.continue !== undefined) {
     if (typeof v.continue !== "boolean") return '"continue" is not a boolean';
@@ -67,9 +67,8 @@ export function checkAnswer(value: unknown): HookAnswer | string {
   }
   const specific = v.hookSpecificOutput;
   if (specific !== undefined) {
-    if (specific === null || typeof specific !== "object" || Array.isArray(specific))
-      return '"hookSpecificOutput" is not an object';
-    const s = specific as Record<string, unknown>;
+    if (!isPlainObject(specific)) return '"hookSpecificOutput" is not an object';
+    const s = specific;
     const out: NonNullable<HookAnswer["hookSpecificOutput"]> = {};
     if (typeof s.hookEventName === "string") out.hookEventName = s.hookEventName;
     if (s.permissionDecision !== undefined) {
@@ -83,9 +82,8 @@ export function checkAnswer(value: unknown): HookAnswer | string {
       out[key] = s[key] as string;
     }
     if (s.updatedInput !== undefined) {
-      if (s.updatedInput === null || typeof s.updatedInput !== "object" || Array.isArray(s.updatedInput))
-        return '"updatedInput" is not an object';
-      out.updatedInput = s.updatedInput as Record<string, unknown>;
+      if (!isPlainObject(s.updatedInput)) return '"updatedInput" is not an object';
+      out.updatedInput = s.updatedInput;
     }
     if (s.action !== undefined) {
       if (s.action !== "accept" && s.action !== "decline" && s.action !== "cancel")
@@ -93,9 +91,8 @@ export function checkAnswer(value: unknown): HookAnswer | string {
       out.action = s.action;
     }
     if (s.content !== undefined) {
-      if (s.content === null || typeof s.content !== "object" || Array.isArray(s.content))
-        return '"content" is not an object';
-      out.content = s.content as Record<string, unknown>;
+      if (!isPlainObject(s.content)) return '"content" is not an object';
+      out.content = s.content;
     }
     if (s.decision !== undefined) {
       const decision = checkPermissionRequestDecision(s.decision);
@@ -109,17 +106,15 @@ export function checkAnswer(value: unknown): HookAnswer | string {
 
 /** PermissionRequest's `hookSpecificOutput.decision`: allow (with `updatedInput`) or deny (`message`, `interrupt`). */
 function checkPermissionRequestDecision(value: unknown): PermissionRequestDecision | string {
-  if (value === null || typeof value !== "object" || Array.isArray(value))
-    return '"hookSpecificOutput.decision" is not an object';
-  const d = value as Record<string, unknown>;
+  if (!isPlainObject(value)) return '"hookSpecificOutput.decision" is not an object';
+  const d = value;
   if (d.behavior === "allow") {
     const { updates, errors } = readPermissionUpdates(d.updatedPermissions);
     if (errors.length > 0) return `"decision.${errors[0]}"`;
     const withUpdates = updates.length > 0 ? { updatedPermissions: updates } : {};
     if (d.updatedInput === undefined) return { behavior: "allow", ...withUpdates };
-    if (d.updatedInput === null || typeof d.updatedInput !== "object" || Array.isArray(d.updatedInput))
-      return '"decision.updatedInput" is not an object';
-    return { behavior: "allow", updatedInput: d.updatedInput as Record<string, unknown>, ...withUpdates };
+    if (!isPlainObject(d.updatedInput)) return '"decision.updatedInput" is not an object';
+    return { behavior: "allow", updatedInput: d.updatedInput, ...withUpdates };
   }
   if (d.behavior === "deny") {
     if (d.message !== undefined && typeof d.message !== "string") return '"decision.message" is not a string';

@@ -1,4 +1,4 @@
-import type { PermissionUpdate } from "../permissions/permission-update.js";
+import type { PermissionRuleValue, PermissionUpdate } from "../permissions/permission-update.js";
 /** The hook events, as Claude Code names them in settings files. */
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -33,7 +33,7 @@ export const TOOL_EVENTS: ReadonlySet<HookEventName> = new Set([
  */
 export interface PermissionSuggestion {
   type: "addRules";
-  rules: Array<{ toolName: string; ruleContent?: string }>;
+  rules: PermissionRuleValue[];
   behavior: "allow";
   destination: "localSettings";
 }

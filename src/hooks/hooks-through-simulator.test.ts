@@ -2,9 +2,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  bash,
+  drain,
+  simCodingAgent,
+  text,
+  toolResult,
+  warningsOf,
+} from "../../test/support/sim-coding-agent.js";
 import type { CodingAgentOptions } from "../harness/coding-agent.js";
 import { createCodingAgent } from "../harness/create-coding-agent.js";
-import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
 import { trustFolder } from "../permissions/index.js";
 import { type Simulator, startSimulator } from "../simulator/index.js";
 import type { ScriptEntry } from "../simulator/types.js";
@@ -18,43 +25,9 @@ afterEach(async () => {
 });
 
 /** A workspace whose user settings (`~/.mitsu/settings.json`) hold `hooks`, and a simulator playing `script`. */
-async function setup(script: ScriptEntry[], hooks: unknown, extra: Partial<CodingAgentOptions> = {}) {
-  sim = await startSimulator({ script });
-  const root = mkdtempSync(join(tmpdir(), "mitsu-hooks-"));
-  dirs.push(root);
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  mkdirSync(cwd, { recursive: true });
-  mkdirSync(join(home, ".mitsu"), { recursive: true });
-  writeFileSync(join(cwd, "notes.txt"), "remember the milk\n");
-  if (hooks !== undefined) writeFileSync(join(home, ".mitsu", "settings.json"), JSON.stringify({ hooks }));
-  const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url };
-  const warnings: string[] = [];
-  const options: CodingAgentOptions = {
-    cwd,
-    home,
-    env,
-    model: "anthropic:claude-sonnet-5-5",
-    session: { log: false },
-    onWarning: (m) => warnings.push(m),
-    ...extra,
-  };
-  return { sim, cwd, home, root, warnings, agent: await createCodingAgent(options) };
-}
+const setup = (script: ScriptEntry[], hooks: unknown, extra: Partial<CodingAgentOptions> = {}) =>
+  simCodingAgent(script, hooks === undefined ? undefined : { hooks }, extra);
 
-async function drain(run: AsyncGenerator<AgentEvent, AgentResult>) {
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return { events, result: next.value };
-    events.push(next.value);
-  }
-}
-
-const text = (t: string): ScriptEntry => ({ content: [{ type: "text", text: t }] });
-const bash = (command: string, id = "toolu_b"): ScriptEntry => ({
-  content: [{ type: "tool_use", id, name: "Bash", input: { command } }],
-});
 const on = (event: string, command: string, matcher?: string, timeout?: number) => ({
   [event]: [
     {
@@ -63,10 +36,6 @@ const on = (event: string, command: string, matcher?: string, timeout?: number) 
     },
   ],
 });
-/** The tool_result the model got in request `i`. */
-const toolResult = (s: Simulator, i: number) => JSON.stringify(s.requests[i]?.body.messages.at(-1));
-const warningsOf = (events: AgentEvent[]) =>
-  events.flatMap((e) => (e.type === "warning" ? [`${e.code}: ${e.message}`] : []));
 
 describe("hooks through the harness and the simulator", () => {
   it("PreToolUse exit 2 blocks the call, also in bypassPermissions mode; stderr goes to the model", async () => {

@@ -1,59 +1,14 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createCodingAgent } from "../harness/create-coding-agent.js";
-import type { AgentEvent, AgentResult } from "../loop/agent-event.js";
-import { type Simulator, startSimulator } from "../simulator/index.js";
+import { describe, expect, it } from "vitest";
+import { bash, drain, simCodingAgent, text, warningsOf } from "../../test/support/sim-coding-agent.js";
 import type { ScriptEntry } from "../simulator/types.js";
 
 // A PermissionRequest hook's `updatedPermissions`, applied as Claude Code applies them.
 
-let sim: Simulator | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-async function setup(script: ScriptEntry[], settings: Record<string, unknown>) {
-  sim = await startSimulator({ script });
-  const root = mkdtempSync(join(tmpdir(), "mitsu-perm-updates-"));
-  dirs.push(root);
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  mkdirSync(cwd, { recursive: true });
-  mkdirSync(join(root, "extra"), { recursive: true });
-  mkdirSync(join(home, ".mitsu"), { recursive: true });
-  writeFileSync(join(home, ".mitsu", "settings.json"), JSON.stringify(settings));
-  const warnings: string[] = [];
-  const agent = await createCodingAgent({
-    cwd,
-    home,
-    env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
-    model: "anthropic:claude-sonnet-5-5",
-    session: { log: false },
-    onWarning: (m) => warnings.push(m),
-  });
-  return { sim, root, cwd, home, warnings, agent };
-}
-
-/** The run to its end: the messages of its warnings. */
-async function drain(run: AsyncGenerator<AgentEvent, AgentResult>): Promise<string[]> {
-  const warnings: string[] = [];
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return warnings;
-    if (next.value.type === "warning") warnings.push(next.value.message);
-  }
-}
-
-const text = (t: string): ScriptEntry => ({ content: [{ type: "text", text: t }] });
 const tool = (name: string, input: Record<string, unknown>, id: string): ScriptEntry => ({
   content: [{ type: "tool_use", id, name, input }],
 });
-const bash = (command: string, id: string) => tool("Bash", { command }, id);
 /** A PermissionRequest hook that logs each question to calls.txt and, when stdin holds `when`, allows with `updates`. */
 const hook = (when: string, updates: unknown[]) => {
   const allow = JSON.stringify({
@@ -80,7 +35,7 @@ const calls = (cwd: string) => readFileSync(join(cwd, "calls.txt"), "utf8").trim
 
 describe("PermissionRequest hooks' updatedPermissions", () => {
   it("rules for the session and the local settings, the mode hold from the next call on; a folder is saved", async () => {
-    const { agent, sim, cwd } = await setup([], {
+    const { agent, sim, root, cwd } = await simCodingAgent([], {
       hooks: hook("touch a.txt", [
         {
           type: "addRules",
@@ -98,6 +53,7 @@ describe("PermissionRequest hooks' updatedPermissions", () => {
         { type: "addDirectories", directories: ["../extra"], destination: "localSettings" },
       ]),
     });
+    mkdirSync(join(root, "extra"));
     sim.enqueue(
       bash("touch a.txt", "t1"),
       bash("touch b.txt", "t2"),
@@ -124,7 +80,7 @@ describe("PermissionRequest hooks' updatedPermissions", () => {
     const settings = {
       permissions: { allow: ["Bash(touch keep.txt)", "Bash(touch gone.txt)"], ask: ["Bash(touch old.txt)"] },
     };
-    const { agent, cwd, home } = await setup(
+    const { agent, cwd, home } = await simCodingAgent(
       [
         bash("touch first.txt", "t1"),
         bash("touch gone.txt", "t2"),
@@ -170,13 +126,13 @@ describe("PermissionRequest hooks' updatedPermissions", () => {
   });
 
   it("an update of the wrong shape makes the hook's answer an error: the question stays (print mode denies)", async () => {
-    const { agent, cwd } = await setup([bash("touch a.txt", "t1"), text("ok")], {
+    const { agent, cwd } = await simCodingAgent([bash("touch a.txt", "t1"), text("ok")], {
       hooks: hook("touch a.txt", [
         { type: "addRules", rules: [{ toolName: "Bash" }], behavior: "allow", destination: "everywhere" },
       ]),
     });
-    const warnings = await drain(agent.prompt("go"));
+    const { events } = await drain(agent.prompt("go"));
     expect(existsSync(join(cwd, "a.txt"))).toBe(false);
-    expect(JSON.stringify(warnings)).toContain("updatedPermissions[0]: destination must be one of");
+    expect(JSON.stringify(warningsOf(events))).toContain("updatedPermissions[0]: destination must be one of");
   });
 });

@@ -45,7 +45,7 @@ export async function runHttpHook(options: RunHttpHookOptions): Promise<HookOutc
       // A redirect would send the input elsewhere than the settings name.
       redirect: "error",
     });
-    const body = (await response.text()).slice(0, MAX_BODY);
+    const body = await readCapped(response);
     if (response.status < 200 || response.status > 299) {
       const detail = body.trim().slice(0, 200);
       return { kind: "error", message: `answered HTTP ${response.status}${detail ? `: ${detail}` : ""}` };
@@ -56,4 +56,25 @@ export async function runHttpHook(options: RunHttpHookOptions): Promise<HookOutc
   } finally {
     deadline.release();
   }
+}
+
+/**
+ * The first `MAX_BODY` characters of the response's body; the rest is not read (the stream is cancelled), so a
+ * server that sends without end neither fills the memory nor holds the hook to its timeout.
+ */
+async function readCapped(response: Response): Promise<string> {
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      text += decoder.decode(value, { stream: !done });
+      if (done || text.length >= MAX_BODY) break;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return text.slice(0, MAX_BODY);
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from "../providers/is-plain-object.js";
 import type { McpElicitationAnswer } from "./mcp-elicitation.js";
 
 /** One choice of an enum field: the value sent back and the title shown (the value when it has none). */
@@ -60,7 +61,7 @@ export function readElicitationForm(
   if (schema.type !== undefined && schema.type !== "object")
     return { error: "its requested schema is not an object schema" };
   const properties = schema.properties ?? {};
-  if (!isRecord(properties)) return { error: "its requested schema's properties are not an object" };
+  if (!isPlainObject(properties)) return { error: "its requested schema's properties are not an object" };
   const names = Object.keys(properties);
   if (names.length > FORM_LIMITS.fields)
     return { error: `its form has ${names.length} fields (at most ${FORM_LIMITS.fields})` };
@@ -83,7 +84,7 @@ function readField(name: string, raw: unknown, required: boolean): Result<Elicit
   if (name.length > FORM_LIMITS.title) return { error: "its name is too long" };
   // An object's key that is not an ordinary one: what the user gave for it would be lost on the way.
   if (name === "__proto__") return { error: "a field by this name cannot be answered" };
-  if (!isRecord(raw)) return { error: "not a schema" };
+  if (!isPlainObject(raw)) return { error: "not a schema" };
   const title = typeof raw.title === "string" ? raw.title : name;
   if (title.length > FORM_LIMITS.title) return { error: `its title is over ${FORM_LIMITS.title} characters` };
   const description = typeof raw.description === "string" ? raw.description : undefined;
@@ -121,7 +122,7 @@ function readField(name: string, raw: unknown, required: boolean): Result<Elicit
       return { ok: { ...base, kind: "boolean", ...def } };
     }
     case "array": {
-      const items = isRecord(raw.items) ? readChoices(raw.items) : undefined;
+      const items = isPlainObject(raw.items) ? readChoices(raw.items) : undefined;
       if (!items || "error" in items) return { error: "an array whose items are not a list of choices" };
       const def = Array.isArray(raw.default)
         ? { default: raw.default.filter((d) => typeof d === "string") }
@@ -151,7 +152,7 @@ function readChoices(raw: Record<string, unknown>): Result<ElicitationChoice[]> 
     if (!list) return undefined;
     choices = [];
     for (const entry of list) {
-      if (!isRecord(entry) || typeof entry.const !== "string")
+      if (!isPlainObject(entry) || typeof entry.const !== "string")
         return { error: "a choice without a string const" };
       choices.push({
         value: entry.const,
@@ -222,11 +223,11 @@ export function checkFieldValue(field: ElicitationField, value: unknown): string
  * will be sent, or why it cannot be.
  */
 export function checkElicitationAnswer(form: ElicitationForm, answer: unknown): Result<McpElicitationAnswer> {
-  if (!isRecord(answer)) return { error: "the answer is not an object" };
+  if (!isPlainObject(answer)) return { error: "the answer is not an object" };
   if (answer.action === "decline" || answer.action === "cancel") return { ok: { action: answer.action } };
   if (answer.action !== "accept") return { error: "the answer's action is not accept, decline or cancel" };
   const content = answer.content ?? {};
-  if (!isRecord(content)) return { error: "the accepted content is not an object" };
+  if (!isPlainObject(content)) return { error: "the accepted content is not an object" };
   const out: Record<string, Value> = {};
   for (const key of Object.keys(content)) {
     const field = form.fields.find((f) => f.name === key);
@@ -277,8 +278,4 @@ function choiceList(field: ElicitationField): string {
 
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

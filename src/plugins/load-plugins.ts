@@ -4,11 +4,11 @@ import { type CommandHook, parseHooks } from "../hooks/load-hooks.js";
 import { McpConfigError, type McpServerEntry } from "../mcp/mcp-server-config.js";
 import { parseServerEntry } from "../mcp/parse-mcp-config.js";
 import { loadSettings } from "../permissions/load-settings.js";
-import { emptyPluginSettings } from "../permissions/plugin-keys.js";
+import { emptyPluginSettings, type PluginSettings } from "../permissions/plugin-keys.js";
 import { readClaudeCodePlugins } from "./claude-code-plugins.js";
 import { describePlugin } from "./describe-plugin.js";
 import { pluginFingerprint } from "./plugin-fingerprint.js";
-import { marketplaceAddArgument, type PluginSettings } from "./plugin-settings.js";
+import { marketplaceAddArgument } from "./plugin-settings.js";
 import {
   pluginDataDir,
   readInstalledPlugins,

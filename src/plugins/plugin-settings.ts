@@ -1,7 +1,5 @@
 import { isObject } from "./plugin-store.js";
 
-export type { PluginSettings } from "../permissions/plugin-keys.js";
-
 /** How to add a suggested marketplace by hand: the argument for `mitsu plugin marketplace add`, if it has one. */
 export function marketplaceAddArgument(source: unknown): string | undefined {
   if (!isObject(source)) return undefined;

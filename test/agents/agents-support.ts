@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CodingAgentOptions } from "../../src/harness/coding-agent.js";
 import { createCodingAgent } from "../../src/harness/create-coding-agent.js";
-import type { AgentEvent, AgentResult } from "../../src/loop/agent-event.js";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
 import type { LoggedRequest, SimTurn } from "../../src/simulator/types.js";
 
@@ -76,14 +75,7 @@ export async function codingAgentOn(
   return { cwd, home, agent: await createCodingAgent(options) };
 }
 
-export async function drain(run: AsyncGenerator<AgentEvent, AgentResult>) {
-  const events: AgentEvent[] = [];
-  for (;;) {
-    const next = await run.next();
-    if (next.done) return { events, result: next.value };
-    events.push(next.value);
-  }
-}
+export { drain } from "../support/sim-coding-agent.js";
 
 /** How often `needle` occurs in `haystack`. */
 export const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;

@@ -1,21 +1,12 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createCodingAgent } from "../../src/harness/create-coding-agent.js";
-import type { AgentEvent, AgentResult } from "../../src/loop/agent-event.js";
-import { type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { drain, simCodingAgent } from "../support/sim-coding-agent.js";
 
 // Claude Code's Elicitation and ElicitationResult hooks around an MCP server's question (here with nobody to ask).
 
 const FORM_SERVER = join(import.meta.dirname, "form-server.mjs");
-let sim: Simulator | undefined;
-const dirs: string[] = [];
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
 const GOOD = { name: "Ada", people: 2 };
 const output = (event: string, answer: Record<string, unknown>) =>
@@ -23,44 +14,27 @@ const output = (event: string, answer: Record<string, unknown>) =>
 
 /** The booking form asked with `hooks` in the user's settings; what the server got, and the warnings. */
 async function book(hooks: Record<string, unknown>) {
-  sim = await startSimulator({
-    script: [
-      { content: [{ type: "tool_use", name: "mcp__form__ask", input: { form: "booking" } }] },
-      { content: [{ type: "text", text: "ok" }] },
-    ],
-  });
-  const root = mkdtempSync(join(tmpdir(), "mitsu-elicit-hooks-"));
-  dirs.push(root);
-  const cwd = join(root, "ws");
-  const home = join(root, "home");
-  const log = join(root, "answers.jsonl");
-  mkdirSync(cwd, { recursive: true });
-  mkdirSync(join(home, ".mitsu"), { recursive: true });
-  writeFileSync(join(home, ".mitsu", "settings.json"), JSON.stringify({ hooks }));
-  const config = join(root, "mcp.json");
+  const dir = mkdtempSync(join(tmpdir(), "mitsu-elicit-hooks-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, "answers.jsonl");
+  const config = join(dir, "mcp.json");
   writeFileSync(
     config,
     JSON.stringify({
       mcpServers: { form: { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log } } },
     }),
   );
-  const warnings: string[] = [];
-  const agent = await createCodingAgent({
-    cwd,
-    home,
-    env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim.url },
-    model: "anthropic:claude-sonnet-5-5",
-    session: { log: false },
-    allowedTools: ["mcp__form"],
-    mcp: { configFiles: [config] },
-    onWarning: (m) => warnings.push(m),
-  });
-  const run = agent.prompt("book");
-  for (;;) {
-    const next: IteratorResult<AgentEvent, AgentResult> = await run.next();
-    if (next.done) break;
-    if (next.value.type === "warning") warnings.push(next.value.message);
-  }
+  const { agent, cwd, warnings } = await simCodingAgent(
+    [
+      { content: [{ type: "tool_use", name: "mcp__form__ask", input: { form: "booking" } }] },
+      { content: [{ type: "text", text: "ok" }] },
+    ],
+    { hooks },
+    { allowedTools: ["mcp__form"], mcp: { configFiles: [config] } },
+  );
+  const { events } = await drain(agent.prompt("book"));
+  // The agent's warnings (onWarning) and the run's, together.
+  for (const e of events) if (e.type === "warning") warnings.push(e.message);
   await agent.close?.();
   const answers = existsSync(log)
     ? readFileSync(log, "utf8")

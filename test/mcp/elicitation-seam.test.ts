@@ -1,18 +1,13 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { askElicitation } from "../../src/harness/ask-elicitation.js";
 import { type Asker, Questions } from "../../src/harness/asker.js";
 import { ToolState } from "../../src/loop/tool-state.js";
-import { connectMcpServers, type McpServers } from "../../src/mcp/connect-mcp-servers.js";
+import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import type { McpElicit, McpElicitationRequest } from "../../src/mcp/mcp-elicitation.js";
 import { nodeServer } from "./mcp-fixtures.js";
 
 const SERVER = join(import.meta.dirname, "form-server.mjs");
-let servers: McpServers | undefined;
-afterEach(async () => {
-  await servers?.close();
-  servers = undefined;
-});
 
 /** Calls the form server's `ask` with `form`, answered through the seam as the harness wires it. */
 async function ask(
@@ -22,10 +17,12 @@ async function ask(
   const asker = how.asker && { ...how.asker, notify: (m: string) => how.notices?.push(m) };
   const questions = Questions.from(asker, {});
   const elicit = askElicitation(questions, how.embedder, (m) => how.warnings?.push(m));
-  servers = await connectMcpServers(
+  // Each call's servers are closed when the test ends (a test may ask several times).
+  const servers = await connectMcpServers(
     { form: nodeServer(SERVER) },
     { logDir: false, env: { PATH: process.env.PATH }, elicit },
   );
+  onTestFinished(() => servers.close());
   const tool = servers.tools.find((t) => t.name === "mcp__form__ask")!;
   const result = await tool.run(
     { form } as never,

@@ -104,10 +104,13 @@ describe("an MCP server's tool list", () => {
     );
   });
 
-  it("all MCP tool definitions together are capped in bytes, the notice naming each server that lost tools", async () => {
+  /**
+   * `mitsu -p hi` with 3 servers × 60 tools × ~2.2 KB (descriptions are cut at 2,048 characters): well over 256 KiB
+   * of definitions.
+   */
+  async function threeLargeServers(extraEnv: Record<string, string> = {}) {
     const f = folders();
     const config = join(f.root, "servers.json");
-    // 3 servers × 60 tools × ~2.2 KB (descriptions are cut at 2,048 characters): well over 256 KiB of definitions.
     f.json(config, {
       mcpServers: {
         a: server("--count", "60", "--pad", "4000"),
@@ -116,11 +119,16 @@ describe("an MCP server's tool list", () => {
       },
     });
     const { sim, env } = await simulator([text("Hi.")]);
-    // Tools sent as definitions (ToolSearch's deferral, which would send none of them, is off here).
     const run = await runMitsuBin(["-p", "--mcp-config", config, "hi"], {
       cwd: f.cwd,
-      env: { ...f.env, ...env, MITSU_TOOL_SEARCH: "false" },
+      env: { ...f.env, ...env, ...extraEnv },
     });
+    return { sim, run };
+  }
+
+  it("all MCP tool definitions together are capped in bytes, the notice naming each server that lost tools", async () => {
+    // Tools sent as definitions (ToolSearch's deferral, which would send none of them, is off here).
+    const { sim, run } = await threeLargeServers({ MITSU_TOOL_SEARCH: "false" });
     expect(run.code).toBe(0);
     const sent = sim.requests[0]!.body.tools.filter((t: { name: string }) => t.name.startsWith("mcp__"));
     expect(JSON.stringify(sent).length).toBeLessThanOrEqual(256 * 1024);
@@ -132,20 +140,7 @@ describe("an MCP server's tool list", () => {
   });
 
   it("with ToolSearch on (the default), the byte cap does not cut tools: over a share of the window they are deferred, never sent, and all findable", async () => {
-    const f = folders();
-    const config = join(f.root, "servers.json");
-    f.json(config, {
-      mcpServers: {
-        a: server("--count", "60", "--pad", "4000"),
-        b: server("--count", "60", "--pad", "4000"),
-        c: server("--count", "60", "--pad", "4000"),
-      },
-    });
-    const { sim, env } = await simulator([text("Hi.")]);
-    const run = await runMitsuBin(["-p", "--mcp-config", config, "hi"], {
-      cwd: f.cwd,
-      env: { ...f.env, ...env },
-    });
+    const { sim, run } = await threeLargeServers();
     expect(run.code).toBe(0);
     expect(run.stderr).not.toContain("capped at");
     const first = sim.requests[0]!.body;
