@@ -29,7 +29,8 @@ async function start(
   {
     size = {},
     ready = "/help for commands",
-  }: { size?: { cols?: number; rows?: number }; ready?: string } = {},
+    args = [],
+  }: { size?: { cols?: number; rows?: number }; ready?: string; args?: string[] } = {},
 ) {
   const where = tempWorkspace();
   const s = await simulatorEnv(options);
@@ -40,7 +41,7 @@ async function start(
     running.push(m);
     return m;
   };
-  const m = launch();
+  const m = launch(args);
   await m.waitFor(ready);
   return { sim: s.sim, ...where, m, launch };
 }
@@ -350,6 +351,24 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await t.m.waitFor("plan mode on");
     t.m.press("shift-tab");
     await t.m.waitFor(() => !/plan mode on|accept edits on/.test(t.m.screen().split("\n").at(-1) ?? ""));
+    await quit(t.m);
+  });
+
+  it("started in bypassPermissions, Shift-Tab's cycle keeps it: default, accept edits, plan, then bypass again", async () => {
+    const t = await start(
+      { script: [] },
+      { args: ["--permission-mode", "bypassPermissions"], size: { cols: 140 } },
+    );
+    const status = () => t.m.screen().split("\n").at(-1) ?? "";
+    await t.m.waitFor(() => status().includes("bypass permissions on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => !/bypass permissions on|accept edits on|plan mode on/.test(status()));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("accept edits on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("plan mode on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("bypass permissions on"));
     await quit(t.m);
   });
 
