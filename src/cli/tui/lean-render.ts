@@ -59,9 +59,11 @@ export function renderLean(tui: TUI): void {
     const marked = [...drawn];
     const cursor = state.extractCursorPosition(marked, height);
     const lines = state.applyLineResets(marked).map(withoutBlankEnd);
+    // The previous frame has no image (this drew it, or it was just checked): a row as it was has none either.
+    if (previous !== drawnHere && previous.some(hasImage)) return fallBack();
     const unusual = (line: string, row: number) =>
-      hasImage(line) || (line !== previous[row] && visibleWidth(line) > width);
-    if (lines.some(unusual) || (previous !== drawnHere && previous.some(hasImage))) return fallBack();
+      line !== previous[row] && (hasImage(line) || visibleWidth(line) > width);
+    if (lines.some(unusual)) return fallBack();
     const update = updateFrame(
       {
         lines: previous,
