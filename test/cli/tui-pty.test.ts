@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
-import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { type PtyMitsu, ptyRuns } from "../support/pty.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -11,14 +11,7 @@ const bash = (command: string) => ({
   content: [{ type: "tool_use" as const, name: "Bash", input: { command } }],
 });
 
-let sim: Simulator | undefined;
-let running: PtyMitsu[] = [];
-afterEach(async () => {
-  for (const m of running) m.kill();
-  running = [];
-  await sim?.close();
-  sim = undefined;
-});
+const pty = ptyRuns();
 
 /**
  * `mitsu` in a pseudo-terminal (100×30 unless `size` says) against a simulator serving `options`, once its
@@ -34,13 +27,9 @@ async function start(
 ) {
   const where = tempWorkspace();
   const s = await simulatorEnv(options);
-  sim = s.sim;
+  pty.serve(s);
   const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
-  const launch = (args: string[] = []) => {
-    const m = spawnMitsu(args, { cwd: where.cwd, env, ...size });
-    running.push(m);
-    return m;
-  };
+  const launch = (args: string[] = []) => pty.spawn(args, { cwd: where.cwd, env, ...size });
   const m = launch(args);
   await m.waitFor(ready);
   return { sim: s.sim, ...where, m, launch };
@@ -320,8 +309,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("with no API key, the error is printed on a clean line, not over the editor's border", async () => {
     const where = tempWorkspace();
-    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
-    running.push(m);
+    const m = pty.spawn([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
     expect(await m.exit).toBe(1);
     const line = m
       .screen()
