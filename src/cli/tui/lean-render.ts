@@ -106,13 +106,15 @@ function hasRendererState(state: RendererState): boolean {
 
 /** What pi-tui appends to every row: styles and link reset. */
 const ROW_END = "\x1b[0m\x1b]8;;\x07";
+/** A row that ends in a space, as pi-tui ends it. */
+const BLANK_END = ` ${ROW_END}`;
 
 /**
  * A row without the unstyled spaces that end it (the editor pads its row to the terminal's width): they show as
  * the blank cells an erased row has, and need not be sent.
  */
 function withoutBlankEnd(line: string): string {
-  if (!line.endsWith(` ${ROW_END}`)) return line;
+  if (!line.endsWith(BLANK_END)) return line;
   const text = line.slice(0, -ROW_END.length).replace(/ +$/, "");
   // Unstyled: after a reset, or in a row that sets no style at all; and in no link (a reset does not end one).
   const link = text.lastIndexOf("\x1b]8;");
