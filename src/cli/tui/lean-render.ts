@@ -1,5 +1,6 @@
 import { type Terminal, type TUI, visibleWidth } from "@mariozechner/pi-tui";
 import { updateFrame } from "./frame-update.js";
+import { ROW_END } from "./line-rewrite.js";
 
 /** The parts of pi-tui's `TUI` its renderer keeps between frames (private there; the names are its own). */
 interface RendererState {
@@ -104,8 +105,6 @@ function hasRendererState(state: RendererState): boolean {
   );
 }
 
-/** What pi-tui appends to every row: styles and link reset. */
-const ROW_END = "\x1b[0m\x1b]8;;\x07";
 /** A row that ends in a space, as pi-tui ends it. */
 const BLANK_END = ` ${ROW_END}`;
 
