@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CreateElicitationRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
+import { readJsonLines } from "../support/json-lines.js";
 import { type AcpRun, answerText, startAcp, waitFor } from "./acp-harness.js";
 
 const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
@@ -34,12 +35,7 @@ async function book(run: AcpRun, during?: (sessionId: string) => Promise<void>) 
   await during?.(sessionId);
   const { stopReason } = await prompt;
   if (during) await waitFor(() => existsSync(log), 10_000, "the server's answer");
-  const answers = existsSync(log)
-    ? readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line))
-    : [];
+  const answers = readJsonLines(log);
   return { sessionId, answers, stopReason };
 }
 

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ScriptEntry } from "../../src/simulator/index.js";
+import { readJsonLines } from "../support/json-lines.js";
 import { type PtyMitsu, ptyRuns } from "../support/pty.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -30,13 +31,7 @@ async function world(script: ScriptEntry[]) {
   const s = await simulatorEnv({ script });
   pty.serve(s);
   const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
-  const answers = () =>
-    existsSync(log)
-      ? readFileSync(log, "utf8")
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line))
-      : [];
+  const answers = () => readJsonLines(log);
   return { ...where, sim: s.sim, env, answers, asked: () => existsSync(asked) };
 }
 

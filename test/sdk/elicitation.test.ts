@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ElicitationRequest, type HookInput, type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
+import { readJsonLines } from "../support/json-lines.js";
 import { collect, resultsOf, sdkWorld } from "./sdk-harness.js";
 
 const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
@@ -14,13 +14,7 @@ async function formWorld(form: string) {
   ]);
   const log = join(world.cwd, "..", "answers.jsonl");
   const server = { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log } };
-  const answers = () =>
-    existsSync(log)
-      ? readFileSync(log, "utf8")
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line))
-      : [];
+  const answers = () => readJsonLines(log);
   const run = (onElicitation: (request: ElicitationRequest) => Promise<unknown>, extra: Options = {}) =>
     collect(
       query({
