@@ -10,6 +10,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from "../simulator/index.js";
+import { providerEnv } from "../simulator/provider-env.js";
 import type { SimTurn, SimUsage } from "../simulator/types.js";
 import { createCodingAgent } from "./create-coding-agent.js";
 
@@ -122,12 +123,7 @@ async function setup(
   if (brainOptions.png) writeFileSync(join(cwd, "shot.png"), screenshot());
   const env = {
     PATH: process.env.PATH,
-    ANTHROPIC_API_KEY: "sim-key",
-    ANTHROPIC_BASE_URL: sim.url,
-    OPENAI_API_KEY: "sim-key",
-    OPENAI_BASE_URL: `${sim.url}/v1`,
-    GEMINI_API_KEY: "sim-key",
-    GEMINI_BASE_URL: sim.url,
+    ...providerEnv(sim.url),
   };
   const agent = await createCodingAgent({
     cwd,

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CreateElicitationRequest } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { FORM_SERVER, formAnswers } from "../mcp/mcp-fixtures.js";
+import { FORM_SERVER } from "../mcp/mcp-fixtures.js";
+import { readJsonLines } from "../support/json-lines.js";
 import { type AcpRun, answerText, startAcp, waitFor } from "./acp-harness.js";
 
 const ELICIT_SERVER = join(import.meta.dirname, "..", "mcp", "elicit-server.mjs");
@@ -34,7 +35,7 @@ async function book(run: AcpRun, during?: (sessionId: string) => Promise<void>) 
   await during?.(sessionId);
   const { stopReason } = await prompt;
   if (during) await waitFor(() => existsSync(log), 10_000, "the server's answer");
-  const answers = formAnswers(log);
+  const answers = readJsonLines(log);
   return { sessionId, answers, stopReason };
 }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { CodingAgentOptions } from "../../src/harness/coding-agent.js";
 import { createCodingAgent } from "../../src/harness/create-coding-agent.js";
 import { type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { providerEnv } from "../../src/simulator/provider-env.js";
 import type { LoggedRequest, SimTurn } from "../../src/simulator/types.js";
 
 /** The three wire formats, by model spec. */
@@ -63,12 +64,7 @@ export async function codingAgentOn(
   writeFileSync(join(cwd, "notes.txt"), "remember the milk\n");
   const env = {
     PATH: process.env.PATH,
-    ANTHROPIC_API_KEY: "sim-key",
-    ANTHROPIC_BASE_URL: sim.url,
-    OPENAI_API_KEY: "sim-key",
-    OPENAI_BASE_URL: `${sim.url}/v1`,
-    GEMINI_API_KEY: "sim-key",
-    GEMINI_BASE_URL: sim.url,
+    ...providerEnv(sim.url),
     ...(toolSearchOff ? { MITSU_TOOL_SEARCH: "false" } : {}),
   };
   const options: CodingAgentOptions = { cwd, home, model, ...rest, env: { ...env, ...rest.env } };

@@ -1,18 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Simulator } from "../../src/simulator/index.js";
-import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { ptyRuns } from "../support/pty.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
-let sim: Simulator | undefined;
-let running: PtyMitsu[] = [];
-afterEach(async () => {
-  for (const m of running) m.kill();
-  running = [];
-  await sim?.close();
-  sim = undefined;
-});
+const pty = ptyRuns();
 
 /** The text of the tool_result that answered `id`, from the requests the simulator received. */
 function resultOf(s: Simulator, id: string): string {
@@ -41,9 +34,8 @@ describe("/add-dir at the terminal", () => {
         { content: [{ type: "text", text: "Read it." }] },
       ],
     });
-    sim = s.sim;
-    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
-    running.push(m);
+    pty.serve(s);
+    const m = pty.spawn([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
     await m.waitFor("/help for commands");
     await m.type("/add-dir ../extra --remember");
     m.press("enter");
@@ -60,9 +52,8 @@ describe("/add-dir at the terminal", () => {
   it("refuses a path that is not a folder, and adds nothing", async () => {
     const where = tempWorkspace();
     const s = await simulatorEnv({ script: [] });
-    sim = s.sim;
-    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
-    running.push(m);
+    pty.serve(s);
+    const m = pty.spawn([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
     await m.waitFor("/help for commands");
     await m.type("/add-dir ../nowhere");
     m.press("enter");

@@ -31,16 +31,23 @@ export function tempWorkspace(options: { empty?: boolean } = {}): {
   return { root, cwd, home: join(root, "home") };
 }
 
-/** Runs `mitsu <args>` in-process with captured output. */
+/** Runs `mitsu <args>` in-process with captured output (and `stdin` to read, when given). */
 export async function runMitsu(
   args: string[],
-  options: { cwd: string; home: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal },
+  options: {
+    cwd: string;
+    home: string;
+    env?: NodeJS.ProcessEnv;
+    signal?: AbortSignal;
+    stdin?: NodeJS.ReadableStream;
+  },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new Capture();
   const stderr = new Capture();
   const code = await main(args, {
     stdout,
     stderr,
+    ...(options.stdin ? { stdin: options.stdin } : {}),
     cwd: options.cwd,
     home: options.home,
     env: { PATH: process.env.PATH, ...options.env },

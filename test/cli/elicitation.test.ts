@@ -1,24 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { ScriptEntry, Simulator } from "../../src/simulator/index.js";
-import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { describe, expect, it } from "vitest";
+import type { ScriptEntry } from "../../src/simulator/index.js";
+import { FORM_SERVER } from "../mcp/mcp-fixtures.js";
+import { readJsonLines } from "../support/json-lines.js";
+import { type PtyMitsu, ptyRuns } from "../support/pty.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
-const FORM_SERVER = join(import.meta.dirname, "..", "mcp", "form-server.mjs");
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
 const ask = (form: string) => ({
   content: [{ type: "tool_use" as const, name: "mcp__form__ask", input: { form } }],
 });
 
-let sim: Simulator | undefined;
-let running: PtyMitsu[] = [];
-afterEach(async () => {
-  for (const m of running) m.kill();
-  running = [];
-  await sim?.close();
-  sim = undefined;
-});
+const pty = ptyRuns();
 
 /** A workspace whose user MCP config runs the form server (its answers logged), with its tool allowed. */
 async function world(script: ScriptEntry[]) {
@@ -35,22 +29,15 @@ async function world(script: ScriptEntry[]) {
     }),
   );
   const s = await simulatorEnv({ script });
-  sim = s.sim;
+  pty.serve(s);
   const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
-  const answers = () =>
-    existsSync(log)
-      ? readFileSync(log, "utf8")
-          .trim()
-          .split("\n")
-          .map((line) => JSON.parse(line))
-      : [];
+  const answers = () => readJsonLines(log);
   return { ...where, sim: s.sim, env, answers, asked: () => existsSync(asked) };
 }
 
 async function interactive(script: ScriptEntry[]) {
   const w = await world(script);
-  const m = spawnMitsu(["--allowedTools", "mcp__form"], { cwd: w.cwd, env: w.env });
-  running.push(m);
+  const m = pty.spawn(["--allowedTools", "mcp__form"], { cwd: w.cwd, env: w.env });
   await m.waitFor("/help for commands");
   return { ...w, m };
 }

@@ -1,18 +1,10 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import type { Simulator } from "../../src/simulator/index.js";
-import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { describe, expect, it } from "vitest";
+import { ptyRuns } from "../support/pty.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
-let sim: Simulator | undefined;
-let running: PtyMitsu[] = [];
-afterEach(async () => {
-  for (const m of running) m.kill();
-  running = [];
-  await sim?.close();
-  sim = undefined;
-});
+const pty = ptyRuns();
 
 describe("a PermissionRequest hook's setMode at the terminal", () => {
   it("the status line shows the mode the hook set, and Shift-Tab cycles on from it", async () => {
@@ -41,9 +33,8 @@ describe("a PermissionRequest hook's setMode at the terminal", () => {
         { content: [{ type: "text", text: "Touched." }] },
       ],
     });
-    sim = s.sim;
-    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
-    running.push(m);
+    pty.serve(s);
+    const m = pty.spawn([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home, ...s.env } });
     await m.waitFor("/help for commands");
     await m.type("touch it");
     m.press("enter");

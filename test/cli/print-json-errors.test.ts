@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
 import type { Simulator } from "../../src/simulator/index.js";
 import { runMitsu, simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
@@ -76,27 +75,8 @@ describe("print mode's json when the run fails", () => {
       "\u001b[2J{not json\n",
       `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n`,
     ]);
-    let stdout = "";
-    let stderr = "";
-    const sink = (add: (s: string) => void) =>
-      ({
-        write: (t: string) => {
-          add(t);
-          return true;
-        },
-      }) as unknown as NodeJS.WritableStream;
-    await main(["-p", "--input-format", "stream-json", "--output-format", "json"], {
-      stdin,
-      stdout: sink((t) => {
-        stdout += t;
-      }),
-      stderr: sink((t) => {
-        stderr += t;
-      }),
-      cwd,
-      home,
-      env: { PATH: process.env.PATH, ...s.env },
-    });
+    const args = ["-p", "--input-format", "stream-json", "--output-format", "json"];
+    const { stdout, stderr } = await runMitsu(args, { stdin, cwd, home, env: s.env });
     expect(stderr).toContain("unknown hook event");
     expect(stderr).toContain("ignored an input line");
     expect(stderr).not.toContain("\u001b");

@@ -34,21 +34,28 @@ function shapes(messages: readonly Message[]): string[] {
   });
 }
 
+/**
+ * "read notes.txt" (the file says hello) sent through the SDK front-end, and as `mitsu -p <flags>`: the messages the
+ * SDK received, and what mitsu printed.
+ */
+async function bothWays(flags: string[]) {
+  const world = await sdkWorld([...script(), ...script()]);
+  writeFileSync(`${world.cwd}/notes.txt`, "hello\n");
+  async function* one() {
+    yield userMessage("read notes.txt");
+  }
+  const fromSdk = (await collect(query({ prompt: one(), options: world.options() }))) as unknown as Message[];
+  const out = await runMitsu(["-p", ...flags, "read notes.txt"], {
+    cwd: world.cwd,
+    home: world.home,
+    env: world.env,
+  });
+  return { fromSdk, out };
+}
+
 describe("print mode's json and stream-json are the SDK's message shapes", () => {
   it("stream-json prints the same messages, with the same keys, as the SDK front-end", async () => {
-    const world = await sdkWorld([...script(), ...script()]);
-    writeFileSync(`${world.cwd}/notes.txt`, "hello\n");
-    async function* one() {
-      yield userMessage("read notes.txt");
-    }
-    const fromSdk = (await collect(
-      query({ prompt: one(), options: world.options() }),
-    )) as unknown as Message[];
-    const out = await runMitsu(["-p", "--output-format", "stream-json", "--verbose", "read notes.txt"], {
-      cwd: world.cwd,
-      home: world.home,
-      env: world.env,
-    });
+    const { fromSdk, out } = await bothWays(["--output-format", "stream-json", "--verbose"]);
     expect(out.code, out.stderr).toBe(0);
     const printed = out.stdout
       .trim()
@@ -73,19 +80,7 @@ describe("print mode's json and stream-json are the SDK's message shapes", () =>
   });
 
   it("json prints the SDK's result message alone", async () => {
-    const world = await sdkWorld([...script(), ...script()]);
-    writeFileSync(`${world.cwd}/notes.txt`, "hello\n");
-    async function* one() {
-      yield userMessage("read notes.txt");
-    }
-    const fromSdk = (await collect(
-      query({ prompt: one(), options: world.options() }),
-    )) as unknown as Message[];
-    const out = await runMitsu(["-p", "--output-format", "json", "read notes.txt"], {
-      cwd: world.cwd,
-      home: world.home,
-      env: world.env,
-    });
+    const { fromSdk, out } = await bothWays(["--output-format", "json"]);
     expect(out.code, out.stderr).toBe(0);
     const result = JSON.parse(out.stdout) as Message;
     expect(shapes([result])).toEqual(shapes(fromSdk.filter((m) => m.type === "result")));

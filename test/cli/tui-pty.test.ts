@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Simulator, SimulatorOptions } from "../../src/simulator/index.js";
-import { type PtyMitsu, spawnMitsu } from "../support/pty.js";
+import { type PtyMitsu, ptyRuns } from "../support/pty.js";
 import { simulatorEnv, tempWorkspace } from "./cli-harness.js";
 
 const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
@@ -11,14 +11,7 @@ const bash = (command: string) => ({
   content: [{ type: "tool_use" as const, name: "Bash", input: { command } }],
 });
 
-let sim: Simulator | undefined;
-let running: PtyMitsu[] = [];
-afterEach(async () => {
-  for (const m of running) m.kill();
-  running = [];
-  await sim?.close();
-  sim = undefined;
-});
+const pty = ptyRuns();
 
 /**
  * `mitsu` in a pseudo-terminal (100×30 unless `size` says) against a simulator serving `options`, once its
@@ -29,18 +22,15 @@ async function start(
   {
     size = {},
     ready = "/help for commands",
-  }: { size?: { cols?: number; rows?: number }; ready?: string } = {},
+    args = [],
+  }: { size?: { cols?: number; rows?: number }; ready?: string; args?: string[] } = {},
 ) {
   const where = tempWorkspace();
   const s = await simulatorEnv(options);
-  sim = s.sim;
+  pty.serve(s);
   const env = { PATH: process.env.PATH, HOME: where.home, ...s.env };
-  const launch = (args: string[] = []) => {
-    const m = spawnMitsu(args, { cwd: where.cwd, env, ...size });
-    running.push(m);
-    return m;
-  };
-  const m = launch();
+  const launch = (args: string[] = []) => pty.spawn(args, { cwd: where.cwd, env, ...size });
+  const m = launch(args);
   await m.waitFor(ready);
   return { sim: s.sim, ...where, m, launch };
 }
@@ -319,8 +309,7 @@ describe("the interactive screen in a pseudo-terminal", () => {
 
   it("with no API key, the error is printed on a clean line, not over the editor's border", async () => {
     const where = tempWorkspace();
-    const m = spawnMitsu([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
-    running.push(m);
+    const m = pty.spawn([], { cwd: where.cwd, env: { PATH: process.env.PATH, HOME: where.home } });
     expect(await m.exit).toBe(1);
     const line = m
       .screen()
@@ -350,6 +339,24 @@ describe("the interactive screen in a pseudo-terminal", () => {
     await t.m.waitFor("plan mode on");
     t.m.press("shift-tab");
     await t.m.waitFor(() => !/plan mode on|accept edits on/.test(t.m.screen().split("\n").at(-1) ?? ""));
+    await quit(t.m);
+  });
+
+  it("started in bypassPermissions, Shift-Tab's cycle keeps it: default, accept edits, plan, then bypass again", async () => {
+    const t = await start(
+      { script: [] },
+      { args: ["--permission-mode", "bypassPermissions"], size: { cols: 140 } },
+    );
+    const status = () => t.m.screen().split("\n").at(-1) ?? "";
+    await t.m.waitFor(() => status().includes("bypass permissions on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => !/bypass permissions on|accept edits on|plan mode on/.test(status()));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("accept edits on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("plan mode on"));
+    t.m.press("shift-tab");
+    await t.m.waitFor(() => status().includes("bypass permissions on"));
     await quit(t.m);
   });
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { demoScenario } from "../../src/cli/demo/demo-scenario.js";
 import { type SimProtocol, type Simulator, startSimulator } from "../../src/simulator/index.js";
+import { providerEnv } from "../../src/simulator/provider-env.js";
 import { runMitsu, tempWorkspace } from "../cli/cli-harness.js";
 import { xmlTurn } from "./conformance-adapters.js";
 
@@ -44,18 +45,6 @@ const CASES: ProviderCase[] = [
     xml: true,
   },
 ];
-
-/** Every provider's variables, pointed at the one simulator (the registry picks by the model's prefix). */
-function providerEnv(url: string): Record<string, string> {
-  return {
-    ANTHROPIC_API_KEY: "sim-key",
-    ANTHROPIC_BASE_URL: url,
-    OPENAI_API_KEY: "sim-key",
-    OPENAI_BASE_URL: `${url}/v1`,
-    GEMINI_API_KEY: "sim-key",
-    GEMINI_BASE_URL: url,
-  };
-}
 
 describe.each(CASES)("mitsu -p --model on $label", (c) => {
   it("runs the demo scenario: the bug fixed, kelvin.js written, the tests pass", async () => {

@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { drain, simCodingAgent } from "../support/sim-coding-agent.js";
+import { FORM_SERVER } from "./mcp-fixtures.js";
 
 // Claude Code's Elicitation and ElicitationResult hooks around an MCP server's question (here with nobody to ask).
-
-const FORM_SERVER = join(import.meta.dirname, "form-server.mjs");
 
 const GOOD = { name: "Ada", people: 2 };
 const output = (event: string, answer: Record<string, unknown>) =>

@@ -1,13 +1,10 @@
-import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { askElicitation } from "../../src/harness/ask-elicitation.js";
 import { type Asker, Questions } from "../../src/harness/asker.js";
 import { ToolState } from "../../src/loop/tool-state.js";
 import { connectMcpServers } from "../../src/mcp/connect-mcp-servers.js";
 import type { McpElicit, McpElicitationRequest } from "../../src/mcp/mcp-elicitation.js";
-import { nodeServer } from "./mcp-fixtures.js";
-
-const SERVER = join(import.meta.dirname, "form-server.mjs");
+import { nodeServer, FORM_SERVER as SERVER } from "./mcp-fixtures.js";
 
 /** Calls the form server's `ask` with `form`, answered through the seam as the harness wires it. */
 async function ask(

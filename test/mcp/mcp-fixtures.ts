@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -12,15 +12,6 @@ export const EDGE_SERVER = join(here, "edge-server.mjs");
 /** The form server (test/mcp/form-server.mjs): its `ask` tool elicits a form and logs each answer to `FORM_LOG`. */
 export const FORM_SERVER = join(here, "form-server.mjs");
 
-/** The answers the form server logged to `log` (a JSON line each); none when it wrote nothing. */
-export function formAnswers(log: string): unknown[] {
-  return existsSync(log)
-    ? readFileSync(log, "utf8")
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line))
-    : [];
-}
 /** `@modelcontextprotocol/server-everything`'s entry: `node <it> stdio|sse|streamableHttp`. */
 export const EVERYTHING_SERVER = join(
   root,

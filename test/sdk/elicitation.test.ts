@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { type ElicitationRequest, type HookInput, type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { FORM_SERVER, formAnswers } from "../mcp/mcp-fixtures.js";
+import { FORM_SERVER } from "../mcp/mcp-fixtures.js";
+import { readJsonLines } from "../support/json-lines.js";
 import { collect, resultsOf, sdkWorld } from "./sdk-harness.js";
 
 /** A world whose model calls the form server's `ask` with `form`, then says "done"; the server logs its answers. */
@@ -12,7 +13,7 @@ async function formWorld(form: string) {
   ]);
   const log = join(world.cwd, "..", "answers.jsonl");
   const server = { command: process.execPath, args: [FORM_SERVER], env: { FORM_LOG: log } };
-  const answers = () => formAnswers(log);
+  const answers = () => readJsonLines(log);
   const run = (onElicitation: (request: ElicitationRequest) => Promise<unknown>, extra: Options = {}) =>
     collect(
       query({

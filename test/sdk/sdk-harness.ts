@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Options, SDKMessage, SDKResultMessage, SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { onTestFinished } from "vitest";
 import { type ScriptEntry, startSimulator } from "../../src/simulator/index.js";
+import { providerEnv } from "../../src/simulator/provider-env.js";
 
 /** The built command, as an app would point the SDK at it (`pathToClaudeCodeExecutable`). */
 export const MITSU_BIN = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
@@ -26,12 +27,7 @@ export async function sdkWorld(script: ScriptEntry[]) {
   const env = {
     PATH: process.env.PATH,
     HOME: home,
-    ANTHROPIC_API_KEY: "sim-key",
-    ANTHROPIC_BASE_URL: sim.url,
-    OPENAI_API_KEY: "sim-key",
-    OPENAI_BASE_URL: `${sim.url}/v1`,
-    GEMINI_API_KEY: "sim-key",
-    GEMINI_BASE_URL: sim.url,
+    ...providerEnv(sim.url),
   };
   let stderr = "";
   const options = (extra: Options = {}): Options => ({

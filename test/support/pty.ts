@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type IPty, spawn } from "@lydell/node-pty";
 import xterm from "@xterm/headless";
+import { afterEach } from "vitest";
 
 /** The built command (`npm run build` first, as `npm test` does). */
 export const MITSU_BIN = join(import.meta.dirname, "..", "..", "dist", "cli", "bin.js");
@@ -149,6 +150,36 @@ export function spawnMitsu(
     kill() {
       if (!exited) child.kill();
       term.dispose();
+    },
+  };
+}
+
+/**
+ * What a file of pseudo-terminal tests shares: `spawn` starts mitsu (as `spawnMitsu`), `serve` keeps the simulator
+ * it talks to (`simulatorEnv`'s, returned as given); after each test every mitsu spawned is killed, then the
+ * simulator closed.
+ */
+export function ptyRuns(): {
+  spawn: typeof spawnMitsu;
+  serve<S extends { sim: { close(): Promise<void> } }>(started: S): S;
+} {
+  let sim: { close(): Promise<void> } | undefined;
+  let running: PtyMitsu[] = [];
+  afterEach(async () => {
+    for (const m of running) m.kill();
+    running = [];
+    await sim?.close();
+    sim = undefined;
+  });
+  return {
+    spawn(args, options) {
+      const m = spawnMitsu(args, options);
+      running.push(m);
+      return m;
+    },
+    serve(started) {
+      sim = started.sim;
+      return started;
     },
   };
 }

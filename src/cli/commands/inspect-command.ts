@@ -94,26 +94,22 @@ export async function inspectCommand(options: InspectOptions, io: PrintIo): Prom
     prepared = await agent.previewRequest(text);
   }
   await agent.close();
-  if (writeRequest(provider.encode(prepared), options.json, io)) return 0;
-  io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
+  writeRequest(provider.encode(prepared), options.json, io);
+  if (!options.json) io.stdout.write(`${sizeBreakdown(prepared).text}\n`);
   return 0;
 }
 
-/**
- * Writes the encoded request: as one JSON document with `json` (and says so: nothing more is to be written), else
- * as the POST line, the headers and the body.
- */
-function writeRequest(encoded: EncodedRequest, json: boolean | undefined, io: PrintIo): boolean {
+/** Writes the encoded request: as one JSON document with `json` (nothing follows it then), else as the POST line, the headers and the body. */
+function writeRequest(encoded: EncodedRequest, json: boolean | undefined, io: PrintIo): void {
   if (json) {
     io.stdout.write(`${terminalJson(encoded, 2)}\n`);
-    return true;
+    return;
   }
   io.stdout.write(`POST ${encoded.url}\n`);
   for (const [key, value] of Object.entries(encoded.headers)) {
     io.stdout.write(`${stripControls(key)}: ${stripControls(value)}\n`);
   }
   io.stdout.write(`\n${terminalJson(encoded.body, 2)}\n\n`);
-  return false;
 }
 
 /**
@@ -138,7 +134,8 @@ async function inspectCompaction(
     return 1;
   }
   await agent.close();
-  if (writeRequest(agent.provider.encode(preview.request), json, io)) return 0;
+  writeRequest(agent.provider.encode(preview.request), json, io);
+  if (json) return 0;
   io.stdout.write(`${sizeBreakdown(preview.request).text}\n\n`);
   const { limit } = agent.contextWindow();
   const n = (value: number) => value.toLocaleString("en-US");

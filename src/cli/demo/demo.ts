@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startSimulator } from "../../simulator/index.js";
+import { providerEnv } from "../../simulator/provider-env.js";
 import { main } from "../main.js";
 import { colorEnabled, createStyle } from "../render/style.js";
 import { demoScenario } from "./demo-scenario.js";
@@ -52,16 +53,10 @@ try {
       stderr: process.stderr,
       cwd: workspace,
       home,
-      // Every provider's key and base URL point at the simulator, which speaks all their wires: whichever
-      // `--model` picks (anthropic:…, openai:…, openai-responses:…, gemini:…), no request leaves the machine.
+      // Every provider's key and base URL point at the simulator: whichever `--model` picks, no request leaves.
       env: {
         ...process.env,
-        ANTHROPIC_API_KEY: "sim-key",
-        ANTHROPIC_BASE_URL: sim.url,
-        OPENAI_API_KEY: "sim-key",
-        OPENAI_BASE_URL: `${sim.url}/v1`,
-        GEMINI_API_KEY: "sim-key",
-        GEMINI_BASE_URL: sim.url,
+        ...providerEnv(sim.url),
         MITSU_MODEL: "",
       },
     },

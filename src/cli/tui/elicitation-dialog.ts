@@ -107,8 +107,9 @@ export function createElicitationDialog(
     start(index + 1);
     onChange();
   };
-  /** The server's message cleaned once, not on each frame (each key). */
+  /** The server's message cleaned once, not on each frame (each key), and wrapped once for each width. */
   const messageLines = clean(request.message, true).split("\n");
+  let message = { inner: 0, lines: [] as string[] };
   const options = (field: ElicitationField | undefined): string[] =>
     field?.kind === "boolean" ? ["Yes", "No"] : (field?.choices ?? []).map((c) => c.title);
 
@@ -156,10 +157,16 @@ export function createElicitationDialog(
       const wrap = (line: string) => wrapTextWithAnsi(line, inner).map((l) => clip(` ${l}`));
       const lines = [clip(style.dim("─".repeat(width)))];
       lines.push(...wrap(style.bold(`MCP server ${clean(request.server)} asks for input`)), "");
-      const message = messageLines.flatMap((l) => (l === "" ? [""] : wrapTextWithAnsi(l, inner)));
-      lines.push(...message.slice(0, MESSAGE_LINES).map((l) => clip(` ${l}`)));
-      if (message.length > MESSAGE_LINES)
-        lines.push(clip(` ${style.dim(`… ${message.length - MESSAGE_LINES} more lines`)}`));
+      // A frame comes with each tick of the working indicator (10 a second) while the form waits.
+      if (message.inner !== inner)
+        message = {
+          inner,
+          lines: messageLines.flatMap((l) => (l === "" ? [""] : wrapTextWithAnsi(l, inner))),
+        };
+      const wrapped = message.lines;
+      lines.push(...wrapped.slice(0, MESSAGE_LINES).map((l) => clip(` ${l}`)));
+      if (wrapped.length > MESSAGE_LINES)
+        lines.push(clip(` ${style.dim(`… ${wrapped.length - MESSAGE_LINES} more lines`)}`));
       lines.push("");
       const field = fields[index];
       if (field) {

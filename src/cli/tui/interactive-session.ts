@@ -44,8 +44,11 @@ interface TerminalSession {
   leftDuringRun: boolean;
   /** When Esc was last pressed at an empty prompt (two in a row open /rewind). */
   lastEscape: number;
-  /** The permission mode Shift-Tab chose (undefined: the one the agent started in); kept when the agent reopens. */
-  mode: PermissionMode | undefined;
+  /**
+   * The permission mode the agent started in (its flags and settings'), before the conversation's mode went on in
+   * it: started in bypassPermissions, Shift-Tab's cycle keeps that mode.
+   */
+  startedIn: PermissionMode | undefined;
   /** What `!cmd` ran since the last prompt: sent with the next one. */
   bangOutputs: string[];
 }
@@ -85,7 +88,7 @@ export async function interactiveSession(
     insteadRead: undefined,
     leftDuringRun: false,
     lastEscape: 0,
-    mode: undefined,
+    startedIn: undefined,
     bangOutputs: [],
   };
   setCommands(() => slashCommands(session.agent));
@@ -117,8 +120,9 @@ export async function interactiveSession(
       write,
       open: (chosen) =>
         openAgent(chosen).then((opened) => {
+          session.startedIn = opened.permissionMode.mode;
           // The mode the user (Shift-Tab) or an approved plan left the last conversation in goes on.
-          const previous = session.agent?.permissionMode.mode ?? session.mode;
+          const previous = session.agent?.permissionMode.mode;
           if (previous !== undefined && previous !== opened.permissionMode.mode)
             opened.permissions.setMode(previous);
           return opened;
@@ -228,10 +232,9 @@ function bindKeys(
       const { agent } = session;
       if (!agent) return;
       const order: PermissionMode[] = ["default", "acceptEdits", "plan"];
-      if (agent.permissionMode.mode === "bypassPermissions") order.push("bypassPermissions");
+      if (session.startedIn === "bypassPermissions") order.push("bypassPermissions");
       // From the mode in force: Shift-Tab's, or the one ExitPlanMode or a hook's setMode switched to since.
       const next = order[(order.indexOf(agent.permissions.currentMode()) + 1) % order.length]!;
-      session.mode = next;
       agent.permissions.setMode(next);
       showStatus();
     },

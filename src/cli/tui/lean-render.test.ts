@@ -170,33 +170,47 @@ class Screen {
   }
 }
 
+/**
+ * `steps` drawn frame by frame by the lean renderer and by pi-tui's own, both terminals holding the same cells
+ * after each frame (`check` sees the lean one and the frame too); the bytes each wrote.
+ */
+async function drawBoth(
+  steps: readonly Step[],
+  check: (lean: Bench, lines: string[]) => void = () => {},
+): Promise<{ lean: number; full: number }> {
+  const lean = new Bench(true);
+  const full = new Bench(false);
+  const screen = new Screen();
+  try {
+    for (const change of [undefined, ...steps]) {
+      if (change) screen.apply(change);
+      const lines = screen.lines();
+      await lean.draw(lines);
+      await full.draw(lines);
+      expect(lean.snapshot()).toEqual(full.snapshot());
+      check(lean, lines);
+    }
+    return { lean: lean.bytes, full: full.bytes };
+  } finally {
+    lean.stop();
+    full.stop();
+  }
+}
+
 describe("renderLean", () => {
   it("leaves the terminal as pi-tui's own renderer does, frame after frame, in fewer bytes", async () => {
     let leanBytes = 0;
     let fullBytes = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), async (steps) => {
-        const lean = new Bench(true);
-        const full = new Bench(false);
-        const screen = new Screen();
-        try {
-          for (const change of [undefined, ...steps]) {
-            if (change) screen.apply(change);
-            const lines = screen.lines();
-            await lean.draw(lines);
-            await full.draw(lines);
-            expect(lean.snapshot()).toEqual(full.snapshot());
-            // And the terminal holds the frame, nothing under it.
-            const shown = lines.map((line) => lineText(line));
-            while (shown.at(-1) === "") shown.pop();
-            expect(lean.rows()).toEqual(shown);
-          }
-          leanBytes += lean.bytes;
-          fullBytes += full.bytes;
-        } finally {
-          lean.stop();
-          full.stop();
-        }
+        const bytes = await drawBoth(steps, (lean, lines) => {
+          // And the terminal holds the frame, nothing under it.
+          const shown = lines.map((line) => lineText(line));
+          while (shown.at(-1) === "") shown.pop();
+          expect(lean.rows()).toEqual(shown);
+        });
+        leanBytes += bytes.lean;
+        fullBytes += bytes.full;
       }),
       { numRuns: 100 },
     );
@@ -253,20 +267,7 @@ describe("renderLean against pi-tui's renderer, cases found by review b", () => 
       ],
     ],
   ])("%s: the same cells", async (_name, steps) => {
-    const lean = new Bench(true);
-    const full = new Bench(false);
-    const screen = new Screen();
-    try {
-      for (const change of [undefined, ...steps]) {
-        if (change) screen.apply(change);
-        await lean.draw(screen.lines());
-        await full.draw(screen.lines());
-        expect(lean.snapshot()).toEqual(full.snapshot());
-      }
-    } finally {
-      lean.stop();
-      full.stop();
-    }
+    await drawBoth(steps);
   });
 });
 

@@ -1,5 +1,6 @@
 import { type Terminal, type TUI, visibleWidth } from "@mariozechner/pi-tui";
 import { updateFrame } from "./frame-update.js";
+import { ROW_END } from "./line-rewrite.js";
 
 /** The parts of pi-tui's `TUI` its renderer keeps between frames (private there; the names are its own). */
 interface RendererState {
@@ -59,9 +60,11 @@ export function renderLean(tui: TUI): void {
     const marked = [...drawn];
     const cursor = state.extractCursorPosition(marked, height);
     const lines = state.applyLineResets(marked).map(withoutBlankEnd);
+    // The previous frame has no image (this drew it, or it was just checked): a row as it was has none either.
+    if (previous !== drawnHere && previous.some(hasImage)) return fallBack();
     const unusual = (line: string, row: number) =>
-      hasImage(line) || (line !== previous[row] && visibleWidth(line) > width);
-    if (lines.some(unusual) || (previous !== drawnHere && previous.some(hasImage))) return fallBack();
+      line !== previous[row] && (hasImage(line) || visibleWidth(line) > width);
+    if (lines.some(unusual)) return fallBack();
     const update = updateFrame(
       {
         lines: previous,
@@ -102,15 +105,15 @@ function hasRendererState(state: RendererState): boolean {
   );
 }
 
-/** What pi-tui appends to every row: styles and link reset. */
-const ROW_END = "\x1b[0m\x1b]8;;\x07";
+/** A row that ends in a space, as pi-tui ends it. */
+const BLANK_END = ` ${ROW_END}`;
 
 /**
  * A row without the unstyled spaces that end it (the editor pads its row to the terminal's width): they show as
  * the blank cells an erased row has, and need not be sent.
  */
 function withoutBlankEnd(line: string): string {
-  if (!line.endsWith(` ${ROW_END}`)) return line;
+  if (!line.endsWith(BLANK_END)) return line;
   const text = line.slice(0, -ROW_END.length).replace(/ +$/, "");
   // Unstyled: after a reset, or in a row that sets no style at all; and in no link (a reset does not end one).
   const link = text.lastIndexOf("\x1b]8;");

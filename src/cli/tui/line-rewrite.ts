@@ -55,7 +55,7 @@ function widthsSettled(row: string): boolean {
 }
 
 /** What pi-tui appends to every row: styles and link reset. */
-const ROW_END = "\x1b[0m\x1b]8;;\x07";
+export const ROW_END = "\x1b[0m\x1b]8;;\x07";
 
 /** An escape sequence at `at` in `text`: CSI, OSC (ended by BEL or ST) or a two-character one; its length. */
 function escapeLength(text: string, at: number): number {

@@ -536,26 +536,18 @@ function dialogShower(
       render();
     }
   };
-  const showQuestion = <A>(question: Question<A>, signal?: AbortSignal): Promise<A> =>
-    showDialog(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal);
+  /** Shows the dialog once every one asked before it is answered. */
+  const inTurn = <A>(make: () => Dialog<A>, none: A, signal?: AbortSignal): Promise<A> => {
+    const answer = questions.then(() => showDialog(make, none, signal));
+    questions = answer.catch(() => undefined);
+    return answer;
+  };
   return {
-    ask(question, signal) {
-      const answer = questions.then(() => showQuestion(question, signal));
-      questions = answer.catch(() => undefined);
-      return answer;
-    },
-    pick(title, items, none) {
-      const answer = questions.then(() =>
-        showDialog(() => createListPicker(title, items, none, { style, onChange: render }), none),
-      );
-      questions = answer.catch(() => undefined);
-      return answer;
-    },
-    show(make, none, signal) {
-      const answer = questions.then(() => showDialog(() => make(render), none, signal));
-      questions = answer.catch(() => undefined);
-      return answer;
-    },
+    ask: (question, signal) =>
+      inTurn(() => createQuestionDialog(question, { style, onChange: render }), question.escape, signal),
+    pick: (title, items, none) =>
+      inTurn(() => createListPicker(title, items, none, { style, onChange: render }), none),
+    show: (make, none, signal) => inTurn(() => make(render), none, signal),
   };
 }
 
