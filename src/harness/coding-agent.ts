@@ -312,7 +312,10 @@ export interface CodingAgent {
   /** The conversation's context; `clear` replaces it. */
   readonly context: Context;
   readonly permissions: PermissionChecker;
-  /** The permission mode the agent started in and where it came from (`--permission-mode`, a settings file, the default). */
+  /**
+   * The permission mode in force now (the start-up one, or what Shift-Tab, ExitPlanMode or a setMode update switched
+   * to since) and where the start-up mode came from (`--permission-mode`, a settings file, the default).
+   */
   readonly permissionMode: { mode: PermissionMode; origin: string };
   /** Whether the workspace's own files may grant permissions (workspace trust). */
   readonly trusted: boolean;

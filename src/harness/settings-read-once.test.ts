@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -58,5 +58,47 @@ describe("the settings files are read once, by loadSettings", () => {
     const all = await run();
     expect(JSON.stringify(sim.requests[1]?.body.system)).toContain("Talk like a pirate.");
     expect(all).toContain("suggests the plugin marketplace");
+  });
+
+  it("hooks follow settingSources too: a user file's hook does not run when only the project's files count, nor a project's when only the user's do", async () => {
+    const ok = { content: [{ type: "text" as const, text: "ok" }] };
+    sim = await startSimulator({ script: [ok, ok, ok] });
+    const root = mkdtempSync(join(tmpdir(), "mitsu-settings-once-"));
+    dirs.push(root);
+    const cwd = join(root, "ws");
+    const home = join(root, "home");
+    const marks = join(root, "marks");
+    mkdirSync(join(cwd, ".mitsu"), { recursive: true });
+    mkdirSync(join(home, ".mitsu"), { recursive: true });
+    const hook = (who: string) => ({
+      hooks: {
+        UserPromptSubmit: [
+          { hooks: [{ type: "command", command: `echo ${who} >> ${JSON.stringify(marks)}` }] },
+        ],
+      },
+    });
+    writeFileSync(join(home, ".mitsu", "settings.json"), JSON.stringify(hook("user")));
+    writeFileSync(join(cwd, ".mitsu", "settings.json"), JSON.stringify(hook("project")));
+    const run = async (settingSources?: Array<"user" | "project" | "local">) => {
+      rmSync(marks, { force: true });
+      const agent = await createCodingAgent({
+        cwd,
+        home,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: "sim-key", ANTHROPIC_BASE_URL: sim?.url },
+        model: "anthropic:claude-sonnet-5-5",
+        mcp: false,
+        trust: true,
+        session: { log: false },
+        ...(settingSources ? { settingSources } : {}),
+      });
+      for await (const _ of agent.prompt("hi")) {
+        // drain
+      }
+      await agent.close();
+      return existsSync(marks) ? readFileSync(marks, "utf8").split("\n").filter(Boolean).sort() : [];
+    };
+    expect(await run(["project"])).toEqual(["project"]);
+    expect(await run(["user"])).toEqual(["user"]);
+    expect(await run()).toEqual(["project", "user"]);
   });
 });

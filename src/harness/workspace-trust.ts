@@ -86,11 +86,11 @@ export async function loadWorkspace(options: WorkspaceTrustOptions): Promise<Wor
   if (trustedBy) return { ...(await load(true)), trusted: true, trustedBy };
   // A project file's hooks run commands of their own: the question lists them too (a yes approves them).
   // A project's MCP servers run commands too: they are named there (each is still approved on its own once trusted).
-  const [untrusted, hooks, mcp] = await Promise.all([
+  const [untrusted, mcp] = await Promise.all([
     load(false),
-    loadHooks({ cwd, home, trusted: false }),
     loadMcpConfig({ cwd, home }).catch(() => undefined),
   ]);
+  const hooks = await loadHooks({ cwd, home, trusted: false, files: untrusted.settings.hookFiles });
   const hookLines = hooks.unapproved.flatMap((f) =>
     f.hooks.map(
       (h) =>

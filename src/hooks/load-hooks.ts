@@ -1,6 +1,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import type { SettingsHooks } from "../permissions/load-settings.js";
 import { parseJsonc } from "../permissions/parse-jsonc.js";
 import { parsePermissionRule } from "../permissions/permission-rule.js";
 import { hooksFingerprint, isHooksFileApproved } from "./hook-approvals.js";
@@ -74,6 +75,11 @@ export interface LoadHooksOptions {
    * hooks run, approved or not; they are all listed in `unapproved`. Default: approval alone decides.
    */
   trusted?: boolean;
+  /**
+   * The settings files' `hooks` values as `loadSettings` read them (`settings.hookFiles`, which also honours
+   * `settingSources`): given, no file is read again here. Without it, every settings file is read.
+   */
+  files?: readonly SettingsHooks[];
 }
 
 /**
@@ -96,20 +102,13 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
     ...user.map((f) => [f, false] as const),
     ...project.map((f) => [f, true] as const),
   ]) {
+    const given = options.files?.find((read) => read.file === file);
+    if (options.files && !given) continue;
     const real = await realpath(file).catch(() => undefined);
     // A project inside the home folder may name the same file twice (~/.mitsu/settings.json); read it once.
     if (!real || seen.has(real)) continue;
     seen.add(real);
-    let raw: unknown;
-    try {
-      // JSONC, as the settings are read (see loadSettings).
-      const value = parseJsonc(await readFile(real, "utf8"));
-      if (value === null || typeof value !== "object") continue;
-      raw = (value as { hooks?: unknown }).hooks;
-    } catch (error) {
-      result.warnings.push(`${file}: cannot read its hooks: ${(error as Error).message}`);
-      continue;
-    }
+    const raw = given ? given.hooks : await readHooks(real, file, result.warnings);
     if (raw === undefined) continue;
     const hooks = parseHooks(raw, file, result.warnings);
     if (hooks.length === 0) continue;
@@ -124,6 +123,18 @@ export async function loadHooks(options: LoadHooksOptions): Promise<LoadedHooks>
     else result.unapproved.push({ file: real, sha256, hooks });
   }
   return result;
+}
+
+/** A settings file's `hooks` value: undefined when it has none, or cannot be read (a warning). */
+async function readHooks(real: string, file: string, warnings: string[]): Promise<unknown> {
+  try {
+    // JSONC, as the settings are read (see loadSettings).
+    const value = parseJsonc(await readFile(real, "utf8"));
+    return value !== null && typeof value === "object" ? (value as { hooks?: unknown }).hooks : undefined;
+  } catch (error) {
+    warnings.push(`${file}: cannot read its hooks: ${(error as Error).message}`);
+    return undefined;
+  }
 }
 
 /** The command hooks of one file's `hooks` value; what cannot be used is a warning naming the file. */

@@ -77,6 +77,7 @@ describe("loadSettings", () => {
       ignoredEnv: [],
       projectEnvKeys: [],
       plugins: { user: {}, project: [], marketplaces: [] },
+      hookFiles: [],
     });
   });
 

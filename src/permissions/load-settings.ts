@@ -72,6 +72,14 @@ export interface LoadedSettings {
    * system prompt, so a project's counts whatever the trust, as Claude Code reads it.
    */
   outputStyle?: { name: string; file: string };
+  /** Each file's `hooks` value as read here (whatever the trust), for `loadHooks`: the files are read once. */
+  hookFiles: SettingsHooks[];
+}
+
+/** A settings file's `hooks` value, unparsed. */
+export interface SettingsHooks {
+  file: string;
+  hooks: unknown;
 }
 
 /** A settings file that cannot be used: not JSON, or not the expected shape. The message names the file. */
@@ -129,6 +137,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     ignoredEnv: [],
     projectEnvKeys: [],
     plugins: emptyPluginSettings(),
+    hookFiles: [],
   };
   for (const { file, root, user, kind } of sources) {
     const text = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
@@ -168,6 +177,7 @@ export async function loadSettings(options: LoadSettingsOptions): Promise<Loaded
     applySettings(parsed.permissions, { source: file, root, home }, result, grants, at, own);
     applyEnvAndModel(parsed.top, file, user || root === home, grants, result, at);
     readPluginKeys(parsed.top, file, user, result.plugins);
+    if (parsed.top.hooks !== undefined) result.hookFiles.push({ file, hooks: parsed.top.hooks });
     const style = parsed.top.outputStyle;
     if (typeof style === "string" && style.trim() !== "") result.outputStyle = { name: style.trim(), file };
   }

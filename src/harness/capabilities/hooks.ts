@@ -30,7 +30,8 @@ export interface ActiveHooks {
  */
 export async function loadActiveHooks(setup: WorkspaceSetup, questions: Questions): Promise<ActiveHooks> {
   const { trusted, trustedBy, warn } = setup;
-  const loaded = setup.workspaceHooks ?? (await loadHooks({ ...setup.where, trusted }));
+  const loaded =
+    setup.workspaceHooks ?? (await loadHooks({ ...setup.where, trusted, files: setup.settings.hookFiles }));
   for (const warning of loaded.warnings) warn(warning);
   const hooks = [...loaded.hooks];
   const skipped: UnapprovedHooksFile[] = [];
