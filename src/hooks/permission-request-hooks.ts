@@ -3,6 +3,7 @@ import type {
   PermissionRequest,
   PermissionVerdict,
 } from "../permissions/permission-checker.js";
+import { ruleValue } from "../permissions/permission-update.js";
 import type { HookRunner } from "./create-hook-runner.js";
 import type { PermissionSuggestion } from "./hook-event.js";
 
@@ -14,12 +15,7 @@ function suggestionsOf(rules: readonly string[]): PermissionSuggestion[] {
   return [
     {
       type: "addRules",
-      rules: rules.map((rule) => {
-        const open = rule.indexOf("(");
-        return open === -1 || !rule.endsWith(")")
-          ? { toolName: rule }
-          : { toolName: rule.slice(0, open), ruleContent: rule.slice(open + 1, -1) };
-      }),
+      rules: rules.map(ruleValue),
       behavior: "allow",
       destination: "localSettings",
     },

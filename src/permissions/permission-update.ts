@@ -103,6 +103,14 @@ function readUpdate(entry: unknown): PermissionUpdate | string {
   return "type must be addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories";
 }
 
+/** `Bash(npm test:*)` as `{ toolName: "Bash", ruleContent: "npm test:*" }` (the inverse of `ruleText`). */
+export function ruleValue(text: string): PermissionRuleValue {
+  const open = text.indexOf("(");
+  return open === -1 || !text.endsWith(")")
+    ? { toolName: text }
+    : { toolName: text.slice(0, open), ruleContent: text.slice(open + 1, -1) };
+}
+
 /** `Bash(npm test:*)`: the rule as mitsu's settings write it. */
 export function ruleText(rule: PermissionRuleValue): string {
   return rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`;

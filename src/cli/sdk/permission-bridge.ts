@@ -1,5 +1,5 @@
 import type { PermissionRequest, PermissionVerdict } from "../../permissions/index.js";
-import { readPermissionUpdates } from "../../permissions/permission-update.js";
+import { readPermissionUpdates, ruleValue } from "../../permissions/permission-update.js";
 import type { ControlChannel } from "./control-channel.js";
 
 /**
@@ -59,12 +59,9 @@ export function createPermissionBridge(
 
 /** A rule mitsu would add for "always" (`Bash(npm test:*)`), as the SDK's `PermissionUpdate`. */
 function suggestion(rule: string) {
-  const match = /^([^(]+)(?:\((.*)\))?$/s.exec(rule);
-  const toolName = match?.[1] ?? rule;
-  const ruleContent = match?.[2];
   return {
     type: "addRules",
-    rules: [{ toolName, ...(ruleContent !== undefined ? { ruleContent } : {}) }],
+    rules: [ruleValue(rule)],
     behavior: "allow",
     destination: "session",
   };
