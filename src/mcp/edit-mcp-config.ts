@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { writeConfigFile } from "../fs/write-config-file.js";
 import { McpConfigError, type McpServerConfig } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
-import { writeConfigFile } from "./write-config-file.js";
 
 /**
  * Adds (or replaces) one server in a configuration file, keeping everything else in it as it was written;

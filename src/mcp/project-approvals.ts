@@ -4,10 +4,10 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { canonicalJson } from "../context/canonical-json.js";
 import { resolveRealPath } from "../fs/real-path.js";
+import { writeConfigFile } from "../fs/write-config-file.js";
 import { expandServerConfig } from "./expand-server-config.js";
 import { McpConfigError, type McpServerConfig } from "./mcp-server-config.js";
 import { isObject } from "./parse-mcp-config.js";
-import { writeConfigFile } from "./write-config-file.js";
 
 /** What the user decided about a project's `.mcp.json` servers. */
 export interface ProjectApprovals {

@@ -1,12 +1,30 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeConfigFile } from "../fs/write-config-file.js";
+
+/** The edit of each file under way: the next one waits for it, so that two at once never lose one's change. */
+const editing = new Map<string, Promise<void>>();
 
 /**
  * Changes the `permissions` object of a settings file (made when missing, as is the file) with `edit`, keeping the
- * file's other keys; a temporary file renamed, so a crash leaves the old file whole. Throws when the file is not a
- * JSON object, saying `notSaved`.
+ * file's other keys; written as `writeConfigFile` writes (a crash leaves the old file whole). Edits of one file are
+ * made one after another (two answers' updates at once: read, change, write each in turn). Throws when the file is
+ * not a JSON object, saying `notSaved`.
  */
-export async function editPermissions(
+export function editPermissions(
+  file: string,
+  notSaved: string,
+  edit: (permissions: Record<string, unknown>) => void,
+): Promise<void> {
+  const next = (editing.get(file) ?? Promise.resolve()).then(() => editNow(file, notSaved, edit));
+  const settled = next.catch(() => {});
+  editing.set(file, settled);
+  void settled.then(() => {
+    if (editing.get(file) === settled) editing.delete(file);
+  });
+  return next;
+}
+
+async function editNow(
   file: string,
   notSaved: string,
   edit: (permissions: Record<string, unknown>) => void,
@@ -27,8 +45,5 @@ export async function editPermissions(
       : {};
   record.permissions = permissions;
   edit(permissions);
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
+  await writeConfigFile(file, `${JSON.stringify(settings, null, 2)}\n`);
 }

@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { loadOutputStyles } from "../../context/output-style.js";
+import { writeConfigFile } from "../../fs/write-config-file.js";
 import { parseJsonc } from "../../permissions/parse-jsonc.js";
 import { loadPlugins } from "../../plugins/load-plugins.js";
 import type { Style } from "../render/style.js";
@@ -61,9 +62,6 @@ export async function slashOutputStyle(
     }
   }
   settings.outputStyle = match;
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
+  await writeConfigFile(file, `${JSON.stringify(settings, null, 2)}\n`);
   write(style.dim(`outputStyle ${match} saved in ${file}; it applies from the next session\n`));
 }

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
-import { writeConfigFile } from "../write-config-file.js";
+import { writeConfigFile } from "../../fs/write-config-file.js";
 
 /** What is kept for one server between runs. */
 export interface StoredOAuth {
