@@ -15,7 +15,7 @@ import {
   type PromptResponse,
   promptRequestProblem,
 } from "./prompt-request.js";
-import { runSession, type TaskRequest } from "./run-session.js";
+import { type RunSessionOptions, runSession, type TaskRequest } from "./run-session.js";
 import { allPending, eventsHandlers } from "./session-events.js";
 import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
 import { readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
@@ -198,14 +198,40 @@ export function createDurableAgent(options: DurableAgentOptions) {
   const live = options.liveEvents !== false;
   // The model and tool calls running in this process, for an attempt that follows a cut-off one.
   const inFlight = new InFlightSteps();
-  /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
-  const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
-    Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
-  const remember = (ctx: restate.ObjectContext) =>
-    cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
     callDriver<I, O>(ctx, name, method, parameter);
+
+  /**
+   * One invocation's turns of a run, `own` being what differs between a prompt's and a task's: the model calls
+   * it may make are a batch, or what is left of the run's limit.
+   */
+  const runTurn = async (
+    ctx: restate.ObjectContext,
+    body: TurnRequest,
+    stored: { messages: Message[]; digest: string | undefined },
+    own: Pick<
+      RunSessionOptions,
+      "setup" | "system" | "tools" | "permissions" | "messages" | "workspace" | "spawnTools"
+    >,
+  ): Promise<TurnResponse> => {
+    const maxTurns = body.maxTurns ?? own.setup.maxTurns ?? DEFAULT_MAX_TURNS;
+    const result = await runSession({
+      ...own,
+      ctx,
+      name,
+      stored: stored.messages.length,
+      digest: stored.digest,
+      ...(options.stepMarks ? { marks: options.stepMarks } : {}),
+      ...(cache ? { cache } : {}),
+      askTimeoutMs: body.askTimeoutMs,
+      turn: body.turn,
+      turns: Math.max(1, Math.min(batch, maxTurns - body.turn + 1)),
+      liveEvents: live,
+      inFlight,
+    });
+    return turnResponse(ctx, result, maxTurns, body.task ? stored.messages.length : undefined);
+  };
 
   const session = restate.object({
     name,
@@ -266,7 +292,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
   });
 
   async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
-    const { messages: history, digest } = await transcriptOf(ctx);
+    const stored = await transcriptOf(ctx);
     const prompt = body.first ? body.prompt : undefined;
     if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
     const workspace = await promptWorkspace(ctx, options, prompt);
@@ -278,28 +304,17 @@ export function createDurableAgent(options: DurableAgentOptions) {
         system = systemBlocks(setup.system);
         ctx.set(STATE.system, system);
       }
-      const result = await runSession({
-        ctx,
-        name,
+      return await runTurn(ctx, body, stored, {
         setup,
         system,
         tools: setup.tools ?? [],
         permissions: setup.permissions,
-        messages: prompt ? await withFirstMessage(ctx, setup, appendPrompt(history, prompt.prompt)) : history,
-        stored: history.length,
-        digest,
-        ...optional("remember", remember(ctx)),
-        ...optional("marks", options.stepMarks),
-        ...optional("cache", cache),
-        askTimeoutMs: body.askTimeoutMs,
-        turn: body.turn,
-        turns: turnsFor(body, setup),
+        messages: prompt
+          ? await withFirstMessage(ctx, setup, appendPrompt(stored.messages, prompt.prompt))
+          : stored.messages,
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
-        liveEvents: live,
-        inFlight,
       });
-      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
       await setup.close?.();
     }
@@ -344,31 +359,16 @@ export function createDurableAgent(options: DurableAgentOptions) {
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
       const { spawn: _nested, ...leafSetup } = setup;
       const childSetup = nests ? setup : leafSetup;
-      const { messages: history, digest } = body.first
-        ? { messages: [], digest: EMPTY_DIGEST }
-        : await transcriptOf(ctx);
-      const result = await runSession({
-        ctx,
-        name,
+      const stored = body.first ? { messages: [], digest: EMPTY_DIGEST } : await transcriptOf(ctx);
+      return await runTurn(ctx, body, stored, {
         setup: childSetup,
         system,
         tools,
         permissions,
-        messages: body.first ? appendPrompt([], request.prompt) : history,
-        stored: history.length,
-        digest,
-        ...optional("remember", remember(ctx)),
-        ...optional("marks", options.stepMarks),
-        ...optional("cache", cache),
-        askTimeoutMs: body.askTimeoutMs,
-        turn: body.turn,
-        turns: turnsFor(body, setup),
+        messages: body.first ? appendPrompt([], request.prompt) : stored.messages,
         workspace,
         spawnTools: nests ? spawnTools : [],
-        liveEvents: live,
-        inFlight,
       });
-      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {
       await setup.close?.();
     }
@@ -381,13 +381,15 @@ export function createDurableAgent(options: DurableAgentOptions) {
   ] as const;
 }
 
-/** A turn's result for the driver; a task's carries its new assistant messages. */
+/**
+ * A turn's result for the driver; a task's (`taskStored`: its transcript's length before the turn) carries its new
+ * assistant messages.
+ */
 async function turnResponse(
   ctx: restate.ObjectContext,
   result: AgentResult & { turns: number },
-  maxTurns: number | undefined,
-  task: boolean,
-  before = 0,
+  maxTurns: number,
+  taskStored: number | undefined,
 ): Promise<TurnResponse> {
   const response: TurnResponse = {
     reason: result.reason,
@@ -396,12 +398,12 @@ async function turnResponse(
     text: answerText(result.lastMessage),
     usage: { ...emptyUsage(), ...result.usage },
     messages: (await ctx.get<number>(STATE.length)) ?? 0,
-    maxTurns: maxTurns ?? DEFAULT_MAX_TURNS,
+    maxTurns,
   };
   if (result.error) response.error = result.error;
-  if (task) {
+  if (taskStored !== undefined) {
     response.assistant = result.messages
-      .slice(before)
+      .slice(taskStored)
       .filter((message): message is AssistantMessage => message.role === "assistant");
     if (result.lastMessage) response.lastMessage = result.lastMessage;
   }
@@ -439,11 +441,6 @@ async function withFirstMessage(
 /** A call to the session's driver (the queue of its runs), from a shared handler. */
 function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
   return jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
-}
-
-/** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function isFolder(path: string): boolean {

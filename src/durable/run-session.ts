@@ -49,12 +49,13 @@ export interface RunSessionOptions {
   stored: number;
   /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
   digest: string | undefined;
-  /** The worker's cache of transcripts and tool-state changes (with `ingressUrl`). */
+  /**
+   * The worker's cache of transcripts and tool-state changes (with `ingressUrl`): told the stored transcript and
+   * its digest when the turn ends.
+   */
   cache?: TranscriptCache;
   /** Where tool calls' starts are marked (a call re-run after its worker died is told so). */
   marks?: StepMarks;
-  /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
-  remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
   /** The number of the invocation's first turn in its run (names its model steps). */
   turn: number;
@@ -246,7 +247,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       options.cache?.rememberToolState(ctx.key, [...changes, change]);
     }
   }
-  options.remember?.(kept, digest);
+  options.cache?.remember(ctx.key, kept, digest);
   // Every step of the invocation is journaled now: its calls' marks are no longer needed. Not so in an attempt
   // cut off (its steps failed: the journal is gone from under it): the next attempt, elsewhere, may be running a
   // call this one started, and must find its mark.
@@ -256,8 +257,3 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
 const DEFAULT_TOOL_STATE = [READ_TRACKER, ACTIVE_SKILLS] as unknown as ToolStateKey<never>[];
-
-/** What a `task` returns to the parent: the child's result with its assistant messages only (what the Task tool reads). */
-export function childResult(result: AgentResult): AgentResult {
-  return { ...result, messages: result.messages.filter((message) => message.role === "assistant") };
-}
