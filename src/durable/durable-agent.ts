@@ -189,7 +189,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
   const cache = options.ingressUrl ? new TranscriptCache(options.ingressUrl, name) : undefined;
   /** The stored transcript and its digest (undefined for a session stored before digests). */
   const transcriptOf = async (ctx: restate.ObjectContext) => {
-    const messages = cache ? await cache.read(ctx) : await readTranscript(ctx);
+    if (cache) return cache.read(ctx);
+    const messages = await readTranscript(ctx);
     const digest =
       messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
     return { messages, digest };
