@@ -17,12 +17,12 @@ import {
 } from "./prompt-request.js";
 import { type RunSessionOptions, runSession, type TaskRequest } from "./run-session.js";
 import { allPending, eventsHandlers } from "./session-events.js";
-import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+import { DEFAULT_SESSION_OBJECT, driverName } from "./session-object-name.js";
 import { readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
 import { createSessionWatch } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
-import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
+import { createTurnDriver, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
 /** The loop's default limit on model calls (`runAgent`'s). */

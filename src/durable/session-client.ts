@@ -4,7 +4,7 @@ import { DurableError, restateErrorMessage, unreachable } from "./durable-error.
 import type { PendingAsk } from "./pending-ask.js";
 import type { AnswerRequest, PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { EventsRequest, SessionEvents } from "./session-events.js";
-import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+import { DEFAULT_SESSION_OBJECT, driverName } from "./session-object-name.js";
 
 export interface SessionClientOptions {
   /** The Restate ingress, e.g. `http://localhost:8080`. */
@@ -124,28 +124,37 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Rows of the admin API's SQL introspection (`/query`); a failure's message starts with `what`. */
+async function adminQuery<T>(doFetch: typeof fetch, admin: string, sql: string, what: string): Promise<T[]> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await doFetch(`${admin}/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: sql }),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw unreachable("Restate admin API", admin, error);
+  }
+  if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+  return (JSON.parse(text) as { rows: T[] }).rows;
+}
+
 /** The sessions the server holds, from the admin API's SQL: their state, queued prompts and transcript length. */
 async function listSessions(doFetch: typeof fetch, admin: string, name: string): Promise<SessionSummary[]> {
-  const select = async <T>(sql: string): Promise<T[]> => {
-    let response: Response;
-    try {
-      response = await doFetch(`${admin}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ query: sql }),
-      });
-    } catch (error) {
-      throw unreachable("Restate admin API", admin, error);
-    }
-    const text = await response.text();
-    if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
-    return (JSON.parse(text) as { rows: T[] }).rows;
-  };
-  const state = await select<{ key: string; name: string; value: string | null }>(
+  const state = await adminQuery<{ key: string; name: string; value: string | null }>(
+    doFetch,
+    admin,
     `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
+    "Sessions",
   );
-  const runs = await select<{ key: string; status: string }>(
-    `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
+  const runs = await adminQuery<{ key: string; status: string }>(
+    doFetch,
+    admin,
+    `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(driverName(name))}' AND status != 'completed'`,
+    "Sessions",
   );
   const sessions = new Map<string, SessionSummary>();
   const of = (id: string) => {
@@ -322,28 +331,20 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       const what = `Cancel in session ${session}`;
       // A prompt runs turn by turn (the driver calls the session's `turn` handler once per model turn): the
       // running turn is cancelled, which ends the run (its waiting calls answered) and so the prompt.
-      const running = async (service: string, handler: string): Promise<string | undefined> => {
-        try {
-          const response = await doFetch(`${admin}/query`, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify({
-              query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
-            }),
-          });
-          const text = await response.text();
-          if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
-          return (JSON.parse(text) as { rows: Array<{ id: string }> }).rows[0]?.id;
-        } catch (error) {
-          if (error instanceof DurableError) throw error;
-          throw unreachable("Restate admin API", admin, error);
-        }
-      };
+      const running = async (service: string, handler: string): Promise<string | undefined> =>
+        (
+          await adminQuery<{ id: string }>(
+            doFetch,
+            admin,
+            `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+            what,
+          )
+        )[0]?.id;
       let id: string | undefined;
       // Between two turns no turn runs for a moment: looked for again while the prompt runs.
       for (let round = 0; round < 50; round++) {
         id = await running(name, "turn");
-        if (id || !(await running(`${name}-run`, "prompt"))) break;
+        if (id || !(await running(driverName(name), "prompt"))) break;
         await sleep(100, undefined);
       }
       if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);

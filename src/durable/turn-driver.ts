@@ -4,6 +4,7 @@ import { type AssistantMessage, addUsage, emptyUsage, type Usage } from "../mess
 import { jsonCall } from "./json-serde.js";
 import type { PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { TaskRequest } from "./run-session.js";
+import { driverName } from "./session-object-name.js";
 import { notifyFollowers } from "./session-watch.js";
 
 /** The driver's state key set while a run goes on. */
@@ -42,11 +43,6 @@ export interface TurnResponse {
   /** A task's turn: its assistant messages (what the Task tool reads). */
   assistant?: AssistantMessage[];
   lastMessage?: AssistantMessage;
-}
-
-/** The name of the object that drives a session object's runs, turn by turn. */
-export function driverName(sessionObject: string): string {
-  return `${sessionObject}-run`;
 }
 
 /**
