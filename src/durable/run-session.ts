@@ -171,19 +171,17 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       ? {
           prepareRequest: async (request: ModelRequest, info: PrepareRequestInfo) => {
             const last = request.messages.at(-1);
-            const prepare = async (blocks: TextBlock[]) => {
-              const prepared =
-                last?.role === "user"
-                  ? {
-                      ...request,
-                      messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
-                    }
-                  : request;
-              return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
-            };
             const reminders = setup.reminders;
             if (!reminders || last?.role !== "user")
               return setup.prepareRequest ? setup.prepareRequest(request, info) : request;
+            // The request with the reminders in its newest (user) message, then the setup's prepareRequest.
+            const prepare = async (blocks: TextBlock[]) => {
+              const prepared = {
+                ...request,
+                messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
+              };
+              return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+            };
             // The reminders and the model call are one journaled step (one round trip to the server, not two): a
             // replay (another worker, whose files and memory differ) adds what was added and gets the same answer.
             const recorded = await runStep(
