@@ -9,6 +9,7 @@ import { injectReminders, reminderBlock } from "../../src/context/reminder-engin
 import {
   createDurableAgent,
   createSessionClient,
+  type DurableAgentOptions,
   DurableError,
   freePort,
   type RestateServer,
@@ -131,6 +132,28 @@ afterAll(async () => {
 
 const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
 
+/**
+ * A worker in this process serving one more session object (`agent.name`), registered with the server, and a
+ * client of its sessions; the caller closes `worker`.
+ */
+async function extraWorker(agent: DurableAgentOptions & { name: string }, protocol?: "http2") {
+  const worker = await serveWorker({
+    services: [createDurableAgent(agent)],
+    port: 0,
+    host: "127.0.0.1",
+    logLevel: "silent",
+    ...(protocol ? { protocol } : {}),
+  });
+  try {
+    const registration = await registerWorker(server.adminUrl, worker.url, { http2: protocol === "http2" });
+    const client = createSessionClient({ ingressUrl: server.ingressUrl, name: agent.name, pollMs: 50 });
+    return { worker, registration, client };
+  } catch (error) {
+    await worker.close();
+    throw error;
+  }
+}
+
 /** A per-turn reminder, as a local session's context adds one (computed from the request). */
 const countReminder = (request: ModelRequest) =>
   reminderBlock(
@@ -205,26 +228,23 @@ describe("a durable session", () => {
         turn({ type: "text", text: "Five." }),
       ],
     });
-    const h2 = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "h2-session",
-          setup: () => ({
-            provider: provider(),
-            model: "claude-sonnet-4-5",
-            system: SYSTEM,
-            tools: [countTool],
-          }),
+    const {
+      worker: h2,
+      registration,
+      client: h2Client,
+    } = await extraWorker(
+      {
+        name: "h2-session",
+        setup: () => ({
+          provider: provider(),
+          model: "claude-sonnet-4-5",
+          system: SYSTEM,
+          tools: [countTool],
         }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
-      protocol: "http2",
-    });
+      },
+      "http2",
+    );
     try {
-      const registration = await registerWorker(server.adminUrl, h2.url, { http2: true });
-      const h2Client = createSessionClient({ ingressUrl: server.ingressUrl, name: "h2-session", pollMs: 50 });
       expect(await h2Client.prompt("s", { prompt: "count five" })).toMatchObject({
         reason: "end_turn",
         text: "Five.",
@@ -388,25 +408,12 @@ describe("a durable session", () => {
         turn({ type: "text", text: "Quietly done." }),
       ],
     });
-    const quiet = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "quiet-session",
-          liveEvents: false,
-          setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
-        }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
+    const { worker: quiet, client: quietClient } = await extraWorker({
+      name: "quiet-session",
+      liveEvents: false,
+      setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
     });
     try {
-      await registerWorker(server.adminUrl, quiet.url);
-      const quietClient = createSessionClient({
-        ingressUrl: server.ingressUrl,
-        name: "quiet-session",
-        pollMs: 50,
-      });
       const answer = quietClient.prompt("q", { prompt: "count quietly" });
       await until(() => counted.length === 1, 20_000, "the held call to start");
       const seen: Array<{ event: SessionEvent; at: number }> = [];
@@ -842,26 +849,13 @@ describe("a durable session", () => {
     );
 
     // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
-    const broken = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "broken-session",
-          setup: () => {
-            throw new Error("ANTHROPIC_API_KEY is not set");
-          },
-        }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
+    const { worker: broken, client: brokenClient } = await extraWorker({
+      name: "broken-session",
+      setup: () => {
+        throw new Error("ANTHROPIC_API_KEY is not set");
+      },
     });
     try {
-      await registerWorker(server.adminUrl, broken.url);
-      const brokenClient = createSessionClient({
-        ingressUrl: server.ingressUrl,
-        name: "broken-session",
-        pollMs: 50,
-      });
       await expect(brokenClient.prompt("s", { prompt: "hi" })).rejects.toThrow(
         "The worker could not set up the agent for session s: ANTHROPIC_API_KEY is not set",
       );
