@@ -200,8 +200,9 @@ export function createDurableAgent(options: DurableAgentOptions) {
   // The model and tool calls running in this process, for an attempt that follows a cut-off one.
   const inFlight = new InFlightSteps();
 
+  /** A call to the session's driver (the queue of its runs), from a shared handler. */
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
-    callDriver<I, O>(ctx, name, method, parameter);
+    jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
 
   /**
    * One invocation's turns of a run, `own` being what differs between a prompt's and a task's: the model calls
@@ -437,11 +438,6 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
-}
-
-/** A call to the session's driver (the queue of its runs), from a shared handler. */
-function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
-  return jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
 }
 
 function isFolder(path: string): boolean {
