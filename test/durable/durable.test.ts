@@ -61,6 +61,15 @@ const countTool = {
 /** What a Count call tagged "hold" waits for. */
 let held: Promise<void> = Promise.resolve();
 
+/** Holds the Count calls tagged "hold" from now until the function returned is called. */
+function holdCounts(): () => void {
+  let release = () => {};
+  held = new Promise((resolve) => {
+    release = resolve;
+  });
+  return release;
+}
+
 const SYSTEM = "You count when asked.";
 
 const taskTool = createTaskTool({
@@ -131,6 +140,15 @@ afterAll(async () => {
 });
 
 const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
+
+/** `mitsu remote <args> --object OBJECT --ingress <the server's> <extra>`, run in the test's folder. */
+function remote(args: string[], extra: string[] = []) {
+  return runMitsu(["remote", ...args, "--object", OBJECT, "--ingress", server.ingressUrl, ...extra], {
+    cwd: root,
+    home: root,
+    env: {},
+  });
+}
 
 /**
  * A worker in this process serving one more session object (`agent.name`), registered with the server, and a
@@ -264,10 +282,7 @@ describe("a durable session", () => {
 
   it("follows a session live: each event arrives when it happens (the call is woken, not polled); a finished session's history is printed and the command ends", async () => {
     counted.length = 0;
-    let release = () => {};
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    const release = holdCounts();
     sim = await startSimulator({
       script: [
         turn(
@@ -318,10 +333,7 @@ describe("a durable session", () => {
     expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
     expect(await answer).toMatchObject({ reason: "end_turn", text: "Held and done." });
     // Following a finished session prints its history and ends.
-    const followed = await runMitsu(
-      ["remote", "follow", "--session", "followed", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const followed = await remote(["follow", "--session", "followed"]);
     expect(followed).toMatchObject({ code: 0, stderr: "" });
     expect(followed.stdout).toBe(
       [
@@ -333,64 +345,20 @@ describe("a durable session", () => {
         "",
       ].join("\n"),
     );
-    const json = await runMitsu(
-      [
-        "remote",
-        "follow",
-        "--session",
-        "followed",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--json",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const json = await remote(["follow", "--session", "followed"], ["--json"]);
     expect(
       json.stdout
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line).index),
     ).toEqual([0, 1, 2, 3]);
-    const unknown = await runMitsu(
-      ["remote", "follow", "--session", "nobody", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const unknown = await remote(["follow", "--session", "nobody"]);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown session: nobody") });
     // A prompt sent with --follow prints the session's new messages (not its history), its answer among them.
-    const again = await runMitsu(
-      [
-        "remote",
-        "-p",
-        "once more",
-        "--session",
-        "followed",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--follow",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const again = await remote(["-p", "once more", "--session", "followed"], ["--follow"]);
     expect(again).toMatchObject({ code: 0, stdout: "> once more\nAgain, done.\n", stderr: "" });
     // And of a session not yet known: it waits for the prompt's run instead of calling the session unknown.
-    const fresh = await runMitsu(
-      [
-        "remote",
-        "-p",
-        "hello",
-        "--session",
-        "followed-new",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--follow",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const fresh = await remote(["-p", "hello", "--session", "followed-new"], ["--follow"]);
     expect(fresh).toMatchObject({ code: 0, stdout: "> hello\nHello back.\n", stderr: "" });
     await sim.close();
     sim = undefined;
@@ -398,10 +366,7 @@ describe("a durable session", () => {
 
   it("without live events a stored message wakes no follower (no wake-up sent), and a follower still sees it within about a second", async () => {
     counted.length = 0;
-    let release = () => {};
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    const release = holdCounts();
     sim = await startSimulator({
       script: [
         turn({ type: "tool_use", name: "Count", input: { n: 6, tag: "hold" } }),
@@ -544,10 +509,7 @@ describe("a durable session", () => {
     );
     expect(wrongObject.code).toBe(1);
     expect(wrongObject.stderr).toContain("knows no mitsu-session object");
-    const approved = await runMitsu(
-      ["remote", "approve", "--session", "approval", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const approved = await remote(["approve", "--session", "approval"]);
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
     // The follower saw the rest of the run, and ended with it.
     await following;
