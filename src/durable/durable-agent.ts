@@ -232,7 +232,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
       liveEvents: live,
       inFlight,
     });
-    return turnResponse(ctx, result, maxTurns, body.task ? stored.messages.length : undefined);
+    return turnResponse(result, maxTurns, body.task ? stored.messages.length : undefined);
   };
 
   const session = restate.object({
@@ -328,8 +328,8 @@ export function createDurableAgent(options: DurableAgentOptions) {
     task: TaskRequest,
   ): Promise<TurnResponse> {
     const { request } = task;
-    const length = await ctx.get<number>(STATE.length);
-    if (body.first && length !== null) throw terminal(`Session ${ctx.key} ran its task already`, 409);
+    if (body.first && (await ctx.get<number>(STATE.length)) !== null)
+      throw terminal(`Session ${ctx.key} ran its task already`, 409);
     const workspace = task.workspace;
     if (workspace !== undefined) {
       if (!isFolder(workspace))
@@ -387,19 +387,18 @@ export function createDurableAgent(options: DurableAgentOptions) {
  * A turn's result for the driver; a task's (`taskStored`: its transcript's length before the turn) carries its new
  * assistant messages.
  */
-async function turnResponse(
-  ctx: restate.ObjectContext,
-  result: AgentResult & { turns: number },
+function turnResponse(
+  result: AgentResult & { turns: number; stored: number },
   maxTurns: number,
   taskStored: number | undefined,
-): Promise<TurnResponse> {
+): TurnResponse {
   const response: TurnResponse = {
     reason: result.reason,
     more: result.reason === "max_turns",
     turns: result.turns,
     text: answerText(result.lastMessage),
     usage: { ...emptyUsage(), ...result.usage },
-    messages: (await ctx.get<number>(STATE.length)) ?? 0,
+    messages: result.stored,
     maxTurns,
   };
   if (result.error) response.error = result.error;

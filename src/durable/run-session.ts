@@ -76,9 +76,12 @@ export interface RunSessionOptions {
  * when the setup can spawn, sub-agents as durable calls to sessions of their own (`<session>.<tool_use id>`),
  * which any worker may run. Ends with reason `max_turns` when the model wants another turn: the run's driver
  * (`turn-driver.ts`) then starts the next one as an invocation of its own, so that a replay (on HTTP/1.1, one per
- * journaled step) covers this turn only, never the session's earlier turns.
+ * journaled step) covers this turn only, never the session's earlier turns. Returns the run's result with the
+ * model calls made (`turns`) and the stored transcript's length (`stored`).
  */
-export async function runSession(options: RunSessionOptions): Promise<AgentResult & { turns: number }> {
+export async function runSession(
+  options: RunSessionOptions,
+): Promise<AgentResult & { turns: number; stored: number }> {
   const { ctx, setup, tools } = options;
   const state = new ToolState();
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
@@ -250,7 +253,7 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
   // cut off (its steps failed: the journal is gone from under it): the next attempt, elsewhere, may be running a
   // call this one started, and must find its mark.
   if (!stepFailed) await options.marks?.clear(ctx.key);
-  return { ...result, turns };
+  return { ...result, turns, stored: length };
 }
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
