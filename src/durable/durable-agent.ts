@@ -295,8 +295,9 @@ export function createDurableAgent(options: DurableAgentOptions) {
 
   async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
     const stored = await transcriptOf(ctx);
-    const prompt = body.first ? body.prompt : undefined;
-    if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
+    const first = body.turn === 1;
+    const prompt = first ? body.prompt : undefined;
+    if (first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
     const workspace = await promptWorkspace(ctx, options, prompt);
 
     const setup = await setUp(options, { id: ctx.key, workspace });
@@ -328,13 +329,14 @@ export function createDurableAgent(options: DurableAgentOptions) {
     task: TaskRequest,
   ): Promise<TurnResponse> {
     const { request } = task;
-    if (body.first && (await ctx.get<number>(STATE.length)) !== null)
+    const first = body.turn === 1;
+    if (first && (await ctx.get<number>(STATE.length)) !== null)
       throw terminal(`Session ${ctx.key} ran its task already`, 409);
     const workspace = task.workspace;
     if (workspace !== undefined) {
       if (!isFolder(workspace))
         throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
-      if (body.first) ctx.set(STATE.workspace, workspace);
+      if (first) ctx.set(STATE.workspace, workspace);
     }
     const setup = await setUp(options, { id: ctx.key, workspace });
     try {
@@ -357,17 +359,17 @@ export function createDurableAgent(options: DurableAgentOptions) {
         };
       const tools = request.tools ? offered.filter((tool) => request.tools?.includes(tool.name)) : offered;
       const system = systemBlocks(request.system);
-      if (body.first) ctx.set(STATE.system, system);
+      if (first) ctx.set(STATE.system, system);
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
       const { spawn: _nested, ...leafSetup } = setup;
       const childSetup = nests ? setup : leafSetup;
-      const stored = body.first ? { messages: [], digest: EMPTY_DIGEST } : await transcriptOf(ctx);
+      const stored = first ? { messages: [], digest: EMPTY_DIGEST } : await transcriptOf(ctx);
       return await runTurn(ctx, body, stored, {
         setup: childSetup,
         system,
         tools,
         permissions,
-        messages: body.first ? appendPrompt([], request.prompt) : stored.messages,
+        messages: first ? appendPrompt([], request.prompt) : stored.messages,
         workspace,
         spawnTools: nests ? spawnTools : [],
       });
