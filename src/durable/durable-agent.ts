@@ -174,14 +174,17 @@ async function promptWorkspace(
 
 /**
  * mitsu sessions as a Restate virtual object, keyed by the session id: prompts to one session queue (one
- * writer), sessions run in parallel on any worker. Each prompt is one invocation of `runAgent`, whose model
- * and tool calls are journaled (`restateJournal`), so a worker that dies mid-run loses nothing: another one
- * resumes, without calling the model again for a finished turn or running a finished tool again. The
- * transcript lives in the object's state, append-only. A permission "ask" suspends the session until
- * `approve` / `deny` (or the deadline, a denial).
+ * writer), sessions run in parallel on any worker. A prompt runs as a chain of invocations of the session's
+ * `turn` handler, a few model turns each (`turnsPerInvocation`), called by the session's driver object
+ * (`turn-driver.ts`); their model and tool calls are journaled (`restateJournal`), so a worker that dies mid-run
+ * loses nothing: another one resumes, without calling the model again for a finished turn or running a finished
+ * tool again. The transcript lives in the object's state, append-only. A permission "ask" suspends the session
+ * until `approve` / `deny` (or the deadline, a denial).
  *
- * Handlers: `prompt` and `task` (a sub-agent's run, called by its parent) are exclusive; `transcript`,
- * `pending` (a session's questions and its running sub-agents'), `approve` and `deny` are shared.
+ * Handlers: `turn` is exclusive (the driver's calls only); `prompt` and `task` (a sub-agent's run, called by its
+ * parent) are shared and queue on the driver's exclusive handlers; `transcript`, `pending` (a session's questions
+ * and its running sub-agents'), `approve`, `deny` and `events` are shared. Returns the session object, its driver
+ * and its watch object (`session-watch.ts`): a worker serves all three.
  */
 export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
