@@ -48,9 +48,10 @@ export interface RestateJournalOptions {
 /**
  * The loop's journal on Restate: each model call and each tool call of the top-level agent is one `ctx.run`
  * step, so a run resumed on another worker gets the recorded answer instead of calling again. A tool call's
- * permission is decided before its step, outside it, because waiting for a person is an awakeable (which a
- * `ctx.run` step cannot hold); the decision itself is journaled too. A sub-agent's calls pass straight through:
- * the Task call that runs the sub-agent is itself one step.
+ * permission is decided in its step; a decision to ask is recorded as the step's result, and the person is asked
+ * outside it (waiting is an awakeable, which a `ctx.run` step cannot hold), the call then run as a step of its
+ * own. A spawning call (Task) runs outside a step, its permission a step before it. A sub-agent's calls pass
+ * straight through: the Task call that runs the sub-agent is itself one step.
  */
 export function restateJournal(options: RestateJournalOptions): Journal {
   const { ctx, decisions } = options;
