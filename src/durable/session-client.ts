@@ -226,6 +226,36 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     return JSON.parse(text) as T;
   };
 
+  /** Sends a call of the session's handler (the ingress queues it, once per idempotency key): its invocation id. */
+  const send = async (
+    session: string,
+    handler: string,
+    body: unknown,
+    what: string,
+    idempotencyKey: string,
+    signal?: AbortSignal,
+  ): Promise<string> => {
+    const sent = await request(
+      `${objectPath(session, handler)}/send`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      },
+      what,
+    );
+    return (JSON.parse(sent.text) as { invocationId: string }).invocationId;
+  };
+
+  /** The sent call's outcome: its status (470 while it has none yet) and text. */
+  const outputOf = (invocationId: string, what: string, signal?: AbortSignal) =>
+    request(
+      `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
+      { method: "GET", ...(signal ? { signal } : {}) },
+      what,
+    );
+
   // An answer is a handler of the session, which runs on a worker: it is sent (the ingress queues it) and its
   // outcome polled, so that with no worker up the caller learns at once that it waits, not after a timeout.
   const answer = async (
@@ -235,23 +265,10 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     what: string,
     waitMs: number | undefined,
   ): Promise<PendingAsk> => {
-    const sent = await request(
-      `${objectPath(session, handler)}/send`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
-        body: JSON.stringify(body ?? {}),
-      },
-      what,
-    );
-    const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+    const invocationId = await send(session, handler, body ?? {}, what, randomUUID());
     const deadline = waitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + waitMs;
     for (;;) {
-      const output = await request(
-        `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
-        { method: "GET" },
-        what,
-      );
+      const output = await outputOf(invocationId, what);
       if (output.status !== 470) return JSON.parse(output.text) as PendingAsk;
       if (Date.now() >= deadline)
         throw new DurableError(
@@ -266,23 +283,11 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     async prompt(session, body, callOptions = {}) {
       const { signal, onPending } = callOptions;
       const what = `Prompt to session ${session}`;
-      const headers: Record<string, string> = {
-        "content-type": "application/json",
-        "idempotency-key": callOptions.idempotencyKey ?? randomUUID(),
-      };
-      const sent = await request(
-        `${objectPath(session, "prompt")}/send`,
-        { method: "POST", headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) },
-        what,
-      );
-      const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+      const key = callOptions.idempotencyKey ?? randomUUID();
+      const invocationId = await send(session, "prompt", body, what, key, signal);
       const told = new Set<string>();
       for (let round = 0; ; round++) {
-        const output = await request(
-          `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
-          { method: "GET", ...(signal ? { signal } : {}) },
-          what,
-        );
+        const output = await outputOf(invocationId, what, signal);
         if (output.status !== 470) return JSON.parse(output.text) as PromptResponse;
         if (onPending) {
           for (const ask of await this.pending(session)) {
