@@ -190,14 +190,6 @@ export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
   const name = options.name ?? DEFAULT_SESSION_OBJECT;
   const cache = options.ingressUrl ? new TranscriptCache(options.ingressUrl, name) : undefined;
-  /** The stored transcript and its digest (undefined for a session stored before digests). */
-  const transcriptOf = async (ctx: restate.ObjectContext) => {
-    if (cache) return cache.read(ctx);
-    const messages = await readTranscript(ctx);
-    const digest =
-      messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
-    return { messages, digest };
-  };
   const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
   const live = options.liveEvents !== false;
   // The model and tool calls running in this process, for an attempt that follows a cut-off one.
@@ -297,7 +289,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
   });
 
   async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
-    const stored = await transcriptOf(ctx);
+    const stored = await storedTranscript(ctx, cache);
     const first = body.turn === 1;
     const prompt = first ? body.prompt : undefined;
     if (first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
@@ -366,7 +358,7 @@ export function createDurableAgent(options: DurableAgentOptions) {
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
       const { spawn: _nested, ...leafSetup } = setup;
       const childSetup = nests ? setup : leafSetup;
-      const stored = first ? { messages: [], digest: EMPTY_DIGEST } : await transcriptOf(ctx);
+      const stored = first ? { messages: [], digest: EMPTY_DIGEST } : await storedTranscript(ctx, cache);
       return await runTurn(ctx, body, stored, {
         setup: childSetup,
         system,
@@ -386,6 +378,17 @@ export function createDurableAgent(options: DurableAgentOptions) {
     createTurnDriver(name, options.askTimeoutMs ?? DEFAULT_ASK_TIMEOUT_MS),
     createSessionWatch(name),
   ] as const;
+}
+
+/** The stored transcript and its digest (undefined for a session stored before digests), from `cache` if any. */
+async function storedTranscript(
+  ctx: restate.ObjectContext,
+  cache: TranscriptCache | undefined,
+): Promise<{ messages: Message[]; digest: string | undefined }> {
+  if (cache) return cache.read(ctx);
+  const messages = await readTranscript(ctx);
+  const digest = messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
+  return { messages, digest };
 }
 
 /**
