@@ -63,17 +63,15 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       throw error;
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  /**
-   * A model step, whose call, if it still runs here for an earlier attempt, is waited for (`inFlight`). Not a tool
-   * step: another process may have run that call again meanwhile, which only its mark can tell (the note).
-   */
-  const step = <T>(name: string, action: () => Promise<T>): Promise<T> =>
-    runStep(ctx, options.inFlight, name, action);
   return {
+    // A model step's call, if it still runs here for an earlier attempt, is waited for (`runStep`). Not a tool
+    // step's: another process may have run that call again meanwhile, which only its mark can tell (the note).
     model: (info, call) =>
       info.agentPath.length > 0
         ? call()
-        : cancellable(step(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
+        : cancellable(
+            runStep(ctx, options.inFlight, `model turn ${(options.turn ?? 1) + info.turn - 1}`, call),
+          ),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 
