@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import * as restate from "@restatedev/restate-sdk";
 import { appendPrompt } from "../harness/append-prompt.js";
 import type { AgentResult } from "../loop/agent-event.js";
+import { DEFAULT_MAX_TURNS } from "../loop/run-agent.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
 import { InFlightSteps } from "./in-flight-steps.js";
@@ -25,8 +26,6 @@ import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
 import { createTurnDriver, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
-/** The loop's default limit on model calls (`runAgent`'s). */
-const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_TURNS_PER_INVOCATION = 4;
 /**
  * The turns per invocation `mitsu worker --protocol http2` runs: on HTTP/2 a step does not replay the invocation,
