@@ -31,11 +31,17 @@ import {
   startRestateCluster,
   startRestateServer,
 } from "../../src/durable/index.js";
+import { driverName } from "../../src/durable/session-object-name.js";
 import { runAgentToEnd } from "../../src/loop/run-agent.js";
 import type { Tool, ToolContext } from "../../src/loop/tool.js";
 import { createAnthropicProvider } from "../../src/providers/anthropic/anthropic-provider.js";
 import type { Provider } from "../../src/providers/provider.js";
-import { type LoggedRequest, type SimTurn, startSimulator } from "../../src/simulator/index.js";
+import {
+  type LoggedRequest,
+  type ScriptEntry,
+  type SimTurn,
+  startSimulator,
+} from "../../src/simulator/index.js";
 import { getReadTracker } from "../../src/tools/read-tracker.js";
 
 const QUICK = process.argv.includes("--quick");
@@ -76,6 +82,19 @@ function script(latencyMs: number, length = TURNS): SimTurn[] {
     });
   turns.push({ content: [{ type: "text", text: "All noted." }], latencyMs });
   return turns;
+}
+
+/**
+ * `count` script entries for sessions that run side by side: each request is answered with its session's next
+ * turn of `script(latencyMs, length)`, found by the tool results the request carries.
+ */
+function scriptByProgress(latencyMs: number, length: number, count: number): ScriptEntry[] {
+  const turns = script(latencyMs, length);
+  return Array.from({ length: count }, () => (request: LoggedRequest) => {
+    const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
+    const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
+    return turns[done] as SimTurn;
+  });
 }
 
 /** The provider, with the time each model call starts pushed to `marks`. */
@@ -119,28 +138,29 @@ async function inProcess(latencyMs: number, length = TURNS): Promise<Timing> {
 }
 
 /** The journaled steps (`ctx.run`: each a round trip to the server) of a session's invocations. */
-async function runSteps(server: RestateServer, name: string, key: string): Promise<number> {
+/** The one number a query of the server's SQL introspection (`sys_journal`, …) selects, or 0. */
+async function selectNumber(server: RestateServer, sql: string): Promise<number> {
   const response = await fetch(`${server.adminUrl}/query`, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({
-      query: `SELECT count(*) AS steps FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name = '${name}' AND i.target_service_key = '${key}' AND j.entry_type = 'Command: Run'`,
-    }),
+    body: JSON.stringify({ query: sql }),
   });
-  const rows = ((await response.json()) as { rows: Array<{ steps: number }> }).rows;
-  return Number(rows[0]?.steps ?? 0);
+  const rows = ((await response.json()) as { rows: Array<{ n: number }> }).rows;
+  return Number(rows[0]?.n ?? 0);
 }
 
-async function journalBytes(server: RestateServer, name: string, key: string): Promise<number> {
-  const response = await fetch(`${server.adminUrl}/query`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({
-      query: `SELECT sum(j.raw_length) AS bytes FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name IN ('${name}', '${name}-run') AND i.target_service_key = '${key}'`,
-    }),
-  });
-  const rows = ((await response.json()) as { rows: Array<{ bytes: number }> }).rows;
-  return Number(rows[0]?.bytes ?? 0);
+function runSteps(server: RestateServer, name: string, key: string): Promise<number> {
+  return selectNumber(
+    server,
+    `SELECT count(*) AS n FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name = '${name}' AND i.target_service_key = '${key}' AND j.entry_type = 'Command: Run'`,
+  );
+}
+
+function journalBytes(server: RestateServer, name: string, key: string): Promise<number> {
+  return selectNumber(
+    server,
+    `SELECT sum(j.raw_length) AS n FROM sys_journal j JOIN sys_invocation i ON j.id = i.id WHERE i.target_service_name IN ('${name}', '${driverName(name)}') AND i.target_service_key = '${key}'`,
+  );
 }
 
 async function onRestate(
@@ -152,13 +172,7 @@ async function onRestate(
   tag = "",
   liveEvents = process.env.BENCH_LIVE !== "0",
 ): Promise<Timing & { bytes: number; steps: number }> {
-  const sim = await startSimulator({
-    script: Array.from({ length: length * sessions }, () => (request: LoggedRequest) => {
-      const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
-      const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
-      return script(latencyMs, length)[done] as SimTurn;
-    }),
-  });
+  const sim = await startSimulator({ script: scriptByProgress(latencyMs, length, length * sessions) });
   const name = `bench-${latencyMs}-${protocol}-${length}-${sessions}${tag ? `-${tag}` : ""}`;
   const marks: number[] = [];
   const agent = createDurableAgent({
@@ -327,11 +341,7 @@ async function nodeKill(): Promise<{
   const [one, , three] = nodes as [RestateServer, RestateServer, RestateServer];
   const sim = await startSimulator({
     // Three loads (warm, calm, killed), and room for calls sent again.
-    script: Array.from({ length: TURNS * SESSIONS_ON_CLUSTER * 4 }, () => (request: LoggedRequest) => {
-      const messages = request.body.messages as Array<{ content: Array<{ type: string }> }>;
-      const done = messages.filter((m) => m.content.some((b) => b.type === "tool_result")).length;
-      return script(LATENCY_MS)[done] as SimTurn;
-    }),
+    script: scriptByProgress(LATENCY_MS, TURNS, TURNS * SESSIONS_ON_CLUSTER * 4),
   });
   const marks = new Map<string, number[]>();
   const name = "bench-node-kill";

@@ -73,8 +73,8 @@ export interface DurableAgentSetup {
   /**
    * Present when the agent starts sub-agents (the Task tool). In a durable session a sub-agent does not run
    * through this spawner: it runs as a session of its own (`<session>.<tool_use id>`, on any worker), with the
-   * tools its request names (`spawnTools` too, down to two levels: a sub-agent's sub-agents do not nest further), the permissions above and its own
-   * journal, transcript and questions.
+   * tools its request names (`spawnTools` too, unless it is read-only: a sub-agent's sub-agents do not nest
+   * further), the permissions above and its own journal, transcript and questions.
    */
   spawn?: Spawner;
   /** The tools that start sub-agents; default `["Task"]`. */

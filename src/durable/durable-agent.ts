@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import * as restate from "@restatedev/restate-sdk";
 import { appendPrompt } from "../harness/append-prompt.js";
 import type { AgentResult } from "../loop/agent-event.js";
+import { DEFAULT_MAX_TURNS } from "../loop/run-agent.js";
 import { type AssistantMessage, emptyUsage, type Message, type TextBlock } from "../messages/index.js";
 import type { DurableAgentSetup, DurablePermissions, DurableSession } from "./durable-agent-setup.js";
 import { InFlightSteps } from "./in-flight-steps.js";
@@ -15,18 +16,16 @@ import {
   type PromptResponse,
   promptRequestProblem,
 } from "./prompt-request.js";
-import { runSession, type TaskRequest } from "./run-session.js";
+import { type RunSessionOptions, runSession, type TaskRequest } from "./run-session.js";
 import { allPending, eventsHandlers } from "./session-events.js";
-import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+import { DEFAULT_SESSION_OBJECT, driverName } from "./session-object-name.js";
 import { readSystem, readToolStateChanges, readTranscript, STATE } from "./session-state.js";
 import { createSessionWatch } from "./session-watch.js";
 import type { StepMarks } from "./step-marks.js";
 import { EMPTY_DIGEST, TranscriptCache } from "./transcript-cache.js";
-import { createTurnDriver, driverName, type TurnRequest, type TurnResponse } from "./turn-driver.js";
+import { createTurnDriver, type TurnRequest, type TurnResponse } from "./turn-driver.js";
 
 const DEFAULT_ASK_TIMEOUT_MS = 24 * 3_600_000;
-/** The loop's default limit on model calls (`runAgent`'s). */
-const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_TURNS_PER_INVOCATION = 4;
 /**
  * The turns per invocation `mitsu worker --protocol http2` runs: on HTTP/2 a step does not replay the invocation,
@@ -174,38 +173,61 @@ async function promptWorkspace(
 
 /**
  * mitsu sessions as a Restate virtual object, keyed by the session id: prompts to one session queue (one
- * writer), sessions run in parallel on any worker. Each prompt is one invocation of `runAgent`, whose model
- * and tool calls are journaled (`restateJournal`), so a worker that dies mid-run loses nothing: another one
- * resumes, without calling the model again for a finished turn or running a finished tool again. The
- * transcript lives in the object's state, append-only. A permission "ask" suspends the session until
- * `approve` / `deny` (or the deadline, a denial).
+ * writer), sessions run in parallel on any worker. A prompt runs as a chain of invocations of the session's
+ * `turn` handler, a few model turns each (`turnsPerInvocation`), called by the session's driver object
+ * (`turn-driver.ts`); their model and tool calls are journaled (`restateJournal`), so a worker that dies mid-run
+ * loses nothing: another one resumes, without calling the model again for a finished turn or running a finished
+ * tool again. The transcript lives in the object's state, append-only. A permission "ask" suspends the session
+ * until `approve` / `deny` (or the deadline, a denial).
  *
- * Handlers: `prompt` and `task` (a sub-agent's run, called by its parent) are exclusive; `transcript`,
- * `pending` (a session's questions and its running sub-agents'), `approve` and `deny` are shared.
+ * Handlers: `turn` is exclusive (the driver's calls only); `prompt` and `task` (a sub-agent's run, called by its
+ * parent) are shared and queue on the driver's exclusive handlers; `transcript`, `pending` (a session's questions
+ * and its running sub-agents'), `approve`, `deny` and `events` are shared. Returns the session object, its driver
+ * and its watch object (`session-watch.ts`): a worker serves all three.
  */
 export function createDurableAgent(options: DurableAgentOptions) {
   ensurePromiseWithResolvers();
   const name = options.name ?? DEFAULT_SESSION_OBJECT;
   const cache = options.ingressUrl ? new TranscriptCache(options.ingressUrl, name) : undefined;
-  /** The stored transcript and its digest (undefined for a session stored before digests). */
-  const transcriptOf = async (ctx: restate.ObjectContext) => {
-    const messages = cache ? await cache.read(ctx) : await readTranscript(ctx);
-    const digest =
-      messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
-    return { messages, digest };
-  };
   const batch = options.turnsPerInvocation ?? DEFAULT_TURNS_PER_INVOCATION;
   const live = options.liveEvents !== false;
   // The model and tool calls running in this process, for an attempt that follows a cut-off one.
   const inFlight = new InFlightSteps();
-  /** The model calls this invocation may make: a batch, or what is left of the run's limit. */
-  const turnsFor = (body: TurnRequest, setup: DurableAgentSetup) =>
-    Math.max(1, Math.min(batch, (body.maxTurns ?? setup.maxTurns ?? DEFAULT_MAX_TURNS) - body.turn + 1));
-  const remember = (ctx: restate.ObjectContext) =>
-    cache ? (messages: Message[], digest: string) => cache.remember(ctx.key, messages, digest) : undefined;
 
+  /** A call to the session's driver (the queue of its runs), from a shared handler. */
   const toDriver = <I, O>(ctx: restate.ObjectSharedContext, method: string, parameter: I) =>
-    callDriver<I, O>(ctx, name, method, parameter);
+    jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
+
+  /**
+   * One invocation's turns of a run, `own` being what differs between a prompt's and a task's: the model calls
+   * it may make are a batch, or what is left of the run's limit.
+   */
+  const runTurn = async (
+    ctx: restate.ObjectContext,
+    body: TurnRequest,
+    stored: { messages: Message[]; digest: string | undefined },
+    own: Pick<
+      RunSessionOptions,
+      "setup" | "system" | "tools" | "permissions" | "messages" | "workspace" | "spawnTools"
+    >,
+  ): Promise<TurnResponse> => {
+    const maxTurns = body.maxTurns ?? own.setup.maxTurns ?? DEFAULT_MAX_TURNS;
+    const result = await runSession({
+      ...own,
+      ctx,
+      name,
+      stored: stored.messages.length,
+      digest: stored.digest,
+      ...(options.stepMarks ? { marks: options.stepMarks } : {}),
+      ...(cache ? { cache } : {}),
+      askTimeoutMs: body.askTimeoutMs,
+      turn: body.turn,
+      turns: Math.max(1, Math.min(batch, maxTurns - body.turn + 1)),
+      liveEvents: live,
+      inFlight,
+    });
+    return turnResponse(result, maxTurns, body.task ? stored.messages.length : undefined);
+  };
 
   const session = restate.object({
     name,
@@ -266,9 +288,10 @@ export function createDurableAgent(options: DurableAgentOptions) {
   });
 
   async function promptTurn(ctx: restate.ObjectContext, body: TurnRequest): Promise<TurnResponse> {
-    const { messages: history, digest } = await transcriptOf(ctx);
-    const prompt = body.first ? body.prompt : undefined;
-    if (body.first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
+    const stored = await storedTranscript(ctx, cache);
+    const first = body.turn === 1;
+    const prompt = first ? body.prompt : undefined;
+    if (first && !prompt) throw terminal("Malformed turn request: the first turn needs the prompt");
     const workspace = await promptWorkspace(ctx, options, prompt);
 
     const setup = await setUp(options, { id: ctx.key, workspace });
@@ -278,28 +301,17 @@ export function createDurableAgent(options: DurableAgentOptions) {
         system = systemBlocks(setup.system);
         ctx.set(STATE.system, system);
       }
-      const result = await runSession({
-        ctx,
-        name,
+      return await runTurn(ctx, body, stored, {
         setup,
         system,
         tools: setup.tools ?? [],
         permissions: setup.permissions,
-        messages: prompt ? await withFirstMessage(ctx, setup, appendPrompt(history, prompt.prompt)) : history,
-        stored: history.length,
-        digest,
-        ...optional("remember", remember(ctx)),
-        ...optional("marks", options.stepMarks),
-        ...optional("cache", cache),
-        askTimeoutMs: body.askTimeoutMs,
-        turn: body.turn,
-        turns: turnsFor(body, setup),
+        messages: prompt
+          ? await withFirstMessage(ctx, setup, appendPrompt(stored.messages, prompt.prompt))
+          : stored.messages,
         workspace,
         spawnTools: setup.spawnTools ?? ["Task"],
-        liveEvents: live,
-        inFlight,
       });
-      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, false);
     } finally {
       await setup.close?.();
     }
@@ -311,13 +323,14 @@ export function createDurableAgent(options: DurableAgentOptions) {
     task: TaskRequest,
   ): Promise<TurnResponse> {
     const { request } = task;
-    const length = await ctx.get<number>(STATE.length);
-    if (body.first && length !== null) throw terminal(`Session ${ctx.key} ran its task already`, 409);
+    const first = body.turn === 1;
+    if (first && (await ctx.get<number>(STATE.length)) !== null)
+      throw terminal(`Session ${ctx.key} ran its task already`, 409);
     const workspace = task.workspace;
     if (workspace !== undefined) {
       if (!isFolder(workspace))
         throw terminal(`The workspace of session ${ctx.key} (${workspace}) is not on this worker.`, 412);
-      if (body.first) ctx.set(STATE.workspace, workspace);
+      if (first) ctx.set(STATE.workspace, workspace);
     }
     const setup = await setUp(options, { id: ctx.key, workspace });
     try {
@@ -340,35 +353,20 @@ export function createDurableAgent(options: DurableAgentOptions) {
         };
       const tools = request.tools ? offered.filter((tool) => request.tools?.includes(tool.name)) : offered;
       const system = systemBlocks(request.system);
-      if (body.first) ctx.set(STATE.system, system);
+      if (first) ctx.set(STATE.system, system);
       const permissions = readOnlyPermissions(setup.permissions, request.readOnly === true);
       const { spawn: _nested, ...leafSetup } = setup;
       const childSetup = nests ? setup : leafSetup;
-      const { messages: history, digest } = body.first
-        ? { messages: [], digest: EMPTY_DIGEST }
-        : await transcriptOf(ctx);
-      const result = await runSession({
-        ctx,
-        name,
+      const stored = first ? { messages: [], digest: EMPTY_DIGEST } : await storedTranscript(ctx, cache);
+      return await runTurn(ctx, body, stored, {
         setup: childSetup,
         system,
         tools,
         permissions,
-        messages: body.first ? appendPrompt([], request.prompt) : history,
-        stored: history.length,
-        digest,
-        ...optional("remember", remember(ctx)),
-        ...optional("marks", options.stepMarks),
-        ...optional("cache", cache),
-        askTimeoutMs: body.askTimeoutMs,
-        turn: body.turn,
-        turns: turnsFor(body, setup),
+        messages: first ? appendPrompt([], request.prompt) : stored.messages,
         workspace,
         spawnTools: nests ? spawnTools : [],
-        liveEvents: live,
-        inFlight,
       });
-      return turnResponse(ctx, result, body.maxTurns ?? setup.maxTurns, true, history.length);
     } finally {
       await setup.close?.();
     }
@@ -381,27 +379,39 @@ export function createDurableAgent(options: DurableAgentOptions) {
   ] as const;
 }
 
-/** A turn's result for the driver; a task's carries its new assistant messages. */
-async function turnResponse(
+/** The stored transcript and its digest (undefined for a session stored before digests), from `cache` if any. */
+async function storedTranscript(
   ctx: restate.ObjectContext,
-  result: AgentResult & { turns: number },
-  maxTurns: number | undefined,
-  task: boolean,
-  before = 0,
-): Promise<TurnResponse> {
+  cache: TranscriptCache | undefined,
+): Promise<{ messages: Message[]; digest: string | undefined }> {
+  if (cache) return cache.read(ctx);
+  const messages = await readTranscript(ctx);
+  const digest = messages.length === 0 ? EMPTY_DIGEST : ((await ctx.get<string>(STATE.digest)) ?? undefined);
+  return { messages, digest };
+}
+
+/**
+ * A turn's result for the driver; a task's (`taskStored`: its transcript's length before the turn) carries its new
+ * assistant messages.
+ */
+function turnResponse(
+  result: AgentResult & { turns: number; stored: number },
+  maxTurns: number,
+  taskStored: number | undefined,
+): TurnResponse {
   const response: TurnResponse = {
     reason: result.reason,
     more: result.reason === "max_turns",
     turns: result.turns,
     text: answerText(result.lastMessage),
     usage: { ...emptyUsage(), ...result.usage },
-    messages: (await ctx.get<number>(STATE.length)) ?? 0,
-    maxTurns: maxTurns ?? DEFAULT_MAX_TURNS,
+    messages: result.stored,
+    maxTurns,
   };
   if (result.error) response.error = result.error;
-  if (task) {
+  if (taskStored !== undefined) {
     response.assistant = result.messages
-      .slice(before)
+      .slice(taskStored)
       .filter((message): message is AssistantMessage => message.role === "assistant");
     if (result.lastMessage) response.lastMessage = result.lastMessage;
   }
@@ -434,16 +444,6 @@ async function withFirstMessage(
   if (!firstMessage || messages.length !== 1) return messages;
   const prepared = await ctx.run("first message", () => firstMessage(messages[0] as Message));
   return [prepared];
-}
-
-/** A call to the session's driver (the queue of its runs), from a shared handler. */
-function callDriver<I, O>(ctx: restate.ObjectSharedContext, name: string, method: string, parameter: I) {
-  return jsonCall<I, O>(ctx, driverName(name), method, ctx.key, parameter);
-}
-
-/** `{ [key]: value }`, or nothing when value is undefined (for exact optional properties). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 function isFolder(path: string): boolean {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { InFlightSteps } from "./in-flight-steps.js";
 
 describe("InFlightSteps", () => {
@@ -34,5 +34,18 @@ describe("InFlightSteps", () => {
     await expect(steps.run("k", async () => Promise.reject(new Error("lost")))).rejects.toThrow("lost");
     expect(steps.size).toBe(0);
     expect(await steps.run("k", async () => "ran again")).toBe("ran again");
+  });
+
+  it("lets go of a journaled step's result at once, not when its 30-minute bound runs out", async () => {
+    vi.useFakeTimers();
+    try {
+      const steps = new InFlightSteps();
+      expect(await steps.run("inv-1\u0000model turn 1", async () => "answer")).toBe("answer");
+      steps.done("inv-1\u0000model turn 1");
+      // No timer is left holding the action (and its answer) for the bound.
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -13,24 +13,26 @@ const KEEP_MS = 30 * 60_000;
  * step's result is journaled (its `ctx.run` resolved), a failed action not at all.
  */
 export class InFlightSteps {
-  readonly #running = new Map<string, Promise<unknown>>();
+  /** By key: the running action, and the timer that forgets it after KEEP_MS (cleared when it is forgotten first). */
+  readonly #running = new Map<string, { action: Promise<unknown>; timer: NodeJS.Timeout }>();
 
   /** The action's result: of the running one for `key`, or of a new one started now. */
   run<T>(key: string, action: () => Promise<T>): Promise<T> {
     const running = this.#running.get(key);
-    if (running) return running as Promise<T>;
+    if (running) return running.action as Promise<T>;
     const started = action();
-    this.#running.set(key, started);
     const forget = () => {
-      if (this.#running.get(key) === started) this.#running.delete(key);
+      if (this.#running.get(key)?.action === started) this.done(key);
     };
+    this.#running.set(key, { action: started, timer: setTimeout(forget, KEEP_MS).unref() });
     started.catch(forget);
-    setTimeout(forget, KEEP_MS).unref();
     return started;
   }
 
   /** The step's result is journaled: a later attempt replays it. */
   done(key: string): void {
+    // The timer goes too: it would hold the action, and its result, for the rest of KEEP_MS.
+    clearTimeout(this.#running.get(key)?.timer);
     this.#running.delete(key);
   }
 

@@ -48,9 +48,10 @@ export interface RestateJournalOptions {
 /**
  * The loop's journal on Restate: each model call and each tool call of the top-level agent is one `ctx.run`
  * step, so a run resumed on another worker gets the recorded answer instead of calling again. A tool call's
- * permission is decided before its step, outside it, because waiting for a person is an awakeable (which a
- * `ctx.run` step cannot hold); the decision itself is journaled too. A sub-agent's calls pass straight through:
- * the Task call that runs the sub-agent is itself one step.
+ * permission is decided in its step; a decision to ask is recorded as the step's result, and the person is asked
+ * outside it (waiting is an awakeable, which a `ctx.run` step cannot hold), the call then run as a step of its
+ * own. A spawning call (Task) runs outside a step, its permission a step before it. A sub-agent's calls pass
+ * straight through: the Task call that runs the sub-agent is itself one step.
  */
 export function restateJournal(options: RestateJournalOptions): Journal {
   const { ctx, decisions } = options;
@@ -62,17 +63,15 @@ export function restateJournal(options: RestateJournalOptions): Journal {
       throw error;
     });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  /**
-   * A model step, whose call, if it still runs here for an earlier attempt, is waited for (`inFlight`). Not a tool
-   * step: another process may have run that call again meanwhile, which only its mark can tell (the note).
-   */
-  const step = <T>(name: string, action: () => Promise<T>): Promise<T> =>
-    runStep(ctx, options.inFlight, name, action);
   return {
+    // A model step's call, if it still runs here for an earlier attempt, is waited for (`runStep`). Not a tool
+    // step's: another process may have run that call again meanwhile, which only its mark can tell (the note).
     model: (info, call) =>
       info.agentPath.length > 0
         ? call()
-        : cancellable(step(`model turn ${(options.turn ?? 1) + info.turn - 1}`, call)),
+        : cancellable(
+            runStep(ctx, options.inFlight, `model turn ${(options.turn ?? 1) + info.turn - 1}`, call),
+          ),
     tool: (info, call) => (info.agentPath.length > 0 ? call() : cancellable(tool(info, call))),
   };
 

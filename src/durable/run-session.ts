@@ -49,12 +49,13 @@ export interface RunSessionOptions {
   stored: number;
   /** The digest of the stored messages (`nextDigest`), or undefined when the state kept none (computed then). */
   digest: string | undefined;
-  /** The worker's cache of transcripts and tool-state changes (with `ingressUrl`). */
+  /**
+   * The worker's cache of transcripts and tool-state changes (with `ingressUrl`): told the stored transcript and
+   * its digest when the turn ends.
+   */
   cache?: TranscriptCache;
   /** Where tool calls' starts are marked (a call re-run after its worker died is told so). */
   marks?: StepMarks;
-  /** Told the stored transcript and its digest when the turn ends (a worker's cache). */
-  remember?: (messages: Message[], digest: string) => void;
   askTimeoutMs: number;
   /** The number of the invocation's first turn in its run (names its model steps). */
   turn: number;
@@ -75,9 +76,12 @@ export interface RunSessionOptions {
  * when the setup can spawn, sub-agents as durable calls to sessions of their own (`<session>.<tool_use id>`),
  * which any worker may run. Ends with reason `max_turns` when the model wants another turn: the run's driver
  * (`turn-driver.ts`) then starts the next one as an invocation of its own, so that a replay (on HTTP/1.1, one per
- * journaled step) covers this turn only, never the session's earlier turns.
+ * journaled step) covers this turn only, never the session's earlier turns. Returns the run's result with the
+ * model calls made (`turns`) and the stored transcript's length (`stored`).
  */
-export async function runSession(options: RunSessionOptions): Promise<AgentResult & { turns: number }> {
+export async function runSession(
+  options: RunSessionOptions,
+): Promise<AgentResult & { turns: number; stored: number }> {
   const { ctx, setup, tools } = options;
   const state = new ToolState();
   const toolStateKeys = setup.toolStateKeys ?? DEFAULT_TOOL_STATE;
@@ -170,19 +174,17 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       ? {
           prepareRequest: async (request: ModelRequest, info: PrepareRequestInfo) => {
             const last = request.messages.at(-1);
-            const prepare = async (blocks: TextBlock[]) => {
-              const prepared =
-                last?.role === "user"
-                  ? {
-                      ...request,
-                      messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
-                    }
-                  : request;
-              return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
-            };
             const reminders = setup.reminders;
             if (!reminders || last?.role !== "user")
               return setup.prepareRequest ? setup.prepareRequest(request, info) : request;
+            // The request with the reminders in its newest (user) message, then the setup's prepareRequest.
+            const prepare = async (blocks: TextBlock[]) => {
+              const prepared = {
+                ...request,
+                messages: [...request.messages.slice(0, -1), injectReminders(last, blocks)],
+              };
+              return setup.prepareRequest ? setup.prepareRequest(prepared, info) : prepared;
+            };
             // The reminders and the model call are one journaled step (one round trip to the server, not two): a
             // replay (another worker, whose files and memory differ) adds what was added and gets the same answer.
             const recorded = await runStep(
@@ -246,18 +248,13 @@ export async function runSession(options: RunSessionOptions): Promise<AgentResul
       options.cache?.rememberToolState(ctx.key, [...changes, change]);
     }
   }
-  options.remember?.(kept, digest);
+  options.cache?.remember(ctx.key, kept, digest);
   // Every step of the invocation is journaled now: its calls' marks are no longer needed. Not so in an attempt
   // cut off (its steps failed: the journal is gone from under it): the next attempt, elsewhere, may be running a
   // call this one started, and must find its mark.
   if (!stepFailed) await options.marks?.clear(ctx.key);
-  return { ...result, turns };
+  return { ...result, turns, stored: length };
 }
 
 /** What follows a session by default: the files Read (Edit's check) and the active skills' pre-approvals. */
 const DEFAULT_TOOL_STATE = [READ_TRACKER, ACTIVE_SKILLS] as unknown as ToolStateKey<never>[];
-
-/** What a `task` returns to the parent: the child's result with its assistant messages only (what the Task tool reads). */
-export function childResult(result: AgentResult): AgentResult {
-  return { ...result, messages: result.messages.filter((message) => message.role === "assistant") };
-}

@@ -4,7 +4,7 @@ import { DurableError, restateErrorMessage, unreachable } from "./durable-error.
 import type { PendingAsk } from "./pending-ask.js";
 import type { AnswerRequest, PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { EventsRequest, SessionEvents } from "./session-events.js";
-import { DEFAULT_SESSION_OBJECT } from "./session-object-name.js";
+import { DEFAULT_SESSION_OBJECT, driverName } from "./session-object-name.js";
 
 export interface SessionClientOptions {
   /** The Restate ingress, e.g. `http://localhost:8080`. */
@@ -124,28 +124,37 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** Rows of the admin API's SQL introspection (`/query`); a failure's message starts with `what`. */
+async function adminQuery<T>(doFetch: typeof fetch, admin: string, sql: string, what: string): Promise<T[]> {
+  let response: Response;
+  let text: string;
+  try {
+    response = await doFetch(`${admin}/query`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: sql }),
+    });
+    text = await response.text();
+  } catch (error) {
+    throw unreachable("Restate admin API", admin, error);
+  }
+  if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
+  return (JSON.parse(text) as { rows: T[] }).rows;
+}
+
 /** The sessions the server holds, from the admin API's SQL: their state, queued prompts and transcript length. */
 async function listSessions(doFetch: typeof fetch, admin: string, name: string): Promise<SessionSummary[]> {
-  const select = async <T>(sql: string): Promise<T[]> => {
-    let response: Response;
-    try {
-      response = await doFetch(`${admin}/query`, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ query: sql }),
-      });
-    } catch (error) {
-      throw unreachable("Restate admin API", admin, error);
-    }
-    const text = await response.text();
-    if (!response.ok) throw new DurableError(`Sessions: ${restateErrorMessage(text)}`, response.status);
-    return (JSON.parse(text) as { rows: T[] }).rows;
-  };
-  const state = await select<{ key: string; name: string; value: string | null }>(
+  const state = await adminQuery<{ key: string; name: string; value: string | null }>(
+    doFetch,
+    admin,
     `SELECT service_key AS key, key AS name, value_utf8 AS value FROM state WHERE service_name = '${sqlString(name)}' AND key IN ('length', 'pending')`,
+    "Sessions",
   );
-  const runs = await select<{ key: string; status: string }>(
-    `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(`${name}-run`)}' AND status != 'completed'`,
+  const runs = await adminQuery<{ key: string; status: string }>(
+    doFetch,
+    admin,
+    `SELECT target_service_key AS key, status FROM sys_invocation WHERE target_service_name = '${sqlString(driverName(name))}' AND status != 'completed'`,
+    "Sessions",
   );
   const sessions = new Map<string, SessionSummary>();
   const of = (id: string) => {
@@ -217,6 +226,36 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     return JSON.parse(text) as T;
   };
 
+  /** Sends a call of the session's handler (the ingress queues it, once per idempotency key): its invocation id. */
+  const send = async (
+    session: string,
+    handler: string,
+    body: unknown,
+    what: string,
+    idempotencyKey: string,
+    signal?: AbortSignal,
+  ): Promise<string> => {
+    const sent = await request(
+      `${objectPath(session, handler)}/send`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": idempotencyKey },
+        body: JSON.stringify(body),
+        ...(signal ? { signal } : {}),
+      },
+      what,
+    );
+    return (JSON.parse(sent.text) as { invocationId: string }).invocationId;
+  };
+
+  /** The sent call's outcome: its status (470 while it has none yet) and text. */
+  const outputOf = (invocationId: string, what: string, signal?: AbortSignal) =>
+    request(
+      `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
+      { method: "GET", ...(signal ? { signal } : {}) },
+      what,
+    );
+
   // An answer is a handler of the session, which runs on a worker: it is sent (the ingress queues it) and its
   // outcome polled, so that with no worker up the caller learns at once that it waits, not after a timeout.
   const answer = async (
@@ -226,23 +265,10 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     what: string,
     waitMs: number | undefined,
   ): Promise<PendingAsk> => {
-    const sent = await request(
-      `${objectPath(session, handler)}/send`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", "idempotency-key": randomUUID() },
-        body: JSON.stringify(body ?? {}),
-      },
-      what,
-    );
-    const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+    const invocationId = await send(session, handler, body ?? {}, what, randomUUID());
     const deadline = waitMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + waitMs;
     for (;;) {
-      const output = await request(
-        `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
-        { method: "GET" },
-        what,
-      );
+      const output = await outputOf(invocationId, what);
       if (output.status !== 470) return JSON.parse(output.text) as PendingAsk;
       if (Date.now() >= deadline)
         throw new DurableError(
@@ -257,23 +283,11 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
     async prompt(session, body, callOptions = {}) {
       const { signal, onPending } = callOptions;
       const what = `Prompt to session ${session}`;
-      const headers: Record<string, string> = {
-        "content-type": "application/json",
-        "idempotency-key": callOptions.idempotencyKey ?? randomUUID(),
-      };
-      const sent = await request(
-        `${objectPath(session, "prompt")}/send`,
-        { method: "POST", headers, body: JSON.stringify(body), ...(signal ? { signal } : {}) },
-        what,
-      );
-      const { invocationId } = JSON.parse(sent.text) as { invocationId: string };
+      const key = callOptions.idempotencyKey ?? randomUUID();
+      const invocationId = await send(session, "prompt", body, what, key, signal);
       const told = new Set<string>();
       for (let round = 0; ; round++) {
-        const output = await request(
-          `/restate/invocation/${encodeURIComponent(invocationId)}/output`,
-          { method: "GET", ...(signal ? { signal } : {}) },
-          what,
-        );
+        const output = await outputOf(invocationId, what, signal);
         if (output.status !== 470) return JSON.parse(output.text) as PromptResponse;
         if (onPending) {
           for (const ask of await this.pending(session)) {
@@ -322,28 +336,20 @@ export function createSessionClient(options: SessionClientOptions): SessionClien
       const what = `Cancel in session ${session}`;
       // A prompt runs turn by turn (the driver calls the session's `turn` handler once per model turn): the
       // running turn is cancelled, which ends the run (its waiting calls answered) and so the prompt.
-      const running = async (service: string, handler: string): Promise<string | undefined> => {
-        try {
-          const response = await doFetch(`${admin}/query`, {
-            method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify({
-              query: `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
-            }),
-          });
-          const text = await response.text();
-          if (!response.ok) throw new DurableError(`${what}: ${restateErrorMessage(text)}`, response.status);
-          return (JSON.parse(text) as { rows: Array<{ id: string }> }).rows[0]?.id;
-        } catch (error) {
-          if (error instanceof DurableError) throw error;
-          throw unreachable("Restate admin API", admin, error);
-        }
-      };
+      const running = async (service: string, handler: string): Promise<string | undefined> =>
+        (
+          await adminQuery<{ id: string }>(
+            doFetch,
+            admin,
+            `SELECT id FROM sys_invocation WHERE target_service_name = '${sqlString(service)}' AND target_service_key = '${sqlString(session)}' AND target_handler_name = '${handler}' AND status NOT IN ('completed', 'inboxed') ORDER BY created_at LIMIT 1`,
+            what,
+          )
+        )[0]?.id;
       let id: string | undefined;
       // Between two turns no turn runs for a moment: looked for again while the prompt runs.
       for (let round = 0; round < 50; round++) {
         id = await running(name, "turn");
-        if (id || !(await running(`${name}-run`, "prompt"))) break;
+        if (id || !(await running(driverName(name), "prompt"))) break;
         await sleep(100, undefined);
       }
       if (!id) throw new DurableError(`${what}: no prompt is running in session ${session}`, 404);

@@ -2,9 +2,9 @@ import * as restate from "@restatedev/restate-sdk";
 import type { Message } from "../messages/index.js";
 import { jsonCall } from "./json-serde.js";
 import type { PendingAsk } from "./pending-ask.js";
+import { driverName } from "./session-object-name.js";
 import { readPending, STATE } from "./session-state.js";
 import { registerFollower } from "./session-watch.js";
-import { driverName } from "./turn-driver.js";
 
 /** The body of a session's `events` call: what the caller has seen (none: answer at once). */
 export interface EventsRequest {

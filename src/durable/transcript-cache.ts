@@ -38,34 +38,28 @@ export class TranscriptCache {
     private readonly capacity = 256,
   ) {}
 
-  /** The stored transcript of the session `ctx` runs. */
-  async read(ctx: ObjectContext): Promise<Message[]> {
+  /** The stored transcript of the session `ctx` runs, and its digest (undefined for one stored before digests). */
+  async read(ctx: ObjectContext): Promise<{ messages: Message[]; digest: string | undefined }> {
     const length = (await ctx.get<number>(STATE.length)) ?? 0;
-    if (length === 0) return [];
+    if (length === 0) return { messages: [], digest: EMPTY_DIGEST };
     const digest = (await ctx.get<string>(STATE.digest)) ?? undefined;
     // A session stored before digests were kept: the state is read (and journaled) as before.
-    if (digest === undefined) return readTranscript(ctx);
+    if (digest === undefined) return { messages: await readTranscript(ctx), digest };
     const cached = this.#sessions.get(ctx.key);
-    if (cached && cached.messages.length === length && cached.digest === digest) return [...cached.messages];
+    if (cached && cached.messages.length === length && cached.digest === digest)
+      return { messages: [...cached.messages], digest };
     const messages = (await this.#fetch(ctx.key)).slice(0, length);
-    let check = EMPTY_DIGEST;
-    for (const message of messages) check = nextDigest(check, message);
-    if (messages.length !== length || check !== digest)
+    if (messages.length !== length || messages.reduce(nextDigest, EMPTY_DIGEST) !== digest)
       throw new Error(
         `The transcript of session ${ctx.key} read through the ingress (${messages.length} messages) does not match the session's state (${length}); retrying`,
       );
     this.remember(ctx.key, messages, digest);
-    return [...messages];
+    return { messages: [...messages], digest };
   }
 
   /** Records the transcript a turn left (its messages and their digest). */
   remember(session: string, messages: Message[], digest: string): void {
-    this.#sessions.delete(session);
-    this.#sessions.set(session, { messages: [...messages], digest });
-    if (this.#sessions.size > this.capacity) {
-      const oldest = this.#sessions.keys().next().value;
-      if (oldest !== undefined) this.#sessions.delete(oldest);
-    }
+    keepNewest(this.#sessions, session, { messages: [...messages], digest }, this.capacity);
   }
 
   /**
@@ -84,17 +78,13 @@ export class TranscriptCache {
       throw new Error(
         `The tool state of session ${ctx.key} read through the ingress (${changes.length} changes) does not match the session's state (${count}); retrying`,
       );
-    this.#toolStates.set(ctx.key, changes);
+    keepNewest(this.#toolStates, ctx.key, changes, this.capacity);
     return changes;
   }
 
   /** Records the session's tool-state changes after a turn stored one more. */
   rememberToolState(session: string, changes: Record<string, unknown>[]): void {
-    this.#toolStates.set(session, [...changes]);
-    if (this.#toolStates.size > this.capacity) {
-      const oldest = this.#toolStates.keys().next().value;
-      if (oldest !== undefined) this.#toolStates.delete(oldest);
-    }
+    keepNewest(this.#toolStates, session, [...changes], this.capacity);
   }
 
   async #fetch<T = Message[]>(session: string, handler = "transcript"): Promise<T> {
@@ -105,5 +95,15 @@ export class TranscriptCache {
         `Reading the transcript of session ${session} through ${url} failed: ${response.status}`,
       );
     return (await response.json()) as T;
+  }
+}
+
+/** Sets `key` as the map's newest entry; past `capacity`, the oldest is dropped. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V, capacity: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > capacity) {
+    const oldest = map.keys().next().value;
+    if (oldest !== undefined) map.delete(oldest);
   }
 }

@@ -4,6 +4,7 @@ import { type AssistantMessage, addUsage, emptyUsage, type Usage } from "../mess
 import { jsonCall } from "./json-serde.js";
 import type { PromptRequest, PromptResponse } from "./prompt-request.js";
 import type { TaskRequest } from "./run-session.js";
+import { driverName } from "./session-object-name.js";
 import { notifyFollowers } from "./session-watch.js";
 
 /** The driver's state key set while a run goes on. */
@@ -15,9 +16,7 @@ export interface TurnRequest {
   prompt?: PromptRequest;
   /** On each turn of a sub-agent's task: the task (its tools, system prompt and permissions). */
   task?: TaskRequest;
-  /** True on a run's first turn. */
-  first: boolean;
-  /** The turn's number in its run, from 1 (names its model step: `model turn <n>`). */
+  /** The turn's number in its run, from 1 (the run's first turn; names its model step: `model turn <n>`). */
   turn: number;
   /** The run's limit on model calls, when the prompt or task names one (else the setup's). */
   maxTurns?: number;
@@ -44,11 +43,6 @@ export interface TurnResponse {
   lastMessage?: AssistantMessage;
 }
 
-/** The name of the object that drives a session object's runs, turn by turn. */
-export function driverName(sessionObject: string): string {
-  return `${sessionObject}-run`;
-}
-
 /**
  * The driver of a session's runs: a virtual object keyed like the session, whose exclusive `prompt` and `task`
  * handlers queue a session's runs (one at a time) and call the session's `turn` handler for the next few model
@@ -63,14 +57,14 @@ export function createTurnDriver(sessionObject: string, defaultAskTimeoutMs: num
   /** Runs turns until the model stops or the limit; the responses of each turn are given to `each`. */
   async function drive(
     ctx: restate.ObjectContext,
-    first: Omit<TurnRequest, "first" | "turn">,
+    first: Omit<TurnRequest, "turn">,
     limit: number | undefined,
     each?: (response: TurnResponse) => void,
   ): Promise<{ last: TurnResponse; usage: Usage; reason: AgentStopReason }> {
     let usage = emptyUsage();
     // `count`: the model calls made so far, including the invocation's about to be made.
     for (let count = 1; ; count++) {
-      const request: TurnRequest = { ...first, first: count === 1, turn: count };
+      const request: TurnRequest = { ...first, turn: count };
       if (limit !== undefined) request.maxTurns = limit;
       if (count > 1) delete request.prompt;
       const response = await turn(ctx, request);

@@ -116,7 +116,8 @@ export interface RunAgentOptions {
 
 type AgentError = { type: string; message: string; retryAfterMs?: number };
 
-const DEFAULT_MAX_TURNS = 50;
+/** The limit on model calls when the options name none. */
+export const DEFAULT_MAX_TURNS = 50;
 const DEFAULT_MAX_TOKENS = 8192;
 
 function errorMessage(error: unknown): string {

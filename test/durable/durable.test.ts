@@ -9,6 +9,7 @@ import { injectReminders, reminderBlock } from "../../src/context/reminder-engin
 import {
   createDurableAgent,
   createSessionClient,
+  type DurableAgentOptions,
   DurableError,
   freePort,
   type RestateServer,
@@ -59,6 +60,15 @@ const countTool = {
 
 /** What a Count call tagged "hold" waits for. */
 let held: Promise<void> = Promise.resolve();
+
+/** Holds the Count calls tagged "hold" from now until the function returned is called. */
+function holdCounts(): () => void {
+  let release = () => {};
+  held = new Promise((resolve) => {
+    release = resolve;
+  });
+  return release;
+}
 
 const SYSTEM = "You count when asked.";
 
@@ -130,6 +140,37 @@ afterAll(async () => {
 });
 
 const turn = (...content: SimTurn["content"]): SimTurn => ({ content });
+
+/** `mitsu remote <args> --object OBJECT --ingress <the server's> <extra>`, run in the test's folder. */
+function remote(args: string[], extra: string[] = []) {
+  return runMitsu(["remote", ...args, "--object", OBJECT, "--ingress", server.ingressUrl, ...extra], {
+    cwd: root,
+    home: root,
+    env: {},
+  });
+}
+
+/**
+ * A worker in this process serving one more session object (`agent.name`), registered with the server, and a
+ * client of its sessions; the caller closes `worker`.
+ */
+async function extraWorker(agent: DurableAgentOptions & { name: string }, protocol?: "http2") {
+  const worker = await serveWorker({
+    services: [createDurableAgent(agent)],
+    port: 0,
+    host: "127.0.0.1",
+    logLevel: "silent",
+    ...(protocol ? { protocol } : {}),
+  });
+  try {
+    const registration = await registerWorker(server.adminUrl, worker.url, { http2: protocol === "http2" });
+    const client = createSessionClient({ ingressUrl: server.ingressUrl, name: agent.name, pollMs: 50 });
+    return { worker, registration, client };
+  } catch (error) {
+    await worker.close();
+    throw error;
+  }
+}
 
 /** A per-turn reminder, as a local session's context adds one (computed from the request). */
 const countReminder = (request: ModelRequest) =>
@@ -205,26 +246,23 @@ describe("a durable session", () => {
         turn({ type: "text", text: "Five." }),
       ],
     });
-    const h2 = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "h2-session",
-          setup: () => ({
-            provider: provider(),
-            model: "claude-sonnet-4-5",
-            system: SYSTEM,
-            tools: [countTool],
-          }),
+    const {
+      worker: h2,
+      registration,
+      client: h2Client,
+    } = await extraWorker(
+      {
+        name: "h2-session",
+        setup: () => ({
+          provider: provider(),
+          model: "claude-sonnet-4-5",
+          system: SYSTEM,
+          tools: [countTool],
         }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
-      protocol: "http2",
-    });
+      },
+      "http2",
+    );
     try {
-      const registration = await registerWorker(server.adminUrl, h2.url, { http2: true });
-      const h2Client = createSessionClient({ ingressUrl: server.ingressUrl, name: "h2-session", pollMs: 50 });
       expect(await h2Client.prompt("s", { prompt: "count five" })).toMatchObject({
         reason: "end_turn",
         text: "Five.",
@@ -244,10 +282,7 @@ describe("a durable session", () => {
 
   it("follows a session live: each event arrives when it happens (the call is woken, not polled); a finished session's history is printed and the command ends", async () => {
     counted.length = 0;
-    let release = () => {};
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    const release = holdCounts();
     sim = await startSimulator({
       script: [
         turn(
@@ -298,10 +333,7 @@ describe("a durable session", () => {
     expect((seen[2]?.at ?? Number.POSITIVE_INFINITY) - releasedAt).toBeLessThan(5000);
     expect(await answer).toMatchObject({ reason: "end_turn", text: "Held and done." });
     // Following a finished session prints its history and ends.
-    const followed = await runMitsu(
-      ["remote", "follow", "--session", "followed", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const followed = await remote(["follow", "--session", "followed"]);
     expect(followed).toMatchObject({ code: 0, stderr: "" });
     expect(followed.stdout).toBe(
       [
@@ -313,64 +345,20 @@ describe("a durable session", () => {
         "",
       ].join("\n"),
     );
-    const json = await runMitsu(
-      [
-        "remote",
-        "follow",
-        "--session",
-        "followed",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--json",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const json = await remote(["follow", "--session", "followed"], ["--json"]);
     expect(
       json.stdout
         .trim()
         .split("\n")
         .map((line) => JSON.parse(line).index),
     ).toEqual([0, 1, 2, 3]);
-    const unknown = await runMitsu(
-      ["remote", "follow", "--session", "nobody", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const unknown = await remote(["follow", "--session", "nobody"]);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining("Unknown session: nobody") });
     // A prompt sent with --follow prints the session's new messages (not its history), its answer among them.
-    const again = await runMitsu(
-      [
-        "remote",
-        "-p",
-        "once more",
-        "--session",
-        "followed",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--follow",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const again = await remote(["-p", "once more", "--session", "followed"], ["--follow"]);
     expect(again).toMatchObject({ code: 0, stdout: "> once more\nAgain, done.\n", stderr: "" });
     // And of a session not yet known: it waits for the prompt's run instead of calling the session unknown.
-    const fresh = await runMitsu(
-      [
-        "remote",
-        "-p",
-        "hello",
-        "--session",
-        "followed-new",
-        "--object",
-        OBJECT,
-        "--ingress",
-        server.ingressUrl,
-        "--follow",
-      ],
-      { cwd: root, home: root, env: {} },
-    );
+    const fresh = await remote(["-p", "hello", "--session", "followed-new"], ["--follow"]);
     expect(fresh).toMatchObject({ code: 0, stdout: "> hello\nHello back.\n", stderr: "" });
     await sim.close();
     sim = undefined;
@@ -378,35 +366,19 @@ describe("a durable session", () => {
 
   it("without live events a stored message wakes no follower (no wake-up sent), and a follower still sees it within about a second", async () => {
     counted.length = 0;
-    let release = () => {};
-    held = new Promise((resolve) => {
-      release = resolve;
-    });
+    const release = holdCounts();
     sim = await startSimulator({
       script: [
         turn({ type: "tool_use", name: "Count", input: { n: 6, tag: "hold" } }),
         turn({ type: "text", text: "Quietly done." }),
       ],
     });
-    const quiet = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "quiet-session",
-          liveEvents: false,
-          setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
-        }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
+    const { worker: quiet, client: quietClient } = await extraWorker({
+      name: "quiet-session",
+      liveEvents: false,
+      setup: () => ({ provider: provider(), model: "claude-sonnet-4-5", tools: [countTool] }),
     });
     try {
-      await registerWorker(server.adminUrl, quiet.url);
-      const quietClient = createSessionClient({
-        ingressUrl: server.ingressUrl,
-        name: "quiet-session",
-        pollMs: 50,
-      });
       const answer = quietClient.prompt("q", { prompt: "count quietly" });
       await until(() => counted.length === 1, 20_000, "the held call to start");
       const seen: Array<{ event: SessionEvent; at: number }> = [];
@@ -537,10 +509,7 @@ describe("a durable session", () => {
     );
     expect(wrongObject.code).toBe(1);
     expect(wrongObject.stderr).toContain("knows no mitsu-session object");
-    const approved = await runMitsu(
-      ["remote", "approve", "--session", "approval", "--object", OBJECT, "--ingress", server.ingressUrl],
-      { cwd: root, home: root, env: {} },
-    );
+    const approved = await remote(["approve", "--session", "approval"]);
     expect(approved).toMatchObject({ code: 0, stdout: expect.stringContaining("Approved: Count(100)") });
     // The follower saw the rest of the run, and ended with it.
     await following;
@@ -842,26 +811,13 @@ describe("a durable session", () => {
     );
 
     // A worker that cannot set the agent up (a missing key, an unknown model) fails the prompt with the reason.
-    const broken = await serveWorker({
-      services: [
-        createDurableAgent({
-          name: "broken-session",
-          setup: () => {
-            throw new Error("ANTHROPIC_API_KEY is not set");
-          },
-        }),
-      ],
-      port: 0,
-      host: "127.0.0.1",
-      logLevel: "silent",
+    const { worker: broken, client: brokenClient } = await extraWorker({
+      name: "broken-session",
+      setup: () => {
+        throw new Error("ANTHROPIC_API_KEY is not set");
+      },
     });
     try {
-      await registerWorker(server.adminUrl, broken.url);
-      const brokenClient = createSessionClient({
-        ingressUrl: server.ingressUrl,
-        name: "broken-session",
-        pollMs: 50,
-      });
       await expect(brokenClient.prompt("s", { prompt: "hi" })).rejects.toThrow(
         "The worker could not set up the agent for session s: ANTHROPIC_API_KEY is not set",
       );
