@@ -92,18 +92,27 @@ export function eventsHandlers(name: string, live: boolean) {
         if (problem)
           throw new restate.TerminalError(`Malformed events request: ${problem}`, { errorCode: 400 });
         const from = body.from ?? 0;
+        // A snapshot reads the transcript, then asks the driver whether a run goes on: one that says the run ended
+        // may have read the transcript before the run's last turn stored its answer. Unless the caller knew it had
+        // ended, it is taken once more, in a call that starts after the end, so the last messages come with it.
+        const settled = async (now: SessionEvents) =>
+          now.running || body.running === false ? now : snapshot(ctx, from);
         const first = await snapshot(ctx, from);
-        if (first.length === 0 && !first.running && body.running === undefined)
-          throw new restate.TerminalError(`Unknown session: ${ctx.key}`, { errorCode: 404 });
-        if (body.running === undefined || news(first, body)) return first;
+        if (body.running === undefined) {
+          const now = await settled(first);
+          if (now.length === 0 && !now.running)
+            throw new restate.TerminalError(`Unknown session: ${ctx.key}`, { errorCode: 404 });
+          return now;
+        }
+        if (news(first, body)) return settled(first);
         const wake = ctx.awakeable<null>();
         await registerFollower(ctx, name, wake.id);
         const second = await snapshot(ctx, from);
-        if (news(second, body)) return second;
+        if (news(second, body)) return settled(second);
         // Without live events a stored message wakes no one: the call looks again within a second.
         const waitMs = Math.min(body.waitMs ?? DEFAULT_WAIT_MS, live ? MAX_WAIT_MS : UNWOKEN_WAIT_MS);
         await restate.RestatePromise.race([wake.promise, ctx.sleep(waitMs)]);
-        return snapshot(ctx, from);
+        return settled(await snapshot(ctx, from));
       },
     ),
 
